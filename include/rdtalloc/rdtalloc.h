@@ -1,0 +1,308 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * librdtalloc - partition a shared cache (Intel RDT CAT / AMD L3 allocation)
+ * between groups of tasks and CPUs, from user space.
+ *
+ * This header is the whole public contract. Every call returns 0 (or a count)
+ * on success and a negative errno on failure; rdtalloc_errmsg() then says
+ * exactly what was wrong. Nothing here prints or exits.
+ *
+ * ABI rules: structs that cross this API carry their size in their first
+ * field (.sz); new fields are only ever appended. Fill input structs with
+ * RDTALLOC_OPTS(); for output structs set .sz = sizeof(the struct) and the
+ * library fills at most that many bytes.
+ */
+#ifndef RDTALLOC_RDTALLOC_H
+#define RDTALLOC_RDTALLOC_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/types.h>
+
+#include <rdtalloc/version.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__) && !defined(RDTALLOC_API)
+#define RDTALLOC_API __attribute__((visibility("default")))
+#elif !defined(RDTALLOC_API)
+#define RDTALLOC_API
+#endif
+
+typedef struct rdtalloc rdtalloc_t;
+
+/* Keep nothing on disk: state lives in this context only. */
+#define RDTALLOC_F_EPHEMERAL (1u << 0)
+
+struct rdtalloc_opts {
+	size_t sz;		/* sizeof(struct rdtalloc_opts) of the caller */
+	const char *backend;	/* "sim", "msr"; NULL or "auto": $RDTALLOC_BACKEND, else best */
+	const char *state_dir;	/* NULL: the backend's default directory */
+	const char *machine;	/* machine description; NULL: recorded one, else host */
+	unsigned int flags;	/* RDTALLOC_F_* */
+	/* new fields go here, at the end */
+};
+
+/*
+ * Declare and initialise an options struct: zeroed, .sz set, the named
+ * fields assigned.  RDTALLOC_OPTS(rdtalloc_opts, o, .backend = "sim");
+ */
+#define RDTALLOC_OPTS(TYPE, NAME, ...)					\
+	struct TYPE NAME = ({						\
+		memset(&NAME, 0, sizeof(struct TYPE));			\
+		(struct TYPE){ .sz = sizeof(struct TYPE), __VA_ARGS__ };\
+	})
+
+/* The longest group name (without the terminating NUL). */
+#define RDTALLOC_NAME_MAX 63
+
+/* Version of the library actually loaded: (major << 16) | (minor << 8) | patch. */
+RDTALLOC_API unsigned int rdtalloc_version(void);
+RDTALLOC_API const char *rdtalloc_version_string(void);
+
+/* ---- Context -------------------------------------------------------- */
+
+/*
+ * Open a context on a backend. opts may be NULL. On success *out is set and
+ * 0 returned. On failure *out is NULL; the reason is in rdtalloc_errmsg(NULL)
+ * for the calling thread.
+ */
+RDTALLOC_API int rdtalloc_open(rdtalloc_t **out, const struct rdtalloc_opts *opts);
+RDTALLOC_API void rdtalloc_close(rdtalloc_t *r);
+
+/*
+ * What exactly went wrong in this thread's last failed call on r (NULL: the
+ * last failed rdtalloc_open). "" when there was none. Valid until the next
+ * call on r from this thread.
+ */
+RDTALLOC_API const char *rdtalloc_errmsg(const rdtalloc_t *r);
+/* Text for a negative errno returned by this library. */
+RDTALLOC_API const char *rdtalloc_strerror(int err);
+
+/* The backend in use ("sim", "msr") and why it was chosen (one line). */
+RDTALLOC_API const char *rdtalloc_backend(const rdtalloc_t *r);
+RDTALLOC_API const char *rdtalloc_backend_reason(const rdtalloc_t *r);
+
+/* ---- Groups --------------------------------------------------------- */
+/*
+ * The default group is addressed as NULL, "" or "default". It always exists,
+ * cannot be removed, starts with all-ones masks and holds every task and CPU
+ * that no other group holds. Names: 1 to 63 of [A-Za-z0-9_.-], not starting
+ * with '.'.
+ */
+RDTALLOC_API int rdtalloc_group_create(rdtalloc_t *r, const char *name);
+RDTALLOC_API int rdtalloc_group_remove(rdtalloc_t *r, const char *name);
+
+/* Number of groups, the default one included. */
+RDTALLOC_API int rdtalloc_group_count(rdtalloc_t *r);
+/*
+ * Call cb for every group, "default" first, then in creation order, on a
+ * snapshot taken under the lock (cb may call back into the library). A
+ * non-zero return from cb stops the walk and is returned.
+ */
+RDTALLOC_API int rdtalloc_group_foreach(rdtalloc_t *r,
+					int (*cb)(const char *name, void *arg),
+					void *arg);
+
+/*
+ * Schema text, one line per resource: "L3:0=ff;1=c0\nL2:0=f\n". Input may
+ * omit domains and resources (they keep their masks), may use the CDP forms
+ * "L3:0=<data>,<code>" or "L3DATA:"/"L3CODE:" lines when CDP is on.
+ * All or nothing: -EINVAL bad text, -ENOSPC no free CLOSID in a domain.
+ */
+RDTALLOC_API int rdtalloc_set_schema(rdtalloc_t *r, const char *group, const char *schema);
+/*
+ * Every domain of every resource, one line per resource, rscctrl form.
+ * Returns the length of the full text (like snprintf); -ERANGE when it does
+ * not fit in len (buf then holds nothing useful).
+ */
+RDTALLOC_API int rdtalloc_get_schema(rdtalloc_t *r, const char *group, char *buf, size_t len);
+
+/* ---- Membership ----------------------------------------------------- */
+
+/* Move a task (thread id; 0: the calling thread) into group. -ESRCH: no such task. */
+RDTALLOC_API int rdtalloc_bind_task(rdtalloc_t *r, const char *group, pid_t tid);
+/* Move a CPU into group (the default group: unbind it). */
+RDTALLOC_API int rdtalloc_bind_cpu(rdtalloc_t *r, const char *group, int cpu);
+
+/*
+ * The live tasks / bound CPUs of a group, ascending. Fills up to max entries
+ * and returns how many there are (which may exceed max). For the default
+ * group: the tasks bound to it explicitly, and the CPUs no group holds.
+ */
+RDTALLOC_API int rdtalloc_group_tasks(rdtalloc_t *r, const char *group, pid_t *tids, size_t max);
+RDTALLOC_API int rdtalloc_group_cpus(rdtalloc_t *r, const char *group, int *cpus, size_t max);
+
+/* The group of a task / CPU, copied into buf ("default" when none). */
+RDTALLOC_API int rdtalloc_task_group(rdtalloc_t *r, pid_t tid, char *buf, size_t len);
+RDTALLOC_API int rdtalloc_cpu_group(rdtalloc_t *r, int cpu, char *buf, size_t len);
+
+/* ---- Machine and CLOSIDs --------------------------------------------- */
+
+struct rdtalloc_resource_info {
+	size_t sz;
+	char name[8];			/* "L3", "L2" */
+	unsigned int num_closids;	/* usable now: halved while CDP is on */
+	unsigned int hw_closids;	/* the hardware's, CDP off */
+	unsigned int cbm_len;
+	unsigned int min_cbm_bits;
+	uint64_t shareable_bits;
+	int cdp_supported;
+	int cdp_enabled;
+	int sparse_masks;		/* non-contiguous masks allowed */
+	unsigned int num_domains;
+};
+
+/* Number of resources with allocation (L3 and/or L2). */
+RDTALLOC_API int rdtalloc_resource_count(rdtalloc_t *r);
+/* Resource idx (0 .. count-1). */
+RDTALLOC_API int rdtalloc_resource_info(rdtalloc_t *r, unsigned int idx,
+					struct rdtalloc_resource_info *info);
+
+/* Cache ids of the domains of a resource, ascending; returns the count. */
+RDTALLOC_API int rdtalloc_domains(rdtalloc_t *r, const char *resource,
+				  unsigned int *cache_ids, size_t max);
+/* CPUs (OS indexes) of one domain; returns the count. */
+RDTALLOC_API int rdtalloc_domain_cpus(rdtalloc_t *r, const char *resource,
+				      unsigned int cache_id, int *cpus, size_t max);
+/* Number of CPU slots: CPU numbers run 0 .. count-1 (some may be absent). */
+RDTALLOC_API int rdtalloc_cpu_count(rdtalloc_t *r);
+
+struct rdtalloc_closid_info {	/* one CLOSID in use in one domain */
+	unsigned int closid;
+	uint64_t mask;		/* CBM; the data mask when CDP is on */
+	uint64_t code_mask;	/* the code mask when CDP is on, else equal to mask */
+	unsigned int refcount;	/* groups using it */
+};
+
+/*
+ * CLOSIDs in use in one domain of a resource ("L3", "L2"), by the domain's
+ * cache id: fills up to max entries, ascending by CLOSID, returns how many
+ * are in use, or a negative errno.
+ */
+RDTALLOC_API int rdtalloc_closids(rdtalloc_t *r, const char *resource, unsigned int cache_id,
+				  struct rdtalloc_closid_info *out, size_t max);
+/* The CLOSID a group holds in one domain. */
+RDTALLOC_API int rdtalloc_group_closid(rdtalloc_t *r, const char *group, const char *resource,
+				       unsigned int cache_id, unsigned int *closid);
+/* The CLOSID in force on cpu while task tid runs there (0: no task/idle). */
+RDTALLOC_API int rdtalloc_effective_closid(rdtalloc_t *r, int cpu, pid_t tid,
+					   unsigned int *closid);
+
+/* CDP: only while the default group is the only group (-EBUSY otherwise). */
+RDTALLOC_API int rdtalloc_set_cdp(rdtalloc_t *r, const char *resource, int on);
+/* 1 on, 0 off, negative errno. */
+RDTALLOC_API int rdtalloc_get_cdp(rdtalloc_t *r, const char *resource);
+
+/* Remove every group but default, all masks back to all-ones, CDP off. */
+RDTALLOC_API int rdtalloc_reset(rdtalloc_t *r);
+
+/* ---- Register file --------------------------------------------------- */
+
+struct rdtalloc_switch {
+	size_t sz;
+	unsigned int closid;	/* the CLOSID in force after the switch */
+	int pqr_written;	/* 1 when PQR_ASSOC had to be written */
+};
+
+/*
+ * Simulate a context switch: task tid (0: idle) is switched in on cpu. Applies
+ * the precedence rule, writes PQR_ASSOC only when the CLOSID changes.
+ * -EOPNOTSUPP on backends that do not simulate.
+ */
+RDTALLOC_API int rdtalloc_sim_switch(rdtalloc_t *r, int cpu, pid_t tid,
+				     struct rdtalloc_switch *out);
+
+struct rdtalloc_stats {
+	size_t sz;
+	uint64_t mask_writes;	/* IA32_L3/L2_QOS_MASK_n writes */
+	uint64_t pqr_writes;	/* IA32_PQR_ASSOC writes */
+	uint64_t cfg_writes;	/* IA32_L3/L2_QOS_CFG writes */
+};
+RDTALLOC_API int rdtalloc_stats(rdtalloc_t *r, struct rdtalloc_stats *st);
+
+/* Value of mask register reg (0xC90 + reg for L3) of one domain, as written. */
+RDTALLOC_API int rdtalloc_read_mask(rdtalloc_t *r, const char *resource, unsigned int cache_id,
+				    unsigned int reg, uint64_t *val);
+/* CLOSID field of one CPU's IA32_PQR_ASSOC, as written. */
+RDTALLOC_API int rdtalloc_read_pqr(rdtalloc_t *r, int cpu, unsigned int *closid);
+
+/* ---- Whole configurations (rdtctl save / apply) ------------------------ */
+
+/* Apply: also remove the groups the configuration does not name. */
+#define RDTALLOC_APPLY_PRUNE (1u << 0)
+/* Apply: validate only, change nothing. */
+#define RDTALLOC_APPLY_DRY_RUN (1u << 1)
+
+/*
+ * Write the current state as configuration text (docs/config.md) into buf.
+ * Returns the full length; -ERANGE when it does not fit.
+ */
+RDTALLOC_API int rdtalloc_save_config(rdtalloc_t *r, char *buf, size_t len);
+/*
+ * Make the state match the configuration text, in one step: the whole text
+ * is parsed and validated first; on any error nothing changes and errmsg
+ * names the line. Returns the number of changes made (0: already matched).
+ */
+RDTALLOC_API int rdtalloc_apply_config(rdtalloc_t *r, const char *text, unsigned int flags);
+
+
+/* ---- Utilities --------------------------------------------------------- */
+
+/*
+ * Parse a CPU list ("0-3,8,10-11"; also "" for none) into cpus, ascending,
+ * duplicates merged. Returns the count (which may exceed max), or -EINVAL
+ * with rdtalloc_errmsg(NULL) naming the bad part.
+ */
+RDTALLOC_API int rdtalloc_parse_cpulist(const char *s, int *cpus, size_t max);
+/* Format n CPUs (any order) as a compact list; returns the length like snprintf. */
+RDTALLOC_API int rdtalloc_format_cpulist(const int *cpus, size_t n, char *buf, size_t len);
+
+/* ---- Detection (CPUID) --------------------------------------------------- */
+
+struct rdtalloc_cpu_res {
+	char name[8];			/* "L3", "L2" */
+	unsigned int closids;
+	unsigned int cbm_len;
+	uint64_t shareable_bits;
+	int cdp;
+	int sparse;			/* non-contiguous masks allowed */
+};
+
+struct rdtalloc_cpu_caps {
+	size_t sz;
+	char vendor[16];		/* "GenuineIntel", "AuthenticAMD", ... */
+	char brand[64];			/* processor brand string, "" when absent */
+	unsigned int family, model, stepping;
+	int rdt_alloc;			/* the CPU enumerates cache allocation */
+	int mba;			/* memory bandwidth allocation enumerated */
+	int probe_needed;		/* Haswell-EP: possibly CAT-capable, probe needed */
+	unsigned int nres;		/* entries used in res[] */
+	struct rdtalloc_cpu_res res[2];
+	char summary[160];		/* one line for humans */
+};
+
+/* Decode the CPU this process runs on (libcpuid). */
+RDTALLOC_API int rdtalloc_cpuid_host(struct rdtalloc_cpu_caps *caps);
+/*
+ * Decode a recorded dump in the format of `cpuid -r` (one CPU's leaves are
+ * used). -EINVAL / -ENOENT with rdtalloc_errmsg(NULL) saying what was wrong.
+ */
+RDTALLOC_API int rdtalloc_cpuid_decode_file(const char *path, struct rdtalloc_cpu_caps *caps);
+
+/*
+ * Walk the machine presets (`preset=NAME` in a description): name, the
+ * description it stands for, and the public source of its numbers.
+ */
+RDTALLOC_API int rdtalloc_preset_foreach(int (*cb)(const char *name, const char *desc,
+						   const char *source, void *arg),
+					 void *arg);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RDTALLOC_RDTALLOC_H */

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * config: the text format of `rdtctl save` / `apply` (docs/config.md):
+ * parsing it into a plain description, and nothing else. Whether a
+ * configuration fits the machine is decided by the core when it applies it.
+ */
+#ifndef RDT_CONFIG_H
+#define RDT_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "machine.h"
+
+struct rdt_config_group {
+	char name[64];		/* "default" for the default group */
+	unsigned int line;	/* line of its `group` statement */
+	char *schema;		/* schema text, lines joined by '\n'; NULL: not given */
+	unsigned int schema_line;
+	bool cpus_set;		/* a `cpus` line was given */
+	unsigned int cpus_line;
+	unsigned int ncpus;
+	int *cpus;		/* ascending, no duplicates */
+	bool tasks_set;
+	unsigned int tasks_line;
+	unsigned int ntasks;
+	pid_t *tasks;		/* ascending, no duplicates */
+};
+
+struct rdt_config {
+	int cdp[RDT_NRES];		/* -1 not given, 0 off, 1 on */
+	unsigned int cdp_line[RDT_NRES];
+	unsigned int ngroups;
+	struct rdt_config_group *groups;	/* in file order */
+};
+
+/*
+ * Parse configuration text. Syntax errors (unknown keyword, bad name, bad
+ * CPU list or task id, a group named twice, `cpus` in the default group)
+ * are -EINVAL with err saying "line N: ...". Group names are checked with
+ * rdt_name_valid(); schema text is only collected, not checked.
+ */
+int rdt_config_parse(const char *text, struct rdt_config **out, char *err, size_t errlen);
+void rdt_config_free(struct rdt_config *c);
+
+/* Group names: 1 to 63 of [A-Za-z0-9_.-], not starting with '.'. */
+bool rdt_name_valid(const char *name);
+
+/* CPU lists: internal forms of rdtalloc_parse_cpulist / _format_cpulist. */
+int rdt_cpulist_parse(const char *s, int **cpus, unsigned int *n, char *err, size_t errlen);
+int rdt_cpulist_format(const int *cpus, size_t n, char *buf, size_t len);
+
+#endif

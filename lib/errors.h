@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * errors: the detailed message of this thread's last failure, per context
+ * (rdtalloc_errmsg), and errno texts. Owns no other state.
+ */
+#ifndef RDT_ERRORS_H
+#define RDT_ERRORS_H
+
+struct rdtalloc;
+
+#define RDT_ERRMSG_MAX 512
+
+/*
+ * Record a failure of a call on r (NULL: a context-less call or open) for
+ * the calling thread and return err (a negative errno), so that callers can
+ * write `return rdt_fail(r, -EINVAL, "L3 cache id %u: ...", id);`.
+ */
+int rdt_fail(const struct rdtalloc *r, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Forget this thread's message for r (at the start of each call). */
+void rdt_clear_err(const struct rdtalloc *r);
+
+#endif

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * machine: what a machine has for cache allocation - its resources (L3, L2),
+ * their capabilities, their domains (cache id + CPUs) - built from a machine
+ * description (DESIGN §5) or from the host (hwloc + CPUID detection).
+ * Owns parsing of descriptions and presets; knows nothing of groups or state.
+ */
+#ifndef RDT_MACHINE_H
+#define RDT_MACHINE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum rdt_res { RDT_L3 = 0, RDT_L2 = 1, RDT_NRES = 2 };
+
+/* Defaults of the rscctrl simulation when a description says nothing. */
+#define RDT_SIM_CLOSIDS 16
+#define RDT_SIM_CBM_LEN 20
+#define RDT_SIM_MIN_BITS 1
+#define RDT_MAX_CBM_LEN 64
+#define RDT_MAX_CLOSIDS 4096
+#define RDT_MAX_CPUS 4096
+
+struct rdt_caps {
+	bool present;			/* this resource has allocation */
+	unsigned int closids;		/* hardware CLOSIDs, CDP off */
+	unsigned int cbm_len;		/* 1 .. 64 */
+	unsigned int min_cbm_bits;	/* >= 1 */
+	uint64_t shareable_bits;
+	bool cdp;			/* CDP supported */
+	bool sparse;			/* non-contiguous masks allowed */
+};
+
+struct rdt_domain {
+	unsigned int cache_id;
+	unsigned int ncpus;
+	int *cpus;			/* OS indexes, ascending */
+	uint64_t cache_size;		/* bytes, 0 when unknown */
+	unsigned int ways;		/* 0 when unknown */
+};
+
+struct rdt_machine {
+	char *desc;			/* canonical description; "" = the host */
+	char vendor[16];		/* "GenuineIntel", "AuthenticAMD", "sim" */
+	char model[64];			/* processor name, or the preset's name */
+	struct rdt_caps caps[RDT_NRES];
+	unsigned int ndom[RDT_NRES];
+	struct rdt_domain *dom[RDT_NRES];	/* ascending cache id */
+	unsigned int ncpus;		/* CPU numbers run 0 .. ncpus-1 */
+	bool *cpu_present;		/* [ncpus]: exists, online and usable */
+	bool virtual_tasks;		/* tasks=virtual: any tid > 0 is accepted */
+	char note[160];			/* detection remark for `info` ("" when none) */
+};
+
+/*
+ * Build a machine from a description ("key=value; ..."; NULL or "" for the
+ * host's topology with simulated CAT defaults). On error returns -EINVAL
+ * (or -ENOMEM, -ENODEV) and writes a message naming the bad item into err.
+ * The canonical form in m->desc compares equal for equal machines.
+ */
+int rdt_machine_build(const char *desc, struct rdt_machine **out, char *err, size_t errlen);
+void rdt_machine_free(struct rdt_machine *m);
+
+/* Index of a domain by cache id, or -1. */
+int rdt_machine_domain(const struct rdt_machine *m, enum rdt_res res, unsigned int cache_id);
+/* Domain index of cpu in res, or -1 (CPU absent, or res absent). */
+int rdt_machine_cpu_domain(const struct rdt_machine *m, enum rdt_res res, int cpu);
+
+/* "L3" / "L2"; and back (-1 when unknown; case-insensitive). */
+const char *rdt_res_name(enum rdt_res res);
+int rdt_res_parse(const char *name);
+
+#endif
