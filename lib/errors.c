@@ -5,42 +5,112 @@
  * never another thread's.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
+#include <stdint.h>
+
 #include <rdtalloc/rdtalloc.h>
+
+#include "core.h"
 
 #include "errors.h"
 
-static __thread struct {
-	const struct rdtalloc *ctx;
+/*
+ * A few slots per thread, keyed by the context's id (not its address, which
+ * a later context may reuse), the least recently written one recycled.
+ */
+#define ERR_SLOTS 8
+
+struct err_slot {
+	uint64_t id;		/* context id; 0: context-less calls and open */
+	uint64_t stamp;
 	char msg[RDT_ERRMSG_MAX];
-} last_err;
+};
+
+static __thread struct err_slot slots[ERR_SLOTS];
+static __thread uint64_t clock_now;
+static __thread bool used[ERR_SLOTS];
+static uint64_t next_id = 1;
+
+uint64_t rdt_err_new_id(void)
+{
+	return __atomic_fetch_add(&next_id, 1, __ATOMIC_RELAXED);
+}
+
+static uint64_t id_of(const struct rdtalloc *r)
+{
+	return r ? r->err_id : 0;
+}
+
+static struct err_slot *find(uint64_t id)
+{
+	unsigned int i;
+
+	for (i = 0; i < ERR_SLOTS; i++)
+		if (used[i] && slots[i].id == id)
+			return &slots[i];
+	return NULL;
+}
+
+static struct err_slot *claim(uint64_t id)
+{
+	struct err_slot *s = find(id);
+	unsigned int i, old = 0;
+
+	if (s)
+		return s;
+	for (i = 0; i < ERR_SLOTS; i++) {
+		if (!used[i]) {
+			old = i;
+			break;
+		}
+		if (slots[i].stamp < slots[old].stamp)
+			old = i;
+	}
+	used[old] = true;
+	slots[old].id = id;
+	return &slots[old];
+}
 
 int rdt_fail(const struct rdtalloc *r, int err, const char *fmt, ...)
 {
+	struct err_slot *s = claim(id_of(r));
+	char tmp[RDT_ERRMSG_MAX];
 	va_list ap;
 
-	last_err.ctx = r;
+	/* fmt's arguments may point into the slot itself: format aside first. */
 	va_start(ap, fmt);
-	vsnprintf(last_err.msg, sizeof(last_err.msg), fmt, ap);
+	vsnprintf(tmp, sizeof(tmp), fmt, ap);
 	va_end(ap);
+	memcpy(s->msg, tmp, sizeof(tmp));
+	s->stamp = ++clock_now;
 	errno = -err;
 	return err;
 }
 
 void rdt_clear_err(const struct rdtalloc *r)
 {
-	if (last_err.ctx == r)
-		last_err.msg[0] = '\0';
+	struct err_slot *s = find(id_of(r));
+
+	if (s)
+		s->msg[0] = '\0';
+}
+
+bool rdt_errmsg_is_set(const struct rdtalloc *r)
+{
+	struct err_slot *s = find(id_of(r));
+
+	return s && s->msg[0];
 }
 
 RDTALLOC_API const char *rdtalloc_errmsg(const rdtalloc_t *r)
 {
-	if (last_err.ctx != r)
-		return "";
-	return last_err.msg;
+	struct err_slot *s = find(id_of(r));
+
+	return s ? s->msg : "";
 }
 
 RDTALLOC_API const char *rdtalloc_strerror(int err)
@@ -78,3 +148,4 @@ RDTALLOC_API const char *rdtalloc_strerror(int err)
 		return strerror(err < 0 ? -err : err);
 	}
 }
+

@@ -6,6 +6,9 @@
 #ifndef RDT_ERRORS_H
 #define RDT_ERRORS_H
 
+#include <stdbool.h>
+#include <stdint.h>
+
 struct rdtalloc;
 
 #define RDT_ERRMSG_MAX 512
@@ -19,5 +22,10 @@ int rdt_fail(const struct rdtalloc *r, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* Forget this thread's message for r (at the start of each call). */
 void rdt_clear_err(const struct rdtalloc *r);
+
+/* A fresh context id for message slots. */
+uint64_t rdt_err_new_id(void);
+/* Whether this thread has a message for r already. */
+bool rdt_errmsg_is_set(const struct rdtalloc *r);
 
 #endif

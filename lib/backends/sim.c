@@ -1,0 +1,15 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * sim: the simulator backend. Its register file is the register image kept
+ * in the state (mask tables per domain, CDP config, PQR_ASSOC per CPU, write
+ * counters), so successive processes act on one simulated machine and an
+ * ephemeral context on one in memory. Context switches are simulated by
+ * rdtalloc_sim_switch(). It runs anywhere, as any user, needs no device and
+ * no hook: every optional callback is left out.
+ */
+#include "backend.h"
+
+const struct rdt_backend rdt_backend_sim = {
+	.name = "sim",
+	.simulated = true,
+};

@@ -1,0 +1,1511 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * core: the public API. Checks every input, chooses the backend, and runs
+ * each call as one transaction on the state: lock (a mutex for the threads
+ * of this context, flock for other processes), bring the cached state up to
+ * date, let the engine change it, write it back. Knows nothing of registers
+ * (the engine) nor of file formats (state, config, schema).
+ */
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <rdtalloc/rdtalloc.h>
+
+#include "backend.h"
+#include "config.h"
+#include "core.h"
+#include "detect/detect.h"
+#include "errors.h"
+#include "schema.h"
+#include "state.h"
+#include "tasks.h"
+
+static const struct rdt_backend *const backends[] = {
+	&rdt_backend_sim,
+};
+
+#define OPTS_HAS(opts, field) \
+	((opts) && (opts)->sz >= offsetof(typeof(*(opts)), field) + sizeof((opts)->field))
+#define OPTS_GET(opts, field, def) (OPTS_HAS(opts, field) ? (opts)->field : (def))
+
+/* Bound tasks checked for exit per write, so stale bindings go away gradually. */
+#define GC_BATCH 32
+
+RDTALLOC_API unsigned int rdtalloc_version(void)
+{
+	return RDTALLOC_VERSION_CODE;
+}
+
+RDTALLOC_API const char *rdtalloc_version_string(void)
+{
+	return RDTALLOC_VERSION_STRING;
+}
+
+/* ---- Transactions --------------------------------------------------------- */
+
+static int load_state(rdtalloc_t *r)
+{
+	struct rdt_state *st;
+	char err[RDT_ERRMSG_MAX] = "";
+	int ret;
+
+	ret = rdt_store_read(r->store, r->m, r->be->name, &st, err, sizeof(err));
+	if (ret)
+		return rdt_fail(r, ret, "%s", err);
+	st->sink = r->sink;
+	rdt_state_free(r->st);
+	r->st = st;
+	return 0;
+}
+
+/*
+ * Where writes reach real registers, keep the state as it was before the
+ * call: if a register write fails half-way, the registers already written
+ * are put back from it, so no domain is left half-programmed.
+ */
+static int keep_undo(rdtalloc_t *r, bool write)
+{
+	if (!write || !r->sink)
+		return 0;
+	if (rdt_state_clone(r->st, &r->undo))
+		return rdt_fail(r, -ENOMEM, "out of memory");
+	return 0;
+}
+
+/* A write failed: registers back to the undo image, the state back to it. */
+static void roll_back(rdtalloc_t *r)
+{
+	char err[RDT_ERRMSG_MAX] = "";
+	unsigned int fixed = 0;
+
+	if (!r->undo)
+		return;
+	if (r->be->reconcile)
+		r->be->reconcile(r->be_ctx, r->undo, false, &fixed, err, sizeof(err));
+	rdt_state_free(r->st);
+	r->st = r->undo;
+	r->undo = NULL;
+}
+
+/* Lock and bring r->st up to date. */
+static int begin(rdtalloc_t *r, bool write)
+{
+	bool exists, changed;
+	int ret;
+
+	pthread_mutex_lock(&r->mu);
+	rdt_clear_err(r);
+	if (!r->store)
+		return keep_undo(r, write);
+	ret = rdt_store_lock(r->store, write);
+	if (ret) {
+		rdt_fail(r, ret, "cannot lock %s: %s", rdt_store_path(r->store), strerror(-ret));
+		goto fail;
+	}
+	ret = rdt_store_probe(r->store, &exists, &changed);
+	if (!ret && !exists)
+		ret = rdt_fail(r, -ENOENT, "state file %s was removed; reopen to start afresh",
+			       rdt_store_path(r->store));
+	if (!ret && (changed || !r->st))
+		ret = load_state(r);
+	if (!ret)
+		ret = keep_undo(r, write);
+	if (!ret)
+		return 0;
+	rdt_store_unlock(r->store);
+fail:
+	pthread_mutex_unlock(&r->mu);
+	return ret;
+}
+
+/* Unlock; a successful change is written first, a failed one undone. */
+static int end(rdtalloc_t *r, bool write, int ret)
+{
+	char err[RDT_ERRMSG_MAX] = "";
+	int wret;
+
+	if (r->store && write && ret >= 0 && r->dirty) {
+		wret = rdt_store_write(r->store, r->st, r->be->name, err, sizeof(err));
+		if (wret)
+			ret = rdt_fail(r, wret, "%s", err);
+	}
+	if (write && ret < 0) {
+		roll_back(r);
+		/* Whatever the engine did in memory, the file is the truth. */
+		if (r->store) {
+			rdt_state_free(r->st);
+			r->st = NULL;
+		}
+	}
+	rdt_state_free(r->undo);
+	r->undo = NULL;
+	if (r->store)
+		rdt_store_unlock(r->store);
+	r->dirty = false;
+	pthread_mutex_unlock(&r->mu);
+	return ret;
+}
+
+/* Report an engine failure (its message) and pass the error on. */
+static int engine_err(rdtalloc_t *r, int ret)
+{
+	if (ret >= 0)
+		return ret;
+	if (ret == -ENOMEM)
+		return rdt_fail(r, ret, "out of memory");
+	return rdt_fail(r, ret, "%s", r->st->err[0] ? r->st->err : rdtalloc_strerror(ret));
+}
+
+/* ---- Input checks --------------------------------------------------------- */
+
+/* The group named name: NULL, "" and "default" are the default group. */
+static int find_group(rdtalloc_t *r, const char *name)
+{
+	int g;
+
+	if (name && *name && strcmp(name, "default") && !rdt_name_valid(name))
+		return rdt_fail(r, -EINVAL, "invalid group name '%.80s': use 1 to %d of "
+				"[A-Za-z0-9_.-], not starting with '.'", name, RDTALLOC_NAME_MAX);
+	g = rdt_group_find(r->st, name);
+	if (g < 0)
+		return rdt_fail(r, -ENOENT, "no group named '%s'", name);
+	return g;
+}
+
+static int find_res(rdtalloc_t *r, const char *name)
+{
+	int res = name ? rdt_res_parse(name) : -1;
+
+	if (res < 0 || !r->m->caps[res].present)
+		return rdt_fail(r, -EINVAL, "resource '%.16s' is not available on this machine",
+				name ? name : "(null)");
+	return res;
+}
+
+static void present_cpus(const struct rdt_machine *m, char *buf, size_t len)
+{
+	int *cpus = malloc(m->ncpus * sizeof(int));
+	unsigned int i, n = 0;
+
+	buf[0] = '\0';
+	if (!cpus)
+		return;
+	for (i = 0; i < m->ncpus; i++)
+		if (m->cpu_present[i])
+			cpus[n++] = (int)i;
+	rdt_cpulist_format(cpus, n, buf, len);
+	free(cpus);
+}
+
+static int check_cpu(rdtalloc_t *r, int cpu)
+{
+	char have[256];
+
+	if (cpu >= 0 && (unsigned int)cpu < r->m->ncpus && r->m->cpu_present[cpu])
+		return 0;
+	present_cpus(r->m, have, sizeof(have));
+	return rdt_fail(r, -EINVAL, "CPU %d does not exist or is not usable (have %s)", cpu, have);
+}
+
+static pid_t self_tid(void)
+{
+	return (pid_t)syscall(SYS_gettid);
+}
+
+/*
+ * A task the caller names: it must exist, and the caller must be allowed to
+ * act on it (root or its owner), as rscctrl requires. *start gets its start
+ * time (0 for virtual tasks).
+ */
+static int check_task(rdtalloc_t *r, pid_t *tid, uint64_t *start)
+{
+	uid_t uid;
+	int ret;
+
+	if (*tid < 0)
+		return rdt_fail(r, -EINVAL, "invalid task id %d", (int)*tid);
+	if (*tid == 0)
+		*tid = self_tid();
+	*start = 0;
+	if (r->m->virtual_tasks)
+		return 0;
+	ret = rdt_task_info(*tid, start, &uid);
+	if (ret == -ESRCH)
+		return rdt_fail(r, -ESRCH, "task %d does not exist", (int)*tid);
+	if (ret)
+		return rdt_fail(r, ret, "task %d: cannot read /proc: %s", (int)*tid,
+				strerror(-ret));
+	if (geteuid() != 0 && uid != geteuid())
+		return rdt_fail(r, -EPERM, "not allowed to move task %d: it belongs to uid %u",
+				(int)*tid, (unsigned int)uid);
+	return 0;
+}
+
+/* A binding is live when its task still runs and is the same task. */
+static bool binding_alive(const rdtalloc_t *r, const struct rdt_task *t)
+{
+	return r->m->virtual_tasks || rdt_task_alive(t->tid, t->start);
+}
+
+/* Drop the binding of a task id whose task has exited (or was replaced). */
+static void drop_if_stale(rdtalloc_t *r, pid_t tid)
+{
+	struct rdt_task *t = rdt_task_map_get(&r->st->tasks, tid);
+
+	if (t && !binding_alive(r, t)) {
+		rdt_forget_task(r->st, tid);
+		r->dirty = true;
+	}
+}
+
+/* Check a few bindings for exited tasks on every write. */
+static void gc_tasks(rdtalloc_t *r)
+{
+	struct rdt_task_map *m = &r->st->tasks;
+	unsigned int checked = 0;
+
+	if (r->m->virtual_tasks || !m->len)
+		return;
+	while (checked < GC_BATCH && checked < m->cap) {
+		struct rdt_task *t;
+
+		r->gc_cursor %= m->cap;
+		t = &m->slots[r->gc_cursor];
+		checked++;
+		if (t->tid && !binding_alive(r, t)) {
+			rdt_forget_task(r->st, t->tid);	/* shifts a later entry here */
+			r->dirty = true;
+			continue;
+		}
+		r->gc_cursor++;
+	}
+}
+
+/* ---- Open and close ---------------------------------------------------------- */
+
+static int opts_check(const struct rdtalloc_opts *opts)
+{
+	const unsigned char *p;
+	size_t i;
+
+	if (!opts)
+		return 0;
+	if (opts->sz < sizeof(size_t))
+		return rdt_fail(NULL, -EINVAL, "rdtalloc_opts.sz is %zu: set it to "
+				"sizeof(struct rdtalloc_opts) (use RDTALLOC_OPTS)", opts->sz);
+	/* A newer caller's fields that this library does not know must be zero. */
+	p = (const unsigned char *)opts;
+	for (i = sizeof(struct rdtalloc_opts); i < opts->sz; i++)
+		if (p[i])
+			return rdt_fail(NULL, -EINVAL, "rdtalloc_opts has options this library "
+					"(%s) does not know (byte %zu is set)",
+					RDTALLOC_VERSION_STRING, i);
+	if (OPTS_GET(opts, flags, 0) & ~RDTALLOC_F_EPHEMERAL)
+		return rdt_fail(NULL, -EINVAL, "rdtalloc_opts.flags has unknown bits 0x%x",
+				OPTS_GET(opts, flags, 0) & ~RDTALLOC_F_EPHEMERAL);
+	return 0;
+}
+
+static const struct rdt_backend *backend_named(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(backends) / sizeof(backends[0]); i++)
+		if (!strcmp(backends[i]->name, name))
+			return backends[i];
+	return NULL;
+}
+
+static void backend_names(char *buf, size_t len)
+{
+	size_t i, off = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < sizeof(backends) / sizeof(backends[0]) && off < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? ", " : "",
+					backends[i]->name);
+}
+
+/*
+ * The `auto` choice: the best backend that can run here - msr where the CPU
+ * has CAT, the device is usable and resctrl is not mounted - else the
+ * simulator, with the reason in one line.
+ */
+static void choose_auto(rdtalloc_t *r)
+{
+	struct rdtalloc_cpu_caps caps = { .sz = sizeof(caps) };
+	char why[160] = "", detect[160] = "";
+	size_t i;
+
+	rdt_detect_host(&caps, detect, sizeof(detect));
+	for (i = 0; i < sizeof(backends) / sizeof(backends[0]); i++) {
+		const struct rdt_backend *be = backends[i];
+
+		if (be->simulated)
+			continue;
+		if (!be->usable || be->usable(&r->env, why, sizeof(why)) == 0) {
+			r->be = be;
+			snprintf(r->reason, sizeof(r->reason), "%s; using the %s backend",
+				 caps.summary[0] ? caps.summary : detect, be->name);
+			return;
+		}
+	}
+	r->be = &rdt_backend_sim;
+	if (why[0] && (caps.rdt_alloc || caps.probe_needed))
+		snprintf(r->reason, sizeof(r->reason), "%s; using the simulator", why);
+	else
+		snprintf(r->reason, sizeof(r->reason), "%s", detect);
+}
+
+/* The caller's choice, else RDTALLOC_BACKEND, else auto. */
+static int choose_backend(rdtalloc_t *r, const char *name)
+{
+	const char *env = getenv("RDTALLOC_BACKEND");
+	char why[RDT_ERRMSG_MAX] = "", have[64];
+	int ret;
+
+	if (name && *name && strcmp(name, "auto")) {
+		snprintf(r->reason, sizeof(r->reason), "backend '%.32s' requested by the caller",
+			 name);
+	} else if (env && *env && strcmp(env, "auto")) {
+		name = env;
+		snprintf(r->reason, sizeof(r->reason), "RDTALLOC_BACKEND=%.32s", env);
+	} else {
+		choose_auto(r);
+		return 0;
+	}
+	r->be = backend_named(name);
+	if (!r->be) {
+		backend_names(have, sizeof(have));
+		return rdt_fail(NULL, -EINVAL, "unknown backend '%.32s' (have: %s)", name, have);
+	}
+	if (r->be->usable) {
+		ret = r->be->usable(&r->env, why, sizeof(why));
+		if (ret)
+			return rdt_fail(NULL, ret, "backend %s cannot run here: %s", r->be->name,
+					why);
+	}
+	return 0;
+}
+
+/* The machine when the caller names none and no state records one. */
+static int default_machine(rdtalloc_t *r, char **desc)
+{
+	char err[RDT_ERRMSG_MAX] = "";
+	int ret;
+
+	if (!r->be->host_machine) {
+		*desc = strdup("");
+		return *desc ? 0 : rdt_fail(NULL, -ENOMEM, "out of memory");
+	}
+	ret = r->be->host_machine(&r->env, desc, err, sizeof(err));
+	if (ret)
+		return rdt_fail(NULL, ret, "backend %s: %s", r->be->name, err);
+	return 0;
+}
+
+static int build_machine(const char *desc, struct rdt_machine **m)
+{
+	char err[RDT_ERRMSG_MAX] = "";
+	int ret = rdt_machine_build(desc, m, err, sizeof(err));
+
+	if (ret)
+		return rdt_fail(NULL, ret, "%s", err[0] ? err : rdtalloc_strerror(ret));
+	return 0;
+}
+
+/* Persistent state: adopt the recorded machine, or record ours at first use. */
+static int open_store(rdtalloc_t *r, const char *dir, const char *desc)
+{
+	char err[RDT_ERRMSG_MAX] = "", path[PATH_MAX];
+	struct rdt_machine *want = NULL;
+	bool exists, changed;
+	char *recorded = NULL;
+	int ret;
+
+	if (!dir) {
+		ret = rdt_store_default_dir(r->be->name, path, sizeof(path));
+		if (ret)
+			return rdt_fail(NULL, ret, "no default state directory: set "
+					"XDG_RUNTIME_DIR or HOME, or give one");
+		dir = path;
+	}
+	ret = rdt_store_open(dir, &r->store, err, sizeof(err));
+	if (ret)
+		return rdt_fail(NULL, ret, "%s", err[0] ? err : strerror(-ret));
+	ret = rdt_store_lock(r->store, true);
+	if (ret)
+		return rdt_fail(NULL, ret, "cannot lock state in %s", dir);
+	ret = rdt_store_probe(r->store, &exists, &changed);
+	if (ret)
+		goto out;
+	if (exists) {
+		ret = rdt_store_read_machine(r->store, &recorded, err, sizeof(err));
+		if (ret) {
+			rdt_fail(NULL, ret, "%s", err);
+			goto out;
+		}
+		if (desc) {
+			ret = build_machine(desc, &want);
+			if (ret)
+				goto out;
+			if (strcmp(want->desc, recorded)) {
+				ret = rdt_fail(NULL, -EBUSY, "the state in %s was made for machine "
+					       "'%s', not '%s'; remove %s (or use another state "
+					       "directory) to start over with a new machine", dir,
+					       recorded[0] ? recorded : "host", want->desc,
+					       rdt_store_path(r->store));
+				goto out;
+			}
+			r->m = want;
+			want = NULL;
+		} else {
+			ret = build_machine(recorded, &r->m);
+			if (ret)
+				goto out;
+		}
+		ret = rdt_store_read(r->store, r->m, r->be->name, &r->st, err, sizeof(err));
+		if (ret)
+			rdt_fail(NULL, ret, "%s", err);
+	} else {
+		char *host = NULL;
+
+		ret = desc ? 0 : default_machine(r, &host);
+		if (!ret)
+			ret = build_machine(desc ? desc : host, &r->m);
+		free(host);
+		if (!ret)
+			ret = rdt_state_new(r->m, &r->st);
+		if (!ret)
+			ret = rdt_store_write(r->store, r->st, r->be->name, err, sizeof(err));
+		if (ret && !rdtalloc_errmsg(NULL)[0])
+			rdt_fail(NULL, ret, "%s", err[0] ? err : strerror(-ret));
+		r->fresh = !ret;
+	}
+out:
+	rdt_store_unlock(r->store);
+	rdt_machine_free(want);
+	free(recorded);
+	return ret;
+}
+
+/* Settings from the options, else the environment. */
+static int settings(rdtalloc_t *r, const struct rdtalloc_opts *opts, const char *desc)
+{
+	const char *root = OPTS_GET(opts, msr_root, NULL);
+
+	if (!root)
+		root = getenv("RDTALLOC_MSR_ROOT");
+	if (root && *root) {
+		if (root[0] != '/')
+			return rdt_fail(NULL, -EINVAL, "msr device root '%.200s' must be an "
+					"absolute path", root);
+		r->msr_root = strdup(root);
+		if (!r->msr_root)
+			return rdt_fail(NULL, -ENOMEM, "out of memory");
+	}
+	r->env.msr_root = r->msr_root;
+	r->env.mounts = getenv("RDTALLOC_MOUNTS");
+	r->env.machine_given = desc != NULL;
+	return 0;
+}
+
+/*
+ * Hardware is a function of the state: a new state programs every register
+ * (all-ones, CLOSID 0); an existing one is re-applied where the registers
+ * disagree with it (a crash between the two, a reboot, someone else's
+ * writes), and the reason line says so once.
+ */
+static int reconcile_at_open(rdtalloc_t *r)
+{
+	char err[RDT_ERRMSG_MAX] = "";
+	unsigned int fixed = 0;
+	size_t n;
+	int ret;
+
+	if (!r->be->reconcile)
+		return 0;
+	if (r->store) {
+		ret = rdt_store_lock(r->store, false);
+		if (ret)
+			return rdt_fail(NULL, ret, "cannot lock %s", rdt_store_path(r->store));
+	}
+	ret = r->be->reconcile(r->be_ctx, r->st, r->fresh, &fixed, err, sizeof(err));
+	if (r->store)
+		rdt_store_unlock(r->store);
+	if (ret)
+		return rdt_fail(NULL, ret, "backend %s: %s", r->be->name, err);
+	n = strlen(r->reason);
+	if (fixed && !r->fresh)
+		snprintf(r->reason + n, sizeof(r->reason) - n,
+			 "; %u registers disagreed with the state and were re-applied", fixed);
+	return 0;
+}
+
+RDTALLOC_API int rdtalloc_open(rdtalloc_t **out, const struct rdtalloc_opts *opts)
+{
+	const char *desc;
+	rdtalloc_t *r;
+	int ret;
+
+	rdt_clear_err(NULL);
+	if (!out)
+		return rdt_fail(NULL, -EINVAL, "rdtalloc_open: out is NULL");
+	*out = NULL;
+	ret = opts_check(opts);
+	if (ret)
+		return ret;
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return rdt_fail(NULL, -ENOMEM, "out of memory");
+	pthread_mutex_init(&r->mu, NULL);
+	r->err_id = rdt_err_new_id();
+	r->flags = OPTS_GET(opts, flags, 0);
+	desc = OPTS_GET(opts, machine, NULL);
+	ret = settings(r, opts, desc);
+	if (!ret)
+		ret = choose_backend(r, OPTS_GET(opts, backend, NULL));
+	if (ret)
+		goto fail;
+	if (r->flags & RDTALLOC_F_EPHEMERAL) {
+		char *host = NULL;
+
+		ret = desc ? 0 : default_machine(r, &host);
+		if (!ret)
+			ret = build_machine(desc ? desc : host, &r->m);
+		free(host);
+		if (!ret && (ret = rdt_state_new(r->m, &r->st)))
+			rdt_fail(NULL, ret, "out of memory");
+		r->fresh = true;
+	} else {
+		ret = open_store(r, OPTS_GET(opts, state_dir, NULL), desc);
+	}
+	if (ret)
+		goto fail;
+	if (r->be->open) {
+		char err[RDT_ERRMSG_MAX] = "";
+
+		ret = r->be->open(&r->be_ctx, r->m, &r->env, err, sizeof(err));
+		if (ret) {
+			rdt_fail(NULL, ret, "backend %s: %s", r->be->name, err);
+			goto fail;
+		}
+		r->be_open = true;
+	}
+	r->sink = r->be->sink ? r->be->sink(r->be_ctx) : NULL;
+	r->st->sink = r->sink;
+	ret = reconcile_at_open(r);
+	if (ret)
+		goto fail;
+	*out = r;
+	return 0;
+fail:
+	rdtalloc_close(r);
+	return ret;
+}
+
+RDTALLOC_API void rdtalloc_close(rdtalloc_t *r)
+{
+	if (!r)
+		return;
+	if (r->be_open && r->be->close)
+		r->be->close(r->be_ctx);
+	rdt_state_free(r->st);
+	rdt_store_close(r->store);
+	rdt_machine_free(r->m);
+	free(r->msr_root);
+	pthread_mutex_destroy(&r->mu);
+	free(r);
+}
+
+RDTALLOC_API const char *rdtalloc_backend(const rdtalloc_t *r)
+{
+	return r ? r->be->name : NULL;
+}
+
+RDTALLOC_API const char *rdtalloc_backend_reason(const rdtalloc_t *r)
+{
+	return r ? r->reason : NULL;
+}
+
+/* ---- Groups ------------------------------------------------------------------- */
+
+RDTALLOC_API int rdtalloc_group_create(rdtalloc_t *r, const char *name)
+{
+	int ret;
+
+	if (!r)
+		return -EINVAL;
+	ret = begin(r, true);
+	if (ret)
+		return ret;
+	if (!name || !*name)
+		ret = rdt_fail(r, -EINVAL, "a group needs a name");
+	else if (!strcmp(name, "default"))
+		ret = rdt_fail(r, -EEXIST, "the default group always exists");
+	else if (!rdt_name_valid(name))
+		ret = find_group(r, name);	/* reports the invalid name */
+	else {
+		gc_tasks(r);
+		ret = engine_err(r, rdt_group_add(r->st, name, NULL));
+		if (!ret)
+			r->dirty = true;
+	}
+	return end(r, true, ret);
+}
+
+RDTALLOC_API int rdtalloc_group_remove(rdtalloc_t *r, const char *name)
+{
+	int ret, g;
+
+	if (!r)
+		return -EINVAL;
+	ret = begin(r, true);
+	if (ret)
+		return ret;
+	g = find_group(r, name);
+	if (g == 0)
+		ret = rdt_fail(r, -EBUSY, "the default group cannot be removed");
+	else if (g < 0)
+		ret = g;
+	else {
+		gc_tasks(r);
+		ret = engine_err(r, rdt_group_del(r->st, g));
+		if (!ret)
+			r->dirty = true;
+	}
+	return end(r, true, ret);
+}
+
+RDTALLOC_API int rdtalloc_group_count(rdtalloc_t *r)
+{
+	int ret;
+
+	if (!r)
+		return -EINVAL;
+	ret = begin(r, false);
+	if (ret)
+		return ret;
+	return end(r, false, (int)r->st->nlive);
+}
+
+static int cmp_seq(const void *a, const void *b, void *arg)
+{
+	const struct rdt_state *st = arg;
+	uint64_t x = st->groups[*(const int *)a].seq, y = st->groups[*(const int *)b].seq;
+
+	return (x > y) - (x < y);
+}
+
+/* Live groups in creation order (default first); caller frees. */
+static int *groups_in_order(const struct rdt_state *st, unsigned int *n)
+{
+	int *order = malloc((st->ngroups ? st->ngroups : 1) * sizeof(int));
+	unsigned int i, k = 0;
+
+	if (!order)
+		return NULL;
+	for (i = 0; i < st->ngroups; i++)
+		if (st->groups[i].live)
+			order[k++] = (int)i;
+	if (k > 1)
+		qsort_r(order + 1, k - 1, sizeof(int), cmp_seq, (void *)st);
+	*n = k;
+	return order;
+}
+
+RDTALLOC_API int rdtalloc_group_foreach(rdtalloc_t *r, int (*cb)(const char *name, void *arg),
+					void *arg)
+{
+	char (*names)[RDT_NAME_LEN] = NULL;
+	unsigned int i, n = 0;
+	int *order, ret;
+
+	if (!r || !cb)
+		return -EINVAL;
+	ret = begin(r, false);
+	if (ret)
+		return ret;
+	order = groups_in_order(r->st, &n);
+	names = order ? malloc(n * sizeof(*names)) : NULL;
+	if (names)
+		for (i = 0; i < n; i++)
+			memcpy(names[i], r->st->groups[order[i]].name, RDT_NAME_LEN);
+	free(order);
+	ret = end(r, false, names ? 0 : rdt_fail(r, -ENOMEM, "out of memory"));
+	/* Callbacks run unlocked, on the snapshot: they may call us again. */
+	for (i = 0; !ret && i < n; i++)
+		ret = cb(names[i], arg);
+	free(names);
+	return ret;
+}
+
+/* ---- Schemas --------------------------------------------------------------------- */
+
+static void free_parsed(struct rdt_schema_mask *parsed[RDT_NRES])
+{
+	unsigned int res;
+
+	for (res = 0; res < RDT_NRES; res++)
+		free(parsed[res]);
+}
+
+/*
+ * Turn schema text into the engine's per-slot request for group g:
+ * want[slot*2 + 0/1] and set[slot]. Only the given halves change.
+ */
+static int schema_request(rdtalloc_t *r, struct rdt_state *st, int g, const char *text,
+			  uint64_t **want, bool **set)
+{
+	struct rdt_schema_mask *parsed[RDT_NRES] = { 0 };
+	const struct rdt_group *grp = &st->groups[g];
+	char err[RDT_ERRMSG_MAX] = "";
+	unsigned int res, d;
+	int ret = -ENOMEM;
+
+	*want = calloc((size_t)st->nslots * 2, sizeof(uint64_t));
+	*set = calloc(st->nslots, sizeof(bool));
+	if (!*want || !*set)
+		goto fail;
+	for (res = 0; res < RDT_NRES; res++)
+		if (r->m->caps[res].present &&
+		    !(parsed[res] = calloc(r->m->ndom[res], sizeof(**parsed))))
+			goto fail;
+	ret = rdt_schema_parse(r->m, st->cdp, text, parsed, err, sizeof(err));
+	if (ret) {
+		rdt_fail(r, ret, "%s", err[0] ? err : "invalid schema");
+		goto fail;
+	}
+	for (res = 0; res < RDT_NRES; res++) {
+		for (d = 0; parsed[res] && d < r->m->ndom[res]; d++) {
+			const struct rdt_schema_mask *p = &parsed[res][d];
+			unsigned int s = st->slot_of[res][d];
+
+			if (!p->data_set && !p->code_set)
+				continue;
+			(*set)[s] = true;
+			(*want)[s * 2] = p->data_set ? p->data : grp->mask[s * 2];
+			(*want)[s * 2 + 1] = p->code_set ? p->code : grp->mask[s * 2 + 1];
+		}
+	}
+	free_parsed(parsed);
+	return 0;
+fail:
+	free_parsed(parsed);
+	free(*want);
+	free(*set);
+	*want = NULL;
+	*set = NULL;
+	return ret == -ENOMEM ? rdt_fail(r, ret, "out of memory") : ret;
+}
+
+/* Apply schema text to group g of st (r->st or a working copy). */
+static int apply_schema(rdtalloc_t *r, struct rdt_state *st, int g, const char *text,
+			bool *changed)
+{
+	uint64_t *want, *before;
+	bool *set;
+	int ret;
+
+	ret = schema_request(r, st, g, text, &want, &set);
+	if (ret)
+		return ret;
+	before = malloc((size_t)st->nslots * 2 * sizeof(uint64_t));
+	if (!before) {
+		ret = rdt_fail(r, -ENOMEM, "out of memory");
+		goto out;
+	}
+	memcpy(before, st->groups[g].mask, (size_t)st->nslots * 2 * sizeof(uint64_t));
+	ret = rdt_group_set_masks(st, g, want, set);
+	if (ret)
+		ret = rdt_fail(r, ret, "%s", st->err);
+	else if (changed)
+		*changed = memcmp(before, st->groups[g].mask,
+				  (size_t)st->nslots * 2 * sizeof(uint64_t)) != 0;
+	free(before);
+out:
+	free(want);
+	free(set);
+	return ret;
+}
+
+RDTALLOC_API int rdtalloc_set_schema(rdtalloc_t *r, const char *group, const char *schema)
+{
+	bool changed = false;
+	int ret, g;
+
+	if (!r)
+		return -EINVAL;
+	ret = begin(r, true);
+	if (ret)
+		return ret;
+	g = find_group(r, group);
+	if (g < 0)
+		ret = g;
+	else if (!schema)
+		ret = rdt_fail(r, -EINVAL, "schema is NULL");
+	else
+		ret = apply_schema(r, r->st, g, schema, &changed);
+	if (!ret && changed)
+		r->dirty = true;
+	return end(r, true, ret);
+}
+
+/* Format group g's schema; returns the length. */
+static int format_schema(const struct rdt_state *st, int g, char *buf, size_t len)
+{
+	uint64_t *data[RDT_NRES] = { 0 }, *code[RDT_NRES] = { 0 };
+	const struct rdt_group *grp = &st->groups[g];
+	unsigned int res, d;
+	int ret = -ENOMEM;
+
+	for (res = 0; res < RDT_NRES; res++) {
+		if (!st->m->caps[res].present)
+			continue;
+		data[res] = malloc(st->m->ndom[res] * sizeof(uint64_t));
+		code[res] = malloc(st->m->ndom[res] * sizeof(uint64_t));
+		if (!data[res] || !code[res])
+			goto out;
+		for (d = 0; d < st->m->ndom[res]; d++) {
+			unsigned int s = st->slot_of[res][d];
+
+			data[res][d] = grp->mask[s * 2];
+			code[res][d] = grp->mask[s * 2 + 1];
+		}
+	}
+	ret = rdt_schema_format(st->m, st->cdp, data, code, buf, len);
+out:
+	for (res = 0; res < RDT_NRES; res++) {
+		free(data[res]);
+		free(code[res]);
+	}
+	return ret;
+}
+
+RDTALLOC_API int rdtalloc_get_schema(rdtalloc_t *r, const char *group, char *buf, size_t len)
+{
+	int ret, g;
+
+	if (!r || (!buf && len))
+		return -EINVAL;
+	ret = begin(r, false);
+	if (ret)
+		return ret;
+	g = find_group(r, group);
+	if (g < 0) {
+		ret = g;
+	} else {
+		ret = format_schema(r->st, g, buf, len);
+		if (ret >= 0 && (size_t)ret >= len)
+			ret = rdt_fail(r, -ERANGE, "the schema needs %d bytes, the buffer has %zu",
+				       ret + 1, len);
+		else if (ret < 0)
+			ret = rdt_fail(r, ret, "out of memory");
+	}
+	return end(r, false, ret);
+}
+
+/* ---- Membership ------------------------------------------------------------------- */
+
+RDTALLOC_API int rdtalloc_bind_task(rdtalloc_t *r, const char *group, pid_t tid)
+{
+	char why[RDT_ERRMSG_MAX] = "";
+	uint64_t start;
+	int ret, g;
+
+	if (!r)
+		return -EINVAL;
+	ret = begin(r, true);
+	if (ret)
+		return ret;
+	g = find_group(r, group);
+	if (g < 0) {
+		ret = g;
+		goto out;
+	}
+	ret = check_task(r, &tid, &start);
+	if (ret)
+		goto out;
+	if (r->be->task_binding) {
+		ret = r->be->task_binding(r->be_ctx, why, sizeof(why));
+		if (ret) {
+			rdt_fail(r, ret, "%s", why);
+			goto out;
+		}
+	}
+	gc_tasks(r);
+	ret = engine_err(r, rdt_bind_task(r->st, g, tid, start));
+	if (!ret)
+		r->dirty = true;
+out:
+	return end(r, true, ret);
+}
+
+RDTALLOC_API int rdtalloc_bind_cpu(rdtalloc_t *r, const char *group, int cpu)
+{
+	int ret, g;
+
+	if (!r)
+		return -EINVAL;
+	ret = begin(r, true);
+	if (ret)
+		return ret;
+	g = find_group(r, group);
+	if (g < 0)
+		ret = g;
+	else if (!(ret = check_cpu(r, cpu))) {
+		ret = engine_err(r, rdt_bind_cpu(r->st, g, cpu));
+		if (!ret)
+			r->dirty = true;
+	}
+	return end(r, true, ret);
+}
+
+static int cmp_pid(const void *a, const void *b)
+{
+	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Live tasks of group g, ascending, into a new array. */
+static int collect_tasks(rdtalloc_t *r, int g, pid_t **out, size_t *n)
+{
+	const struct rdt_task_map *m = &r->st->tasks;
+	pid_t *v;
+	size_t i, k = 0;
+
+	if (g == 0 && !r->m->virtual_tasks) {
+		pid_t *all;
+		size_t na;
+		int ret = rdt_host_tids(&all, &na);
+
+		if (ret)
+			return rdt_fail(r, ret, "cannot list the tasks in /proc: %s",
+					strerror(-ret));
+		for (i = 0; i < na; i++) {
+			const struct rdt_task *t = rdt_task_map_get(m, all[i]);
+
+			if (!t || !binding_alive(r, t))
+				all[k++] = all[i];
+		}
+		*out = all;
+		*n = k;
+		return 0;
+	}
+	v = malloc((m->len ? m->len : 1) * sizeof(pid_t));
+	if (!v)
+		return rdt_fail(r, -ENOMEM, "out of memory");
+	for (i = 0; g != 0 && i < m->cap; i++) {
+		const struct rdt_task *t = &m->slots[i];
+
+		if (t->tid && t->group == g && binding_alive(r, t))
+			v[k++] = t->tid;
+	}
+	qsort(v, k, sizeof(pid_t), cmp_pid);
+	*out = v;
+	*n = k;
+	return 0;
+}
+
+RDTALLOC_API int rdtalloc_group_tasks(rdtalloc_t *r, const char *group, pid_t *tids, size_t max)
+{
+	pid_t *v = NULL;
+	size_t n = 0;
+	int ret, g;
+
+	if (!r || (!tids && max))
+		return -EINVAL;
+	ret = begin(r, false);
+	if (ret)
+		return ret;
+	g = find_group(r, group);
+	ret = g < 0 ? g : collect_tasks(r, g, &v, &n);
+	if (!ret) {
+		memcpy(tids, v, (n < max ? n : max) * sizeof(pid_t));
+		ret = n > INT_MAX ? INT_MAX : (int)n;
+	}
+	free(v);
+	return end(r, false, ret);
+}
+
+RDTALLOC_API int rdtalloc_group_cpus(rdtalloc_t *r, const char *group, int *cpus, size_t max)
+{
+	unsigned int c;
+	int ret, g, n = 0;
+
+	if (!r || (!cpus && max))
+		return -EINVAL;
+	ret = begin(r, false);
+	if (ret)
+		return ret;
+	g = find_group(r, group);
+	if (g < 0)
+		return end(r, false, g);
+	for (c = 0; c < r->m->ncpus; c++) {
+		int cg = r->st->cpu_group[c];
+
+		if (!r->m->cpu_present[c] || (g == 0 ? cg >= 0 : cg != g))
+			continue;
+		if ((size_t)n < max)
+			cpus[n] = (int)c;
+		n++;
+	}
+	return end(r, false, n);
+}
+
+static int copy_name(rdtalloc_t *r, const char *name, char *buf, size_t len)
+{
+	size_t n = strlen(name);
+
+	if (!buf || n >= len)
+		return rdt_fail(r, -ERANGE, "the group name needs %zu bytes", n + 1);
+	memcpy(buf, name, n + 1);
+	return 0;
+}
+
+RDTALLOC_API int rdtalloc_task_group(rdtalloc_t *r, pid_t tid, char *buf, size_t len)
+{
+	const struct rdt_task *t;
+	uint64_t start;
+	int ret;
+
+	if (!r)
+		return -EINVAL;
+	ret = begin(r, false);
+	if (ret)
+		return ret;
+	ret = check_task(r, &tid, &start);
+	if (!ret) {
+		t = rdt_task_map_get(&r->st->tasks, tid);
+		if (t && (r->m->virtual_tasks || t->start == start))
+			ret = copy_name(r, r->st->groups[t->group].name, buf, len);
+		else
+			ret = copy_name(r, "default", buf, len);
+	}
+	return end(r, false, ret);
+}
+
+RDTALLOC_API int rdtalloc_cpu_group(rdtalloc_t *r, int cpu, char *buf, size_t len)
+{
+	int ret;
+
+	if (!r)
+		return -EINVAL;
+	ret = begin(r, false);
+	if (ret)
+		return ret;
+	ret = check_cpu(r, cpu);
+	if (!ret) {
+		int g = r->st->cpu_group[cpu];
+
+		ret = copy_name(r, g < 0 ? "default" : r->st->groups[g].name, buf, len);
+	}
+	return end(r, false, ret);
+}
+
+/* ---- Machine and CLOSIDs --------------------------------------------------------- */
+
+/* Resource idx-th present resource. */
+static int nth_res(const struct rdt_machine *m, unsigned int idx)
+{
+	unsigned int res, k = 0;
+
+	for (res = 0; res < RDT_NRES; res++)
+		if (m->caps[res].present && k++ == idx)
+			return (int)res;
+	return -1;
+}
+
+RDTALLOC_API int rdtalloc_resource_count(rdtalloc_t *r)
+{
+	int n = 0;
+
+	if (!r)
+		return -EINVAL;
+	while (nth_res(r->m, (unsigned int)n) >= 0)
+		n++;
+	return n;
+}
+
+RDTALLOC_API int rdtalloc_resource_info(rdtalloc_t *r, unsigned int idx,
+					struct rdtalloc_resource_info *info)
+{
+	struct rdtalloc_resource_info v = { 0 };
+	const struct rdt_caps *c;
+	int ret, res;
+
+	if (!r || !info || info->sz < sizeof(size_t))
+		return r ? rdt_fail(r, -EINVAL, "info is NULL or info->sz is not set") : -EINVAL;
+	ret = begin(r, false);
+	if (ret)
+		return ret;
+	res = nth_res(r->m, idx);
+	if (res < 0)
+		return end(r, false, rdt_fail(r, -EINVAL, "no resource %u (have %d)", idx,
+					      rdtalloc_resource_count(r)));
+	c = &r->m->caps[res];
+	v.sz = info->sz < sizeof(v) ? info->sz : sizeof(v);
+	snprintf(v.name, sizeof(v.name), "%s", rdt_res_name(res));
+	v.hw_closids = c->closids;
+	v.num_closids = r->st->cdp[res] ? c->closids / 2 : c->closids;
+	v.cbm_len = c->cbm_len;
+	v.min_cbm_bits = c->min_cbm_bits;
+	v.shareable_bits = c->shareable_bits;
+	v.cdp_supported = c->cdp;
+	v.cdp_enabled = r->st->cdp[res];
+	v.sparse_masks = c->sparse;
+	v.num_domains = r->m->ndom[res];
+	memcpy(info, &v, v.sz);
+	return end(r, false, 0);
+}
+
+RDTALLOC_API int rdtalloc_domains(rdtalloc_t *r, const char *resource, unsigned int *ids,
+				  size_t max)
+{
+	unsigned int d;
+	int res;
+
+	if (!r || (!ids && max))
+		return -EINVAL;
+	rdt_clear_err(r);
+	res = find_res(r, resource);
+	if (res < 0)
+		return res;
+	for (d = 0; d < r->m->ndom[res] && d < max; d++)
+		ids[d] = r->m->dom[res][d].cache_id;
+	return (int)r->m->ndom[res];
+}
+
+static int find_dom(rdtalloc_t *r, const char *resource, unsigned int cache_id, int *res)
+{
+	char have[256] = "";
+	size_t off = 0;
+	unsigned int d;
+	int dom;
+
+	*res = find_res(r, resource);
+	if (*res < 0)
+		return *res;
+	dom = rdt_machine_domain(r->m, *res, cache_id);
+	if (dom >= 0)
+		return dom;
+	for (d = 0; d < r->m->ndom[*res] && off < sizeof(have) - 12; d++)
+		off += (size_t)snprintf(have + off, sizeof(have) - off, "%s%u", d ? "," : "",
+					r->m->dom[*res][d].cache_id);
+	return rdt_fail(r, -EINVAL, "%s cache id %u does not exist (have %s)",
+			rdt_res_name(*res), cache_id, have);
+}
+
+RDTALLOC_API int rdtalloc_domain_cpus(rdtalloc_t *r, const char *resource, unsigned int cache_id,
+				      int *cpus, size_t max)
+{
+	const struct rdt_domain *dom;
+	int res, d;
+
+	if (!r || (!cpus && max))
+		return -EINVAL;
+	rdt_clear_err(r);
+	d = find_dom(r, resource, cache_id, &res);
+	if (d < 0)
+		return d;
+	dom = &r->m->dom[res][d];
+	memcpy(cpus, dom->cpus, (dom->ncpus < max ? dom->ncpus : max) * sizeof(int));
+	return (int)dom->ncpus;
+}
+
+RDTALLOC_API int rdtalloc_cpu_count(rdtalloc_t *r)
+{
+	return r ? (int)r->m->ncpus : -EINVAL;
+}
+
+RDTALLOC_API int rdtalloc_closids(rdtalloc_t *r, const char *resource, unsigned int cache_id,
+				  struct rdtalloc_closid_info *out, size_t max)
+{
+	const struct rdt_adom *a;
+	const struct rdt_slot *sl;
+	unsigned int k;
+	int ret, res, d, n = 0;
+
+	if (!r || (!out && max))
+		return -EINVAL;
+	ret = begin(r, false);
+	if (ret)
+		return ret;
+	d = find_dom(r, resource, cache_id, &res);
+	if (d < 0)
+		return end(r, false, d);
+	sl = &r->st->slot[r->st->slot_of[res][d]];
+	a = &r->st->adom[sl->adom];
+	for (k = 0; k < a->nclos; k++) {
+		const uint64_t *key = &a->key[((size_t)k * a->nslots + sl->pos) * 2];
+
+		if (!a->refcount[k])
+			continue;
+		if ((size_t)n < max) {
+			out[n].closid = k;
+			out[n].mask = key[0];
+			out[n].code_mask = key[1];
+			out[n].refcount = a->refcount[k];
+		}
+		n++;
+	}
+	return end(r, false, n);
+}
+
+RDTALLOC_API int rdtalloc_group_closid(rdtalloc_t *r, const char *group, const char *resource,
+				       unsigned int cache_id, unsigned int *closid)
+{
+	int ret, res, d, g;
+
+	if (!r || !closid)
+		return -EINVAL;
+	ret = begin(r, false);
+	if (ret)
+		return ret;
+	g = find_group(r, group);
+	d = g < 0 ? g : find_dom(r, resource, cache_id, &res);
+	if (d < 0)
+		return end(r, false, d);
+	*closid = r->st->groups[g].closid[r->st->slot[r->st->slot_of[res][d]].adom];
+	return end(r, false, 0);
+}
+
+/*
+ * The task as the engine should see it: a binding whose task exited or was
+ * replaced by a new one with the same id no longer counts.
+ */
+static int resolve_task(rdtalloc_t *r, pid_t *tid, bool *stale)
+{
+	const struct rdt_task *t;
+	uint64_t start;
+	int ret;
+
+	*stale = false;
+	if (*tid == 0)
+		return 0;
+	ret = check_task(r, tid, &start);
+	if (ret)
+		return ret;
+	t = rdt_task_map_get(&r->st->tasks, *tid);
+	if (t && !r->m->virtual_tasks && t->start != start)
+		*stale = true;
+	return 0;
+}
+
+RDTALLOC_API int rdtalloc_effective_closid(rdtalloc_t *r, int cpu, pid_t tid,
+					   unsigned int *closid)
+{
+	bool stale;
+	int ret;
+
+	if (!r || !closid)
+		return -EINVAL;
+	ret = begin(r, false);
+	if (ret)
+		return ret;
+	ret = check_cpu(r, cpu);
+	if (!ret)
+		ret = resolve_task(r, &tid, &stale);
+	if (!ret)
+		*closid = rdt_effective_closid(r->st, cpu, stale ? 0 : tid);
+	return end(r, false, ret);
+}
+
+RDTALLOC_API int rdtalloc_sim_switch(rdtalloc_t *r, int cpu, pid_t tid,
+				     struct rdtalloc_switch *out)
+{
+	struct rdtalloc_switch v = { 0 };
+	unsigned int closid;
+	bool written, stale;
+	int ret;
+
+	if (!r)
+		return -EINVAL;
+	if (out && out->sz < sizeof(size_t))
+		return rdt_fail(r, -EINVAL, "rdtalloc_switch.sz is not set");
+	ret = begin(r, true);
+	if (ret)
+		return ret;
+	if (!r->be->simulated) {
+		ret = rdt_fail(r, -EOPNOTSUPP, "backend %s runs real tasks: context switches "
+			       "are simulated only by the sim backend", r->be->name);
+		goto out;
+	}
+	ret = check_cpu(r, cpu);
+	if (!ret)
+		ret = resolve_task(r, &tid, &stale);
+	if (ret)
+		goto out;
+	if (stale)
+		drop_if_stale(r, tid);
+	ret = engine_err(r, rdt_switch(r->st, cpu, tid, &closid, &written));
+	if (ret)
+		goto out;
+	r->dirty = true;
+	if (out) {
+		v.sz = out->sz < sizeof(v) ? out->sz : sizeof(v);
+		v.closid = closid;
+		v.pqr_written = written;
+		memcpy(out, &v, v.sz);
+	}
+out:
+	return end(r, true, ret);
+}
+
+RDTALLOC_API int rdtalloc_set_cdp(rdtalloc_t *r, const char *resource, int on)
+{
+	int ret, res;
+
+	if (!r)
+		return -EINVAL;
+	ret = begin(r, true);
+	if (ret)
+		return ret;
+	res = find_res(r, resource);
+	if (res < 0)
+		ret = res;
+	else if (on != 0 && on != 1)
+		ret = rdt_fail(r, -EINVAL, "CDP setting must be 0 or 1, not %d", on);
+	else if (r->st->cdp[res] != (bool)on) {
+		ret = engine_err(r, rdt_set_cdp(r->st, res, on));
+		if (!ret)
+			r->dirty = true;
+	} else if (!r->m->caps[res].cdp) {
+		ret = rdt_fail(r, -EINVAL, "%s does not support CDP on this machine",
+			       rdt_res_name(res));
+	}
+	return end(r, true, ret);
+}
+
+RDTALLOC_API int rdtalloc_get_cdp(rdtalloc_t *r, const char *resource)
+{
+	int ret, res;
+
+	if (!r)
+		return -EINVAL;
+	ret = begin(r, false);
+	if (ret)
+		return ret;
+	res = find_res(r, resource);
+	return end(r, false, res < 0 ? res : r->st->cdp[res]);
+}
+
+RDTALLOC_API int rdtalloc_reset(rdtalloc_t *r)
+{
+	int ret;
+
+	if (!r)
+		return -EINVAL;
+	ret = begin(r, true);
+	if (ret)
+		return ret;
+	ret = engine_err(r, rdt_reset(r->st));
+	r->dirty = true;
+	return end(r, true, ret);
+}
+
+/* ---- Register file --------------------------------------------------------------- */
+
+RDTALLOC_API int rdtalloc_stats(rdtalloc_t *r, struct rdtalloc_stats *st)
+{
+	struct rdtalloc_stats v = { 0 };
+	int ret;
+
+	if (!r || !st || st->sz < sizeof(size_t))
+		return -EINVAL;
+	ret = begin(r, false);
+	if (ret)
+		return ret;
+	v.sz = st->sz < sizeof(v) ? st->sz : sizeof(v);
+	v.mask_writes = r->st->regs.mask_writes;
+	v.pqr_writes = r->st->regs.pqr_writes;
+	v.cfg_writes = r->st->regs.cfg_writes;
+	memcpy(st, &v, v.sz);
+	return end(r, false, 0);
+}
+
+RDTALLOC_API int rdtalloc_read_mask(rdtalloc_t *r, const char *resource, unsigned int cache_id,
+				    unsigned int reg, uint64_t *val)
+{
+	int ret, res, d;
+
+	if (!r || !val)
+		return -EINVAL;
+	ret = begin(r, false);
+	if (ret)
+		return ret;
+	d = find_dom(r, resource, cache_id, &res);
+	if (d < 0)
+		ret = d;
+	else if (reg >= r->m->caps[res].closids)
+		ret = rdt_fail(r, -EINVAL, "%s has mask registers 0..%u, not %u",
+			       rdt_res_name(res), r->m->caps[res].closids - 1, reg);
+	else
+		*val = r->st->regs.mask[(size_t)r->st->slot_of[res][d] * r->st->regs.nregs + reg];
+	return end(r, false, ret);
+}
+
+RDTALLOC_API int rdtalloc_read_pqr(rdtalloc_t *r, int cpu, unsigned int *closid)
+{
+	int ret;
+
+	if (!r || !closid)
+		return -EINVAL;
+	ret = begin(r, false);
+	if (ret)
+		return ret;
+	ret = check_cpu(r, cpu);
+	if (!ret)
+		*closid = r->st->regs.pqr[cpu];
+	return end(r, false, ret);
+}
+
+/* For apply.c's save/apply, which share the transaction machinery. */
+int rdt_core_begin(rdtalloc_t *r, bool write)
+{
+	return begin(r, write);
+}
+
+int rdt_core_end(rdtalloc_t *r, bool write, int ret)
+{
+	return end(r, write, ret);
+}
+
+int rdt_core_apply_schema(rdtalloc_t *r, struct rdt_state *st, int g, const char *text,
+			  bool *changed)
+{
+	return apply_schema(r, st, g, text, changed);
+}
+
+int rdt_core_format_schema(const struct rdt_state *st, int g, char *buf, size_t len)
+{
+	return format_schema(st, g, buf, len);
+}
+
+int rdt_core_check_task(rdtalloc_t *r, pid_t *tid, uint64_t *start)
+{
+	return check_task(r, tid, start);
+}
+
+int rdt_core_check_cpu(rdtalloc_t *r, int cpu)
+{
+	return check_cpu(r, cpu);
+}
+
+int *rdt_core_groups_in_order(const struct rdt_state *st, unsigned int *n)
+{
+	return groups_in_order(st, n);
+}
+
+int rdt_core_collect_tasks(rdtalloc_t *r, int g, pid_t **out, size_t *n)
+{
+	return collect_tasks(r, g, out, n);
+}

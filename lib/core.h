@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * core: the context behind rdtalloc_t, and the transaction helpers that the
+ * API files (core.c, apply.c) share. Nothing outside lib/ sees this.
+ */
+#ifndef RDT_CORE_H
+#define RDT_CORE_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "backend.h"
+#include "hw/engine.h"
+#include "machine.h"
+
+struct rdt_store;
+
+struct rdtalloc {
+	pthread_mutex_t mu;		/* one call at a time per context */
+	uint64_t err_id;		/* key of this context's error messages */
+	unsigned int flags;
+	const struct rdt_backend *be;
+	void *be_ctx;
+	bool be_open;
+	const struct rdt_sink *sink;
+	char reason[256];		/* why this backend */
+	struct rdt_machine *m;
+	struct rdt_store *store;	/* NULL: ephemeral */
+	struct rdt_state *st;		/* cached state; NULL: must be read */
+	struct rdt_state *undo;		/* st before this call, when writes reach hardware */
+	struct rdt_backend_env env;
+	char *msr_root;
+	bool dirty;			/* this call changed st */
+	bool fresh;			/* the state was created by this open */
+	size_t gc_cursor;		/* where the exited-task sweep resumes */
+};
+
+/* Lock and refresh the state / write back and unlock (returns ret or a write error). */
+int rdt_core_begin(struct rdtalloc *r, bool write);
+int rdt_core_end(struct rdtalloc *r, bool write, int ret);
+
+/* Schema text onto group g of st (r->st or a working copy); errmsg set on failure. */
+int rdt_core_apply_schema(struct rdtalloc *r, struct rdt_state *st, int g, const char *text,
+			  bool *changed);
+int rdt_core_format_schema(const struct rdt_state *st, int g, char *buf, size_t len);
+int rdt_core_check_task(struct rdtalloc *r, pid_t *tid, uint64_t *start);
+int rdt_core_check_cpu(struct rdtalloc *r, int cpu);
+/* Live groups, default first then creation order; caller frees. */
+int *rdt_core_groups_in_order(const struct rdt_state *st, unsigned int *n);
+/* Live tasks of group g of r->st, ascending; caller frees. */
+int rdt_core_collect_tasks(struct rdtalloc *r, int g, pid_t **out, size_t *n);
+
+#endif

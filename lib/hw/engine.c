@@ -1,0 +1,1108 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * engine: CLOSID tables per allocation domain, sharing by equal masks,
+ * membership, precedence and the register image.
+ *
+ * Invariants kept by every call (and checked by rdt_state_rebuild):
+ *  - in an allocation domain, a CLOSID is in use iff its refcount > 0, the
+ *    refcount is the number of live groups holding it, and no two CLOSIDs in
+ *    use have the same key: CLOSIDs in use == distinct keys (the lower bound);
+ *  - every call validates before it changes anything, so a failure leaves
+ *    the state as it was;
+ *  - a register is written only when its value changes.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+#include "schema.h"
+
+static int fail(struct rdt_state *st, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int fail(struct rdt_state *st, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(st->err, sizeof(st->err), fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+/* ---- Layout ---------------------------------------------------------- */
+
+static unsigned int res_closids(const struct rdt_state *st, enum rdt_res res)
+{
+	unsigned int n = st->m->caps[res].closids;
+
+	return st->cdp[res] ? n / 2 : n;
+}
+
+static uint64_t slot_full(const struct rdt_state *st, unsigned int s)
+{
+	return rdt_cbm_full(st->m->caps[st->slot[s].res].cbm_len);
+}
+
+static void adom_update_nclos(struct rdt_state *st, struct rdt_adom *a)
+{
+	unsigned int i, n = UINT_MAX;
+
+	for (i = 0; i < a->nslots; i++) {
+		unsigned int c = res_closids(st, st->slot[a->slots[i]].res);
+
+		if (c < n)
+			n = c;
+	}
+	a->nclos = n;
+}
+
+static unsigned int adom_hw_closids(const struct rdt_state *st, const struct rdt_adom *a)
+{
+	unsigned int i, n = UINT_MAX;
+
+	for (i = 0; i < a->nslots; i++) {
+		unsigned int c = st->m->caps[st->slot[a->slots[i]].res].closids;
+
+		if (c < n)
+			n = c;
+	}
+	return n;
+}
+
+static uint64_t *key_of(const struct rdt_state *st, const struct rdt_adom *a, unsigned int k)
+{
+	(void)st;
+	return &a->key[(size_t)k * a->nslots * 2];
+}
+
+/* Does CLOSID k of a hold the masks masks[] (global-slot indexed)? */
+static bool key_eq(const struct rdt_state *st, const struct rdt_adom *a, unsigned int k,
+		   const uint64_t *masks)
+{
+	const uint64_t *key = key_of(st, a, k);
+	unsigned int i;
+
+	for (i = 0; i < a->nslots; i++) {
+		unsigned int s = a->slots[i];
+
+		if (key[i * 2] != masks[s * 2] || key[i * 2 + 1] != masks[s * 2 + 1])
+			return false;
+	}
+	return true;
+}
+
+static void key_set(struct rdt_state *st, struct rdt_adom *a, unsigned int k,
+		    const uint64_t *masks)
+{
+	uint64_t *key = key_of(st, a, k);
+	unsigned int i;
+
+	for (i = 0; i < a->nslots; i++) {
+		key[i * 2] = masks[a->slots[i] * 2];
+		key[i * 2 + 1] = masks[a->slots[i] * 2 + 1];
+	}
+}
+
+static int find_key(const struct rdt_state *st, const struct rdt_adom *a, const uint64_t *masks)
+{
+	unsigned int k;
+
+	for (k = 0; k < a->nclos; k++)
+		if (a->refcount[k] && key_eq(st, a, k, masks))
+			return (int)k;
+	return -1;
+}
+
+static int lowest_free(const struct rdt_adom *a)
+{
+	unsigned int k;
+
+	for (k = 0; k < a->nclos; k++)
+		if (!a->refcount[k])
+			return (int)k;
+	return -1;
+}
+
+/* "L3 cache id 1": how a user names an allocation domain. */
+static void adom_label(const struct rdt_state *st, unsigned int ai, char *buf, size_t len)
+{
+	const struct rdt_slot *s = &st->slot[st->adom[ai].slots[0]];
+
+	snprintf(buf, len, "%s cache id %u", rdt_res_name(s->res),
+		 st->m->dom[s->res][s->dom].cache_id);
+}
+
+/* ---- Registers ------------------------------------------------------- */
+
+static int write_mask(struct rdt_state *st, unsigned int s, unsigned int reg, uint64_t val)
+{
+	uint64_t *cell = &st->regs.mask[(size_t)s * st->regs.nregs + reg];
+	int err;
+
+	if (*cell == val)
+		return 0;
+	if (st->sink) {
+		err = st->sink->write_mask(st->sink->ctx, st->slot[s].res, st->slot[s].dom, reg, val);
+		if (err)
+			return fail(st, err, "%s cache id %u: writing mask register %u failed",
+				    rdt_res_name(st->slot[s].res),
+				    st->m->dom[st->slot[s].res][st->slot[s].dom].cache_id, reg);
+	}
+	*cell = val;
+	st->regs.mask_writes++;
+	return 0;
+}
+
+static int write_cfg(struct rdt_state *st, unsigned int s, bool on)
+{
+	int err;
+
+	if (st->regs.cfg[s] == on)
+		return 0;
+	if (st->sink) {
+		err = st->sink->write_cfg(st->sink->ctx, st->slot[s].res, st->slot[s].dom, on);
+		if (err)
+			return fail(st, err, "%s cache id %u: writing the CDP setting failed",
+				    rdt_res_name(st->slot[s].res),
+				    st->m->dom[st->slot[s].res][st->slot[s].dom].cache_id);
+	}
+	st->regs.cfg[s] = on;
+	st->regs.cfg_writes++;
+	return 0;
+}
+
+static int write_pqr(struct rdt_state *st, int cpu, unsigned int closid, bool *written)
+{
+	int err;
+
+	if (written)
+		*written = false;
+	if (st->regs.pqr[cpu] == closid)
+		return 0;
+	if (st->sink) {
+		err = st->sink->write_pqr(st->sink->ctx, cpu, closid);
+		if (err)
+			return fail(st, err, "CPU %d: writing IA32_PQR_ASSOC failed", cpu);
+	}
+	st->regs.pqr[cpu] = closid;
+	st->regs.pqr_writes++;
+	if (written)
+		*written = true;
+	return 0;
+}
+
+/* Make the mask registers of allocation domain ai hold every CLOSID in use. */
+static int sync_adom(struct rdt_state *st, unsigned int ai)
+{
+	struct rdt_adom *a = &st->adom[ai];
+	unsigned int k, i;
+	int err;
+
+	for (k = 0; k < a->nclos; k++) {
+		const uint64_t *key;
+
+		if (!a->refcount[k])
+			continue;
+		key = key_of(st, a, k);
+		for (i = 0; i < a->nslots; i++) {
+			unsigned int s = a->slots[i];
+
+			if (st->cdp[st->slot[s].res]) {
+				err = write_mask(st, s, 2 * k, key[i * 2]);
+				if (!err)
+					err = write_mask(st, s, 2 * k + 1, key[i * 2 + 1]);
+			} else {
+				err = write_mask(st, s, k, key[i * 2]);
+			}
+			if (err)
+				return err;
+		}
+	}
+	return 0;
+}
+
+static int refresh_cpu(struct rdt_state *st, int cpu)
+{
+	if (st->cpu_adom[cpu] == UINT_MAX)
+		return 0;
+	return write_pqr(st, cpu, rdt_effective_closid(st, cpu, st->regs.cur[cpu]), NULL);
+}
+
+static int refresh_adom_cpus(struct rdt_state *st, unsigned int ai)
+{
+	const struct rdt_adom *a = &st->adom[ai];
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < a->ncpus; i++) {
+		err = refresh_cpu(st, a->cpus[i]);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int refresh_all(struct rdt_state *st)
+{
+	unsigned int ai;
+	int err;
+
+	for (ai = 0; ai < st->nadom; ai++) {
+		err = sync_adom(st, ai);
+		if (!err)
+			err = refresh_adom_cpus(st, ai);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* ---- Construction ------------------------------------------------------ */
+
+static int build_layout(struct rdt_state *st)
+{
+	const struct rdt_machine *m = st->m;
+	enum rdt_res owner = m->caps[RDT_L3].present ? RDT_L3 : RDT_L2;
+	unsigned int r, d, s = 0, ai;
+
+	for (r = 0; r < RDT_NRES; r++)
+		if (m->caps[r].present)
+			st->nslots += m->ndom[r];
+	st->nadom = m->ndom[owner];
+	if (!st->nslots || !st->nadom)
+		return -EINVAL;
+	st->slot = calloc(st->nslots, sizeof(*st->slot));
+	st->adom = calloc(st->nadom, sizeof(*st->adom));
+	st->cpu_adom = malloc(m->ncpus * sizeof(*st->cpu_adom));
+	if (!st->slot || !st->adom || !st->cpu_adom)
+		return -ENOMEM;
+	for (d = 0; d < m->ncpus; d++)
+		st->cpu_adom[d] = UINT_MAX;
+
+	for (r = 0; r < RDT_NRES; r++) {
+		if (!m->caps[r].present)
+			continue;
+		st->slot_of[r] = calloc(m->ndom[r], sizeof(unsigned int));
+		if (!st->slot_of[r])
+			return -ENOMEM;
+		for (d = 0; d < m->ndom[r]; d++, s++) {
+			const struct rdt_domain *dom = &m->dom[r][d];
+			int a = (int)d;
+
+			if (r != owner) {
+				a = dom->ncpus ? rdt_machine_cpu_domain(m, owner, dom->cpus[0]) : -1;
+				if (a < 0)
+					return -EINVAL;
+			}
+			st->slot[s].res = r;
+			st->slot[s].dom = d;
+			st->slot[s].adom = (unsigned int)a;
+			st->slot[s].pos = st->adom[a].nslots++;
+			st->slot_of[r][d] = s;
+		}
+	}
+
+	for (ai = 0; ai < st->nadom; ai++) {
+		struct rdt_adom *a = &st->adom[ai];
+		const struct rdt_domain *dom = &m->dom[owner][ai];
+		unsigned int hw;
+
+		a->slots = calloc(a->nslots, sizeof(*a->slots));
+		if (!a->slots)
+			return -ENOMEM;
+		a->nslots = 0;
+		for (s = 0; s < st->nslots; s++)
+			if (st->slot[s].adom == ai)
+				a->slots[a->nslots++] = s;
+		a->ncpus = dom->ncpus;
+		a->cpus = malloc((dom->ncpus ? dom->ncpus : 1) * sizeof(int));
+		if (!a->cpus)
+			return -ENOMEM;
+		memcpy(a->cpus, dom->cpus, dom->ncpus * sizeof(int));
+		for (d = 0; d < dom->ncpus; d++)
+			st->cpu_adom[dom->cpus[d]] = ai;
+		hw = adom_hw_closids(st, a);
+		a->refcount = calloc(hw, sizeof(*a->refcount));
+		a->key = calloc((size_t)hw * a->nslots * 2, sizeof(uint64_t));
+		if (!a->refcount || !a->key)
+			return -ENOMEM;
+		adom_update_nclos(st, a);
+	}
+	return 0;
+}
+
+static int regs_init(struct rdt_state *st)
+{
+	const struct rdt_machine *m = st->m;
+	unsigned int r, s, i;
+
+	st->regs.nregs = 0;
+	for (r = 0; r < RDT_NRES; r++)
+		if (m->caps[r].present && m->caps[r].closids > st->regs.nregs)
+			st->regs.nregs = m->caps[r].closids;
+	st->regs.mask = malloc((size_t)st->nslots * st->regs.nregs * sizeof(uint64_t));
+	st->regs.cfg = calloc(st->nslots, sizeof(bool));
+	st->regs.pqr = calloc(m->ncpus, sizeof(unsigned int));
+	st->regs.cur = calloc(m->ncpus, sizeof(pid_t));
+	if (!st->regs.mask || !st->regs.cfg || !st->regs.pqr || !st->regs.cur)
+		return -ENOMEM;
+	/* Mask registers come out of reset all-ones (SDM 17.19.4.2). */
+	for (s = 0; s < st->nslots; s++)
+		for (i = 0; i < st->regs.nregs; i++)
+			st->regs.mask[(size_t)s * st->regs.nregs + i] = slot_full(st, s);
+	return 0;
+}
+
+static int group_alloc_arrays(const struct rdt_state *st, struct rdt_group *g)
+{
+	g->mask = calloc((size_t)st->nslots * 2, sizeof(uint64_t));
+	g->closid = calloc(st->nadom, sizeof(unsigned int));
+	if (!g->mask || !g->closid) {
+		free(g->mask);
+		free(g->closid);
+		g->mask = NULL;
+		g->closid = NULL;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static void group_fill_full(const struct rdt_state *st, struct rdt_group *g)
+{
+	unsigned int s;
+
+	for (s = 0; s < st->nslots; s++)
+		g->mask[s * 2] = g->mask[s * 2 + 1] = slot_full(st, s);
+}
+
+static int rebuild_names(struct rdt_state *st)
+{
+	unsigned int i;
+	int err;
+
+	rdt_name_map_free(&st->names);
+	for (i = 1; i < st->ngroups; i++) {
+		if (!st->groups[i].live)
+			continue;
+		err = rdt_name_map_put(&st->names, st->groups[i].name, (int)i);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+int rdt_state_new(const struct rdt_machine *m, struct rdt_state **out)
+{
+	struct rdt_state *st;
+	struct rdt_group *def;
+	unsigned int ai, c;
+	int err;
+
+	*out = NULL;
+	st = calloc(1, sizeof(*st));
+	if (!st)
+		return -ENOMEM;
+	st->m = m;
+	err = build_layout(st);
+	if (!err)
+		err = regs_init(st);
+	if (err)
+		goto fail;
+	st->cap_groups = 16;
+	st->groups = calloc(st->cap_groups, sizeof(*st->groups));
+	st->free_groups = malloc(st->cap_groups * sizeof(int));
+	st->cpu_group = malloc(m->ncpus * sizeof(int));
+	if (!st->groups || !st->free_groups || !st->cpu_group) {
+		err = -ENOMEM;
+		goto fail;
+	}
+	for (c = 0; c < m->ncpus; c++)
+		st->cpu_group[c] = -1;
+	def = &st->groups[0];
+	strcpy(def->name, "default");
+	def->live = true;
+	err = group_alloc_arrays(st, def);
+	if (err)
+		goto fail;
+	group_fill_full(st, def);
+	for (ai = 0; ai < st->nadom; ai++) {
+		st->adom[ai].refcount[0] = 1;
+		st->adom[ai].inuse = 1;
+		key_set(st, &st->adom[ai], 0, def->mask);
+	}
+	st->ngroups = 1;
+	st->nlive = 1;
+	st->next_seq = 1;
+	*out = st;
+	return 0;
+fail:
+	rdt_state_free(st);
+	return err;
+}
+
+void rdt_state_free(struct rdt_state *st)
+{
+	unsigned int i;
+
+	if (!st)
+		return;
+	for (i = 0; i < st->nadom && st->adom; i++) {
+		free(st->adom[i].slots);
+		free(st->adom[i].cpus);
+		free(st->adom[i].refcount);
+		free(st->adom[i].key);
+	}
+	for (i = 0; i < st->ngroups; i++) {
+		free(st->groups[i].mask);
+		free(st->groups[i].closid);
+	}
+	for (i = 0; i < RDT_NRES; i++)
+		free(st->slot_of[i]);
+	free(st->groups);
+	free(st->free_groups);
+	free(st->adom);
+	free(st->slot);
+	free(st->cpu_adom);
+	free(st->cpu_group);
+	rdt_name_map_free(&st->names);
+	rdt_task_map_free(&st->tasks);
+	free(st->regs.mask);
+	free(st->regs.cfg);
+	free(st->regs.pqr);
+	free(st->regs.cur);
+	free(st);
+}
+
+static void *dup_mem(const void *p, size_t n)
+{
+	void *q = malloc(n ? n : 1);
+
+	if (q && n)
+		memcpy(q, p, n);
+	return q;
+}
+
+int rdt_state_clone(const struct rdt_state *src, struct rdt_state **out)
+{
+	const struct rdt_machine *m = src->m;
+	struct rdt_state *st;
+	unsigned int i;
+	int err = -ENOMEM;
+
+	*out = NULL;
+	st = calloc(1, sizeof(*st));
+	if (!st)
+		return -ENOMEM;
+	st->m = m;
+	err = build_layout(st);
+	if (err)
+		goto fail;
+	err = -ENOMEM;
+	memcpy(st->cdp, src->cdp, sizeof(st->cdp));
+	for (i = 0; i < st->nadom; i++) {
+		struct rdt_adom *a = &st->adom[i];
+		unsigned int hw = adom_hw_closids(st, a);
+
+		a->nclos = src->adom[i].nclos;
+		a->inuse = src->adom[i].inuse;
+		memcpy(a->refcount, src->adom[i].refcount, hw * sizeof(*a->refcount));
+		memcpy(a->key, src->adom[i].key, (size_t)hw * a->nslots * 2 * sizeof(uint64_t));
+	}
+	st->ngroups = src->ngroups;
+	st->cap_groups = src->cap_groups;
+	st->nlive = src->nlive;
+	st->next_seq = src->next_seq;
+	st->groups = calloc(st->cap_groups, sizeof(*st->groups));
+	st->free_groups = malloc(st->cap_groups * sizeof(int));
+	if (st->free_groups)
+		memcpy(st->free_groups, src->free_groups, src->nfree_groups * sizeof(int));
+	st->nfree_groups = src->nfree_groups;
+	st->cpu_group = dup_mem(src->cpu_group, m->ncpus * sizeof(int));
+	if (!st->groups || !st->free_groups || !st->cpu_group)
+		goto fail;
+	for (i = 0; i < st->ngroups; i++) {
+		const struct rdt_group *sg = &src->groups[i];
+		struct rdt_group *g = &st->groups[i];
+
+		*g = *sg;
+		g->mask = NULL;
+		g->closid = NULL;
+		if (!sg->mask)
+			continue;
+		g->mask = dup_mem(sg->mask, (size_t)st->nslots * 2 * sizeof(uint64_t));
+		g->closid = dup_mem(sg->closid, st->nadom * sizeof(unsigned int));
+		if (!g->mask || !g->closid)
+			goto fail;
+	}
+	if (rebuild_names(st) || rdt_task_map_copy(&st->tasks, &src->tasks))
+		goto fail;
+	st->regs = src->regs;
+	st->regs.mask = dup_mem(src->regs.mask,
+				(size_t)st->nslots * st->regs.nregs * sizeof(uint64_t));
+	st->regs.cfg = dup_mem(src->regs.cfg, st->nslots * sizeof(bool));
+	st->regs.pqr = dup_mem(src->regs.pqr, m->ncpus * sizeof(unsigned int));
+	st->regs.cur = dup_mem(src->regs.cur, m->ncpus * sizeof(pid_t));
+	if (!st->regs.mask || !st->regs.cfg || !st->regs.pqr || !st->regs.cur)
+		goto fail;
+	st->sink = src->sink;
+	*out = st;
+	return 0;
+fail:
+	rdt_state_free(st);
+	return err;
+}
+
+/* ---- Groups ------------------------------------------------------------ */
+
+int rdt_group_find(const struct rdt_state *st, const char *name)
+{
+	if (!name || !*name || !strcmp(name, "default"))
+		return 0;
+	return rdt_name_map_get(&st->names, name);
+}
+
+static int group_slot(struct rdt_state *st, int *idx)
+{
+	struct rdt_group *ng;
+	unsigned int cap;
+	int *fg, err;
+
+	/* free_groups always has room for cap_groups entries, so pushing never fails. */
+	if (st->nfree_groups) {
+		*idx = st->free_groups[--st->nfree_groups];
+		return 0;
+	}
+	if (st->ngroups == st->cap_groups) {
+		cap = st->cap_groups * 2;
+		fg = realloc(st->free_groups, cap * sizeof(*fg));
+		if (!fg)
+			return -ENOMEM;
+		st->free_groups = fg;
+		ng = realloc(st->groups, cap * sizeof(*ng));
+		if (!ng)
+			return -ENOMEM;
+		memset(ng + st->cap_groups, 0, (cap - st->cap_groups) * sizeof(*ng));
+		st->groups = ng;
+		st->cap_groups = cap;
+		/* The name map points into groups[]: it moved. */
+		err = rebuild_names(st);
+		if (err)
+			return err;
+	}
+	*idx = (int)st->ngroups++;
+	return 0;
+}
+
+/* plan[ai]: the CLOSID holding all-ones masks in each domain, or -1 (a free one is needed). */
+static int plan_new_group(struct rdt_state *st, int *plan)
+{
+	uint64_t *full = malloc((size_t)st->nslots * 2 * sizeof(uint64_t));
+	unsigned int s, ai;
+	char label[64];
+	int err = 0;
+
+	if (!full)
+		return -ENOMEM;
+	for (s = 0; s < st->nslots; s++)
+		full[s * 2] = full[s * 2 + 1] = slot_full(st, s);
+	for (ai = 0; ai < st->nadom; ai++) {
+		plan[ai] = find_key(st, &st->adom[ai], full);
+		if (plan[ai] < 0 && lowest_free(&st->adom[ai]) < 0) {
+			adom_label(st, ai, label, sizeof(label));
+			err = fail(st, -ENOSPC, "%s: no free CLOSID for a new group (%u in use)",
+				   label, st->adom[ai].inuse);
+			break;
+		}
+	}
+	free(full);
+	return err;
+}
+
+int rdt_group_load(struct rdt_state *st, const char *name, int *idx)
+{
+	struct rdt_group *g;
+	int gi, err;
+
+	if (rdt_group_find(st, name) >= 0)
+		return fail(st, -EEXIST, "group '%s' already exists", name);
+	if (strlen(name) >= RDT_NAME_LEN)
+		return fail(st, -EINVAL, "group name is longer than %d characters",
+			    RDT_NAME_LEN - 1);
+	err = group_slot(st, &gi);
+	if (err)
+		return err;
+	g = &st->groups[gi];
+	memset(g, 0, sizeof(*g));
+	strcpy(g->name, name);
+	err = group_alloc_arrays(st, g);
+	if (!err)
+		err = rdt_name_map_put(&st->names, g->name, gi);
+	if (err) {
+		free(g->mask);
+		free(g->closid);
+		memset(g, 0, sizeof(*g));
+		st->free_groups[st->nfree_groups++] = gi;
+		return err;
+	}
+	g->live = true;
+	g->seq = st->next_seq++;
+	group_fill_full(st, g);
+	st->nlive++;
+	*idx = gi;
+	return 0;
+}
+
+int rdt_group_add(struct rdt_state *st, const char *name, int *idx)
+{
+	struct rdt_group *g;
+	unsigned int ai;
+	int *plan, gi, err;
+
+	if (rdt_group_find(st, name) >= 0)
+		return fail(st, -EEXIST, "group '%s' already exists", name);
+	plan = malloc(st->nadom * sizeof(int));
+	if (!plan)
+		return -ENOMEM;
+	err = plan_new_group(st, plan);
+	if (!err)
+		err = rdt_group_load(st, name, &gi);
+	if (err)
+		goto out;
+	g = &st->groups[gi];
+	for (ai = 0; ai < st->nadom; ai++) {
+		struct rdt_adom *a = &st->adom[ai];
+		int k = plan[ai];
+
+		if (k < 0) {
+			k = lowest_free(a);
+			key_set(st, a, (unsigned int)k, g->mask);
+			a->inuse++;
+		}
+		a->refcount[k]++;
+		g->closid[ai] = (unsigned int)k;
+		err = sync_adom(st, ai);
+		if (err)
+			goto out;
+	}
+	if (idx)
+		*idx = gi;
+out:
+	free(plan);
+	return err;
+}
+
+static void drop_ref(struct rdt_adom *a, unsigned int k)
+{
+	if (--a->refcount[k] == 0)
+		a->inuse--;
+}
+
+int rdt_group_del(struct rdt_state *st, int gi)
+{
+	struct rdt_group *g;
+	unsigned int ai, c;
+
+	if (gi == 0)
+		return fail(st, -EBUSY, "the default group cannot be removed");
+	if (gi < 0 || (unsigned int)gi >= st->ngroups || !st->groups[gi].live)
+		return fail(st, -ENOENT, "no such group");
+	g = &st->groups[gi];
+
+	for (c = 0; c < st->m->ncpus && g->ncpus; c++) {
+		if (st->cpu_group[c] == gi) {
+			st->cpu_group[c] = -1;
+			g->ncpus--;
+		}
+	}
+	if (g->ntasks) {
+		size_t i = 0;
+
+		/* Deleting shifts entries back into the current slot: re-check it. */
+		while (i < st->tasks.cap) {
+			struct rdt_task *t = &st->tasks.slots[i];
+
+			if (t->tid && t->group == gi) {
+				rdt_task_map_del(&st->tasks, t->tid);
+				continue;
+			}
+			i++;
+		}
+		g->ntasks = 0;
+	}
+	for (ai = 0; ai < st->nadom; ai++)
+		drop_ref(&st->adom[ai], g->closid[ai]);
+	rdt_name_map_del(&st->names, g->name);
+	g->live = false;
+	free(g->mask);
+	free(g->closid);
+	g->mask = NULL;
+	g->closid = NULL;
+	st->free_groups[st->nfree_groups++] = gi;
+	st->nlive--;
+	return refresh_all(st);
+}
+
+enum plan_kind { PLAN_KEEP, PLAN_SHARE, PLAN_INPLACE, PLAN_NEW };
+
+int rdt_group_set_masks(struct rdt_state *st, int gi, const uint64_t *want, const bool *set)
+{
+	struct rdt_group *g = &st->groups[gi];
+	uint64_t *nm;
+	int *plan, *target;
+	unsigned int s, ai;
+	char label[64];
+	int err = 0;
+
+	nm = malloc((size_t)st->nslots * 2 * sizeof(uint64_t));
+	plan = malloc(st->nadom * 2 * sizeof(int));
+	if (!nm || !plan) {
+		free(nm);
+		free(plan);
+		return -ENOMEM;
+	}
+	target = plan + st->nadom;
+	memcpy(nm, g->mask, (size_t)st->nslots * 2 * sizeof(uint64_t));
+	for (s = 0; s < st->nslots; s++) {
+		if (!set[s])
+			continue;
+		nm[s * 2] = want[s * 2];
+		nm[s * 2 + 1] = st->cdp[st->slot[s].res] ? want[s * 2 + 1] : want[s * 2];
+	}
+
+	for (ai = 0; ai < st->nadom; ai++) {
+		struct rdt_adom *a = &st->adom[ai];
+		unsigned int old = g->closid[ai];
+		int k;
+
+		if (key_eq(st, a, old, nm)) {
+			plan[ai] = PLAN_KEEP;
+			continue;
+		}
+		k = find_key(st, a, nm);
+		if (k >= 0) {
+			plan[ai] = PLAN_SHARE;
+			target[ai] = k;
+		} else if (a->refcount[old] == 1) {
+			plan[ai] = PLAN_INPLACE;
+			target[ai] = (int)old;
+		} else {
+			k = lowest_free(a);
+			if (k < 0) {
+				adom_label(st, ai, label, sizeof(label));
+				err = fail(st, -ENOSPC, "%s: no free CLOSID (%u in use)", label,
+					   a->inuse);
+				goto out;
+			}
+			plan[ai] = PLAN_NEW;
+			target[ai] = k;
+		}
+	}
+
+	memcpy(g->mask, nm, (size_t)st->nslots * 2 * sizeof(uint64_t));
+	for (ai = 0; ai < st->nadom; ai++) {
+		struct rdt_adom *a = &st->adom[ai];
+		unsigned int k = (unsigned int)target[ai];
+
+		switch (plan[ai]) {
+		case PLAN_KEEP:
+			continue;
+		case PLAN_SHARE:
+			drop_ref(a, g->closid[ai]);
+			a->refcount[k]++;
+			break;
+		case PLAN_INPLACE:
+			key_set(st, a, k, nm);
+			break;
+		case PLAN_NEW:
+			drop_ref(a, g->closid[ai]);
+			key_set(st, a, k, nm);
+			a->refcount[k] = 1;
+			a->inuse++;
+			break;
+		}
+		g->closid[ai] = k;
+		err = sync_adom(st, ai);
+		if (!err)
+			err = refresh_adom_cpus(st, ai);
+		if (err)
+			goto out;
+	}
+out:
+	free(nm);
+	free(plan);
+	return err;
+}
+
+/* ---- Membership and precedence ---------------------------------------- */
+
+int rdt_bind_cpu(struct rdt_state *st, int gi, int cpu)
+{
+	int old = st->cpu_group[cpu];
+	int ng = gi == 0 ? -1 : gi;
+
+	if (old == ng)
+		return 0;
+	if (old >= 0)
+		st->groups[old].ncpus--;
+	if (ng >= 0)
+		st->groups[ng].ncpus++;
+	st->cpu_group[cpu] = ng;
+	return refresh_cpu(st, cpu);
+}
+
+static int refresh_task_cpus(struct rdt_state *st, pid_t tid)
+{
+	unsigned int c;
+	int err;
+
+	for (c = 0; c < st->m->ncpus; c++) {
+		if (st->regs.cur[c] != tid)
+			continue;
+		err = refresh_cpu(st, (int)c);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+int rdt_bind_task(struct rdt_state *st, int gi, pid_t tid, uint64_t start)
+{
+	struct rdt_task *t = rdt_task_map_get(&st->tasks, tid);
+	struct rdt_task nt = { .tid = tid, .group = gi, .start = start };
+	int err;
+
+	if (gi == 0) {
+		if (!t)
+			return 0;
+		st->groups[t->group].ntasks--;
+		rdt_task_map_del(&st->tasks, tid);
+		return refresh_task_cpus(st, tid);
+	}
+	if (t && t->group == gi && t->start == start)
+		return 0;
+	if (!t) {
+		err = rdt_task_map_put(&st->tasks, &nt);
+		if (err)
+			return err;
+	} else {
+		st->groups[t->group].ntasks--;
+		*t = nt;
+	}
+	st->groups[gi].ntasks++;
+	return refresh_task_cpus(st, tid);
+}
+
+void rdt_forget_task(struct rdt_state *st, pid_t tid)
+{
+	struct rdt_task *t = rdt_task_map_get(&st->tasks, tid);
+
+	if (!t)
+		return;
+	st->groups[t->group].ntasks--;
+	rdt_task_map_del(&st->tasks, tid);
+}
+
+int rdt_effective_group(const struct rdt_state *st, int cpu, pid_t tid)
+{
+	const struct rdt_task *t;
+	int g = st->cpu_group[cpu];
+
+	if (g >= 0)
+		return g;
+	t = rdt_task_map_get(&st->tasks, tid);
+	return t ? t->group : 0;
+}
+
+unsigned int rdt_effective_closid(const struct rdt_state *st, int cpu, pid_t tid)
+{
+	return st->groups[rdt_effective_group(st, cpu, tid)].closid[st->cpu_adom[cpu]];
+}
+
+int rdt_switch(struct rdt_state *st, int cpu, pid_t tid, unsigned int *closid, bool *written)
+{
+	unsigned int k = rdt_effective_closid(st, cpu, tid);
+
+	st->regs.cur[cpu] = tid;
+	if (closid)
+		*closid = k;
+	return write_pqr(st, cpu, k, written);
+}
+
+/* ---- CDP and reset ----------------------------------------------------- */
+
+/* Only the default group is left: put it on CLOSID 0 everywhere. */
+static void relayout_default(struct rdt_state *st)
+{
+	struct rdt_group *def = &st->groups[0];
+	unsigned int ai, s;
+
+	for (s = 0; s < st->nslots; s++)
+		if (!st->cdp[st->slot[s].res])
+			def->mask[s * 2 + 1] = def->mask[s * 2];
+	for (ai = 0; ai < st->nadom; ai++) {
+		struct rdt_adom *a = &st->adom[ai];
+
+		memset(a->refcount, 0, adom_hw_closids(st, a) * sizeof(*a->refcount));
+		adom_update_nclos(st, a);
+		a->refcount[0] = 1;
+		a->inuse = 1;
+		key_set(st, a, 0, def->mask);
+		def->closid[ai] = 0;
+	}
+}
+
+int rdt_set_cdp(struct rdt_state *st, enum rdt_res res, bool on)
+{
+	unsigned int s;
+	int err;
+
+	if (!st->m->caps[res].present)
+		return fail(st, -EINVAL, "resource %s is not available on this machine",
+			    rdt_res_name(res));
+	if (!st->m->caps[res].cdp)
+		return fail(st, -EINVAL, "%s does not support CDP on this machine",
+			    rdt_res_name(res));
+	if (st->cdp[res] == on)
+		return 0;
+	if (st->nlive > 1)
+		return fail(st, -EBUSY,
+			    "CDP can be switched only while the default group is the only group (%u groups exist)",
+			    st->nlive - 1);
+	st->cdp[res] = on;
+	relayout_default(st);
+	for (s = 0; s < st->nslots; s++) {
+		if (st->slot[s].res != res)
+			continue;
+		err = write_cfg(st, s, on);
+		if (err)
+			return err;
+	}
+	return refresh_all(st);
+}
+
+int rdt_reset(struct rdt_state *st)
+{
+	unsigned int i, s, c;
+	int err;
+
+	for (i = 1; i < st->ngroups; i++) {
+		free(st->groups[i].mask);
+		free(st->groups[i].closid);
+		memset(&st->groups[i], 0, sizeof(st->groups[i]));
+	}
+	st->ngroups = 1;
+	st->nlive = 1;
+	st->nfree_groups = 0;
+	st->groups[0].ntasks = 0;
+	st->groups[0].ncpus = 0;
+	rdt_name_map_free(&st->names);
+	rdt_task_map_free(&st->tasks);
+	for (c = 0; c < st->m->ncpus; c++)
+		st->cpu_group[c] = -1;
+	memset(st->cdp, 0, sizeof(st->cdp));
+	group_fill_full(st, &st->groups[0]);
+	relayout_default(st);
+
+	for (s = 0; s < st->nslots; s++) {
+		err = write_cfg(st, s, false);
+		for (i = 0; !err && i < st->m->caps[st->slot[s].res].closids; i++)
+			err = write_mask(st, s, i, slot_full(st, s));
+		if (err)
+			return err;
+	}
+	for (c = 0; c < st->m->ncpus; c++) {
+		if (st->cpu_adom[c] == UINT_MAX)
+			continue;
+		err = write_pqr(st, (int)c, 0, NULL);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* ---- Rebuild after load ------------------------------------------------- */
+
+int rdt_state_rebuild(struct rdt_state *st)
+{
+	unsigned int ai, i, k, c;
+	int err;
+
+	for (ai = 0; ai < st->nadom; ai++) {
+		struct rdt_adom *a = &st->adom[ai];
+
+		adom_update_nclos(st, a);
+		memset(a->refcount, 0, adom_hw_closids(st, a) * sizeof(*a->refcount));
+		a->inuse = 0;
+	}
+	for (i = 0; i < st->ngroups; i++) {
+		struct rdt_group *g = &st->groups[i];
+
+		if (!g->live)
+			continue;
+		g->ntasks = 0;
+		g->ncpus = 0;
+		for (ai = 0; ai < st->nadom; ai++) {
+			struct rdt_adom *a = &st->adom[ai];
+
+			k = g->closid[ai];
+			if (k >= a->nclos)
+				return fail(st, -EINVAL, "group '%s' holds CLOSID %u of %u", g->name,
+					    k, a->nclos);
+			if (!a->refcount[k]) {
+				key_set(st, a, k, g->mask);
+				a->inuse++;
+			} else if (!key_eq(st, a, k, g->mask)) {
+				return fail(st, -EINVAL,
+					    "group '%s' shares CLOSID %u with different masks",
+					    g->name, k);
+			}
+			a->refcount[k]++;
+		}
+	}
+	/* No two CLOSIDs of a domain may hold one key (the sharing rule). */
+	for (ai = 0; ai < st->nadom; ai++) {
+		struct rdt_adom *a = &st->adom[ai];
+
+		for (k = 0; k < a->nclos; k++) {
+			unsigned int j;
+
+			if (!a->refcount[k])
+				continue;
+			for (j = k + 1; j < a->nclos; j++)
+				if (a->refcount[j] &&
+				    !memcmp(key_of(st, a, k), key_of(st, a, j),
+					    a->nslots * 2 * sizeof(uint64_t)))
+					return fail(st, -EINVAL,
+						    "CLOSIDs %u and %u hold the same masks", k, j);
+		}
+	}
+	for (c = 0; c < st->m->ncpus; c++) {
+		int g = st->cpu_group[c];
+
+		if (g < 0)
+			continue;
+		if ((unsigned int)g >= st->ngroups || !st->groups[g].live || g == 0)
+			return fail(st, -EINVAL, "CPU %u is bound to a group that does not exist", c);
+		st->groups[g].ncpus++;
+	}
+	for (i = 0; i < st->tasks.cap; i++) {
+		const struct rdt_task *t = &st->tasks.slots[i];
+
+		if (!t->tid)
+			continue;
+		if (t->group <= 0 || (unsigned int)t->group >= st->ngroups ||
+		    !st->groups[t->group].live)
+			return fail(st, -EINVAL, "task %d is bound to a group that does not exist",
+				    (int)t->tid);
+		st->groups[t->group].ntasks++;
+	}
+	err = rebuild_names(st);
+	if (err)
+		return err;
+	return refresh_all(st);
+}

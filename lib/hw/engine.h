@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * engine: the hardware model. Groups and their masks, the CLOSID table of
+ * every allocation domain (sharing, reference counts, freeing), task and CPU
+ * membership, the precedence rule, and the register image with minimal
+ * writes. Knows nothing of files, processes or text: callers hand it parsed
+ * masks and checked task ids.
+ *
+ * Allocation domains: PQR_ASSOC holds one CLOSID for every resource, so a
+ * CLOSID must mean the same group in the L3 and in the L2 domains of a CPU.
+ * A CLOSID table therefore belongs to an allocation domain: an L3 domain
+ * (with the L2 domains inside it) when L3 allocation exists, else an L2
+ * domain. Its key is the masks of every resource domain in it; with L3 only
+ * (the usual case) that is one mask per table, exactly the rscctrl model.
+ */
+#ifndef RDT_ENGINE_H
+#define RDT_ENGINE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "machine.h"
+#include "maps.h"
+
+#define RDT_NAME_LEN 64		/* RDTALLOC_NAME_MAX + 1 */
+#define RDT_ERR_LEN 256
+
+/* One resource domain (an L3 or L2 cache), numbered globally. */
+struct rdt_slot {
+	enum rdt_res res;
+	unsigned int dom;	/* index into m->dom[res] */
+	unsigned int adom;	/* allocation domain it belongs to */
+	unsigned int pos;	/* its position within the allocation domain's key */
+};
+
+struct rdt_adom {
+	unsigned int nslots;
+	unsigned int *slots;	/* global slot numbers; slots[0] is the owner domain */
+	unsigned int ncpus;
+	int *cpus;
+	unsigned int nclos;	/* usable CLOSIDs now (CDP halves them) */
+	unsigned int inuse;
+	unsigned int *refcount;	/* [hw CLOSIDs] 0: free */
+	uint64_t *key;		/* [hw CLOSIDs][nslots][2]: data, code */
+};
+
+struct rdt_group {
+	char name[RDT_NAME_LEN];
+	bool live;
+	uint64_t seq;		/* creation order */
+	uint64_t *mask;		/* [nslots][2]: data, code */
+	unsigned int *closid;	/* [nadom] */
+	unsigned int ntasks;
+	unsigned int ncpus;
+};
+
+/* Register image as last written (the simulator's registers, or the
+ * shadow of the hardware's). */
+struct rdt_regs {
+	unsigned int nregs;	/* mask registers per slot: hw CLOSIDs */
+	uint64_t *mask;		/* [nslots][nregs] */
+	bool *cfg;		/* [nslots] QOS_CFG bit 0 (CDP on) */
+	unsigned int *pqr;	/* [ncpus] CLOSID field of PQR_ASSOC */
+	pid_t *cur;		/* [ncpus] task last switched in, 0: none */
+	uint64_t mask_writes;
+	uint64_t pqr_writes;
+	uint64_t cfg_writes;
+};
+
+/* Where register writes go besides the image (real hardware); NULL: none. */
+struct rdt_sink {
+	void *ctx;
+	int (*write_mask)(void *ctx, enum rdt_res res, unsigned int dom, unsigned int reg,
+			  uint64_t val);
+	int (*write_cfg)(void *ctx, enum rdt_res res, unsigned int dom, bool on);
+	int (*write_pqr)(void *ctx, int cpu, unsigned int closid);
+};
+
+struct rdt_state {
+	const struct rdt_machine *m;	/* not owned */
+	unsigned int nslots;
+	struct rdt_slot *slot;
+	unsigned int *slot_of[RDT_NRES];	/* [ndom] -> global slot */
+	unsigned int nadom;
+	struct rdt_adom *adom;
+	unsigned int *cpu_adom;		/* [ncpus]; UINT_MAX when the CPU is absent */
+	bool cdp[RDT_NRES];
+
+	unsigned int ngroups;		/* slots used in groups[], live or not */
+	unsigned int cap_groups;
+	struct rdt_group *groups;	/* [0] is the default group */
+	unsigned int nlive;
+	uint64_t next_seq;
+	int *free_groups;		/* stack of dead group slots */
+	unsigned int nfree_groups;
+	struct rdt_name_map names;
+
+	int *cpu_group;			/* [ncpus]; -1: not bound (default) */
+	struct rdt_task_map tasks;	/* explicitly bound tasks (never default) */
+
+	struct rdt_regs regs;
+	const struct rdt_sink *sink;
+	char err[RDT_ERR_LEN];		/* why the last engine call failed */
+};
+
+/* A new state for machine m: default group only, all-ones, registers at their reset values. */
+int rdt_state_new(const struct rdt_machine *m, struct rdt_state **out);
+void rdt_state_free(struct rdt_state *st);
+int rdt_state_clone(const struct rdt_state *st, struct rdt_state **out);
+
+/* Group index by name (NULL, "" and "default" are 0), or -1. */
+int rdt_group_find(const struct rdt_state *st, const char *name);
+
+/* Each returns 0 or a negative errno with st->err set. Nothing changes on failure. */
+int rdt_group_add(struct rdt_state *st, const char *name, int *idx);
+/* Add a group with all-ones masks and no CLOSID accounting (loading a
+ * state): rdt_state_rebuild() must follow. */
+int rdt_group_load(struct rdt_state *st, const char *name, int *idx);
+int rdt_group_del(struct rdt_state *st, int g);
+
+/*
+ * Give group g new masks: want[slot*2 + 0/1] (data, code) for every slot
+ * where set[slot] is true. All or nothing: -ENOSPC names the domain.
+ */
+int rdt_group_set_masks(struct rdt_state *st, int g, const uint64_t *want, const bool *set);
+
+int rdt_bind_cpu(struct rdt_state *st, int g, int cpu);
+/* start: the task's start time (0 for virtual tasks). */
+int rdt_bind_task(struct rdt_state *st, int g, pid_t tid, uint64_t start);
+/* Forget a task's binding (it exited): no register is touched until the next switch. */
+void rdt_forget_task(struct rdt_state *st, pid_t tid);
+
+/* Group in force on cpu for task tid (precedence), and its CLOSID there. */
+int rdt_effective_group(const struct rdt_state *st, int cpu, pid_t tid);
+unsigned int rdt_effective_closid(const struct rdt_state *st, int cpu, pid_t tid);
+
+/* A context switch of tid onto cpu: PQR_ASSOC written only when it changes. */
+int rdt_switch(struct rdt_state *st, int cpu, pid_t tid, unsigned int *closid, bool *written);
+
+int rdt_set_cdp(struct rdt_state *st, enum rdt_res res, bool on);
+/* Everything back to the boot state: default only, all-ones, CDP off, CLOSID 0 everywhere. */
+int rdt_reset(struct rdt_state *st);
+
+/*
+ * Recompute refcounts and keys from the groups and rewrite the registers
+ * that disagree with them (used after loading a state). -EINVAL when the
+ * groups' CLOSIDs are inconsistent (two keys on one CLOSID, out of range).
+ */
+int rdt_state_rebuild(struct rdt_state *st);
+
+#endif

@@ -1,0 +1,843 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * state: crash-safe, locked persistence of the engine state as JSON.
+ *
+ * The file records the machine description it was made for, the groups in
+ * creation order (masks and CLOSIDs per domain), CPU and task bindings, and
+ * the register image with its write counters (the simulator's registers, or
+ * the shadow of real ones). Everything read back is checked: a state file
+ * is input like any other.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "config.h"
+#include "schema.h"
+#include "state.h"
+
+#define STATE_FILE "state.json"
+#define STATE_TMP "state.json.tmp"
+#define LOCK_FILE "lock"
+#define STATE_FORMAT 1
+#define STATE_MAX_SIZE (256u << 20)
+
+struct rdt_store {
+	char *dir;
+	char *path;
+	char *tmp;
+	int dirfd;
+	int lockfd;
+	bool have_id;
+	dev_t dev;
+	ino_t ino;
+	struct timespec mtim;
+	off_t size;
+};
+
+static int errf(char *err, size_t len, int code, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int errf(char *err, size_t len, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+/* ---- Directory and file checks ------------------------------------------ */
+
+int rdt_store_default_dir(const char *backend, char *buf, size_t len)
+{
+	const char *xdg = getenv("XDG_RUNTIME_DIR"), *home = getenv("HOME");
+	int n;
+
+	if (geteuid() == 0)
+		n = snprintf(buf, len, "/run/rdtalloc/%s", backend);
+	else if (xdg && *xdg == '/')
+		n = snprintf(buf, len, "%s/rdtalloc/%s", xdg, backend);
+	else if (home && *home == '/')
+		n = snprintf(buf, len, "%s/.local/state/rdtalloc/%s", home, backend);
+	else
+		return -ENOENT;
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+static int check_owner_mode(const struct stat *sb, const char *what, const char *path,
+			    char *err, size_t len)
+{
+	if (sb->st_uid != geteuid())
+		return errf(err, len, -EPERM, "%s %s is owned by uid %u, not by the caller (uid %u)",
+			    what, path, (unsigned int)sb->st_uid, (unsigned int)geteuid());
+	if (sb->st_mode & (S_IWGRP | S_IWOTH))
+		return errf(err, len, -EPERM, "%s %s is writable by group or others (mode %04o)",
+			    what, path, (unsigned int)(sb->st_mode & 07777));
+	return 0;
+}
+
+/* mkdir -p, each new component 0700. */
+static int make_dirs(const char *dir, char *err, size_t len)
+{
+	char *p, *buf = strdup(dir);
+	int ret = 0;
+
+	if (!buf)
+		return -ENOMEM;
+	for (p = buf + 1; ; p++) {
+		if (*p != '/' && *p != '\0')
+			continue;
+		{
+			char c = *p;
+
+			*p = '\0';
+			if (mkdir(buf, 0700) && errno != EEXIST) {
+				ret = errf(err, len, -errno, "cannot create state directory %s: %s",
+					   buf, strerror(errno));
+				break;
+			}
+			*p = c;
+			if (c == '\0')
+				break;
+		}
+	}
+	free(buf);
+	return ret;
+}
+
+static int check_dir(const char *dir, char *err, size_t len)
+{
+	struct stat sb;
+
+	if (lstat(dir, &sb))
+		return errf(err, len, -errno, "state directory %s: %s", dir, strerror(errno));
+	if (S_ISLNK(sb.st_mode))
+		return errf(err, len, -EPERM, "state directory %s is a symlink; refusing it", dir);
+	if (!S_ISDIR(sb.st_mode))
+		return errf(err, len, -ENOTDIR, "state directory %s is not a directory", dir);
+	return check_owner_mode(&sb, "state directory", dir, err, len);
+}
+
+static char *join(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	char *s = malloc(la + lb + 2);
+
+	if (s) {
+		memcpy(s, a, la);
+		s[la] = '/';
+		memcpy(s + la + 1, b, lb + 1);
+	}
+	return s;
+}
+
+/* Open a file of the state directory, refusing symlinks and foreign files. */
+static int open_checked(struct rdt_store *s, const char *name, int flags, const char *what,
+			char *err, size_t len)
+{
+	struct stat sb;
+	int fd;
+
+	fd = openat(s->dirfd, name, flags | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		if (errno == ELOOP)
+			return errf(err, len, -EPERM, "%s %s/%s is a symlink; refusing it", what,
+				    s->dir, name);
+		return -errno;
+	}
+	if (fstat(fd, &sb)) {
+		close(fd);
+		return -errno;
+	}
+	if (!S_ISREG(sb.st_mode)) {
+		close(fd);
+		return errf(err, len, -EPERM, "%s %s/%s is not a regular file", what, s->dir, name);
+	}
+	{
+		char full[PATH_MAX];
+		int ret;
+
+		snprintf(full, sizeof(full), "%s/%s", s->dir, name);
+		ret = check_owner_mode(&sb, what, full, err, len);
+		if (ret) {
+			close(fd);
+			return ret;
+		}
+	}
+	return fd;
+}
+
+int rdt_store_open(const char *dir, struct rdt_store **out, char *err, size_t len)
+{
+	struct rdt_store *s;
+	int ret;
+
+	*out = NULL;
+	if (!dir || dir[0] != '/')
+		return errf(err, len, -EINVAL, "state directory '%s' must be an absolute path",
+			    dir ? dir : "");
+	if (strlen(dir) > PATH_MAX - 32)
+		return errf(err, len, -ENAMETOOLONG, "state directory path is too long");
+	ret = make_dirs(dir, err, len);
+	if (!ret)
+		ret = check_dir(dir, err, len);
+	if (ret)
+		return ret;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	s->dirfd = s->lockfd = -1;
+	s->dir = strdup(dir);
+	s->path = join(dir, STATE_FILE);
+	s->tmp = join(dir, STATE_TMP);
+	if (!s->dir || !s->path || !s->tmp) {
+		ret = -ENOMEM;
+		goto fail;
+	}
+	s->dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (s->dirfd < 0) {
+		ret = errf(err, len, -errno, "state directory %s: %s", dir, strerror(errno));
+		goto fail;
+	}
+	ret = open_checked(s, LOCK_FILE, O_RDWR | O_CREAT, "lock file", err, len);
+	if (ret < 0) {
+		if (!err[0])
+			errf(err, len, ret, "lock file %s/%s: %s", dir, LOCK_FILE, strerror(-ret));
+		goto fail;
+	}
+	s->lockfd = ret;
+	*out = s;
+	return 0;
+fail:
+	rdt_store_close(s);
+	return ret;
+}
+
+void rdt_store_close(struct rdt_store *s)
+{
+	if (!s)
+		return;
+	if (s->lockfd >= 0)
+		close(s->lockfd);
+	if (s->dirfd >= 0)
+		close(s->dirfd);
+	free(s->dir);
+	free(s->path);
+	free(s->tmp);
+	free(s);
+}
+
+const char *rdt_store_path(const struct rdt_store *s)
+{
+	return s->path;
+}
+
+int rdt_store_lock(struct rdt_store *s, bool exclusive)
+{
+	while (flock(s->lockfd, exclusive ? LOCK_EX : LOCK_SH)) {
+		if (errno != EINTR)
+			return -errno;
+	}
+	return 0;
+}
+
+void rdt_store_unlock(struct rdt_store *s)
+{
+	flock(s->lockfd, LOCK_UN);
+}
+
+static bool same_id(const struct rdt_store *s, const struct stat *sb)
+{
+	return s->have_id && s->dev == sb->st_dev && s->ino == sb->st_ino &&
+	       s->size == sb->st_size && s->mtim.tv_sec == sb->st_mtim.tv_sec &&
+	       s->mtim.tv_nsec == sb->st_mtim.tv_nsec;
+}
+
+static void remember_id(struct rdt_store *s, const struct stat *sb)
+{
+	s->have_id = true;
+	s->dev = sb->st_dev;
+	s->ino = sb->st_ino;
+	s->size = sb->st_size;
+	s->mtim = sb->st_mtim;
+}
+
+int rdt_store_probe(struct rdt_store *s, bool *exists, bool *changed)
+{
+	struct stat sb;
+
+	if (fstatat(s->dirfd, STATE_FILE, &sb, AT_SYMLINK_NOFOLLOW)) {
+		if (errno != ENOENT)
+			return -errno;
+		*exists = false;
+		*changed = s->have_id;
+		return 0;
+	}
+	*exists = true;
+	*changed = !same_id(s, &sb);
+	return 0;
+}
+
+/* ---- Reading ------------------------------------------------------------- */
+
+static int read_json(struct rdt_store *s, json_object **out, char *err, size_t len)
+{
+	struct json_tokener *tok;
+	struct stat sb;
+	char *buf = NULL;
+	size_t got = 0;
+	json_object *root;
+	int fd, ret = 0;
+
+	fd = open_checked(s, STATE_FILE, O_RDONLY, "state file", err, len);
+	if (fd < 0)
+		return err[0] ? fd : errf(err, len, fd, "state file %s: %s", s->path, strerror(-fd));
+	if (fstat(fd, &sb)) {
+		ret = -errno;
+		goto out;
+	}
+	if ((uint64_t)sb.st_size > STATE_MAX_SIZE) {
+		ret = errf(err, len, -EINVAL, "state file %s is larger than %u MiB", s->path,
+			   STATE_MAX_SIZE >> 20);
+		goto out;
+	}
+	buf = malloc((size_t)sb.st_size + 1);
+	if (!buf) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	while (got < (size_t)sb.st_size) {
+		ssize_t n = read(fd, buf + got, (size_t)sb.st_size - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			ret = errf(err, len, -EIO, "state file %s: short read", s->path);
+			goto out;
+		}
+		got += (size_t)n;
+	}
+	buf[got] = '\0';
+	tok = json_tokener_new();
+	if (!tok) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	root = json_tokener_parse_ex(tok, buf, (int)got);
+	if (!root || json_tokener_get_error(tok) != json_tokener_success ||
+	    tok->char_offset != (int)got) {
+		enum json_tokener_error je = json_tokener_get_error(tok);
+
+		ret = errf(err, len, -EINVAL, "state file %s is not valid JSON (%s); "
+			   "remove it to start afresh", s->path,
+			   je == json_tokener_success ? "trailing data" : json_tokener_error_desc(je));
+		json_object_put(root);
+		json_tokener_free(tok);
+		goto out;
+	}
+	json_tokener_free(tok);
+	remember_id(s, &sb);
+	*out = root;
+out:
+	free(buf);
+	close(fd);
+	return ret;
+}
+
+static json_object *get(json_object *o, const char *key, json_type type)
+{
+	json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, type))
+		return NULL;
+	return v;
+}
+
+#define BAD(...) errf(err, len, -EINVAL, __VA_ARGS__)
+
+static int parse_hex(json_object *v, uint64_t *out)
+{
+	const char *s;
+	char *end;
+
+	if (!v || !json_object_is_type(v, json_type_string))
+		return -EINVAL;
+	s = json_object_get_string(v);
+	if (!*s || strlen(s) > 16)
+		return -EINVAL;
+	errno = 0;
+	*out = strtoull(s, &end, 16);
+	return *end || errno ? -EINVAL : 0;
+}
+
+static int get_uint(json_object *v, uint64_t max, uint64_t *out)
+{
+	int64_t x;
+
+	if (!v || !json_object_is_type(v, json_type_int))
+		return -EINVAL;
+	x = json_object_get_int64(v);
+	if (x < 0 || (uint64_t)x > max)
+		return -EINVAL;
+	*out = (uint64_t)x;
+	return 0;
+}
+
+static int check_version(json_object *root, const char *path, char *err, size_t len)
+{
+	json_object *f = get(root, "format", json_type_string);
+	json_object *v = get(root, "version", json_type_int);
+
+	if (!f || strcmp(json_object_get_string(f), "rdtalloc-state"))
+		return BAD("state file %s is not an rdtalloc state file", path);
+	if (!v || json_object_get_int(v) != STATE_FORMAT)
+		return BAD("state file %s has format version %d; this library reads version %d",
+			   path, v ? json_object_get_int(v) : -1, STATE_FORMAT);
+	return 0;
+}
+
+int rdt_store_read_machine(struct rdt_store *s, char **desc, char *err, size_t len)
+{
+	json_object *root, *m;
+	int ret;
+
+	ret = read_json(s, &root, err, len);
+	if (ret)
+		return ret;
+	ret = check_version(root, s->path, err, len);
+	if (!ret) {
+		m = get(root, "machine", json_type_string);
+		if (!m)
+			ret = BAD("state file %s: no machine description", s->path);
+		else if (!(*desc = strdup(json_object_get_string(m))))
+			ret = -ENOMEM;
+	}
+	json_object_put(root);
+	s->have_id = false;	/* only the machine was read, not the state */
+	return ret;
+}
+
+static int read_groups(struct rdt_state *st, json_object *arr, const char *path,
+		       char *err, size_t len)
+{
+	size_t n = json_object_array_length(arr), i;
+	unsigned int sl, ai;
+	char why[128];
+
+	if (n < 1 || n > 1000000)
+		return BAD("state file %s: bad group count", path);
+	for (i = 0; i < n; i++) {
+		json_object *g = json_object_array_get_idx(arr, i);
+		json_object *name = get(g, "name", json_type_string);
+		json_object *data = get(g, "data", json_type_array);
+		json_object *code = get(g, "code", json_type_array);
+		json_object *clos = get(g, "closids", json_type_array);
+		struct rdt_group *grp;
+		uint64_t seq;
+		int gi = 0, ret;
+
+		if (!name || !data || !code || !clos ||
+		    json_object_array_length(data) != st->nslots ||
+		    json_object_array_length(code) != st->nslots ||
+		    json_object_array_length(clos) != st->nadom ||
+		    get_uint(get(g, "seq", json_type_int), UINT64_MAX >> 1, &seq))
+			return BAD("state file %s: group %zu is malformed", path, i);
+		if (i == 0) {
+			if (strcmp(json_object_get_string(name), "default"))
+				return BAD("state file %s: the first group must be 'default'", path);
+		} else {
+			if (!rdt_name_valid(json_object_get_string(name)))
+				return BAD("state file %s: group %zu has an invalid name", path, i);
+			ret = rdt_group_load(st, json_object_get_string(name), &gi);
+			if (ret)
+				return BAD("state file %s: group '%s': %s", path,
+					   json_object_get_string(name), st->err);
+		}
+		grp = &st->groups[gi];
+		grp->seq = seq;
+		for (sl = 0; sl < st->nslots; sl++) {
+			const struct rdt_caps *c = &st->m->caps[st->slot[sl].res];
+
+			if (parse_hex(json_object_array_get_idx(data, sl), &grp->mask[sl * 2]) ||
+			    parse_hex(json_object_array_get_idx(code, sl), &grp->mask[sl * 2 + 1]) ||
+			    rdt_cbm_check(c, grp->mask[sl * 2], why, sizeof(why)) ||
+			    rdt_cbm_check(c, grp->mask[sl * 2 + 1], why, sizeof(why)))
+				return BAD("state file %s: group '%s' has a bad mask", path,
+					   grp->name);
+		}
+		for (ai = 0; ai < st->nadom; ai++) {
+			uint64_t k;
+
+			if (get_uint(json_object_array_get_idx(clos, ai), RDT_MAX_CLOSIDS, &k))
+				return BAD("state file %s: group '%s' has a bad CLOSID", path,
+					   grp->name);
+			grp->closid[ai] = (unsigned int)k;
+		}
+	}
+	return 0;
+}
+
+static int read_bindings(struct rdt_state *st, json_object *root, const char *path,
+			 char *err, size_t len)
+{
+	json_object *cpus = get(root, "cpus", json_type_array);
+	json_object *tasks = get(root, "tasks", json_type_array);
+	size_t i, n;
+
+	if (!cpus || json_object_array_length(cpus) != st->m->ncpus || !tasks)
+		return BAD("state file %s: CPU or task bindings are malformed", path);
+	for (i = 0; i < st->m->ncpus; i++) {
+		json_object *v = json_object_array_get_idx(cpus, i);
+
+		if (!json_object_is_type(v, json_type_int))
+			return BAD("state file %s: CPU %zu binding is malformed", path, i);
+		st->cpu_group[i] = json_object_get_int(v);
+		if (st->cpu_group[i] < -1 || st->cpu_group[i] >= (int)st->ngroups)
+			return BAD("state file %s: CPU %zu is bound to no group", path, i);
+	}
+	n = json_object_array_length(tasks);
+	for (i = 0; i < n; i++) {
+		json_object *t = json_object_array_get_idx(tasks, i);
+		uint64_t tid, g, start;
+		struct rdt_task task;
+
+		if (!json_object_is_type(t, json_type_array) || json_object_array_length(t) != 3 ||
+		    get_uint(json_object_array_get_idx(t, 0), INT_MAX, &tid) || !tid ||
+		    get_uint(json_object_array_get_idx(t, 1), st->ngroups - 1, &g) || !g ||
+		    get_uint(json_object_array_get_idx(t, 2), UINT64_MAX >> 1, &start))
+			return BAD("state file %s: task binding %zu is malformed", path, i);
+		task.tid = (pid_t)tid;
+		task.group = (int)g;
+		task.start = start;
+		if (rdt_task_map_get(&st->tasks, task.tid))
+			return BAD("state file %s: task %d is bound twice", path, (int)task.tid);
+		if (rdt_task_map_put(&st->tasks, &task))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int read_regs(struct rdt_state *st, json_object *regs, const char *path,
+		     char *err, size_t len)
+{
+	json_object *mask = get(regs, "mask", json_type_array);
+	json_object *cfg = get(regs, "cfg", json_type_array);
+	json_object *pqr = get(regs, "pqr", json_type_array);
+	json_object *cur = get(regs, "cur", json_type_array);
+	json_object *w = get(regs, "writes", json_type_array);
+	size_t i, nm = (size_t)st->nslots * st->regs.nregs;
+	uint64_t v;
+
+	if (!mask || !cfg || !pqr || !cur || !w || json_object_array_length(mask) != nm ||
+	    json_object_array_length(cfg) != st->nslots ||
+	    json_object_array_length(pqr) != st->m->ncpus ||
+	    json_object_array_length(cur) != st->m->ncpus || json_object_array_length(w) != 3)
+		return BAD("state file %s: register image is malformed", path);
+	for (i = 0; i < nm; i++)
+		if (parse_hex(json_object_array_get_idx(mask, i), &st->regs.mask[i]))
+			return BAD("state file %s: mask register %zu is malformed", path, i);
+	for (i = 0; i < st->nslots; i++) {
+		if (get_uint(json_object_array_get_idx(cfg, i), 1, &v))
+			return BAD("state file %s: CDP register %zu is malformed", path, i);
+		st->regs.cfg[i] = v;
+	}
+	for (i = 0; i < st->m->ncpus; i++) {
+		if (get_uint(json_object_array_get_idx(pqr, i), RDT_MAX_CLOSIDS, &v))
+			return BAD("state file %s: PQR_ASSOC of CPU %zu is malformed", path, i);
+		st->regs.pqr[i] = (unsigned int)v;
+		if (get_uint(json_object_array_get_idx(cur, i), INT_MAX, &v))
+			return BAD("state file %s: task on CPU %zu is malformed", path, i);
+		st->regs.cur[i] = (pid_t)v;
+	}
+	if (get_uint(json_object_array_get_idx(w, 0), UINT64_MAX >> 1, &st->regs.mask_writes) ||
+	    get_uint(json_object_array_get_idx(w, 1), UINT64_MAX >> 1, &st->regs.pqr_writes) ||
+	    get_uint(json_object_array_get_idx(w, 2), UINT64_MAX >> 1, &st->regs.cfg_writes))
+		return BAD("state file %s: write counters are malformed", path);
+	return 0;
+}
+
+static int read_cdp(struct rdt_state *st, json_object *root, const char *path,
+		    char *err, size_t len)
+{
+	json_object *cdp = get(root, "cdp", json_type_object);
+	unsigned int r;
+
+	if (!cdp)
+		return BAD("state file %s: no CDP setting", path);
+	for (r = 0; r < RDT_NRES; r++) {
+		json_object *v = get(cdp, rdt_res_name(r), json_type_boolean);
+
+		st->cdp[r] = v && json_object_get_boolean(v);
+		if (st->cdp[r] && (!st->m->caps[r].present || !st->m->caps[r].cdp))
+			return BAD("state file %s: CDP is on for %s, which lacks it", path,
+				   rdt_res_name(r));
+	}
+	return 0;
+}
+
+int rdt_store_read(struct rdt_store *s, const struct rdt_machine *m, const char *backend,
+		   struct rdt_state **out, char *err, size_t len)
+{
+	json_object *root, *v, *groups, *regs;
+	struct rdt_state *st = NULL;
+	int ret;
+
+	*out = NULL;
+	ret = read_json(s, &root, err, len);
+	if (ret)
+		return ret;
+	ret = check_version(root, s->path, err, len);
+	if (ret)
+		goto out;
+	v = get(root, "machine", json_type_string);
+	if (!v || strcmp(json_object_get_string(v), m->desc)) {
+		ret = BAD("state file %s was made for another machine", s->path);
+		goto out;
+	}
+	v = get(root, "backend", json_type_string);
+	if (!v || strcmp(json_object_get_string(v), backend)) {
+		ret = BAD("state file %s belongs to backend '%s', not '%s'", s->path,
+			  v ? json_object_get_string(v) : "?", backend);
+		goto out;
+	}
+	groups = get(root, "groups", json_type_array);
+	regs = get(root, "regs", json_type_object);
+	if (!groups || !regs) {
+		ret = BAD("state file %s: groups or registers missing", s->path);
+		goto out;
+	}
+	ret = rdt_state_new(m, &st);
+	if (ret)
+		goto out;
+	ret = read_cdp(st, root, s->path, err, len);
+	if (ret)
+		goto out;
+	/* The CLOSIDs recorded win; rdt_state_rebuild checks them. */
+	ret = read_groups(st, groups, s->path, err, len);
+	if (!ret)
+		ret = read_bindings(st, root, s->path, err, len);
+	if (!ret)
+		ret = read_regs(st, regs, s->path, err, len);
+	if (ret)
+		goto out;
+	v = get(root, "next_seq", json_type_int);
+	st->next_seq = v ? (uint64_t)json_object_get_int64(v) : st->ngroups;
+	ret = rdt_state_rebuild(st);
+	if (ret) {
+		ret = BAD("state file %s is inconsistent: %s", s->path, st->err);
+		goto out;
+	}
+	*out = st;
+	st = NULL;
+out:
+	rdt_state_free(st);
+	json_object_put(root);
+	if (ret)
+		s->have_id = false;
+	return ret;
+}
+
+/* ---- Writing ------------------------------------------------------------- */
+
+static json_object *hex(uint64_t v)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "%" PRIx64, v);
+	return json_object_new_string(buf);
+}
+
+static json_object *groups_json(const struct rdt_state *st, int *order_of)
+{
+	json_object *arr = json_object_new_array_ext((int)st->nlive);
+	unsigned int i, sl, ai, n = 0;
+	int *order = malloc(st->ngroups * sizeof(int));
+
+	if (!arr || !order) {
+		free(order);
+		json_object_put(arr);
+		return NULL;
+	}
+	/* Live groups, default first, then by creation order. */
+	for (i = 0; i < st->ngroups; i++)
+		if (st->groups[i].live)
+			order[n++] = (int)i;
+	for (i = 1; i < n; i++) {	/* insertion sort by seq, nearly sorted already */
+		int x = order[i];
+		unsigned int j = i;
+
+		while (j > 1 && st->groups[order[j - 1]].seq > st->groups[x].seq) {
+			order[j] = order[j - 1];
+			j--;
+		}
+		order[j] = x;
+	}
+	for (i = 0; i < n; i++) {
+		const struct rdt_group *g = &st->groups[order[i]];
+		json_object *o = json_object_new_object();
+		json_object *d = json_object_new_array_ext((int)st->nslots);
+		json_object *c = json_object_new_array_ext((int)st->nslots);
+		json_object *k = json_object_new_array_ext((int)st->nadom);
+
+		order_of[order[i]] = (int)i;
+		for (sl = 0; sl < st->nslots; sl++) {
+			json_object_array_add(d, hex(g->mask[sl * 2]));
+			json_object_array_add(c, hex(g->mask[sl * 2 + 1]));
+		}
+		for (ai = 0; ai < st->nadom; ai++)
+			json_object_array_add(k, json_object_new_int64(g->closid[ai]));
+		json_object_object_add(o, "name", json_object_new_string(g->name));
+		json_object_object_add(o, "seq", json_object_new_int64((int64_t)g->seq));
+		json_object_object_add(o, "data", d);
+		json_object_object_add(o, "code", c);
+		json_object_object_add(o, "closids", k);
+		json_object_array_add(arr, o);
+	}
+	free(order);
+	return arr;
+}
+
+static json_object *regs_json(const struct rdt_state *st)
+{
+	json_object *o = json_object_new_object();
+	json_object *mask = json_object_new_array(), *cfg = json_object_new_array();
+	json_object *pqr = json_object_new_array(), *cur = json_object_new_array();
+	json_object *w = json_object_new_array();
+	size_t i, nm = (size_t)st->nslots * st->regs.nregs;
+
+	for (i = 0; i < nm; i++)
+		json_object_array_add(mask, hex(st->regs.mask[i]));
+	for (i = 0; i < st->nslots; i++)
+		json_object_array_add(cfg, json_object_new_int(st->regs.cfg[i]));
+	for (i = 0; i < st->m->ncpus; i++) {
+		json_object_array_add(pqr, json_object_new_int64(st->regs.pqr[i]));
+		json_object_array_add(cur, json_object_new_int64(st->regs.cur[i]));
+	}
+	json_object_array_add(w, json_object_new_int64((int64_t)st->regs.mask_writes));
+	json_object_array_add(w, json_object_new_int64((int64_t)st->regs.pqr_writes));
+	json_object_array_add(w, json_object_new_int64((int64_t)st->regs.cfg_writes));
+	json_object_object_add(o, "mask", mask);
+	json_object_object_add(o, "cfg", cfg);
+	json_object_object_add(o, "pqr", pqr);
+	json_object_object_add(o, "cur", cur);
+	json_object_object_add(o, "writes", w);
+	return o;
+}
+
+static json_object *state_json(const struct rdt_state *st, const char *backend)
+{
+	json_object *root = json_object_new_object(), *cdp = json_object_new_object();
+	json_object *cpus = json_object_new_array(), *tasks = json_object_new_array();
+	json_object *groups;
+	int *order_of = malloc(st->ngroups * sizeof(int));
+	unsigned int r, i;
+
+	if (!order_of)
+		return NULL;
+	groups = groups_json(st, order_of);
+	if (!groups) {
+		free(order_of);
+		return NULL;
+	}
+	json_object_object_add(root, "format", json_object_new_string("rdtalloc-state"));
+	json_object_object_add(root, "version", json_object_new_int(STATE_FORMAT));
+	json_object_object_add(root, "backend", json_object_new_string(backend));
+	json_object_object_add(root, "machine", json_object_new_string(st->m->desc));
+	for (r = 0; r < RDT_NRES; r++)
+		json_object_object_add(cdp, rdt_res_name(r), json_object_new_boolean(st->cdp[r]));
+	json_object_object_add(root, "cdp", cdp);
+	json_object_object_add(root, "next_seq", json_object_new_int64((int64_t)st->next_seq));
+	json_object_object_add(root, "groups", groups);
+	for (i = 0; i < st->m->ncpus; i++) {
+		int g = st->cpu_group[i];
+
+		json_object_array_add(cpus, json_object_new_int(g < 0 ? -1 : order_of[g]));
+	}
+	json_object_object_add(root, "cpus", cpus);
+	for (i = 0; i < st->tasks.cap; i++) {
+		const struct rdt_task *t = &st->tasks.slots[i];
+		json_object *e;
+
+		if (!t->tid)
+			continue;
+		e = json_object_new_array_ext(3);
+		json_object_array_add(e, json_object_new_int(t->tid));
+		json_object_array_add(e, json_object_new_int(order_of[t->group]));
+		json_object_array_add(e, json_object_new_int64((int64_t)t->start));
+		json_object_array_add(tasks, e);
+	}
+	json_object_object_add(root, "tasks", tasks);
+	json_object_object_add(root, "regs", regs_json(st));
+	free(order_of);
+	return root;
+}
+
+static int write_all(int fd, const char *buf, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, buf, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -errno;
+		buf += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+int rdt_store_write(struct rdt_store *s, const struct rdt_state *st, const char *backend,
+		    char *err, size_t len)
+{
+	json_object *root = state_json(st, backend);
+	const char *text;
+	struct stat sb;
+	size_t n;
+	int fd, ret;
+
+	if (!root)
+		return -ENOMEM;
+	text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PLAIN);
+	n = strlen(text);
+	/* We hold the exclusive lock: a leftover temporary is a dead writer's. */
+	unlinkat(s->dirfd, STATE_TMP, 0);
+	fd = openat(s->dirfd, STATE_TMP, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		    0600);
+	if (fd < 0) {
+		ret = errf(err, len, -errno, "cannot write %s: %s", s->tmp, strerror(errno));
+		goto out;
+	}
+	ret = write_all(fd, text, n);
+	if (!ret)
+		ret = write_all(fd, "\n", 1);
+	if (!ret && fsync(fd))
+		ret = -errno;
+	if (!ret && fstat(fd, &sb))
+		ret = -errno;
+	close(fd);
+	if (!ret && renameat(s->dirfd, STATE_TMP, s->dirfd, STATE_FILE))
+		ret = -errno;
+	if (ret) {
+		errf(err, len, ret, "cannot write %s: %s", s->path, strerror(-ret));
+		unlinkat(s->dirfd, STATE_TMP, 0);
+		goto out;
+	}
+	fsync(s->dirfd);
+	remember_id(s, &sb);
+out:
+	json_object_put(root);
+	return ret;
+}

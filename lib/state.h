@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * state: the engine's state on disk. One directory per backend instance,
+ * holding `state.json` and `lock`. Every change: exclusive flock, read,
+ * change, write a new file, fsync, rename, fsync the directory - so a crash
+ * leaves the old state or the new one, never a torn one. Readers take a
+ * shared lock. Refuses directories and files that are symlinks, not owned
+ * by the caller, or writable by others. Owns the file format (JSON, json-c).
+ */
+#ifndef RDT_STATE_H
+#define RDT_STATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/stat.h>
+
+#include "hw/engine.h"
+
+struct rdt_store;
+
+/* Default state directory of a backend: /run/rdtalloc/<b> for root, else per user. */
+int rdt_store_default_dir(const char *backend, char *buf, size_t len);
+
+/* Open (creating it 0700 when missing) and check a state directory. */
+int rdt_store_open(const char *dir, struct rdt_store **out, char *err, size_t errlen);
+void rdt_store_close(struct rdt_store *s);
+const char *rdt_store_path(const struct rdt_store *s);
+
+int rdt_store_lock(struct rdt_store *s, bool exclusive);
+void rdt_store_unlock(struct rdt_store *s);
+
+/*
+ * Under the lock: whether the state file exists and whether it differs from
+ * the one last read or written through this store.
+ */
+int rdt_store_probe(struct rdt_store *s, bool *exists, bool *changed);
+
+/* Read the machine description recorded in the state file. */
+int rdt_store_read_machine(struct rdt_store *s, char **desc, char *err, size_t errlen);
+/* Read the whole state for machine m (which must be the recorded one). */
+int rdt_store_read(struct rdt_store *s, const struct rdt_machine *m, const char *backend,
+		   struct rdt_state **out, char *err, size_t errlen);
+/* Replace the state file with st, crash-safely. */
+int rdt_store_write(struct rdt_store *s, const struct rdt_state *st, const char *backend,
+		    char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,34 @@
+#!/bin/sh
+# Build librdtalloc and run every test twice: in a normal build and in an
+# ASan+UBSan build. Installs the Debian packages it needs when missing
+# (scripts/deps.sh, root). Usage: scripts/test.sh [BUILD_ROOT]
+set -eu
+
+src=$(cd "$(dirname "$0")/.." && pwd)
+root=${1:-$src/out}
+jobs=${JOBS:-2}
+
+"$src/scripts/deps.sh"
+
+run_build() {
+	name=$1
+	shift
+	dir=$root/$name
+	echo "== $name build: $dir"
+	cmake -S "$src" -B "$dir" -DRDTALLOC_WERROR=ON "$@" >"$root/$name.cmake.log" 2>&1 ||
+		{ cat "$root/$name.cmake.log"; exit 1; }
+	cmake --build "$dir" -j "$jobs"
+	echo "== $name tests"
+	(cd "$dir" && ctest --output-on-failure -j "$jobs")
+}
+
+mkdir -p "$root"
+run_build normal -DCMAKE_BUILD_TYPE=RelWithDebInfo
+if [ -x "$src/tests/install/check.sh" ] || [ -f "$src/tests/install/check.sh" ]; then
+	echo "== install check"
+	sh "$src/tests/install/check.sh" "$root/normal"
+fi
+ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1} \
+UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
+	run_build sanitize -DCMAKE_BUILD_TYPE=Debug -DRDTALLOC_SANITIZE=ON
+echo "== all tests passed in both builds"
