@@ -303,26 +303,38 @@ static int apply_tasks(struct apply *a, const struct rdt_config_group *cg, int g
 	return 0;
 }
 
-static int apply_group(struct apply *a, const struct rdt_config_group *cg)
+/*
+ * Create the group and give it its schema. -ENOSPC is left to the caller
+ * (it may pass once other groups have freed CLOSIDs); *g is the group
+ * once it exists.
+ */
+static int group_masks(struct apply *a, const struct rdt_config_group *cg, int *g)
 {
 	bool changed = false;
-	int g, ret;
+	int ret;
 
-	g = rdt_group_find(a->work, cg->name);
-	if (g < 0) {
-		ret = rdt_group_add(a->work, cg->name, &g);
+	*g = rdt_group_find(a->work, cg->name);
+	if (*g < 0) {
+		ret = rdt_group_add(a->work, cg->name, g);
 		if (ret) {
 			rdt_fail(a->r, ret, "%s", a->work->err);
 			return at_line(a, cg->line, ret);
 		}
 		a->changes++;
 	}
-	if (cg->schema) {
-		ret = rdt_core_apply_schema(a->r, a->work, g, cg->schema, &changed);
-		if (ret)
-			return at_line(a, cg->schema_line, ret);
-		a->changes += changed;
-	}
+	if (!cg->schema)
+		return 0;
+	ret = rdt_core_apply_schema(a->r, a->work, *g, cg->schema, &changed);
+	if (ret)
+		return at_line(a, cg->schema_line, ret);
+	a->changes += changed;
+	return 0;
+}
+
+static int group_members(struct apply *a, const struct rdt_config_group *cg, int g)
+{
+	int ret;
+
 	if (g != 0) {
 		ret = apply_cpus(a, cg, g);
 		if (ret)
@@ -331,17 +343,56 @@ static int apply_group(struct apply *a, const struct rdt_config_group *cg)
 	return apply_tasks(a, cg, g);
 }
 
+/*
+ * The groups in file order; a group that finds no free CLOSID waits until
+ * the others have had their turn, since they may free some: the result
+ * does not depend on the order of the blocks when the end state fits.
+ */
+static int apply_groups(struct apply *a)
+{
+	unsigned int n = a->cfg->ngroups, i, left = n;
+	bool *done = calloc(n ? n : 1, sizeof(bool)), progress = true;
+	int ret = 0, g;
+
+	if (!done)
+		return rdt_fail(a->r, -ENOMEM, "out of memory");
+	while (left && progress && !ret) {
+		progress = false;
+		for (i = 0; i < n && !ret; i++) {
+			const struct rdt_config_group *cg = &a->cfg->groups[i];
+
+			if (done[i])
+				continue;
+			ret = group_masks(a, cg, &g);
+			if (ret == -ENOSPC) {
+				ret = 0;
+				continue;
+			}
+			if (!ret)
+				ret = group_members(a, cg, g);
+			done[i] = true;
+			left--;
+			progress = true;
+		}
+	}
+	/* Still waiting: run the first again for its message. */
+	for (i = 0; !ret && left && i < n; i++)
+		if (!done[i])
+			ret = group_masks(a, &a->cfg->groups[i], &g);
+	free(done);
+	return ret;
+}
+
 static int apply_all(struct apply *a, unsigned int flags)
 {
-	unsigned int i;
 	int ret = 0;
 
 	if (flags & RDTALLOC_APPLY_PRUNE)
 		ret = prune(a);
 	if (!ret)
 		ret = apply_cdp(a);
-	for (i = 0; !ret && i < a->cfg->ngroups; i++)
-		ret = apply_group(a, &a->cfg->groups[i]);
+	if (!ret)
+		ret = apply_groups(a);
 	return ret;
 }
 

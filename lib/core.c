@@ -458,8 +458,8 @@ static int open_store(rdtalloc_t *r, const char *dir, const char *desc)
 				goto out;
 			if (strcmp(want->desc, recorded)) {
 				ret = rdt_fail(NULL, -EBUSY, "the state in %s was made for machine "
-					       "'%s', not '%s'; remove %s (or use another state "
-					       "directory) to start over with a new machine", dir,
+					       "'%s', not '%s'; to reset it for the new machine, "
+					       "remove %s (or use another state directory)", dir,
 					       recorded[0] ? recorded : "host", want->desc,
 					       rdt_store_path(r->store));
 				goto out;
