@@ -29,7 +29,7 @@
 #define STATE_FILE "state.json"
 #define STATE_TMP "state.json.tmp"
 #define LOCK_FILE "lock"
-#define STATE_FORMAT 1
+#define STATE_FORMAT 1	/* groups and tasks as packed tables */
 #define STATE_MAX_SIZE (256u << 20)
 
 struct rdt_store {
@@ -43,6 +43,7 @@ struct rdt_store {
 	ino_t ino;
 	struct timespec mtim;
 	off_t size;
+	json_object *cached;	/* parsed by read_machine, for the read that follows */
 };
 
 static int errf(char *err, size_t len, int code, const char *fmt, ...)
@@ -229,6 +230,7 @@ void rdt_store_close(struct rdt_store *s)
 {
 	if (!s)
 		return;
+	json_object_put(s->cached);
 	if (s->lockfd >= 0)
 		close(s->lockfd);
 	if (s->dirfd >= 0)
@@ -424,67 +426,169 @@ int rdt_store_read_machine(struct rdt_store *s, char **desc, char *err, size_t l
 		else if (!(*desc = strdup(json_object_get_string(m))))
 			ret = -ENOMEM;
 	}
-	json_object_put(root);
-	s->have_id = false;	/* only the machine was read, not the state */
+	/* rdt_store_read() comes next at open: keep the parse for it. */
+	if (!ret)
+		s->cached = root;
+	else
+		json_object_put(root);
 	return ret;
 }
 
-static int read_groups(struct rdt_state *st, json_object *arr, const char *path,
+/*
+ * Groups and tasks are packed tables (one text line per row) inside the
+ * JSON document: tens of thousands of rows as JSON objects cost a process
+ * like rdtctl more to parse and free than everything else it does.
+ */
+struct cursor {
+	const char *p;
+	const char *end;
+	unsigned int row;
+};
+
+/* Next space-separated field of the current row; false at the end of the row. */
+static bool field(struct cursor *c, const char **f, size_t *n)
+{
+	while (c->p < c->end && *c->p == ' ')
+		c->p++;
+	if (c->p >= c->end || *c->p == '\n')
+		return false;
+	*f = c->p;
+	while (c->p < c->end && *c->p != ' ' && *c->p != '\n')
+		c->p++;
+	*n = (size_t)(c->p - *f);
+	return true;
+}
+
+static bool end_row(struct cursor *c)
+{
+	while (c->p < c->end && *c->p == ' ')
+		c->p++;
+	if (c->p < c->end && *c->p != '\n')
+		return false;
+	if (c->p < c->end)
+		c->p++;
+	c->row++;
+	return true;
+}
+
+static bool field_num(struct cursor *c, int base, uint64_t max, uint64_t *v)
+{
+	const char *f;
+	size_t n, i;
+	uint64_t x = 0;
+
+	if (!field(c, &f, &n) || n > 20)
+		return false;
+	for (i = 0; i < n; i++) {
+		unsigned int d;
+
+		if (f[i] >= '0' && f[i] <= '9')
+			d = (unsigned int)(f[i] - '0');
+		else if (base == 16 && f[i] >= 'a' && f[i] <= 'f')
+			d = (unsigned int)(f[i] - 'a' + 10);
+		else
+			return false;
+		if (x > (UINT64_MAX - d) / (unsigned int)base)
+			return false;
+		x = x * (unsigned int)base + d;
+	}
+	if (x > max)
+		return false;
+	*v = x;
+	return true;
+}
+
+static void cursor_init(struct cursor *c, json_object *str)
+{
+	c->p = json_object_get_string(str);
+	c->end = c->p + json_object_get_string_len(str);
+	c->row = 0;
+}
+
+/* Row: name seq closid[nadom] (data code)[nslots] */
+static int read_group_row(struct rdt_state *st, struct cursor *c, const char *path,
+			  char *err, size_t len)
+{
+	char name[RDT_NAME_LEN], why[128];
+	struct rdt_group *grp;
+	const char *f;
+	size_t n;
+	uint64_t v;
+	unsigned int ai, sl;
+	int gi = 0, ret;
+
+	if (!field(c, &f, &n) || n >= sizeof(name))
+		return BAD("state file %s: group row %u is malformed", path, c->row);
+	memcpy(name, f, n);
+	name[n] = '\0';
+	if (c->row == 0) {
+		if (strcmp(name, "default"))
+			return BAD("state file %s: the first group must be 'default'", path);
+	} else {
+		if (!rdt_name_valid(name))
+			return BAD("state file %s: group row %u has an invalid name", path, c->row);
+		ret = rdt_group_load(st, name, &gi);
+		if (ret)
+			return BAD("state file %s: group '%s': %s", path, name, st->err);
+	}
+	grp = &st->groups[gi];
+	if (!field_num(c, 10, UINT64_MAX >> 1, &grp->seq))
+		return BAD("state file %s: group '%s' has a bad sequence number", path, name);
+	for (ai = 0; ai < st->nadom; ai++) {
+		if (!field_num(c, 10, RDT_MAX_CLOSIDS, &v))
+			return BAD("state file %s: group '%s' has a bad CLOSID", path, name);
+		grp->closid[ai] = (unsigned int)v;
+	}
+	for (sl = 0; sl < st->nslots * 2; sl++) {
+		const struct rdt_caps *caps = &st->m->caps[st->slot[sl / 2].res];
+
+		if (!field_num(c, 16, UINT64_MAX, &grp->mask[sl]) ||
+		    rdt_cbm_check(caps, grp->mask[sl], why, sizeof(why)))
+			return BAD("state file %s: group '%s' has a bad mask", path, name);
+	}
+	if (!end_row(c))
+		return BAD("state file %s: group '%s' has extra fields", path, name);
+	return 0;
+}
+
+static int read_groups(struct rdt_state *st, json_object *table, const char *path,
 		       char *err, size_t len)
 {
-	size_t n = json_object_array_length(arr), i;
-	unsigned int sl, ai;
-	char why[128];
+	struct cursor c;
+	int ret;
 
-	if (n < 1 || n > 1000000)
-		return BAD("state file %s: bad group count", path);
-	for (i = 0; i < n; i++) {
-		json_object *g = json_object_array_get_idx(arr, i);
-		json_object *name = get(g, "name", json_type_string);
-		json_object *data = get(g, "data", json_type_array);
-		json_object *code = get(g, "code", json_type_array);
-		json_object *clos = get(g, "closids", json_type_array);
-		struct rdt_group *grp;
-		uint64_t seq;
-		int gi = 0, ret;
+	cursor_init(&c, table);
+	if (c.p == c.end)
+		return BAD("state file %s: no groups", path);
+	while (c.p < c.end) {
+		ret = read_group_row(st, &c, path, err, len);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
 
-		if (!name || !data || !code || !clos ||
-		    json_object_array_length(data) != st->nslots ||
-		    json_object_array_length(code) != st->nslots ||
-		    json_object_array_length(clos) != st->nadom ||
-		    get_uint(get(g, "seq", json_type_int), UINT64_MAX >> 1, &seq))
-			return BAD("state file %s: group %zu is malformed", path, i);
-		if (i == 0) {
-			if (strcmp(json_object_get_string(name), "default"))
-				return BAD("state file %s: the first group must be 'default'", path);
-		} else {
-			if (!rdt_name_valid(json_object_get_string(name)))
-				return BAD("state file %s: group %zu has an invalid name", path, i);
-			ret = rdt_group_load(st, json_object_get_string(name), &gi);
-			if (ret)
-				return BAD("state file %s: group '%s': %s", path,
-					   json_object_get_string(name), st->err);
-		}
-		grp = &st->groups[gi];
-		grp->seq = seq;
-		for (sl = 0; sl < st->nslots; sl++) {
-			const struct rdt_caps *c = &st->m->caps[st->slot[sl].res];
+static int read_tasks(struct rdt_state *st, json_object *table, const char *path,
+		      char *err, size_t len)
+{
+	struct cursor c;
 
-			if (parse_hex(json_object_array_get_idx(data, sl), &grp->mask[sl * 2]) ||
-			    parse_hex(json_object_array_get_idx(code, sl), &grp->mask[sl * 2 + 1]) ||
-			    rdt_cbm_check(c, grp->mask[sl * 2], why, sizeof(why)) ||
-			    rdt_cbm_check(c, grp->mask[sl * 2 + 1], why, sizeof(why)))
-				return BAD("state file %s: group '%s' has a bad mask", path,
-					   grp->name);
-		}
-		for (ai = 0; ai < st->nadom; ai++) {
-			uint64_t k;
+	cursor_init(&c, table);
+	while (c.p < c.end) {
+		uint64_t tid, g, start;
+		struct rdt_task task;
 
-			if (get_uint(json_object_array_get_idx(clos, ai), RDT_MAX_CLOSIDS, &k))
-				return BAD("state file %s: group '%s' has a bad CLOSID", path,
-					   grp->name);
-			grp->closid[ai] = (unsigned int)k;
-		}
+		if (!field_num(&c, 10, INT_MAX, &tid) || !tid ||
+		    !field_num(&c, 10, st->ngroups - 1, &g) || !g ||
+		    !field_num(&c, 10, UINT64_MAX >> 1, &start) || !end_row(&c))
+			return BAD("state file %s: task binding %u is malformed", path, c.row);
+		task.tid = (pid_t)tid;
+		task.group = (int)g;
+		task.start = start;
+		if (rdt_task_map_get(&st->tasks, task.tid))
+			return BAD("state file %s: task %d is bound twice", path, (int)task.tid);
+		if (rdt_task_map_put(&st->tasks, &task))
+			return -ENOMEM;
 	}
 	return 0;
 }
@@ -493,8 +597,8 @@ static int read_bindings(struct rdt_state *st, json_object *root, const char *pa
 			 char *err, size_t len)
 {
 	json_object *cpus = get(root, "cpus", json_type_array);
-	json_object *tasks = get(root, "tasks", json_type_array);
-	size_t i, n;
+	json_object *tasks = get(root, "tasks", json_type_string);
+	size_t i;
 
 	if (!cpus || json_object_array_length(cpus) != st->m->ncpus || !tasks)
 		return BAD("state file %s: CPU or task bindings are malformed", path);
@@ -507,26 +611,7 @@ static int read_bindings(struct rdt_state *st, json_object *root, const char *pa
 		if (st->cpu_group[i] < -1 || st->cpu_group[i] >= (int)st->ngroups)
 			return BAD("state file %s: CPU %zu is bound to no group", path, i);
 	}
-	n = json_object_array_length(tasks);
-	for (i = 0; i < n; i++) {
-		json_object *t = json_object_array_get_idx(tasks, i);
-		uint64_t tid, g, start;
-		struct rdt_task task;
-
-		if (!json_object_is_type(t, json_type_array) || json_object_array_length(t) != 3 ||
-		    get_uint(json_object_array_get_idx(t, 0), INT_MAX, &tid) || !tid ||
-		    get_uint(json_object_array_get_idx(t, 1), st->ngroups - 1, &g) || !g ||
-		    get_uint(json_object_array_get_idx(t, 2), UINT64_MAX >> 1, &start))
-			return BAD("state file %s: task binding %zu is malformed", path, i);
-		task.tid = (pid_t)tid;
-		task.group = (int)g;
-		task.start = start;
-		if (rdt_task_map_get(&st->tasks, task.tid))
-			return BAD("state file %s: task %d is bound twice", path, (int)task.tid);
-		if (rdt_task_map_put(&st->tasks, &task))
-			return -ENOMEM;
-	}
-	return 0;
+	return read_tasks(st, tasks, path, err, len);
 }
 
 static int read_regs(struct rdt_state *st, json_object *regs, const char *path,
@@ -587,6 +672,20 @@ static int read_cdp(struct rdt_state *st, json_object *root, const char *path,
 	return 0;
 }
 
+/* The parse kept by read_machine, if the file is still the one it read. */
+static json_object *take_cached(struct rdt_store *s)
+{
+	json_object *root = s->cached;
+	struct stat sb;
+
+	s->cached = NULL;
+	if (root && (fstatat(s->dirfd, STATE_FILE, &sb, AT_SYMLINK_NOFOLLOW) || !same_id(s, &sb))) {
+		json_object_put(root);
+		root = NULL;
+	}
+	return root;
+}
+
 int rdt_store_read(struct rdt_store *s, const struct rdt_machine *m, const char *backend,
 		   struct rdt_state **out, char *err, size_t len)
 {
@@ -595,9 +694,12 @@ int rdt_store_read(struct rdt_store *s, const struct rdt_machine *m, const char 
 	int ret;
 
 	*out = NULL;
-	ret = read_json(s, &root, err, len);
-	if (ret)
-		return ret;
+	root = take_cached(s);
+	if (!root) {
+		ret = read_json(s, &root, err, len);
+		if (ret)
+			return ret;
+	}
 	ret = check_version(root, s->path, err, len);
 	if (ret)
 		goto out;
@@ -612,7 +714,7 @@ int rdt_store_read(struct rdt_store *s, const struct rdt_machine *m, const char 
 			  v ? json_object_get_string(v) : "?", backend);
 		goto out;
 	}
-	groups = get(root, "groups", json_type_array);
+	groups = get(root, "groups", json_type_string);
 	regs = get(root, "regs", json_type_object);
 	if (!groups || !regs) {
 		ret = BAD("state file %s: groups or registers missing", s->path);
@@ -659,54 +761,109 @@ static json_object *hex(uint64_t v)
 	return json_object_new_string(buf);
 }
 
+/* A growing text buffer for the packed tables. */
+struct sbuf {
+	char *s;
+	size_t len;
+	size_t cap;
+	bool oom;
+};
+
+static void sb_add(struct sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void sb_add(struct sbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (b->oom)
+		return;
+	for (;;) {
+		va_start(ap, fmt);
+		n = vsnprintf(b->s ? b->s + b->len : NULL, b->cap - b->len, fmt, ap);
+		va_end(ap);
+		if (n < 0) {
+			b->oom = true;
+			return;
+		}
+		if ((size_t)n < b->cap - b->len) {
+			b->len += (size_t)n;
+			return;
+		}
+		{
+			size_t cap = (b->cap + (size_t)n + 1) * 2;
+			char *ns = realloc(b->s, cap);
+
+			if (!ns) {
+				b->oom = true;
+				return;
+			}
+			b->s = ns;
+			b->cap = cap;
+		}
+	}
+}
+
+static json_object *sb_json(struct sbuf *b)
+{
+	json_object *o;
+
+	if (b->oom)
+		return NULL;
+	o = json_object_new_string_len(b->s ? b->s : "", (int)b->len);
+	free(b->s);
+	return o;
+}
+
+static int cmp_seq(const void *x, const void *y, void *arg)
+{
+	const struct rdt_state *st = arg;
+	uint64_t a = st->groups[*(const int *)x].seq, b = st->groups[*(const int *)y].seq;
+
+	return (a > b) - (a < b);
+}
+
+/* The groups table, default first then in creation order; order_of[g] = row. */
 static json_object *groups_json(const struct rdt_state *st, int *order_of)
 {
-	json_object *arr = json_object_new_array_ext((int)st->nlive);
-	unsigned int i, sl, ai, n = 0;
+	struct sbuf b = { 0 };
+	unsigned int i, k, n = 0;
 	int *order = malloc(st->ngroups * sizeof(int));
 
-	if (!arr || !order) {
-		free(order);
-		json_object_put(arr);
+	if (!order)
 		return NULL;
-	}
-	/* Live groups, default first, then by creation order. */
 	for (i = 0; i < st->ngroups; i++)
 		if (st->groups[i].live)
 			order[n++] = (int)i;
-	for (i = 1; i < n; i++) {	/* insertion sort by seq, nearly sorted already */
-		int x = order[i];
-		unsigned int j = i;
-
-		while (j > 1 && st->groups[order[j - 1]].seq > st->groups[x].seq) {
-			order[j] = order[j - 1];
-			j--;
-		}
-		order[j] = x;
-	}
+	if (n > 1)
+		qsort_r(order + 1, n - 1, sizeof(int), cmp_seq, (void *)st);
 	for (i = 0; i < n; i++) {
 		const struct rdt_group *g = &st->groups[order[i]];
-		json_object *o = json_object_new_object();
-		json_object *d = json_object_new_array_ext((int)st->nslots);
-		json_object *c = json_object_new_array_ext((int)st->nslots);
-		json_object *k = json_object_new_array_ext((int)st->nadom);
 
 		order_of[order[i]] = (int)i;
-		for (sl = 0; sl < st->nslots; sl++) {
-			json_object_array_add(d, hex(g->mask[sl * 2]));
-			json_object_array_add(c, hex(g->mask[sl * 2 + 1]));
-		}
-		for (ai = 0; ai < st->nadom; ai++)
-			json_object_array_add(k, json_object_new_int64(g->closid[ai]));
-		json_object_object_add(o, "name", json_object_new_string(g->name));
-		json_object_object_add(o, "seq", json_object_new_int64((int64_t)g->seq));
-		json_object_object_add(o, "data", d);
-		json_object_object_add(o, "code", c);
-		json_object_object_add(o, "closids", k);
-		json_object_array_add(arr, o);
+		sb_add(&b, "%s %" PRIu64, g->name, g->seq);
+		for (k = 0; k < st->nadom; k++)
+			sb_add(&b, " %u", g->closid[k]);
+		for (k = 0; k < st->nslots * 2; k++)
+			sb_add(&b, " %" PRIx64, g->mask[k]);
+		sb_add(&b, "\n");
 	}
 	free(order);
-	return arr;
+	return sb_json(&b);
+}
+
+static json_object *tasks_json(const struct rdt_state *st, const int *order_of)
+{
+	struct sbuf b = { 0 };
+	size_t i;
+
+	for (i = 0; i < st->tasks.cap; i++) {
+		const struct rdt_task *t = &st->tasks.slots[i];
+
+		if (t->tid)
+			sb_add(&b, "%d %d %" PRIu64 "\n", (int)t->tid, order_of[t->group], t->start);
+	}
+	return sb_json(&b);
 }
 
 static json_object *regs_json(const struct rdt_state *st)
@@ -739,7 +896,7 @@ static json_object *regs_json(const struct rdt_state *st)
 static json_object *state_json(const struct rdt_state *st, const char *backend)
 {
 	json_object *root = json_object_new_object(), *cdp = json_object_new_object();
-	json_object *cpus = json_object_new_array(), *tasks = json_object_new_array();
+	json_object *cpus = json_object_new_array(), *tasks;
 	json_object *groups;
 	int *order_of = malloc(st->ngroups * sizeof(int));
 	unsigned int r, i;
@@ -766,18 +923,7 @@ static json_object *state_json(const struct rdt_state *st, const char *backend)
 		json_object_array_add(cpus, json_object_new_int(g < 0 ? -1 : order_of[g]));
 	}
 	json_object_object_add(root, "cpus", cpus);
-	for (i = 0; i < st->tasks.cap; i++) {
-		const struct rdt_task *t = &st->tasks.slots[i];
-		json_object *e;
-
-		if (!t->tid)
-			continue;
-		e = json_object_new_array_ext(3);
-		json_object_array_add(e, json_object_new_int(t->tid));
-		json_object_array_add(e, json_object_new_int(order_of[t->group]));
-		json_object_array_add(e, json_object_new_int64((int64_t)t->start));
-		json_object_array_add(tasks, e);
-	}
+	tasks = tasks_json(st, order_of);
 	json_object_object_add(root, "tasks", tasks);
 	json_object_object_add(root, "regs", regs_json(st));
 	free(order_of);
