@@ -31,4 +31,13 @@ fi
 ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1} \
 UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
 	run_build sanitize -DCMAKE_BUILD_TYPE=Debug -DRDTALLOC_SANITIZE=ON
-echo "== all tests passed in both builds"
+# The parsers' fuzz targets (libFuzzer needs clang): bounded runs on seeds.
+if command -v clang >/dev/null 2>&1; then
+	echo "== fuzz build (clang)"
+	cmake -S "$src" -B "$root/fuzz" -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
+		-DRDTALLOC_FUZZ=ON -DCMAKE_BUILD_TYPE=Debug >"$root/fuzz.cmake.log" 2>&1 ||
+		{ cat "$root/fuzz.cmake.log"; exit 1; }
+	cmake --build "$root/fuzz" -j "$jobs"
+	(cd "$root/fuzz" && ctest --output-on-failure -R '^fuzz\.')
+fi
+echo "== all tests passed"

@@ -1,0 +1,587 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * common: the machinery every rdtctl command uses - verb dispatch, flags,
+ * error reporting and exit codes, the context, JSON or human output, and
+ * snapshots of library data into plain arrays. No command logic here.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "rdtctl.h"
+
+struct rdtctl_opts g_opts;
+
+static rdtalloc_t *g_ctx;
+
+/* ---- errors ------------------------------------------------------------- */
+
+static void vmsg(const char *fmt, va_list ap)
+{
+	fputs("rdtctl: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+int usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg(fmt, ap);
+	va_end(ap);
+	fputs("Try 'rdtctl --help'.\n", stderr);
+	return EXIT_USAGE;
+}
+
+int fail_msg(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg(fmt, ap);
+	va_end(ap);
+	return EXIT_FAIL;
+}
+
+int fail_lib(rdtalloc_t *r, int err)
+{
+	const char *msg = rdtalloc_errmsg(r);
+
+	if (!msg || !msg[0])
+		msg = rdtalloc_strerror(err);
+	return fail_msg("%s", msg);
+}
+
+/* ---- dispatch ------------------------------------------------------------- */
+
+static void list_verbs(const struct cmd *cmds, char *buf, size_t len)
+{
+	size_t pos = 0;
+
+	buf[0] = '\0';
+	for (const struct cmd *c = cmds; c->name && pos < len; c++)
+		pos += (size_t)snprintf(buf + pos, len - pos, "%s%s", c == cmds ? "" : ", ",
+					c->name);
+}
+
+int cmd_select(const struct cmd *cmds, const char *object, int argc, char **argv)
+{
+	const struct cmd *found = NULL;
+	const char *sep = object[0] ? " " : "";
+	char verbs[256];
+	size_t len;
+	int matches = 0;
+
+	list_verbs(cmds, verbs, sizeof(verbs));
+	if (argc < 1)
+		return usage_error("%s%smissing command (one of: %s)", object,
+				   object[0] ? ": " : "", verbs);
+	len = strlen(argv[0]);
+	for (const struct cmd *c = cmds; c->name; c++) {
+		if (strcmp(c->name, argv[0]) == 0) {
+			found = c;
+			matches = 1;
+			break;
+		}
+		if (len && strncmp(c->name, argv[0], len) == 0) {
+			found = c;
+			matches++;
+		}
+	}
+	if (matches == 0)
+		return usage_error("unknown command '%s%s%s' (one of: %s)", object, sep,
+				   argv[0], verbs);
+	if (matches > 1)
+		return usage_error("'%s%s%s' is ambiguous (one of: %s)", object, sep, argv[0],
+				   verbs);
+	return found->fn(argc - 1, argv + 1);
+}
+
+/* "-12": a negative number, left to the verb to reject with a precise message. */
+static bool is_negative_number(const char *s)
+{
+	if (s[0] != '-' || !s[1])
+		return false;
+	for (s++; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return false;
+	}
+	return true;
+}
+
+static bool global_flag(const char *a)
+{
+	if (!strcmp(a, "-j") || !strcmp(a, "--json")) {
+		g_opts.json = true;
+	} else if (!strcmp(a, "-p") || !strcmp(a, "--pretty")) {
+		g_opts.json = g_opts.pretty = true;
+	} else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+		g_opts.quiet = true;
+	} else {
+		return false;
+	}
+	return true;
+}
+
+/* Match a against flag f: 1 matched (value consumed as needed), 0 not, <0 usage error. */
+static int match_flag(const char *verb, const struct flag *f, int *i, int argc, char **argv)
+{
+	const char *a = argv[*i];
+	size_t n = strlen(f->name);
+
+	if (strncmp(a, f->name, n) != 0 || (a[n] != '\0' && a[n] != '='))
+		return 0;
+	if (!f->value) {
+		if (a[n] == '=')
+			return -usage_error("%s: option '%s' takes no value", verb, f->name);
+		*f->set = true;
+		return 1;
+	}
+	if (a[n] == '=') {
+		*f->value = a + n + 1;
+	} else {
+		if (*i + 1 >= argc)
+			return -usage_error("%s: option '%s' needs a value", verb, f->name);
+		*f->value = argv[++*i];
+	}
+	if (f->set)
+		*f->set = true;
+	return 1;
+}
+
+int parse_flags(const char *verb, int *argc, char **argv, const struct flag *flags)
+{
+	int out = 0, i;
+
+	for (i = 0; i < *argc; i++) {
+		const char *a = argv[i];
+		int m = 0;
+
+		if (!strcmp(a, "--")) {
+			for (i++; i < *argc; i++)
+				argv[out++] = argv[i];
+			break;
+		}
+		if (a[0] != '-' || !a[1] || is_negative_number(a)) {
+			argv[out++] = argv[i];
+			continue;
+		}
+		if (global_flag(a))
+			continue;
+		for (const struct flag *f = flags; f && f->name && !m; f++)
+			m = match_flag(verb, f, &i, *argc, argv);
+		if (m < 0)
+			return EXIT_USAGE;
+		if (!m)
+			return usage_error("%s: unknown option '%s'", verb, a);
+	}
+	*argc = out;
+	return 0;
+}
+
+/* ---- the context ---------------------------------------------------------- */
+
+rdtalloc_t *ctx(void)
+{
+	int ret;
+
+	if (g_ctx)
+		return g_ctx;
+	RDTALLOC_OPTS(rdtalloc_opts, o, .backend = g_opts.backend,
+		      .state_dir = g_opts.state_dir, .machine = g_opts.machine);
+	ret = rdtalloc_open(&g_ctx, &o);
+	if (ret) {
+		g_ctx = NULL;
+		fail_lib(NULL, ret);
+		return NULL;
+	}
+	return g_ctx;
+}
+
+void ctx_close(void)
+{
+	rdtalloc_close(g_ctx);
+	g_ctx = NULL;
+}
+
+/* ---- output ----------------------------------------------------------------- */
+
+static bool nomem;
+
+static void oom(void)
+{
+	nomem = true;
+}
+
+int emit(json_object *doc, void (*human)(json_object *doc))
+{
+	if (!doc || nomem) {
+		json_object_put(doc);
+		return fail_msg("out of memory");
+	}
+	if (g_opts.json) {
+		int fl = JSON_C_TO_STRING_NOSLASHESCAPE |
+			 (g_opts.pretty ? JSON_C_TO_STRING_PRETTY : JSON_C_TO_STRING_PLAIN);
+
+		puts(json_object_to_json_string_ext(doc, fl));
+	} else {
+		human(doc);
+	}
+	json_object_put(doc);
+	return EXIT_OK;
+}
+
+int emit_change(json_object *doc, void (*human)(json_object *doc))
+{
+	if (g_opts.quiet) {
+		json_object_put(doc);
+		return EXIT_OK;
+	}
+	return emit(doc, human);
+}
+
+json_object *jobj(void)
+{
+	json_object *o = json_object_new_object();
+
+	if (!o)
+		oom();
+	return o;
+}
+
+json_object *jarr(void)
+{
+	json_object *o = json_object_new_array();
+
+	if (!o)
+		oom();
+	return o;
+}
+
+void jset(json_object *o, const char *key, json_object *v)
+{
+	if (!o || !v || json_object_object_add(o, key, v)) {
+		json_object_put(v);
+		oom();
+	}
+}
+
+void jpush(json_object *a, json_object *v)
+{
+	if (!a || !v || json_object_array_add(a, v)) {
+		json_object_put(v);
+		oom();
+	}
+}
+
+json_object *jstr(const char *s)
+{
+	json_object *o = json_object_new_string(s ? s : "");
+
+	if (!o)
+		oom();
+	return o;
+}
+
+json_object *jint(long long v)
+{
+	json_object *o = json_object_new_int64(v);
+
+	if (!o)
+		oom();
+	return o;
+}
+
+json_object *jbool(bool v)
+{
+	json_object *o = json_object_new_boolean(v);
+
+	if (!o)
+		oom();
+	return o;
+}
+
+json_object *jhex(unsigned long long v)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "0x%llx", v);
+	return jstr(buf);
+}
+
+json_object *jget(json_object *o, const char *key)
+{
+	json_object *v = NULL;
+
+	if (!o || !json_object_object_get_ex(o, key, &v))
+		return NULL;
+	return v;
+}
+
+const char *jget_str(json_object *o, const char *key)
+{
+	json_object *v = jget(o, key);
+
+	return v ? json_object_get_string(v) : "";
+}
+
+long long jget_int(json_object *o, const char *key)
+{
+	json_object *v = jget(o, key);
+
+	return v ? json_object_get_int64(v) : 0;
+}
+
+bool jget_bool(json_object *o, const char *key)
+{
+	json_object *v = jget(o, key);
+
+	return v ? json_object_get_boolean(v) : false;
+}
+
+json_object *jcpus(const int *cpus, int n)
+{
+	json_object *a = jarr();
+
+	for (int i = 0; i < n; i++)
+		jpush(a, jint(cpus[i]));
+	return a;
+}
+
+json_object *jtids(const pid_t *tids, int n)
+{
+	json_object *a = jarr();
+
+	for (int i = 0; i < n; i++)
+		jpush(a, jint(tids[i]));
+	return a;
+}
+
+/* ---- snapshots ---------------------------------------------------------------- */
+
+struct name_list {
+	char **names;
+	int n, cap;
+};
+
+static int add_name(const char *name, void *arg)
+{
+	struct name_list *l = arg;
+
+	if (l->n == l->cap) {
+		int cap = l->cap ? l->cap * 2 : 16;
+		char **p = realloc(l->names, (size_t)cap * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		l->names = p;
+		l->cap = cap;
+	}
+	l->names[l->n] = strdup(name);
+	if (!l->names[l->n])
+		return -ENOMEM;
+	l->n++;
+	return 0;
+}
+
+void free_names(char **names, int n)
+{
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+int list_groups(rdtalloc_t *r, char ***names)
+{
+	struct name_list l = { 0 };
+	int ret = rdtalloc_group_foreach(r, add_name, &l);
+
+	if (ret < 0) {
+		free_names(l.names, l.n);
+		*names = NULL;
+		if (ret == -ENOMEM && !rdtalloc_errmsg(r)[0])
+			fail_msg("out of memory");
+		else
+			fail_lib(r, ret);
+		return ret;
+	}
+	*names = l.names;
+	return l.n;
+}
+
+/*
+ * The library's "fill up to max, return how many there are" calls, grown
+ * until the whole list fits (it may change between two calls).
+ */
+#define SNAPSHOT(TYPE, CALL)							\
+	({									\
+		size_t cap = 64;						\
+		TYPE *buf = NULL;						\
+		int ret;							\
+		for (;;) {							\
+			TYPE *nb = realloc(buf, cap * sizeof(TYPE));		\
+			if (!nb) {						\
+				free(buf);					\
+				fail_msg("out of memory");			\
+				ret = -ENOMEM;					\
+				buf = NULL;					\
+				break;						\
+			}							\
+			buf = nb;						\
+			ret = (CALL);						\
+			if (ret < 0) {						\
+				fail_lib(r, ret);				\
+				free(buf);					\
+				buf = NULL;					\
+				break;						\
+			}							\
+			if ((size_t)ret <= cap)					\
+				break;						\
+			cap = (size_t)ret;					\
+		}								\
+		*out = buf;							\
+		ret;								\
+	})
+
+int group_tasks(rdtalloc_t *r, const char *group, pid_t **out)
+{
+	return SNAPSHOT(pid_t, rdtalloc_group_tasks(r, group, buf, cap));
+}
+
+int group_cpus(rdtalloc_t *r, const char *group, int **out)
+{
+	return SNAPSHOT(int, rdtalloc_group_cpus(r, group, buf, cap));
+}
+
+int domain_ids(rdtalloc_t *r, const char *res, unsigned int **out)
+{
+	return SNAPSHOT(unsigned int, rdtalloc_domains(r, res, buf, cap));
+}
+
+int domain_cpus(rdtalloc_t *r, const char *res, unsigned int id, int **out)
+{
+	return SNAPSHOT(int, rdtalloc_domain_cpus(r, res, id, buf, cap));
+}
+
+int domain_closids(rdtalloc_t *r, const char *res, unsigned int id,
+		   struct rdtalloc_closid_info **out)
+{
+	return SNAPSHOT(struct rdtalloc_closid_info, rdtalloc_closids(r, res, id, buf, cap));
+}
+
+int list_domains(rdtalloc_t *r, const char *res, struct domref **out)
+{
+	struct domref *list = NULL;
+	int nres = rdtalloc_resource_count(r), n = 0;
+
+	*out = NULL;
+	if (nres < 0)
+		return fail_lib(r, nres), nres;
+	for (int i = 0; i < nres; i++) {
+		struct rdtalloc_resource_info ri = { .sz = sizeof(ri) };
+		unsigned int *ids;
+		struct domref *nl;
+		int ret = rdtalloc_resource_info(r, (unsigned int)i, &ri);
+
+		if (ret < 0) {
+			free(list);
+			return fail_lib(r, ret), ret;
+		}
+		if (res && strcasecmp(res, ri.name) != 0)
+			continue;
+		ret = domain_ids(r, ri.name, &ids);
+		if (ret < 0) {
+			free(list);
+			return ret;
+		}
+		nl = realloc(list, ((size_t)n + (size_t)ret + 1) * sizeof(*list));
+		if (!nl) {
+			free(ids);
+			free(list);
+			fail_msg("out of memory");
+			return -ENOMEM;
+		}
+		list = nl;
+		for (int k = 0; k < ret; k++) {
+			snprintf(list[n].res, sizeof(list[n].res), "%s", ri.name);
+			list[n].id = ids[k];
+			list[n].cdp = ri.cdp_enabled;
+			n++;
+		}
+		free(ids);
+	}
+	*out = list;
+	return n;
+}
+
+char *group_schema(rdtalloc_t *r, const char *group)
+{
+	size_t len = 1024;
+	char *buf = NULL;
+
+	for (;;) {
+		char *nb = realloc(buf, len);
+		int ret;
+
+		if (!nb) {
+			free(buf);
+			fail_msg("out of memory");
+			return NULL;
+		}
+		buf = nb;
+		ret = rdtalloc_get_schema(r, group, buf, len);
+		if (ret >= 0 && (size_t)ret < len) {
+			while (ret > 0 && buf[ret - 1] == '\n')
+				buf[--ret] = '\0';
+			return buf;
+		}
+		if (ret < 0 && ret != -ERANGE) {
+			fail_lib(r, ret);
+			free(buf);
+			return NULL;
+		}
+		len = ret > 0 ? (size_t)ret + 1 : len * 4;
+	}
+}
+
+char *cpulist_text(const int *cpus, size_t n)
+{
+	int len = rdtalloc_format_cpulist(cpus, n, NULL, 0);
+	char *s;
+
+	if (len < 0) {
+		fail_lib(NULL, len);
+		return NULL;
+	}
+	s = malloc((size_t)len + 1);
+	if (!s) {
+		fail_msg("out of memory");
+		return NULL;
+	}
+	rdtalloc_format_cpulist(cpus, n, s, (size_t)len + 1);
+	return s;
+}
+
+bool parse_tid(const char *s, pid_t *tid)
+{
+	long long v = 0;
+
+	if (!*s)
+		return false;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return false;
+		v = v * 10 + (*s - '0');
+		if (v > INT_MAX)
+			return false;
+	}
+	if (v == 0)
+		return false;
+	*tid = (pid_t)v;
+	return true;
+}

@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * cpu: rdtctl cpu bind|show. `cpu bind GROUP LIST` moves the listed CPUs
+ * into GROUP (others stay where they are; `cpu bind default LIST` unbinds).
+ * When one CPU fails, those already moved go back to their groups.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rdtctl.h"
+
+/* Parse a CPU list argument through the library: 0, or the exit code. */
+static int parse_list(const char *s, int **out, int *count)
+{
+	int n = rdtalloc_parse_cpulist(s, NULL, 0);
+	int *cpus;
+
+	*out = NULL;
+	if (n < 0)
+		return usage_error("cpu bind: %s", rdtalloc_errmsg(NULL));
+	cpus = malloc(((size_t)n + 1) * sizeof(*cpus));
+	if (!cpus)
+		return fail_msg("out of memory");
+	rdtalloc_parse_cpulist(s, cpus, (size_t)n);
+	*out = cpus;
+	*count = n;
+	return 0;
+}
+
+static void roll_back(rdtalloc_t *r, const int *cpus, char (*prev)[RDTALLOC_NAME_MAX + 1],
+		      int n)
+{
+	while (n--) {
+		if (rdtalloc_bind_cpu(r, prev[n], cpus[n]) < 0)
+			fail_msg("could not move CPU %d back to group %s: %s", cpus[n], prev[n],
+				 rdtalloc_errmsg(r));
+	}
+}
+
+static int fail_and_roll_back(rdtalloc_t *r, int ret, const int *cpus,
+			      char (*prev)[RDTALLOC_NAME_MAX + 1], int done)
+{
+	char *msg = strdup(rdtalloc_errmsg(r));
+
+	if (prev)
+		roll_back(r, cpus, prev, done);
+	fail_msg("%s", msg && msg[0] ? msg : rdtalloc_strerror(ret));
+	free(msg);
+	return EXIT_FAIL;
+}
+
+static int bind_all(rdtalloc_t *r, const char *group, const int *cpus, int n)
+{
+	char (*prev)[RDTALLOC_NAME_MAX + 1] = NULL;
+	int ret = EXIT_OK;
+
+	if (n > 1) {
+		prev = calloc((size_t)n, sizeof(*prev));
+		if (!prev)
+			return fail_msg("out of memory");
+	}
+	for (int i = 0; i < n; i++) {
+		int err;
+
+		if (prev) {
+			err = rdtalloc_cpu_group(r, cpus[i], prev[i], sizeof(prev[i]));
+			if (err < 0) {
+				ret = fail_and_roll_back(r, err, cpus, prev, i);
+				break;
+			}
+		}
+		err = rdtalloc_bind_cpu(r, group, cpus[i]);
+		if (err < 0) {
+			ret = fail_and_roll_back(r, err, cpus, prev, i);
+			break;
+		}
+	}
+	free(prev);
+	return ret;
+}
+
+static json_object *cpus_doc(rdtalloc_t *r, const char *group)
+{
+	json_object *o;
+	char *list;
+	int *cpus;
+	int n = group_cpus(r, group, &cpus);
+
+	if (n < 0)
+		return NULL;
+	list = cpulist_text(cpus, (size_t)n);
+	if (!list) {
+		free(cpus);
+		return NULL;
+	}
+	o = jobj();
+	jset(o, "group", jstr(group));
+	jset(o, "cpus", jcpus(cpus, n));
+	jset(o, "cpulist", jstr(list));
+	free(cpus);
+	free(list);
+	return o;
+}
+
+static void print_bound(json_object *o)
+{
+	const char *list = jget_str(o, "cpulist");
+
+	printf("group %s now holds CPUs %s\n", jget_str(o, "group"), list[0] ? list : "(none)");
+}
+
+static int cpu_bind(int argc, char **argv)
+{
+	static const char synopsis[] = "cpu bind GROUP CPULIST";
+	json_object *doc;
+	rdtalloc_t *r;
+	int *cpus, n = 0, ret;
+
+	ret = parse_flags("cpu bind", &argc, argv, NULL);
+	if (ret)
+		return ret;
+	REQ_ARGS(2, synopsis);
+	MAX_ARGS(2, synopsis);
+	ret = parse_list(argv[1], &cpus, &n);
+	if (ret)
+		return ret;
+	r = ctx();
+	if (!r) {
+		free(cpus);
+		return EXIT_FAIL;
+	}
+	ret = bind_all(r, argv[0], cpus, n);
+	free(cpus);
+	if (ret)
+		return ret;
+	if (g_opts.quiet)
+		return EXIT_OK;
+	doc = cpus_doc(r, argv[0]);
+	return doc ? emit_change(doc, print_bound) : EXIT_FAIL;
+}
+
+static void print_one(json_object *o)
+{
+	puts(jget_str(o, "cpulist"));
+}
+
+static void print_all(json_object *a)
+{
+	for (size_t i = 0; i < json_object_array_length(a); i++) {
+		json_object *o = json_object_array_get_idx(a, i);
+		const char *list = jget_str(o, "cpulist");
+
+		printf("%s: %s\n", jget_str(o, "group"), list[0] ? list : "(none)");
+	}
+}
+
+static int cpu_show(int argc, char **argv)
+{
+	json_object *doc;
+	char **names;
+	rdtalloc_t *r;
+	int n, ret;
+
+	ret = parse_flags("cpu show", &argc, argv, NULL);
+	if (ret)
+		return ret;
+	MAX_ARGS(1, "cpu show [GROUP]");
+	r = ctx();
+	if (!r)
+		return EXIT_FAIL;
+	if (argc == 1) {
+		doc = cpus_doc(r, argv[0]);
+		return doc ? emit(doc, print_one) : EXIT_FAIL;
+	}
+	n = list_groups(r, &names);
+	if (n < 0)
+		return EXIT_FAIL;
+	doc = jarr();
+	for (int i = 0; i < n; i++) {
+		json_object *o = cpus_doc(r, names[i]);
+
+		if (!o) {
+			json_object_put(doc);
+			free_names(names, n);
+			return EXIT_FAIL;
+		}
+		jpush(doc, o);
+	}
+	free_names(names, n);
+	return emit(doc, print_all);
+}
+
+static int cpu_help(int argc, char **argv)
+{
+	printf("Usage: rdtctl cpu bind GROUP CPULIST   e.g. 0-3,8,10-11\n"
+	       "       rdtctl cpu show [GROUP]\n");
+	return EXIT_OK;
+}
+
+int do_cpu(int argc, char **argv)
+{
+	static const struct cmd cmds[] = {
+		{ "bind", cpu_bind },
+		{ "show", cpu_show },
+		{ "help", cpu_help },
+		{ NULL, NULL },
+	};
+
+	return cmd_select(cmds, "cpu", argc, argv);
+}

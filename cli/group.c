@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * group: rdtctl group create|remove|list|show. Also the per-group document
+ * (schema, CPUs, tasks, CLOSIDs) that `group show` prints.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rdtctl.h"
+
+static void print_change(json_object *doc)
+{
+	const char *schema = jget_str(doc, "schema");
+
+	printf("%s group %s", jget_bool(doc, "created") ? "created" : "removed",
+	       jget_str(doc, "group"));
+	if (schema[0])
+		printf(" with schema %s", schema);
+	putchar('\n');
+}
+
+static int group_create(int argc, char **argv)
+{
+	static const char synopsis[] = "group create NAME [--schema SCHEMA]";
+	const char *schema = NULL;
+	const struct flag flags[] = {
+		{ "--schema", NULL, &schema },
+		{ NULL, NULL, NULL },
+	};
+	json_object *doc;
+	rdtalloc_t *r;
+	int ret;
+
+	ret = parse_flags("group create", &argc, argv, flags);
+	if (ret)
+		return ret;
+	REQ_ARGS(1, synopsis);
+	MAX_ARGS(1, synopsis);
+	r = ctx();
+	if (!r)
+		return EXIT_FAIL;
+	ret = rdtalloc_group_create(r, argv[0]);
+	if (ret < 0)
+		return fail_lib(r, ret);
+	if (schema) {
+		ret = rdtalloc_set_schema(r, argv[0], schema);
+		if (ret < 0) {
+			/* a group with the wrong schema must not remain */
+			char *msg = strdup(rdtalloc_errmsg(r));
+			int rm = rdtalloc_group_remove(r, argv[0]);
+
+			if (msg && msg[0])
+				fail_msg("%s", msg);
+			else
+				fail_msg("%s", rdtalloc_strerror(ret));
+			free(msg);
+			if (rm < 0)
+				fail_msg("and group %s could not be removed again: %s", argv[0],
+					 rdtalloc_errmsg(r));
+			return EXIT_FAIL;
+		}
+	}
+	doc = jobj();
+	jset(doc, "group", jstr(argv[0]));
+	jset(doc, "created", jbool(true));
+	if (schema) {
+		char *text = group_schema(r, argv[0]);
+
+		if (!text) {
+			json_object_put(doc);
+			return EXIT_FAIL;
+		}
+		jset(doc, "schema", jstr(text));
+		free(text);
+	}
+	return emit_change(doc, print_change);
+}
+
+static int group_remove(int argc, char **argv)
+{
+	static const char synopsis[] = "group remove NAME";
+	json_object *doc;
+	rdtalloc_t *r;
+	int ret;
+
+	ret = parse_flags("group remove", &argc, argv, NULL);
+	if (ret)
+		return ret;
+	REQ_ARGS(1, synopsis);
+	MAX_ARGS(1, synopsis);
+	r = ctx();
+	if (!r)
+		return EXIT_FAIL;
+	ret = rdtalloc_group_remove(r, argv[0]);
+	if (ret < 0)
+		return fail_lib(r, ret);
+	doc = jobj();
+	jset(doc, "group", jstr(argv[0]));
+	jset(doc, "removed", jbool(true));
+	return emit_change(doc, print_change);
+}
+
+static void print_list(json_object *a)
+{
+	for (size_t i = 0; i < json_object_array_length(a); i++)
+		puts(json_object_get_string(json_object_array_get_idx(a, i)));
+}
+
+static int group_list(int argc, char **argv)
+{
+	json_object *doc;
+	char **names;
+	rdtalloc_t *r;
+	int n, ret;
+
+	ret = parse_flags("group list", &argc, argv, NULL);
+	if (ret)
+		return ret;
+	MAX_ARGS(0, "group list");
+	r = ctx();
+	if (!r)
+		return EXIT_FAIL;
+	n = list_groups(r, &names);
+	if (n < 0)
+		return EXIT_FAIL;
+	doc = jarr();
+	for (int i = 0; i < n; i++)
+		jpush(doc, jstr(names[i]));
+	free_names(names, n);
+	return emit(doc, print_list);
+}
+
+/* The CLOSIDs the group holds, one per domain. */
+static json_object *group_closids(rdtalloc_t *r, const char *name,
+				  const struct domref *doms, int ndoms)
+{
+	json_object *a = jarr();
+
+	for (int i = 0; i < ndoms; i++) {
+		unsigned int closid;
+		json_object *o;
+		int ret = rdtalloc_group_closid(r, name, doms[i].res, doms[i].id, &closid);
+
+		if (ret < 0) {
+			fail_lib(r, ret);
+			json_object_put(a);
+			return NULL;
+		}
+		o = jobj();
+		jset(o, "resource", jstr(doms[i].res));
+		jset(o, "cache_id", jint(doms[i].id));
+		jset(o, "closid", jint(closid));
+		jpush(a, o);
+	}
+	return a;
+}
+
+static json_object *group_doc(rdtalloc_t *r, const char *name, const struct domref *doms,
+			      int ndoms)
+{
+	json_object *o, *cl;
+	char *schema, *list;
+	pid_t *tids;
+	int *cpus, nc, nt;
+
+	schema = group_schema(r, name);
+	if (!schema)
+		return NULL;
+	nc = group_cpus(r, name, &cpus);
+	if (nc < 0) {
+		free(schema);
+		return NULL;
+	}
+	list = cpulist_text(cpus, (size_t)nc);
+	nt = group_tasks(r, name, &tids);
+	cl = nt < 0 || !list ? NULL : group_closids(r, name, doms, ndoms);
+	if (!cl) {
+		free(schema);
+		free(cpus);
+		free(list);
+		if (nt >= 0)
+			free(tids);
+		return NULL;
+	}
+	o = jobj();
+	jset(o, "name", jstr(name));
+	jset(o, "schema", jstr(schema));
+	jset(o, "cpus", jcpus(cpus, nc));
+	jset(o, "cpulist", jstr(list));
+	jset(o, "tasks", jtids(tids, nt));
+	jset(o, "closids", cl);
+	free(schema);
+	free(cpus);
+	free(list);
+	free(tids);
+	return o;
+}
+
+static void print_group(json_object *o)
+{
+	json_object *tasks = jget(o, "tasks"), *cl = jget(o, "closids");
+	const char *schema = jget_str(o, "schema");
+	const char *list = jget_str(o, "cpulist");
+	size_t nt = json_object_array_length(tasks);
+
+	printf("group %s\n", jget_str(o, "name"));
+	printf("  schema:  ");
+	for (const char *p = schema; *p; p++) {
+		putchar(*p);
+		if (*p == '\n')
+			printf("           ");
+	}
+	printf("\n  cpus:    %s\n", list[0] ? list : "(none)");
+	printf("  tasks:   ");
+	if (!nt)
+		printf("(none)");
+	for (size_t i = 0; i < nt; i++)
+		printf("%s%lld", i ? " " : "",
+		       (long long)json_object_get_int64(json_object_array_get_idx(tasks, i)));
+	printf("\n  closids:");
+	for (size_t i = 0; i < json_object_array_length(cl); i++) {
+		json_object *c = json_object_array_get_idx(cl, i);
+
+		printf(" %s/%lld=%lld", jget_str(c, "resource"), jget_int(c, "cache_id"),
+		       jget_int(c, "closid"));
+	}
+	putchar('\n');
+}
+
+static void print_groups(json_object *a)
+{
+	for (size_t i = 0; i < json_object_array_length(a); i++)
+		print_group(json_object_array_get_idx(a, i));
+}
+
+static int group_show(int argc, char **argv)
+{
+	struct domref *doms;
+	json_object *doc;
+	char **names;
+	rdtalloc_t *r;
+	int n, nd, ret;
+
+	ret = parse_flags("group show", &argc, argv, NULL);
+	if (ret)
+		return ret;
+	MAX_ARGS(1, "group show [NAME]");
+	r = ctx();
+	if (!r)
+		return EXIT_FAIL;
+	nd = list_domains(r, NULL, &doms);
+	if (nd < 0)
+		return EXIT_FAIL;
+	if (argc == 1) {
+		doc = group_doc(r, argv[0], doms, nd);
+		free(doms);
+		return doc ? emit(doc, print_group) : EXIT_FAIL;
+	}
+	n = list_groups(r, &names);
+	if (n < 0) {
+		free(doms);
+		return EXIT_FAIL;
+	}
+	doc = jarr();
+	for (int i = 0; i < n && doc; i++) {
+		json_object *g = group_doc(r, names[i], doms, nd);
+
+		if (!g) {
+			json_object_put(doc);
+			doc = NULL;
+			break;
+		}
+		jpush(doc, g);
+	}
+	free_names(names, n);
+	free(doms);
+	return doc ? emit(doc, print_groups) : EXIT_FAIL;
+}
+
+static int group_help(int argc, char **argv)
+{
+	printf("Usage: rdtctl group create NAME [--schema SCHEMA]\n"
+	       "       rdtctl group remove NAME\n"
+	       "       rdtctl group list\n"
+	       "       rdtctl group show [NAME]\n");
+	return EXIT_OK;
+}
+
+int do_group(int argc, char **argv)
+{
+	static const struct cmd cmds[] = {
+		{ "create", group_create },
+		{ "remove", group_remove },
+		{ "list", group_list },
+		{ "show", group_show },
+		{ "help", group_help },
+		{ NULL, NULL },
+	};
+
+	return cmd_select(cmds, "group", argc, argv);
+}

@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * info: what the machine offers and which backend drives it. The document
+ * is built from a table of sections, each a collector (library -> JSON)
+ * and a printer (JSON -> text), so that more facts (CPUID, presets) are
+ * one more row, not edits all over.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rdtctl.h"
+
+struct info_section {
+	const char *key;			/* member of the JSON document */
+	json_object *(*collect)(rdtalloc_t *r);	/* NULL: failed, reported */
+	void (*print)(json_object *v);
+};
+
+static json_object *collect_backend(rdtalloc_t *r)
+{
+	json_object *o = jobj();
+
+	jset(o, "name", jstr(rdtalloc_backend(r)));
+	jset(o, "reason", jstr(rdtalloc_backend_reason(r)));
+	jset(o, "library", jstr(rdtalloc_version_string()));
+	return o;
+}
+
+static void print_backend(json_object *o)
+{
+	printf("backend:  %s (%s)\n", jget_str(o, "name"), jget_str(o, "reason"));
+	printf("library:  librdtalloc %s\n", jget_str(o, "library"));
+}
+
+static json_object *collect_cpus(rdtalloc_t *r)
+{
+	int n = rdtalloc_cpu_count(r);
+
+	if (n < 0) {
+		fail_lib(r, n);
+		return NULL;
+	}
+	return jint(n);
+}
+
+static void print_cpus(json_object *v)
+{
+	printf("CPUs:     %lld (numbered 0-%lld)\n", (long long)json_object_get_int64(v),
+	       (long long)json_object_get_int64(v) - 1);
+}
+
+static json_object *collect_domain(rdtalloc_t *r, const char *res, unsigned int id)
+{
+	struct rdtalloc_closid_info *cl;
+	json_object *o;
+	int *cpus, n, ncl;
+	char *list;
+
+	n = domain_cpus(r, res, id, &cpus);
+	if (n < 0)
+		return NULL;
+	list = cpulist_text(cpus, (size_t)n);
+	free(cpus);
+	if (!list)
+		return NULL;
+	ncl = domain_closids(r, res, id, &cl);
+	if (ncl < 0) {
+		free(list);
+		return NULL;
+	}
+	free(cl);
+	o = jobj();
+	jset(o, "cache_id", jint(id));
+	jset(o, "cpus", jstr(list));
+	jset(o, "closids_in_use", jint(ncl));
+	free(list);
+	return o;
+}
+
+static json_object *collect_resource(rdtalloc_t *r, unsigned int idx)
+{
+	struct rdtalloc_resource_info ri = { .sz = sizeof(ri) };
+	json_object *o, *doms;
+	unsigned int *ids;
+	int ret, n;
+
+	ret = rdtalloc_resource_info(r, idx, &ri);
+	if (ret < 0) {
+		fail_lib(r, ret);
+		return NULL;
+	}
+	n = domain_ids(r, ri.name, &ids);
+	if (n < 0)
+		return NULL;
+	o = jobj();
+	jset(o, "name", jstr(ri.name));
+	jset(o, "closids", jint(ri.num_closids));
+	jset(o, "hw_closids", jint(ri.hw_closids));
+	jset(o, "cbm_len", jint(ri.cbm_len));
+	jset(o, "min_cbm_bits", jint(ri.min_cbm_bits));
+	jset(o, "shareable_bits", jhex(ri.shareable_bits));
+	jset(o, "cdp_supported", jbool(ri.cdp_supported));
+	jset(o, "cdp", jbool(ri.cdp_enabled));
+	jset(o, "sparse", jbool(ri.sparse_masks));
+	doms = jarr();
+	for (int i = 0; i < n; i++) {
+		json_object *d = collect_domain(r, ri.name, ids[i]);
+
+		if (!d) {
+			json_object_put(doms);
+			json_object_put(o);
+			free(ids);
+			return NULL;
+		}
+		jpush(doms, d);
+	}
+	free(ids);
+	jset(o, "domains", doms);
+	return o;
+}
+
+static json_object *collect_resources(rdtalloc_t *r)
+{
+	int n = rdtalloc_resource_count(r);
+	json_object *a;
+
+	if (n < 0) {
+		fail_lib(r, n);
+		return NULL;
+	}
+	a = jarr();
+	for (int i = 0; i < n; i++) {
+		json_object *o = collect_resource(r, (unsigned int)i);
+
+		if (!o) {
+			json_object_put(a);
+			return NULL;
+		}
+		jpush(a, o);
+	}
+	return a;
+}
+
+static void print_resource(json_object *o)
+{
+	json_object *doms = jget(o, "domains");
+	const char *cdp = !jget_bool(o, "cdp_supported") ? "not supported" :
+			  jget_bool(o, "cdp") ? "on" : "off (supported)";
+
+	printf("\n%s cache allocation\n", jget_str(o, "name"));
+	printf("  CLOSIDs:        %lld", jget_int(o, "closids"));
+	if (jget_int(o, "closids") != jget_int(o, "hw_closids"))
+		printf(" (%lld in hardware, halved by CDP)", jget_int(o, "hw_closids"));
+	printf("\n  CBM length:     %lld bits\n", jget_int(o, "cbm_len"));
+	printf("  min CBM bits:   %lld\n", jget_int(o, "min_cbm_bits"));
+	printf("  shareable bits: %s\n", jget_str(o, "shareable_bits"));
+	printf("  masks:          %s\n", jget_bool(o, "sparse") ? "sparse allowed" :
+	       "contiguous only");
+	printf("  CDP:            %s\n", cdp);
+	printf("  %-10s %-16s %s\n", "cache id", "CPUs", "CLOSIDs in use");
+	for (size_t i = 0; i < json_object_array_length(doms); i++) {
+		json_object *d = json_object_array_get_idx(doms, i);
+
+		printf("  %-10lld %-16s %lld of %lld\n", jget_int(d, "cache_id"),
+		       jget_str(d, "cpus"), jget_int(d, "closids_in_use"),
+		       jget_int(o, "closids"));
+	}
+}
+
+static void print_resources(json_object *a)
+{
+	if (json_object_array_length(a) == 0)
+		printf("\nno cache allocation resource\n");
+	for (size_t i = 0; i < json_object_array_length(a); i++)
+		print_resource(json_object_array_get_idx(a, i));
+}
+
+static const struct info_section sections[] = {
+	{ "backend", collect_backend, print_backend },
+	{ "cpus", collect_cpus, print_cpus },
+	{ "resources", collect_resources, print_resources },
+};
+
+#define NSECTIONS (sizeof(sections) / sizeof(sections[0]))
+
+static void print_info(json_object *doc)
+{
+	for (size_t i = 0; i < NSECTIONS; i++)
+		sections[i].print(jget(doc, sections[i].key));
+}
+
+int do_info(int argc, char **argv)
+{
+	json_object *doc;
+	rdtalloc_t *r;
+	int ret;
+
+	ret = parse_flags("info", &argc, argv, NULL);
+	if (ret)
+		return ret;
+	MAX_ARGS(0, "info");
+	r = ctx();
+	if (!r)
+		return EXIT_FAIL;
+	doc = jobj();
+	for (size_t i = 0; i < NSECTIONS; i++) {
+		json_object *v = sections[i].collect(r);
+
+		if (!v) {
+			json_object_put(doc);
+			return EXIT_FAIL;
+		}
+		jset(doc, sections[i].key, v);
+	}
+	return emit(doc, print_info);
+}

@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * rdtctl main: global options (and their environment stand-ins), --help,
+ * --version, and the table of objects. Each object lives in its own file.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rdtctl.h"
+
+static const char usage_text[] =
+"Usage: rdtctl [OPTIONS] COMMAND [ARGS]\n"
+"\n"
+"Partition the shared cache (Intel RDT CAT / AMD L3 allocation) between groups\n"
+"of tasks and CPUs.\n"
+"\n"
+"Options:\n"
+"  --backend NAME     sim or msr (default: $RDTALLOC_BACKEND, else the best available)\n"
+"  --state-dir DIR    state directory (default: $RDTALLOC_STATE_DIR, else the backend's)\n"
+"  --machine DESC     machine description, e.g. 'topology=package:2 l3:1 core:2 pu:1'\n"
+"                     (default: $RDTALLOC_MACHINE, else the one recorded in the state)\n"
+"  -j, --json         print one JSON document\n"
+"  -p, --pretty       print pretty JSON (implies -j)\n"
+"  -q, --quiet        print nothing when a change succeeds\n"
+"  -h, --help         show this help\n"
+"      --version      show the version\n"
+"\n"
+"Commands:\n"
+"  info                               resources, domains, CLOSIDs, backend in use\n"
+"  group create NAME [--schema S]     create a group (optionally with a schema)\n"
+"  group remove NAME                  remove a group; its tasks and CPUs go to default\n"
+"  group list                         the names of the groups\n"
+"  group show [NAME]                  schema, CPUs, tasks and CLOSIDs of groups\n"
+"  schema set GROUP SCHEMA            e.g. schema set p1 'L3:0=f8000;1=fffff'\n"
+"  schema show [GROUP]\n"
+"  task bind GROUP TID... [--process] move tasks into GROUP (--process: every thread)\n"
+"  task show [GROUP]\n"
+"  cpu bind GROUP CPULIST             move CPUs into GROUP, e.g. cpu bind p1 0-3,8\n"
+"  cpu show [GROUP]\n"
+"  closids [RESOURCE]                 per domain: CLOSID, mask, refcount, groups\n"
+"  cdp RESOURCE on|off                code/data prioritization (only default may exist)\n"
+"  save                               print the state as a configuration\n"
+"  apply FILE|- [--prune] [--dry-run] make the state match a configuration\n"
+"  reset                              remove every group, all masks back to all-ones\n"
+"  demo                               the rscctrl example on an in-memory simulator\n"
+"\n"
+"The default group is called 'default'. Commands and verbs may be abbreviated.\n"
+"Exit status: 0 success, 1 the operation failed, 2 usage error.\n"
+"See rdtctl(1).\n";
+
+static int do_help(int argc, char **argv)
+{
+	fputs(usage_text, stdout);
+	return EXIT_OK;
+}
+
+static const struct cmd objects[] = {
+	{ "info", do_info },
+	{ "group", do_group },
+	{ "schema", do_schema },
+	{ "task", do_task },
+	{ "cpu", do_cpu },
+	{ "closids", do_closids },
+	{ "cdp", do_cdp },
+	{ "save", do_save },
+	{ "apply", do_apply },
+	{ "reset", do_reset },
+	{ "demo", do_demo },
+	{ "help", do_help },
+	{ NULL, NULL },
+};
+
+enum { OPT_BACKEND = 256, OPT_STATE_DIR, OPT_MACHINE, OPT_VERSION };
+
+static const struct option long_opts[] = {
+	{ "backend", required_argument, NULL, OPT_BACKEND },
+	{ "state-dir", required_argument, NULL, OPT_STATE_DIR },
+	{ "machine", required_argument, NULL, OPT_MACHINE },
+	{ "json", no_argument, NULL, 'j' },
+	{ "pretty", no_argument, NULL, 'p' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* An environment variable standing in for a flag; empty counts as unset. */
+static const char *env(const char *name)
+{
+	const char *v = getenv(name);
+
+	return v && v[0] ? v : NULL;
+}
+
+/* Returns -1 to go on, else the exit code. */
+static int parse_globals(int argc, char **argv)
+{
+	int c;
+
+	opterr = 0;
+	/* '+': options stop at the command; verbs parse their own */
+	while ((c = getopt_long(argc, argv, "+:jpqh", long_opts, NULL)) != -1) {
+		switch (c) {
+		case OPT_BACKEND:
+			g_opts.backend = optarg;
+			break;
+		case OPT_STATE_DIR:
+			g_opts.state_dir = optarg;
+			break;
+		case OPT_MACHINE:
+			g_opts.machine = optarg;
+			break;
+		case 'j':
+			g_opts.json = true;
+			break;
+		case 'p':
+			g_opts.json = g_opts.pretty = true;
+			break;
+		case 'q':
+			g_opts.quiet = true;
+			break;
+		case 'h':
+			return do_help(0, NULL);
+		case OPT_VERSION:
+			printf("rdtctl %s\n", rdtalloc_version_string());
+			return EXIT_OK;
+		case ':':
+			return usage_error("option '%s' needs a value", argv[optind - 1]);
+		default:
+			if (optopt)
+				return usage_error("unknown option '-%c'", optopt);
+			return usage_error("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (!g_opts.state_dir)
+		g_opts.state_dir = env("RDTALLOC_STATE_DIR");
+	if (!g_opts.machine)
+		g_opts.machine = env("RDTALLOC_MACHINE");
+	return -1;
+}
+
+int main(int argc, char **argv)
+{
+	int ret = parse_globals(argc, argv);
+
+	if (ret < 0) {
+		if (optind >= argc)
+			ret = usage_error("no command given");
+		else
+			ret = cmd_select(objects, "", argc - optind, argv + optind);
+	}
+	ctx_close();
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "rdtctl: cannot write the output\n");
+		return EXIT_FAIL;
+	}
+	return ret;
+}

@@ -1,0 +1,166 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# bash completion for rdtctl (installed as .../bash-completion/completions/rdtctl).
+# Group names come from `rdtctl group list`, run with the global options already
+# on the command line so that it looks at the same state directory and machine.
+
+_rdtctl_globals()
+{
+	local i out=()
+
+	for ((i = 1; i < COMP_CWORD; i++)); do
+		case ${COMP_WORDS[i]} in
+		--backend | --state-dir | --machine)
+			out+=("${COMP_WORDS[i]}" "${COMP_WORDS[i + 1]}")
+			((i++))
+			;;
+		--backend=* | --state-dir=* | --machine=*)
+			out+=("${COMP_WORDS[i]}")
+			;;
+		esac
+	done
+	printf '%s\n' "${out[@]}"
+}
+
+_rdtctl_groups()
+{
+	local -a opts
+	mapfile -t opts < <(_rdtctl_globals)
+	"${COMP_WORDS[0]}" "${opts[@]}" group list 2>/dev/null
+}
+
+_rdtctl_resources()
+{
+	local -a opts
+	mapfile -t opts < <(_rdtctl_globals)
+	"${COMP_WORDS[0]}" "${opts[@]}" -j info 2>/dev/null |
+		grep -o '"name": *"L[0-9]"' | grep -o 'L[0-9]'
+}
+
+# COMPREPLY = the words of $1 that start with $cur (the caller's)
+_rdtctl_reply()
+{
+	mapfile -t COMPREPLY < <(compgen -W "$1" -- "$cur")
+}
+
+# file or (-d) directory names, through bash-completion when it is there
+_rdtctl_files()
+{
+	if declare -F _filedir >/dev/null; then
+		if [[ $1 == -d ]]; then _filedir -d; else _filedir; fi
+	else
+		mapfile -t COMPREPLY < <(compgen "$1" -- "$cur")
+	fi
+}
+
+_rdtctl()
+{
+	local cur prev words cword
+	if declare -F _init_completion >/dev/null; then
+		_init_completion -n =: || return
+	else
+		# without the bash-completion package: the raw words
+		words=("${COMP_WORDS[@]}")
+		cword=$COMP_CWORD
+		cur=${COMP_WORDS[COMP_CWORD]}
+		prev=${COMP_WORDS[COMP_CWORD - 1]}
+	fi
+
+	local globals="--backend --state-dir --machine --json --pretty --quiet --help --version"
+	local objects="info group schema task cpu closids cdp save apply reset demo help"
+
+	case $prev in
+	--backend)
+		_rdtctl_reply "sim msr auto"
+		return
+		;;
+	--state-dir)
+		_rdtctl_files -d
+		return
+		;;
+	--machine | --schema)
+		return
+		;;
+	esac
+
+	# find the object and the verb, skipping global options and their values
+	local i obj="" verb="" nargs=0
+	for ((i = 1; i < cword; i++)); do
+		case ${words[i]} in
+		--backend | --state-dir | --machine) ((i++)) ;;
+		-*) ;;
+		*)
+			if [[ -z $obj ]]; then
+				obj=${words[i]}
+			elif [[ -z $verb ]]; then
+				verb=${words[i]}
+			else
+				((nargs++))
+			fi
+			;;
+		esac
+	done
+
+	if [[ -z $obj ]]; then
+		if [[ $cur == -* ]]; then
+			_rdtctl_reply "$globals"
+		else
+			_rdtctl_reply "$objects"
+		fi
+		return
+	fi
+
+	case $obj in
+	group | schema | task | cpu)
+		if [[ -z $verb ]]; then
+			local verbs
+			case $obj in
+			group) verbs="create remove list show" ;;
+			schema) verbs="set show" ;;
+			*) verbs="bind show" ;;
+			esac
+			_rdtctl_reply "$verbs help"
+			return
+		fi
+		;;
+	esac
+
+	case $obj/$verb in
+	group/create)
+		[[ $cur == -* ]] && _rdtctl_reply "--schema"
+		;;
+	group/remove | group/show | schema/show | task/show | cpu/show)
+		((nargs == 0)) && _rdtctl_reply "$(_rdtctl_groups)"
+		;;
+	schema/set | cpu/bind)
+		((nargs == 0)) && _rdtctl_reply "$(_rdtctl_groups)"
+		;;
+	task/bind)
+		if [[ $cur == -* ]]; then
+			_rdtctl_reply "--process"
+		elif ((nargs == 0)); then
+			_rdtctl_reply "$(_rdtctl_groups)"
+		else
+			_rdtctl_reply "$(command ls /proc 2>/dev/null | grep -E '^[0-9]+$')"
+		fi
+		;;
+	closids/* | cdp/)
+		# the "verb" slot holds the resource for these
+		if [[ -z $verb ]]; then
+			_rdtctl_reply "$(_rdtctl_resources)"
+		elif [[ $obj == cdp ]]; then
+			_rdtctl_reply "on off"
+		fi
+		;;
+	cdp/*)
+		((nargs == 0)) && _rdtctl_reply "on off"
+		;;
+	apply/*)
+		if [[ $cur == -* ]]; then
+			_rdtctl_reply "--prune --dry-run"
+		elif [[ -z $verb ]]; then
+			_rdtctl_files -f
+		fi
+		;;
+	esac
+} &&
+	complete -F _rdtctl rdtctl

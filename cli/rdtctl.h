@@ -1,0 +1,171 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * rdtctl: what the command files share - the global options, the verb
+ * table and its dispatcher (bpftool style), argument helpers, the one
+ * context, error reporting with the documented exit codes, and output that
+ * is either JSON (json-c) or a human rendering of the same document.
+ * rdtctl uses the public API only; every decision is the library's.
+ */
+#ifndef RDTCTL_H
+#define RDTCTL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <json-c/json.h>
+
+#include <rdtalloc/rdtalloc.h>
+
+/* Exit codes (docs/rdtctl.1). */
+#define EXIT_OK 0
+#define EXIT_FAIL 1	/* the operation failed: the library's message on stderr */
+#define EXIT_USAGE 2	/* unknown command or flag, missing or malformed argument */
+
+struct rdtctl_opts {
+	const char *backend;	/* --backend, NULL: the library decides */
+	const char *state_dir;	/* --state-dir or $RDTALLOC_STATE_DIR */
+	const char *machine;	/* --machine or $RDTALLOC_MACHINE */
+	bool json;		/* -j */
+	bool pretty;		/* -p (implies -j) */
+	bool quiet;		/* -q: mutating commands print nothing on success */
+};
+
+extern struct rdtctl_opts g_opts;
+
+/* One verb of an object: fn gets the arguments after the verb. */
+struct cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+};
+
+/*
+ * Run the verb argv[0] of cmds, matched exactly or by a unique prefix. An
+ * empty argv, an unknown or ambiguous word, is a usage error that lists the
+ * verbs of object (the word shown in messages, "group").
+ */
+int cmd_select(const struct cmd *cmds, const char *object, int argc, char **argv);
+
+/* Consume one argument (bpftool's NEXT_ARG). */
+#define NEXT_ARG() ({ argc--; argv++; })
+/*
+ * Positional arguments: at least / at most n, else a usage error that shows
+ * the verb's synopsis ("group create NAME [--schema S]").
+ */
+#define REQ_ARGS(n, synopsis)						\
+	({								\
+		if (argc < (n))						\
+			return usage_error("missing argument: usage: rdtctl %s", synopsis); \
+	})
+#define MAX_ARGS(n, synopsis)						\
+	({								\
+		if (argc > (n))						\
+			return usage_error("unexpected argument '%s': usage: rdtctl %s", \
+					   argv[n], synopsis);		\
+	})
+
+/*
+ * Flags of a verb. A flag with value != NULL takes an argument
+ * ("--schema S" or "--schema=S"), else it sets *set. parse_flags removes the
+ * flags it knows (and the global -j/-p/-q, accepted after the command too)
+ * from argv, keeps the other arguments in order, and stops at "--". An
+ * unknown word starting with '-' (but "-" itself) is a usage error.
+ * Returns 0 or EXIT_USAGE (message printed).
+ */
+struct flag {
+	const char *name;	/* "--schema" */
+	bool *set;
+	const char **value;
+};
+int parse_flags(const char *verb, int *argc, char **argv, const struct flag *flags);
+
+/* Print "rdtctl: <msg>" and the --help hint on stderr; return EXIT_USAGE. */
+int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Print "rdtctl: <msg>" on stderr; return EXIT_FAIL. */
+int fail_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Report a failed library call on r (NULL: open): its errmsg, else strerror. */
+int fail_lib(rdtalloc_t *r, int err);
+
+/*
+ * The context of this command, opened on first use from the global
+ * options. NULL when the open failed (already reported: return EXIT_FAIL).
+ */
+rdtalloc_t *ctx(void);
+void ctx_close(void);
+
+/*
+ * Print doc as JSON (with -j) or through human(doc), then free it. For
+ * mutating commands use emit_change: nothing at all with -q. Both return
+ * EXIT_OK (or EXIT_FAIL when doc is NULL: out of memory, reported).
+ */
+int emit(json_object *doc, void (*human)(json_object *doc));
+int emit_change(json_object *doc, void (*human)(json_object *doc));
+
+/* json-c helpers that abort cleanly on out of memory (rare; reported). */
+json_object *jobj(void);
+json_object *jarr(void);
+void jset(json_object *o, const char *key, json_object *v);
+void jpush(json_object *a, json_object *v);
+json_object *jstr(const char *s);
+json_object *jint(long long v);
+json_object *jbool(bool v);
+json_object *jhex(unsigned long long v);	/* "0x3ff" */
+/* Read back: "" / 0 / NULL when absent. */
+const char *jget_str(json_object *o, const char *key);
+long long jget_int(json_object *o, const char *key);
+bool jget_bool(json_object *o, const char *key);
+json_object *jget(json_object *o, const char *key);
+
+/* Groups on the command line: "default" is the default group. */
+#define DEFAULT_GROUP "default"
+
+/*
+ * Snapshots taken through the API. Arrays are malloc'd (free them); the
+ * count is returned, or a negative errno (reported: return EXIT_FAIL).
+ */
+int list_groups(rdtalloc_t *r, char ***names);
+void free_names(char **names, int n);
+int group_tasks(rdtalloc_t *r, const char *group, pid_t **tids);
+int group_cpus(rdtalloc_t *r, const char *group, int **cpus);
+int domain_ids(rdtalloc_t *r, const char *res, unsigned int **ids);
+int domain_cpus(rdtalloc_t *r, const char *res, unsigned int id, int **cpus);
+/* The CLOSIDs in use in a domain. */
+int domain_closids(rdtalloc_t *r, const char *res, unsigned int id,
+		   struct rdtalloc_closid_info **out);
+/* Every domain of every resource (or of one: res != NULL), in order. */
+struct domref {
+	char res[8];
+	unsigned int id;
+	bool cdp;		/* CDP is on for the resource */
+};
+int list_domains(rdtalloc_t *r, const char *res, struct domref **out);
+/* The schema text of a group (malloc'd), without the trailing newline. */
+char *group_schema(rdtalloc_t *r, const char *group);
+/* "0-3,8" (malloc'd) */
+char *cpulist_text(const int *cpus, size_t n);
+/* JSON arrays of numbers */
+json_object *jcpus(const int *cpus, int n);
+json_object *jtids(const pid_t *tids, int n);
+
+/* Parse a task id argument: decimal, 1 .. INT_MAX. false: not one. */
+bool parse_tid(const char *s, pid_t *tid);
+
+/* The objects: cli/<object>.c */
+int do_info(int argc, char **argv);
+int do_group(int argc, char **argv);
+int do_schema(int argc, char **argv);
+int do_task(int argc, char **argv);
+int do_cpu(int argc, char **argv);
+int do_closids(int argc, char **argv);
+int do_cdp(int argc, char **argv);
+int do_save(int argc, char **argv);
+int do_apply(int argc, char **argv);
+int do_reset(int argc, char **argv);
+int do_demo(int argc, char **argv);
+
+/* The CLOSID table of one domain as JSON, with the groups using each CLOSID. */
+json_object *closid_table(rdtalloc_t *r, const char *res, unsigned int id,
+			  char **groups, int ngroups, bool cdp);
+/* Print such a table for humans, indented. */
+void print_closid_table(json_object *dom, const char *indent);
+
+#endif

@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * task: rdtctl task bind|show. Binding several tasks is several library
+ * calls; when one fails, the ones already moved are moved back, so that a
+ * failed command leaves the groups as they were.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rdtctl.h"
+
+struct tid_list {
+	pid_t *v;
+	size_t n, cap;
+};
+
+static int push_tid(struct tid_list *l, pid_t tid)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 16;
+		pid_t *v = realloc(l->v, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		l->v = v;
+		l->cap = cap;
+	}
+	l->v[l->n++] = tid;
+	return 0;
+}
+
+static int cmp_tid(const void *a, const void *b)
+{
+	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Drop repeats from a sorted array; returns the new length. */
+static size_t unique(pid_t *v, size_t n)
+{
+	size_t out = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (out == 0 || v[i] != v[out - 1])
+			v[out++] = v[i];
+	}
+	return out;
+}
+
+/* Every thread of process pid, from /proc/PID/task. */
+static int add_threads(struct tid_list *l, pid_t pid)
+{
+	char path[64];
+	struct dirent *de;
+	size_t first = l->n;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	d = opendir(path);
+	if (!d)
+		return fail_msg("no process %d (%s: %s)", (int)pid, path, strerror(errno));
+	while ((de = readdir(d))) {
+		pid_t tid;
+
+		if (!parse_tid(de->d_name, &tid))
+			continue;
+		if (push_tid(l, tid)) {
+			closedir(d);
+			return fail_msg("out of memory");
+		}
+	}
+	closedir(d);
+	return l->n > first ? 0 : fail_msg("process %d has no threads left", (int)pid);
+}
+
+/* Put tids[0..n-1] back into the groups they had. */
+static void roll_back(rdtalloc_t *r, const pid_t *tids, char (*prev)[RDTALLOC_NAME_MAX + 1],
+		      size_t n)
+{
+	while (n--) {
+		if (rdtalloc_bind_task(r, prev[n], tids[n]) < 0)
+			fail_msg("could not move task %d back to group %s: %s", (int)tids[n],
+				 prev[n], rdtalloc_errmsg(r));
+	}
+}
+
+/*
+ * Bind every task; on a failure move the bound ones back. The previous
+ * groups are only needed (and only looked up) when there are several.
+ */
+static int bind_all(rdtalloc_t *r, const char *group, const struct tid_list *l)
+{
+	char (*prev)[RDTALLOC_NAME_MAX + 1] = NULL;
+	int ret;
+
+	if (l->n > 1) {
+		prev = calloc(l->n, sizeof(*prev));
+		if (!prev)
+			return fail_msg("out of memory");
+	}
+	for (size_t i = 0; i < l->n; i++) {
+		if (prev) {
+			ret = rdtalloc_task_group(r, l->v[i], prev[i], sizeof(prev[i]));
+			if (ret < 0) {
+				char *msg = strdup(rdtalloc_errmsg(r));
+
+				roll_back(r, l->v, prev, i);
+				fail_msg("%s", msg && msg[0] ? msg : rdtalloc_strerror(ret));
+				free(msg);
+				free(prev);
+				return EXIT_FAIL;
+			}
+		}
+		ret = rdtalloc_bind_task(r, group, l->v[i]);
+		if (ret < 0) {
+			char *msg = strdup(rdtalloc_errmsg(r));
+
+			if (prev)
+				roll_back(r, l->v, prev, i);
+			fail_msg("%s", msg && msg[0] ? msg : rdtalloc_strerror(ret));
+			free(msg);
+			free(prev);
+			return EXIT_FAIL;
+		}
+	}
+	free(prev);
+	return EXIT_OK;
+}
+
+static void print_bound(json_object *o)
+{
+	size_t n = json_object_array_length(jget(o, "tasks"));
+
+	printf("bound %zu task%s to group %s\n", n, n == 1 ? "" : "s", jget_str(o, "group"));
+}
+
+static int task_bind(int argc, char **argv)
+{
+	static const char synopsis[] = "task bind GROUP TID... [--process]";
+	struct tid_list l = { 0 };
+	bool process = false;
+	const struct flag flags[] = {
+		{ "--process", &process, NULL },
+		{ NULL, NULL, NULL },
+	};
+	json_object *doc;
+	rdtalloc_t *r;
+	int ret;
+
+	ret = parse_flags("task bind", &argc, argv, flags);
+	if (ret)
+		return ret;
+	REQ_ARGS(2, synopsis);
+	for (int i = 1; i < argc; i++) {
+		pid_t tid;
+
+		if (!parse_tid(argv[i], &tid)) {
+			free(l.v);
+			return usage_error("task bind: '%s' is not a task id (a number > 0)",
+					   argv[i]);
+		}
+		ret = process ? add_threads(&l, tid) : push_tid(&l, tid);
+		if (ret) {
+			free(l.v);
+			return ret < 0 ? fail_msg("out of memory") : EXIT_FAIL;
+		}
+	}
+	/* ascending, each task once: "task bind g 5 5" binds one task */
+	qsort(l.v, l.n, sizeof(*l.v), cmp_tid);
+	l.n = unique(l.v, l.n);
+	r = ctx();
+	if (!r) {
+		free(l.v);
+		return EXIT_FAIL;
+	}
+	ret = bind_all(r, argv[0], &l);
+	if (ret) {
+		free(l.v);
+		return ret;
+	}
+	doc = jobj();
+	jset(doc, "group", jstr(argv[0]));
+	jset(doc, "tasks", jtids(l.v, (int)l.n));
+	free(l.v);
+	return emit_change(doc, print_bound);
+}
+
+static void print_tasks_one(json_object *o)
+{
+	json_object *t = jget(o, "tasks");
+
+	for (size_t i = 0; i < json_object_array_length(t); i++)
+		printf("%lld\n", (long long)json_object_get_int64(json_object_array_get_idx(t, i)));
+}
+
+static void print_tasks_all(json_object *a)
+{
+	for (size_t i = 0; i < json_object_array_length(a); i++) {
+		json_object *o = json_object_array_get_idx(a, i);
+		json_object *t = jget(o, "tasks");
+		size_t n = json_object_array_length(t);
+
+		printf("%s:", jget_str(o, "group"));
+		if (!n)
+			printf(" (none)");
+		for (size_t k = 0; k < n; k++)
+			printf(" %lld", (long long)json_object_get_int64(
+				       json_object_array_get_idx(t, k)));
+		putchar('\n');
+	}
+}
+
+static json_object *tasks_doc(rdtalloc_t *r, const char *group)
+{
+	json_object *o;
+	pid_t *tids;
+	int n = group_tasks(r, group, &tids);
+
+	if (n < 0)
+		return NULL;
+	o = jobj();
+	jset(o, "group", jstr(group));
+	jset(o, "tasks", jtids(tids, n));
+	free(tids);
+	return o;
+}
+
+static int task_show(int argc, char **argv)
+{
+	json_object *doc;
+	char **names;
+	rdtalloc_t *r;
+	int n, ret;
+
+	ret = parse_flags("task show", &argc, argv, NULL);
+	if (ret)
+		return ret;
+	MAX_ARGS(1, "task show [GROUP]");
+	r = ctx();
+	if (!r)
+		return EXIT_FAIL;
+	if (argc == 1) {
+		doc = tasks_doc(r, argv[0]);
+		return doc ? emit(doc, print_tasks_one) : EXIT_FAIL;
+	}
+	n = list_groups(r, &names);
+	if (n < 0)
+		return EXIT_FAIL;
+	doc = jarr();
+	for (int i = 0; i < n; i++) {
+		json_object *o = tasks_doc(r, names[i]);
+
+		if (!o) {
+			json_object_put(doc);
+			free_names(names, n);
+			return EXIT_FAIL;
+		}
+		jpush(doc, o);
+	}
+	free_names(names, n);
+	return emit(doc, print_tasks_all);
+}
+
+static int task_help(int argc, char **argv)
+{
+	printf("Usage: rdtctl task bind GROUP TID... [--process]\n"
+	       "       rdtctl task show [GROUP]\n");
+	return EXIT_OK;
+}
+
+int do_task(int argc, char **argv)
+{
+	static const struct cmd cmds[] = {
+		{ "bind", task_bind },
+		{ "show", task_show },
+		{ "help", task_help },
+		{ NULL, NULL },
+	};
+
+	return cmd_select(cmds, "task", argc, argv);
+}

@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * bench_cli: wall time of whole rdtctl processes, as a deployment script
+ * sees them. Median of `rdtctl schema set` and `rdtctl task bind` against a
+ * persistent sim state holding 10 and 10,000 groups, next to
+ * `rdtctl --version` (the cost of starting the process) measured in the same
+ * rounds. Prints figures and ratios against the targets of issue 4; it
+ * asserts nothing (a benchmark, not a test).
+ *
+ * Usage: bench_cli [RDTCTL] [ROUNDS]
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef RDTCTL_PATH
+#define RDTCTL_PATH "rdtctl"
+#endif
+
+#define MACHINE "topology=package:2 l3:1 core:2 pu:1;tasks=virtual"
+
+extern char **environ;
+
+static const char *rdtctl = RDTCTL_PATH;
+static char state_dir[] = "/tmp/rdtctl-bench.XXXXXX";
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Run rdtctl with the common options + args; stdout to /dev/null. Returns seconds. */
+static double run(char *const *args, const char *stdin_file)
+{
+	posix_spawn_file_actions_t fa;
+	char *argv[16];
+	int n = 0, status;
+	double t0, t;
+	pid_t pid;
+
+	argv[n++] = (char *)rdtctl;
+	if (strcmp(args[0], "--version") != 0) {
+		argv[n++] = "--backend";
+		argv[n++] = "sim";
+		argv[n++] = "--state-dir";
+		argv[n++] = state_dir;
+		argv[n++] = "--machine";
+		argv[n++] = MACHINE;
+		argv[n++] = "-q";
+	}
+	for (int i = 0; args[i] && n < 15; i++)
+		argv[n++] = args[i];
+	argv[n] = NULL;
+
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+	if (stdin_file)
+		posix_spawn_file_actions_addopen(&fa, 0, stdin_file, O_RDONLY, 0);
+	t0 = now();
+	if (posix_spawn(&pid, rdtctl, &fa, NULL, argv, environ)) {
+		fprintf(stderr, "bench_cli: cannot run %s: %s\n", rdtctl, strerror(errno));
+		exit(1);
+	}
+	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status)) {
+		fprintf(stderr, "bench_cli: '%s %s' failed\n", rdtctl, args[0]);
+		exit(1);
+	}
+	t = now() - t0;
+	posix_spawn_file_actions_destroy(&fa);
+	return t;
+}
+
+/* A configuration with n groups g0..g(n-1) sharing a few masks. */
+static void write_config(const char *path, int n)
+{
+	static const char *masks[] = { "fffff", "ffc00", "003ff", "fff00", "000ff" };
+	FILE *f = fopen(path, "w");
+
+	if (!f) {
+		perror(path);
+		exit(1);
+	}
+	fprintf(f, "# bench_cli: %d groups\n", n);
+	for (int i = 0; i < n; i++)
+		fprintf(f, "group g%d\n\tschema L3:0=%s;1=fffff\n\ttasks %d\n", i, masks[i % 5],
+			100000 + i);
+	fclose(f);
+}
+
+static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	return remove(path);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+struct figures {
+	int groups;
+	double setup, version, schema, bind;
+};
+
+static struct figures measure(int groups, int rounds)
+{
+	char conf[64], tid[16];
+	double *v = calloc((size_t)rounds, sizeof(double));
+	double *s = calloc((size_t)rounds, sizeof(double));
+	double *b = calloc((size_t)rounds, sizeof(double));
+	struct figures fig = { .groups = groups };
+	char *reset[] = { "reset", NULL };
+	char *apply[] = { "apply", "-", NULL };
+
+	if (!v || !s || !b) {
+		fprintf(stderr, "bench_cli: out of memory\n");
+		exit(1);
+	}
+	snprintf(conf, sizeof(conf), "%s.conf", state_dir);
+	write_config(conf, groups);
+	run(reset, NULL);
+	fig.setup = run(apply, conf);
+	unlink(conf);
+	/* one virtual task, moved between two groups */
+	snprintf(tid, sizeof(tid), "%d", 7777);
+	/* interleaved rounds, so that drift of the machine hits all three alike */
+	for (int i = 0; i < rounds; i++) {
+		char *version[] = { "--version", NULL };
+		/* alternate masks and groups: every call is a real change */
+		char *schema[] = { "schema", "set", "g1", i % 2 ? "L3:0=fc000" : "L3:0=3f000",
+				   NULL };
+		char *bind[] = { "task", "bind", i % 2 ? "g2" : "g3", tid, NULL };
+
+		v[i] = run(version, NULL);
+		s[i] = run(schema, NULL);
+		b[i] = run(bind, NULL);
+	}
+	fig.version = median(v, rounds);
+	fig.schema = median(s, rounds);
+	fig.bind = median(b, rounds);
+	free(v);
+	free(s);
+	free(b);
+	return fig;
+}
+
+int main(int argc, char **argv)
+{
+	int rounds = argc > 2 ? atoi(argv[2]) : 21;
+	struct figures f[2];
+	char *reset[] = { "reset", NULL };
+
+	if (argc > 1)
+		rdtctl = argv[1];
+	if (rounds < 1)
+		rounds = 1;
+	if (!mkdtemp(state_dir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	f[0] = measure(10, rounds);
+	f[1] = measure(10000, rounds);
+	run(reset, NULL);
+
+	printf("rdtctl benchmark: %s\n", rdtctl);
+	printf("sim state in %s, machine \"%s\"\n", state_dir, MACHINE);
+	printf("median wall time of %d runs per figure, whole processes, with -q\n\n", rounds);
+	printf("%-8s %12s %12s %12s %10s %10s %14s\n", "groups", "--version", "schema set",
+	       "task bind", "set/ver", "bind/ver", "apply (setup)");
+	for (int i = 0; i < 2; i++)
+		printf("%-8d %9.2f ms %9.2f ms %9.2f ms %9.2fx %9.2fx %11.1f ms\n", f[i].groups,
+		       f[i].version * 1e3, f[i].schema * 1e3, f[i].bind * 1e3,
+		       f[i].schema / f[i].version, f[i].bind / f[i].version, f[i].setup * 1e3);
+	printf("\ntargets: at 10 groups within 3x of --version: schema set %s, task bind %s\n",
+	       f[0].schema <= 3 * f[0].version ? "met" : "MISSED",
+	       f[0].bind <= 3 * f[0].version ? "met" : "MISSED");
+	printf("         at 10,000 groups <= 20 ms: schema set %s, task bind %s\n",
+	       f[1].schema <= 0.020 ? "met" : "MISSED", f[1].bind <= 0.020 ? "met" : "MISSED");
+
+	/* the state directory is ours: remove it and what the library put there */
+	if (nftw(state_dir, remove_entry, 8, FTW_DEPTH | FTW_PHYS))
+		fprintf(stderr, "bench_cli: could not remove %s\n", state_dir);
+	return 0;
+}

@@ -1,0 +1,170 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# test_config: save and apply - the round trip, applying twice changes
+# nothing, all-or-nothing apply naming the line (syntax, masks, CLOSIDs,
+# CPUs, tasks), --prune, --dry-run, standard input, -q.
+. "$(dirname "$0")/lib.sh"
+
+# a state with a bit of everything
+ok "default schema" schema set default 'L3:0=3ff;1=fffff'
+ok "p1" group create p1 --schema 'L3:0=f8000'
+ok "p2" group create p2 --schema 'L3:0=7c00;1=ff'
+ok "p1 tasks" task bind p1 1234 1235
+ok "p2 tasks" task bind p2 5678
+ok "p1 cpus" cpu bind p1 2-3
+i=0
+TIDS=""
+while [ $i -lt 20 ]; do
+	TIDS="$TIDS $((3000 + i))"
+	i=$((i + 1))
+done
+ok "many tasks in p3" group create p3
+# shellcheck disable=SC2086
+ok "bind 20 tasks" task bind p3 $TIDS
+
+ok "save" save
+printf '%s\n' "$OUT" >"$TMP/saved.conf"
+snapshot "$TMP/before"
+if grep -q '^group p1$' "$TMP/saved.conf" && grep -q 'tasks 1234 1235' "$TMP/saved.conf"; then
+	pass; else fail "save lists p1 and its tasks"; fi
+
+ok "applying the saved state changes nothing" apply "$TMP/saved.conf"
+expect_out "0 changes" "applied $TMP/saved.conf: 0 changes"
+unchanged "apply of the saved state" "$TMP/before"
+
+# round trip through a reset
+ok "reset" reset
+ok "apply after reset" apply "$TMP/saved.conf"
+N=$(printf '%s\n' "$OUT" | sed -n 's/^applied .*: \([0-9]*\) changes*$/\1/p')
+if [ -n "$N" ] && [ "$N" -gt 0 ]; then pass; else fail "apply after reset counts changes"; fi
+ok "save after round trip" save
+if [ "$OUT" = "$(cat "$TMP/saved.conf")" ]; then pass; else
+	fail "save | reset | apply | save differs"; fi
+ok "schemas after round trip" schema show
+expect_out "schemas after round trip" "default  L3:0=003ff;1=fffff
+p1       L3:0=f8000;1=fffff
+p2       L3:0=07c00;1=000ff
+p3       L3:0=fffff;1=fffff"
+ok "apply twice" apply "$TMP/saved.conf"
+expect_out "the second apply changes nothing" "applied $TMP/saved.conf: 0 changes"
+
+# standard input
+run save
+printf '%s\n' "$OUT" | rdt apply - >"$TMP/out" 2>"$TMP/err"
+RC=$?
+OUT=$(cat "$TMP/out")
+LAST="rdtctl save | rdtctl apply -"
+expect_rc 0 "save | apply -"
+expect_out "save | apply -" "applied (stdin): 0 changes"
+
+# exact semantics: a block gets exactly its CPUs and tasks; omitted = none
+cat >"$TMP/exact.conf" <<'EOF'
+group p1
+	cpus 3
+	tasks 1235
+group p2
+EOF
+ok "apply exact" apply "$TMP/exact.conf"
+ok "task show after exact" task show
+expect_out "tasks not listed go back to default" "default: (none)
+p1: 1235
+p2: (none)
+p3: 3000 3001 3002 3003 3004 3005 3006 3007 3008 3009 3010 3011 3012 3013 3014 3015 3016 3017 3018 3019"
+ok "cpu show after exact" cpu show
+expect_out "CPUs not listed go back to default" "default: 0-2
+p1: 3
+p2: (none)
+p3: (none)"
+ok "schema kept when not given" schema show p2
+expect_out "schema kept" "L3:0=07c00;1=000ff"
+
+# --dry-run and --prune
+cat >"$TMP/prune.conf" <<'EOF'
+# only p1 and a new group
+group p1
+	schema L3:0=f8000
+	cpus 3
+	tasks 1235
+group fresh
+	schema L3:1=f
+EOF
+snapshot "$TMP/before"
+ok "dry run" apply "$TMP/prune.conf" --prune --dry-run
+expect_out "dry run" "$TMP/prune.conf is valid: applying it would make 4 changes"
+unchanged "dry run changes nothing" "$TMP/before"
+ok "dry run with -q still reports" -q apply --dry-run "$TMP/prune.conf"
+expect_out "dry run -q" "$TMP/prune.conf is valid: applying it would make 2 changes"
+ok "prune" apply --prune "$TMP/prune.conf"
+expect_out "prune" "applied $TMP/prune.conf: 4 changes"
+ok "groups after prune" group list
+expect_out "prune removed p2 and p3" "default
+p1
+fresh"
+ok "-q apply" -q apply "$TMP/prune.conf"
+expect_empty_out "-q apply prints nothing"
+
+# all or nothing, the line named
+snapshot "$TMP/before"
+cat >"$TMP/bad.conf" <<'EOF'
+group p1
+	schema L3:0=ff
+group new1
+	cpus 0
+group new2
+	# a mask that is not contiguous
+	schema L3:0=5
+EOF
+failure "bad mask" "line 7: L3 cache id 0: mask 0x5 is not contiguous" apply "$TMP/bad.conf"
+printf 'group a\n\tcpu 1\n' >"$TMP/bad.conf"
+failure "syntax error" \
+	"line 2: unknown keyword 'cpu' (expected group, schema, cpus, tasks or cdp)" \
+	apply "$TMP/bad.conf"
+printf 'group a\n\tschema L3:2=f\n' >"$TMP/bad.conf"
+failure "bad cache id" "line 2: L3 cache id 2 does not exist (have 0,1)" apply "$TMP/bad.conf"
+printf 'group a\ngroup b\n\tcpus 1\n\tcpus 9\n' >"$TMP/bad.conf"
+failure "CPU the machine lacks" "line 3: CPU 9 does not exist or is not usable (have 0-3)" apply "$TMP/bad.conf"
+printf 'group a\n\tcpus 3-1\n' >"$TMP/bad.conf"
+failure "bad CPU list" "line 2: CPU list '3-1': range is reversed" apply "$TMP/bad.conf"
+printf 'group a\n\ttasks 12 x\n' >"$TMP/bad.conf"
+failure "bad task id" "line 2: task id 'x' is not a decimal number" apply "$TMP/bad.conf"
+printf 'group a/b\n' >"$TMP/bad.conf"
+failure "bad name" \
+	"line 1: invalid group name 'a/b': use 1 to 63 of [A-Za-z0-9_.-], not starting with '.'" \
+	apply "$TMP/bad.conf"
+printf 'group p1\n\ttasks 7\ngroup q\n\ttasks 7\n' >"$TMP/bad.conf"
+failure "task in two groups" "line 4: task 7 is already in group p1 (line 2)" apply "$TMP/bad.conf"
+printf 'group default\n\tcpus 1\n' >"$TMP/bad.conf"
+failure "cpus in default" \
+	"line 2: the default group takes no 'cpus' line: its CPUs are those no other group holds" \
+	apply "$TMP/bad.conf"
+# more distinct masks than CLOSIDs: 16 new groups with masks of their own
+: >"$TMP/bad.conf"
+i=0
+while [ $i -lt 16 ]; do
+	printf 'group x%d\n\tschema L3:0=%x\n' $i $((1 << i)) >>"$TMP/bad.conf"
+	i=$((i + 1))
+done
+run apply "$TMP/bad.conf"
+expect_rc 1 "too many masks"
+if printf '%s\n' "$ERR" | grep -Eq '^rdtctl: line [0-9]+: L3 cache id 0: no free CLOSID \(16 in use\)$'
+then pass; else fail "too many masks: the line and the domain are named"; fi
+printf 'cdp L3 on\n' >"$TMP/bad.conf"
+run apply "$TMP/bad.conf"
+expect_rc 1 "CDP while groups exist"
+expect_err_has "CDP while groups exist names the line" "rdtctl: line 1: "
+unchanged "failed applies changed nothing" "$TMP/before"
+
+# real tasks: a task that does not exist
+STATE=$TMP/real
+mkdir -m 700 "$STATE"
+MACHINE=$MACHINE_REAL
+ok "real: a group" group create r1
+snapshot "$TMP/before"
+printf 'group r1\n\ttasks %d\ngroup r2\n\ttasks 999999999\n' $$ >"$TMP/bad.conf"
+failure "real: no such task" "line 4: task 999999999 does not exist" apply "$TMP/bad.conf"
+unchanged "real: nothing bound" "$TMP/before"
+printf 'group r1\n\ttasks %d\n' $$ >"$TMP/good.conf"
+ok "real: live task" apply "$TMP/good.conf"
+ok "real: task show" task show r1
+expect_out "real: bound" "$$"
+
+finish

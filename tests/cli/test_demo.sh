@@ -1,0 +1,39 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# test_demo: `rdtctl demo` runs with no set-up, keeps nothing on disk, tells
+# the rscctrl example 7.2 and ends in the state the document describes.
+. "$(dirname "$0")/lib.sh"
+
+# no state directory, no machine: the demo brings its own
+run_raw --state-dir "$TMP/never" demo
+expect_rc 0 "demo"
+if [ -e "$TMP/never" ]; then fail "demo wrote a state directory"; else pass; fi
+expect_out_has "demo: the machine" "  L3 cache id 0: CPUs 0-1"
+expect_out_has "demo: step 1 command" "\$ rdtctl schema set default 'L3:0=3ff;1=fffff'"
+expect_out_has "demo: step 3 command" "\$ rdtctl schema set p1 'L3:0=f8000'"
+expect_out_has "demo: step 4 command" "\$ rdtctl task bind p2 5678"
+expect_out_has "demo: final register of cache 0" \
+	"  L3 cache id 0: IA32_L3_QOS_MASK_0 = 0x3ff (refcount 1)"
+expect_out_has "demo: cache 1 shared by three" \
+	"  L3 cache id 1: IA32_L3_QOS_MASK_0 = 0xfffff (refcount 3)"
+expect_out_has "demo: verdict" \
+	"As in the rscctrl document: three CLOSIDs with one reference each on cache 0,"
+expect_out_has "demo: 1234 runs with p1's CLOSID" \
+	"    CPU 0 <- task 1234 (p1)       runs with CLOSID 2, PQR_ASSOC written"
+expect_out_has "demo: the same CLOSID again writes nothing" \
+	"    CPU 1 <- task 4321 (default)  runs with CLOSID 0, PQR_ASSOC unchanged (no write)"
+
+if have_python; then
+	run_raw -j demo
+	expect_rc 0 "demo -j"
+	json "demo: five steps" 'len(d["steps"])' '5'
+	json "demo: the last step's switches" \
+		'[(s["cpu"], s["task"], s["group"], s["closid"]) for s in d["steps"][4]["switches"]]' \
+		'[[0, 1234, "p1", 2], [0, 4321, "default", 0], [1, 5678, "p2", 1], [1, 4321, "default", 0]]'
+	json "demo: nothing written before anything changed" \
+		'[s["pqr_written"] for s in d["steps"][0]["switches"]]' '[false, false, false, false]'
+	json "demo: cache 0 at the end" \
+		'[(c["mask"], c["refcount"]) for c in d["steps"][4]["closids"][0]["closids"]]' \
+		'[["0x3ff", 1], ["0x7c00", 1], ["0xf8000", 1]]'
+fi
+
+finish

@@ -1,0 +1,107 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# test_groups: group create|remove|list|show and schema set|show through
+# rdtctl, with exact output, and the bad inputs of issue 3 (names, masks,
+# cache ids, resources) failing with exit 1 and the state unchanged.
+. "$(dirname "$0")/lib.sh"
+
+ok "fresh list" group list
+expect_out "only default at first" "default"
+ok "fresh schema" schema show default
+expect_out "default starts all-ones" "L3:0=fffff;1=fffff"
+
+ok "create p1" group create p1
+expect_out "create p1" "created group p1"
+ok "create with schema" group create p2 --schema 'L3:0=f0'
+expect_out "create with schema" "created group p2 with schema L3:0=000f0;1=fffff"
+ok "create with --schema=" group create p3 --schema='L3:1=3'
+expect_out "create with --schema=" "created group p3 with schema L3:0=fffff;1=00003"
+ok "list" group list
+expect_out "list in creation order" "default
+p1
+p2
+p3"
+
+ok "schema set" schema set p1 'L3:0=ff'
+expect_out "schema set prints the new schema" "p1: L3:0=000ff;1=fffff"
+ok "schema set, two lines as two arguments" schema set p1 'L3:0=f00' 'L3:1=ff000'
+expect_out "two arguments" "p1: L3:0=00f00;1=ff000"
+ok "schema set, partial update" schema set p1 ' L3 : 1 = 0xf '
+ok "schema show p1" schema show p1
+expect_out "partial update kept domain 0" "L3:0=00f00;1=0000f"
+ok "schema show all" schema show
+expect_out "schema show all" "default  L3:0=fffff;1=fffff
+p1       L3:0=00f00;1=0000f
+p2       L3:0=000f0;1=fffff
+p3       L3:0=fffff;1=00003"
+ok "schema set default by name" schema set default 'L3:0=3ff'
+ok "schema show default" schema show default
+expect_out "default schema" "L3:0=003ff;1=fffff"
+
+ok "group show p2" group show p2
+expect_out "group show p2" "group p2
+  schema:  L3:0=000f0;1=fffff
+  cpus:    (none)
+  tasks:   (none)
+  closids: L3/0=1 L3/1=0"
+
+ok "remove p3" group remove p3
+expect_out "remove p3" "removed group p3"
+ok "list after remove" group list
+expect_out "list after remove" "default
+p1
+p2"
+
+# failures: exit 1, the library's message, nothing on stdout, nothing changed
+snapshot "$TMP/before"
+failure "create twice" "group 'p1' already exists" group create p1
+failure "create default" "the default group always exists" group create default
+NAMEMSG="use 1 to 63 of [A-Za-z0-9_.-], not starting with '.'"
+failure "name with a slash" "invalid group name 'a/b': $NAMEMSG" group create a/b
+failure "name starting with a dot" "invalid group name '.x': $NAMEMSG" group create .x
+failure "name with a space" "invalid group name 'a b': $NAMEMSG" group create 'a b'
+failure "empty name" "a group needs a name" group create ''
+failure "non-ASCII name" "invalid group name 'été': $NAMEMSG" group create 'été'
+LONG=nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn
+failure "64-character name" "invalid group name '$LONG': $NAMEMSG" group create "$LONG"
+failure "remove default" "the default group cannot be removed" group remove default
+failure "remove unknown" "no group named 'nope'" group remove nope
+failure "schema of unknown group" "no group named 'nope'" schema set nope 'L3:0=f'
+failure "show unknown group" "no group named 'nope'" group show nope
+failure "not contiguous" "L3 cache id 0: mask 0x5 is not contiguous" schema set p1 'L3:0=5'
+failure "empty mask" "L3 cache id 0: mask 0x0 is empty" schema set p1 'L3:0=0'
+failure "mask beyond the CBM" "L3 cache id 0: mask 0x1fffff has bits beyond the 20-bit CBM" \
+	schema set p1 'L3:0=1fffff'
+failure "unknown cache id" "L3 cache id 2 does not exist (have 0,1)" schema set p1 'L3:2=f'
+failure "domain given twice" "L3 cache id 0 given twice" schema set p1 'L3:0=f;0=f0'
+failure "resource the machine lacks" "resource L2 is not available on this machine (have L3)" \
+	schema set p1 'L2:0=f'
+failure "empty schema" "schema is empty" schema set p1 ' '
+run schema set p1 'L3:0=xyz'
+expect_rc 1 "non-hex mask"
+expect_err_has "non-hex mask names the field" "L3 cache id 0"
+run schema set p1 'L9:0=f'
+expect_rc 1 "unknown resource"
+expect_err_has "unknown resource names it" "L9"
+failure "CDP form while CDP is off" "L3 cache id 0: data,code pair given but CDP is off for L3" schema set p1 'L3:0=f,f0'
+
+# create --schema that fails: the group must not remain
+failure "create with a bad schema" "L3 cache id 0: mask 0x5 is not contiguous" \
+	group create p9 --schema 'L3:0=5'
+unchanged "failures changed nothing" "$TMP/before"
+ok "list after failed create" group list
+expect_out "the failed group is gone" "default
+p1
+p2"
+
+# a machine that needs at least 2 bits per mask (Haswell servers)
+STATE=$TMP/minbits
+mkdir -m 700 "$STATE"
+MACHINE='topology=package:2 l3:1 core:2 pu:1;l3.min_cbm_bits=2;tasks=virtual'
+ok "min bits: create" group create p1
+snapshot "$TMP/before"
+failure "fewer than min bits" "L3 cache id 1: mask 0x1 has 1 bit, at least 2 are needed" \
+	schema set p1 'L3:1=1'
+unchanged "min bits: nothing changed" "$TMP/before"
+ok "min bits: 2 bits are fine" schema set p1 'L3:1=3'
+
+finish

@@ -1,0 +1,115 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# test_usage: rdtctl's own machinery - --version, --help, exit code 2 with a
+# hint for every kind of usage error (and the state untouched), unique
+# prefixes, flags after the command, "--", and the environment variables
+# that stand in for the global options.
+. "$(dirname "$0")/lib.sh"
+
+run_raw --version
+expect_rc 0 "--version"
+if printf '%s\n' "$OUT" | grep -Eqx 'rdtctl [0-9]+\.[0-9]+\.[0-9]+.*'; then pass; else
+	fail "--version prints 'rdtctl <version>'"; fi
+
+run_raw --help
+expect_rc 0 "--help"
+expect_out_has "--help" "Usage: rdtctl [OPTIONS] COMMAND [ARGS]"
+expect_out_has "--help lists apply" "  apply FILE|- [--prune] [--dry-run] make the state match a configuration"
+run_raw -h
+expect_rc 0 "-h"
+expect_out_has "-h" "Usage: rdtctl [OPTIONS] COMMAND [ARGS]"
+run_raw help
+expect_rc 0 "help command"
+
+ok "a first command creates the state" group create p1
+snapshot "$TMP/before"
+
+OBJS="info, group, schema, task, cpu, closids, cdp, save, apply, reset, demo, help"
+usage "no command" "no command given"
+usage "unknown command" "unknown command 'frob' (one of: $OBJS)" frob
+usage "ambiguous prefix" "'c' is ambiguous (one of: $OBJS)" c
+usage "unknown long option" "unknown option '--frob'" --frob group list
+usage "unknown short option" "unknown option '-x'" -x group list
+run_raw --backend sim --state-dir
+expect_rc 2 "--state-dir without a value"
+expect_err_has "--state-dir without a value" "rdtctl: option '--state-dir' needs a value"
+
+GV="create, remove, list, show, help"
+usage "object without verb" "group: missing command (one of: $GV)" group
+usage "unknown verb" "unknown command 'group frob' (one of: $GV)" group frob
+usage "ambiguous verb" "'schema s' is ambiguous (one of: set, show, help)" schema s
+usage "missing name" "missing argument: usage: rdtctl group create NAME [--schema SCHEMA]" \
+	group create
+usage "extra argument" "unexpected argument 'b': usage: rdtctl group create NAME [--schema SCHEMA]" \
+	group create a b
+usage "flag without value" "group create: option '--schema' needs a value" \
+	group create a --schema
+usage "unknown verb flag" "group create: unknown option '--bogus'" group create a --bogus
+usage "value on a plain flag" "task bind: option '--process' takes no value" \
+	task bind p1 1 --process=1
+usage "schema set needs a schema" "missing argument: usage: rdtctl schema set GROUP SCHEMA..." \
+	schema set p1
+usage "group show takes one name" "unexpected argument 'b': usage: rdtctl group show [NAME]" \
+	group show a b
+usage "info takes nothing" "unexpected argument 'x': usage: rdtctl info" info x
+usage "save takes nothing" "unexpected argument 'x': usage: rdtctl save" save x
+usage "reset takes nothing" "unexpected argument 'x': usage: rdtctl reset" reset x
+usage "apply needs a file" "missing argument: usage: rdtctl apply FILE|- [--prune] [--dry-run]" apply
+
+# malformed arguments rdtctl itself parses
+usage "task id not a number" "task bind: 'abc' is not a task id (a number > 0)" task bind p1 abc
+usage "task id 0" "task bind: '0' is not a task id (a number > 0)" task bind p1 0
+usage "negative task id" "task bind: '-1' is not a task id (a number > 0)" task bind p1 -1
+usage "task id too large" "task bind: '99999999999' is not a task id (a number > 0)" \
+	task bind p1 5 99999999999
+usage "task bind without tids" "missing argument: usage: rdtctl task bind GROUP TID... [--process]" \
+	task bind p1
+usage "reversed CPU range" "cpu bind: CPU list '3-1': range is reversed" cpu bind p1 3-1
+usage "CPU list garbage" "cpu bind: CPU list 'x': not a CPU number or a range a-b" cpu bind p1 x
+usage "CPU list empty entry" "cpu bind: CPU list '1,,2': empty entry" cpu bind p1 1,,2
+usage "CPU number too large" "cpu bind: CPU list '5000': CPU numbers must be below 4096" \
+	cpu bind p1 5000
+usage "cdp value" "cdp: 'maybe' is not on or off" cdp L3 maybe
+usage "cdp needs a value" "missing argument: usage: rdtctl cdp RESOURCE on|off" cdp L3
+
+unchanged "usage errors change nothing" "$TMP/before"
+
+# unique prefixes, exact names, and output flags after the command
+ok "prefixes" gr li
+expect_out "prefixes" "default
+p1"
+ok "prefix of a verb" group sh p1
+expect_out_has "prefix of a verb" "group p1"
+if have_python; then
+	ok "-j after the command" group list -j
+	json "-j after the command" 'd' '["default", "p1"]'
+fi
+ok "-q after the command" group create p2 -q
+expect_empty_out "-q after the command"
+
+# "--" ends the options: a group named -x
+ok "-- before a name starting with '-'" group create -- -x
+ok "group list" group list
+expect_out "group named -x" "default
+p1
+p2
+-x"
+ok "remove -x" group remove -- -x
+
+# the environment stands in for the global options
+run_env RDTALLOC_BACKEND=sim RDTALLOC_STATE_DIR="$STATE" RDTALLOC_MACHINE="$MACHINE" \
+	"$RDTCTL" group create fromenv
+expect_rc 0 "environment instead of flags"
+ok "list after env" group list
+expect_out_has "group created through the environment" "fromenv"
+run_env RDTALLOC_STATE_DIR="$TMP/nowhere" "$RDTCTL" --backend sim --state-dir "$STATE" \
+	--machine "$MACHINE" group list
+expect_rc 0 "--state-dir wins over RDTALLOC_STATE_DIR"
+expect_out_has "--state-dir wins over RDTALLOC_STATE_DIR" "fromenv"
+if [ -e "$TMP/nowhere" ]; then fail "RDTALLOC_STATE_DIR used although --state-dir was given"
+else pass; fi
+
+# an operation that fails is exit 1, not 2
+failure "apply of a missing file" "cannot open $TMP/none.conf: No such file or directory" \
+	apply "$TMP/none.conf"
+
+finish
