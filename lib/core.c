@@ -184,8 +184,10 @@ static int find_res(rdtalloc_t *r, const char *name)
 	int res = name ? rdt_res_parse(name) : -1;
 
 	if (res < 0 || !r->m->caps[res].present)
-		return rdt_fail(r, -EINVAL, "resource '%.16s' is not available on this machine",
-				name ? name : "(null)");
+		return rdt_fail(r, -EINVAL, "resource '%.16s' is not available on this machine "
+				"(have %s)", name ? name : "(null)",
+				r->m->caps[RDT_L3].present ? (r->m->caps[RDT_L2].present ?
+							      "L3,L2" : "L3") : "L2");
 	return res;
 }
 

@@ -971,8 +971,9 @@ int rdt_set_cdp(struct rdt_state *st, enum rdt_res res, bool on)
 		return 0;
 	if (st->nlive > 1)
 		return fail(st, -EBUSY,
-			    "CDP can be switched only while the default group is the only group (%u groups exist)",
-			    st->nlive - 1);
+			    "CDP can be switched only while the default group is the only group "
+			    "(%u other group%s exist%s)", st->nlive - 1, st->nlive == 2 ? "" : "s",
+			    st->nlive == 2 ? "s" : "");
 	st->cdp[res] = on;
 	relayout_default(st);
 	for (s = 0; s < st->nslots; s++) {

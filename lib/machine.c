@@ -1,0 +1,882 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * machine: builds struct rdt_machine from a machine description (DESIGN §5,
+ * docs/machine.md) or from the host, through hwloc. Owns the description
+ * grammar, its defaults and checks, the preset expansion, the canonical form
+ * and the domain tables; knows nothing of groups, state or registers.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <hwloc.h>
+
+#include "machine.h"
+#include "presets.h"
+
+#define PFX "machine description: "
+
+/* Keys of a description; the per-resource ones repeat for l3 and l2. */
+enum { K_TOPOLOGY, K_PRESET, K_TASKS, K_RES0 };
+enum { RK_CLOSIDS, RK_CBM_LEN, RK_MIN_BITS, RK_SHAREABLE, RK_CDP, RK_SPARSE, RES_KEYS };
+#define NKEYS (K_RES0 + RDT_NRES * RES_KEYS)
+#define RKEY(res, rk) (K_RES0 + (res) * RES_KEYS + (rk))
+
+static const char *const res_key_names[RES_KEYS] = {
+	"closids", "cbm_len", "min_cbm_bits", "shareable_bits", "cdp", "sparse",
+};
+static const char *const res_prefix[RDT_NRES] = { "l3", "l2" };
+
+struct setting {
+	bool set;
+	bool explicit;		/* written by the caller, not by the preset */
+	uint64_t num;
+	char *text;		/* the value as written (topology: spaces normalised) */
+};
+
+struct spec {
+	struct setting s[NKEYS];
+	bool any;		/* at least one item was given */
+};
+
+struct errbuf {
+	char *buf;
+	size_t len;
+};
+
+static int fail(struct errbuf *e, int ret, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int fail(struct errbuf *e, int ret, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (e->len) {
+		va_start(ap, fmt);
+		vsnprintf(e->buf, e->len, fmt, ap);
+		va_end(ap);
+	}
+	return ret;
+}
+
+static int oom(struct errbuf *e)
+{
+	return fail(e, -ENOMEM, "machine: out of memory");
+}
+
+static void key_name(unsigned int k, char *buf, size_t len)
+{
+	static const char *const plain[K_RES0] = { "topology", "preset", "tasks" };
+
+	if (k < K_RES0)
+		snprintf(buf, len, "%s", plain[k]);
+	else
+		snprintf(buf, len, "%s.%s", res_prefix[(k - K_RES0) / RES_KEYS],
+			 res_key_names[(k - K_RES0) % RES_KEYS]);
+}
+
+static int key_lookup(const char *key)
+{
+	char name[32];
+	unsigned int k;
+
+	for (k = 0; k < NKEYS; k++) {
+		key_name(k, name, sizeof(name));
+		if (!strcasecmp(name, key))
+			return (int)k;
+	}
+	return -1;
+}
+
+static bool is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* A copy of s[0..n) without leading/trailing blanks and with inner runs of blanks as one space. */
+static char *squeeze(const char *s, size_t n)
+{
+	char *out = malloc(n + 1), *o = out;
+	bool gap = false;
+	size_t i;
+
+	if (!out)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		if (is_space(s[i])) {
+			gap = o != out;
+			continue;
+		}
+		if (gap)
+			*o++ = ' ';
+		gap = false;
+		*o++ = s[i];
+	}
+	*o = '\0';
+	return out;
+}
+
+static bool parse_dec(const char *s, uint64_t *out)
+{
+	uint64_t v = 0;
+
+	if (!*s)
+		return false;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9' || v > (UINT64_MAX - 9) / 10)
+			return false;
+		v = v * 10 + (uint64_t)(*s - '0');
+	}
+	*out = v;
+	return true;
+}
+
+static bool parse_hex(const char *s, uint64_t *out)
+{
+	uint64_t v = 0;
+	int n = 0;
+
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		s += 2;
+	for (; *s; s++, n++) {
+		int d;
+
+		if (*s >= '0' && *s <= '9')
+			d = *s - '0';
+		else if (*s >= 'a' && *s <= 'f')
+			d = *s - 'a' + 10;
+		else if (*s >= 'A' && *s <= 'F')
+			d = *s - 'A' + 10;
+		else
+			return false;
+		if (n == 16)
+			return false;
+		v = v << 4 | (uint64_t)d;
+	}
+	if (!n)
+		return false;
+	*out = v;
+	return true;
+}
+
+/* Checks that need no other key: the number itself and its fixed range. */
+static int check_value(struct errbuf *e, unsigned int k, const char *name, struct setting *st)
+{
+	const char *v = st->text;
+	unsigned int rk = (k - K_RES0) % RES_KEYS;
+
+	if (k == K_TOPOLOGY || k == K_PRESET)
+		return 0;
+	if (k == K_TASKS) {
+		if (strcmp(v, "real") && strcmp(v, "virtual"))
+			return fail(e, -EINVAL, PFX "tasks=%s: must be 'real' or 'virtual'", v);
+		st->num = !strcmp(v, "virtual");
+		return 0;
+	}
+	if (!(rk == RK_SHAREABLE ? parse_hex(v, &st->num) : parse_dec(v, &st->num)))
+		return fail(e, -EINVAL, PFX "%s=%s: not a %snumber", name, v,
+			    rk == RK_SHAREABLE ? "hex " : "");
+	switch (rk) {
+	case RK_CLOSIDS:
+		if (st->num > RDT_MAX_CLOSIDS)
+			return fail(e, -EINVAL, PFX "%s=%s: must be 0..%u", name, v,
+				    RDT_MAX_CLOSIDS);
+		break;
+	case RK_CBM_LEN:
+		if (st->num < 1 || st->num > RDT_MAX_CBM_LEN)
+			return fail(e, -EINVAL, PFX "%s=%s: must be 1..%u", name, v,
+				    RDT_MAX_CBM_LEN);
+		break;
+	case RK_CDP:
+	case RK_SPARSE:
+		if (st->num > 1)
+			return fail(e, -EINVAL, PFX "%s=%s: must be 0 or 1", name, v);
+		break;
+	}
+	return 0;
+}
+
+/* One `key=value` item (already trimmed, not empty) into the spec. */
+static int parse_item(struct errbuf *e, const char *item, size_t n, bool explicit,
+		      bool seen[NKEYS], struct spec *sp)
+{
+	const char *eq = memchr(item, '=', n);
+	char *key, *val, name[32];
+	struct setting *st;
+	int k, ret;
+
+	if (!eq)
+		return fail(e, -EINVAL, PFX "item '%.*s' is not key=value", (int)n, item);
+	key = squeeze(item, (size_t)(eq - item));
+	if (!key)
+		return oom(e);
+	k = key_lookup(key);
+	if (k < 0) {
+		ret = fail(e, -EINVAL, PFX "unknown key '%s'", key);
+		free(key);
+		return ret;
+	}
+	free(key);
+	key_name((unsigned int)k, name, sizeof(name));
+	if (seen[k])
+		return fail(e, -EINVAL, PFX "key '%s' given twice", name);
+	seen[k] = true;
+	st = &sp->s[k];
+	if (st->set)		/* the caller's value overrides the preset's */
+		return 0;
+	val = squeeze(eq + 1, n - (size_t)(eq + 1 - item));
+	if (!val)
+		return oom(e);
+	st->text = val;
+	st->set = true;
+	st->explicit = explicit;
+	return check_value(e, (unsigned int)k, name, st);
+}
+
+/* All items of a description text into sp; explicit: the caller's own text. */
+static int parse_text(struct errbuf *e, const char *text, bool explicit, struct spec *sp)
+{
+	bool seen[NKEYS] = { false };
+	const char *p = text;
+
+	while (*p) {
+		const char *end = strchr(p, ';');
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+		const char *a = p, *b = p + n;
+		int ret;
+
+		while (a < b && is_space(*a))
+			a++;
+		while (b > a && is_space(b[-1]))
+			b--;
+		if (b > a) {
+			sp->any = true;
+			ret = parse_item(e, a, (size_t)(b - a), explicit, seen, sp);
+			if (ret)
+				return ret;
+		}
+		p += n;
+		if (*p == ';')
+			p++;
+	}
+	return 0;
+}
+
+static int parse_spec(struct errbuf *e, const char *desc, struct spec *sp)
+{
+	const struct rdt_preset *pr;
+	char names[256];
+	int ret;
+
+	ret = parse_text(e, desc, true, sp);
+	if (ret || !sp->s[K_PRESET].set)
+		return ret;
+	pr = rdt_preset_find(sp->s[K_PRESET].text);
+	if (!pr) {
+		rdt_preset_names(names, sizeof(names));
+		return fail(e, -EINVAL, PFX "unknown preset '%s' (known: %s)",
+			    sp->s[K_PRESET].text, names);
+	}
+	return parse_text(e, pr->desc, false, sp);
+}
+
+static void spec_free(struct spec *sp)
+{
+	unsigned int k;
+
+	for (k = 0; k < NKEYS; k++)
+		free(sp->s[k].text);
+}
+
+/*
+ * The number of PUs a synthetic string asks for, when it can be read off the
+ * counts ("package:2 l3:1 core:4 pu:2" -> 16), so that a huge topology is
+ * refused before hwloc builds it. 0: not readable here, hwloc will tell.
+ */
+static uint64_t synthetic_pus(const char *topo)
+{
+	uint64_t total = 1;
+	const char *p = topo;
+
+	while (*p) {
+		const char *end = strchr(p, ' ');
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+		const char *colon = memchr(p, ':', n), *num, *stop;
+		uint64_t v = 0;
+
+		if (*p != '[') {	/* memory children ([numa]) add no PUs */
+			num = colon ? colon + 1 : p;
+			stop = memchr(num, '(', n - (size_t)(num - p));
+			if (!stop)
+				stop = p + n;
+			if (num == stop)
+				return 0;
+			for (; num < stop; num++) {
+				if (*num < '0' || *num > '9')
+					return 0;
+				v = v * 10 + (uint64_t)(*num - '0');
+				if (v > RDT_MAX_CPUS)
+					return RDT_MAX_CPUS + 1;
+			}
+			total *= v;
+			if (total > RDT_MAX_CPUS)
+				return RDT_MAX_CPUS + 1;
+		}
+		p += n;
+		if (*p == ' ')
+			p++;
+	}
+	return total;
+}
+
+static int load_topology(struct errbuf *e, const char *topo, hwloc_topology_t *out)
+{
+	hwloc_topology_t t;
+
+	if (hwloc_topology_init(&t))
+		return oom(e);
+	if (topo) {
+		uint64_t pus = synthetic_pus(topo);
+
+		if (pus > RDT_MAX_CPUS) {
+			hwloc_topology_destroy(t);
+			return fail(e, -EINVAL, PFX "topology '%s' has more than %u PUs", topo,
+				    RDT_MAX_CPUS);
+		}
+		if (!*topo || hwloc_topology_set_synthetic(t, topo) || hwloc_topology_load(t)) {
+			hwloc_topology_destroy(t);
+			return fail(e, -EINVAL, PFX "topology '%s': hwloc rejects it", topo);
+		}
+	} else {
+		/* Disallowed CPUs stay in the topology: they exist, we mark them unusable. */
+		hwloc_topology_set_flags(t, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED);
+		if (hwloc_topology_load(t)) {
+			hwloc_topology_destroy(t);
+			return fail(e, -ENODEV, "machine: cannot read the host topology (hwloc: %s)",
+				    strerror(errno));
+		}
+	}
+	*out = t;
+	return 0;
+}
+
+/* CPU slots and which of them exist, are online and are in our allowed cpuset. */
+static int build_cpus(struct errbuf *e, hwloc_topology_t t, const char *topo,
+		      struct rdt_machine *m)
+{
+	hwloc_const_cpuset_t complete = hwloc_topology_get_complete_cpuset(t);
+	hwloc_const_cpuset_t online = hwloc_topology_get_topology_cpuset(t);
+	hwloc_const_cpuset_t allowed = hwloc_topology_get_allowed_cpuset(t);
+	int last = hwloc_bitmap_last(complete);
+	unsigned int i;
+
+	if (hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_PU) > RDT_MAX_CPUS)
+		return fail(e, -EINVAL, PFX "topology '%s' has more than %u PUs",
+			    topo ? topo : "(host)", RDT_MAX_CPUS);
+	if (last < 0)
+		return fail(e, -ENODEV, "machine: the topology has no CPU");
+	if (last >= RDT_MAX_CPUS)
+		return fail(e, -EINVAL, PFX "topology '%s': CPU number %d is beyond %u",
+			    topo ? topo : "(host)", last, RDT_MAX_CPUS - 1);
+	m->ncpus = (unsigned int)last + 1;
+	m->cpu_present = calloc(m->ncpus, sizeof(bool));
+	if (!m->cpu_present)
+		return oom(e);
+	for (i = 0; i < m->ncpus; i++)
+		m->cpu_present[i] = hwloc_bitmap_isset(online, i) &&
+				    hwloc_bitmap_isset(allowed, i);
+	return 0;
+}
+
+static int cmp_domain(const void *a, const void *b)
+{
+	const struct rdt_domain *x = a, *y = b;
+
+	return x->cache_id < y->cache_id ? -1 : x->cache_id > y->cache_id;
+}
+
+static int cmp_uint(const void *a, const void *b)
+{
+	unsigned int x = *(const unsigned int *)a, y = *(const unsigned int *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static bool ids_unique(const struct rdt_domain *d, unsigned int n, unsigned int *tmp)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		tmp[i] = d[i].cache_id;
+	qsort(tmp, n, sizeof(*tmp), cmp_uint);
+	for (i = 1; i < n; i++)
+		if (tmp[i] == tmp[i - 1])
+			return false;
+	return true;
+}
+
+static void free_domains(struct rdt_domain *d, unsigned int n)
+{
+	unsigned int i;
+
+	if (!d)
+		return;
+	for (i = 0; i < n; i++)
+		free(d[i].cpus);
+	free(d);
+}
+
+/* The present CPUs of one cache object, ascending. */
+static int domain_cpus(hwloc_obj_t o, const struct rdt_machine *m, struct rdt_domain *d)
+{
+	unsigned int n = 0;
+	int c;
+
+	hwloc_bitmap_foreach_begin(c, o->cpuset) {
+		if ((unsigned int)c < m->ncpus && m->cpu_present[c])
+			n++;
+	} hwloc_bitmap_foreach_end();
+	d->cpus = n ? malloc(n * sizeof(int)) : NULL;
+	if (n && !d->cpus)
+		return -ENOMEM;
+	hwloc_bitmap_foreach_begin(c, o->cpuset) {
+		if ((unsigned int)c < m->ncpus && m->cpu_present[c])
+			d->cpus[d->ncpus++] = c;
+	} hwloc_bitmap_foreach_end();
+	return 0;
+}
+
+/*
+ * Every cache object of a level with at least one present CPU is a domain.
+ * Its id is the OS index (sysfs cache id), or the logical index where hwloc
+ * has none (synthetic topologies) - and for the whole level if OS indexes
+ * would repeat.
+ */
+static int collect_domains(struct errbuf *e, hwloc_topology_t t, hwloc_obj_type_t type,
+			   struct rdt_machine *m, enum rdt_res res)
+{
+	int nobj = hwloc_get_nbobjs_by_type(t, type), i;
+	unsigned int n = 0, *logical, *tmp;
+	struct rdt_domain *d;
+
+	if (nobj <= 0)
+		return 0;
+	d = calloc((size_t)nobj, sizeof(*d));
+	logical = calloc((size_t)nobj, sizeof(*logical));
+	tmp = calloc((size_t)nobj, sizeof(*tmp));
+	if (!d || !logical || !tmp)
+		goto nomem;
+	for (i = 0; i < nobj; i++) {
+		hwloc_obj_t o = hwloc_get_obj_by_type(t, type, (unsigned int)i);
+
+		if (domain_cpus(o, m, &d[n]))
+			goto nomem;
+		if (!d[n].ncpus)
+			continue;
+		d[n].cache_id = o->os_index != HWLOC_UNKNOWN_INDEX ? o->os_index
+								   : o->logical_index;
+		d[n].cache_size = o->attr->cache.size;
+		d[n].ways = o->attr->cache.associativity > 0 ?
+			    (unsigned int)o->attr->cache.associativity : 0;
+		logical[n++] = o->logical_index;
+	}
+	if (!ids_unique(d, n, tmp))
+		for (i = 0; i < (int)n; i++)
+			d[i].cache_id = logical[i];
+	qsort(d, n, sizeof(*d), cmp_domain);
+	free(logical);
+	free(tmp);
+	m->dom[res] = d;
+	m->ndom[res] = n;
+	return 0;
+nomem:
+	free_domains(d, d ? n + 1 : 0);
+	free(logical);
+	free(tmp);
+	return oom(e);
+}
+
+static int build_cpu_tables(struct errbuf *e, struct rdt_machine *m)
+{
+	unsigned int r, i, c;
+
+	for (r = 0; r < RDT_NRES; r++) {
+		if (!m->caps[r].present)
+			continue;
+		m->cpu_dom[r] = malloc(m->ncpus * sizeof(int));
+		if (!m->cpu_dom[r])
+			return oom(e);
+		for (c = 0; c < m->ncpus; c++)
+			m->cpu_dom[r][c] = -1;
+		for (i = 0; i < m->ndom[r]; i++)
+			for (c = 0; c < m->dom[r][i].ncpus; c++)
+				m->cpu_dom[r][m->dom[r][i].cpus[c]] = (int)i;
+	}
+	return 0;
+}
+
+/* Our CLOSID model needs each L2 domain inside one L3 domain when both exist. */
+static int check_l2_in_l3(struct errbuf *e, const struct rdt_machine *m)
+{
+	unsigned int i, c;
+
+	if (!m->caps[RDT_L3].present || !m->caps[RDT_L2].present)
+		return 0;
+	for (i = 0; i < m->ndom[RDT_L2]; i++) {
+		const struct rdt_domain *d = &m->dom[RDT_L2][i];
+		int first = m->cpu_dom[RDT_L3][d->cpus[0]];
+
+		for (c = 0; c < d->ncpus; c++) {
+			int l3 = m->cpu_dom[RDT_L3][d->cpus[c]];
+
+			if (l3 < 0 || first < 0)
+				return fail(e, -EINVAL, PFX "L2 cache id %u: CPU %d is in no L3 "
+					    "domain", d->cache_id, d->cpus[c]);
+			if (l3 != first)
+				return fail(e, -EINVAL, PFX "L2 cache id %u spans L3 cache ids "
+					    "%u and %u (an L2 domain must lie inside one L3 domain)",
+					    d->cache_id, m->dom[RDT_L3][first].cache_id,
+					    m->dom[RDT_L3][l3].cache_id);
+		}
+	}
+	return 0;
+}
+
+static uint64_t get(const struct spec *sp, enum rdt_res r, unsigned int rk, uint64_t def)
+{
+	const struct setting *st = &sp->s[RKEY(r, rk)];
+
+	return st->set ? st->num : def;
+}
+
+/* The first key of resource r the caller wrote (other than closids=0), or -1. */
+static int explicit_key(const struct spec *sp, enum rdt_res r)
+{
+	unsigned int rk;
+
+	for (rk = 0; rk < RES_KEYS; rk++) {
+		const struct setting *st = &sp->s[RKEY(r, rk)];
+
+		if (st->explicit && !(rk == RK_CLOSIDS && st->num == 0))
+			return (int)RKEY(r, rk);
+	}
+	return -1;
+}
+
+/* Capabilities of one resource from the spec; has_cache: the topology has that level. */
+static int resolve_caps(struct errbuf *e, const struct spec *sp, enum rdt_res r, bool has_cache,
+			struct rdt_caps *c)
+{
+	const char *lvl = r == RDT_L3 ? "L3" : "L2", *p = res_prefix[r];
+	const struct setting *cl = &sp->s[RKEY(r, RK_CLOSIDS)];
+	uint64_t closids = get(sp, r, RK_CLOSIDS, r == RDT_L3 ? RDT_SIM_CLOSIDS : 0);
+	int k = explicit_key(sp, r);
+	char name[32];
+	uint64_t mask;
+
+	memset(c, 0, sizeof(*c));
+	if (k >= 0)
+		key_name((unsigned int)k, name, sizeof(name));
+	if (closids == 0) {
+		if (k < 0)
+			return 0;
+		if (!has_cache)
+			return fail(e, -EINVAL, PFX "%s=%s: the topology has no %s cache", name,
+				    sp->s[k].text, lvl);
+		if (cl->set)
+			return fail(e, -EINVAL, PFX "%s=%s: %s allocation is off (%s.closids=0)",
+				    name, sp->s[k].text, lvl, p);
+		return fail(e, -EINVAL, PFX "%s=%s: %s allocation needs %s.closids", name,
+			    sp->s[k].text, lvl, p);
+	}
+	if (!has_cache) {
+		if (k < 0)	/* the L3 default on a topology without L3: simply absent */
+			return 0;
+		return fail(e, -EINVAL, PFX "%s=%s: the topology has no %s cache", name,
+			    sp->s[k].text, lvl);
+	}
+	c->present = true;
+	c->closids = (unsigned int)closids;
+	c->cbm_len = (unsigned int)get(sp, r, RK_CBM_LEN, RDT_SIM_CBM_LEN);
+	c->min_cbm_bits = (unsigned int)get(sp, r, RK_MIN_BITS, RDT_SIM_MIN_BITS);
+	c->shareable_bits = get(sp, r, RK_SHAREABLE, 0);
+	c->cdp = get(sp, r, RK_CDP, 1);
+	c->sparse = get(sp, r, RK_SPARSE, 0);
+	mask = c->cbm_len == 64 ? UINT64_MAX : (UINT64_C(1) << c->cbm_len) - 1;
+	if (c->min_cbm_bits < 1 || c->min_cbm_bits > c->cbm_len)
+		return fail(e, -EINVAL, PFX "%s.min_cbm_bits=%u: must be 1..%u", p,
+			    c->min_cbm_bits, c->cbm_len);
+	if (c->shareable_bits & ~mask)
+		return fail(e, -EINVAL, PFX "%s.shareable_bits=0x%llx: bits beyond the %u-bit CBM",
+			    p, (unsigned long long)c->shareable_bits, c->cbm_len);
+	if (c->cdp && (c->closids < 2 || c->closids % 2))
+		return fail(e, -EINVAL, PFX "%s.closids=%u: must be even and at least 2 with "
+			    "%s.cdp=1 (CDP halves them)", p, c->closids, p);
+	return 0;
+}
+
+struct sbuf {
+	char *p;
+	size_t len, cap;
+	bool oom;
+};
+
+static void sb_printf(struct sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void sb_printf(struct sbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (b->oom)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0 || b->len + (size_t)n + 1 > b->cap) {
+		size_t cap = (b->len + (size_t)(n < 0 ? 0 : n) + 1) * 2;
+		char *q = n < 0 ? NULL : realloc(b->p, cap);
+
+		if (!q) {
+			b->oom = true;
+			return;
+		}
+		b->p = q;
+		b->cap = cap;
+	}
+	va_start(ap, fmt);
+	vsnprintf(b->p + b->len, b->cap - b->len, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+}
+
+static void sb_caps(struct sbuf *b, enum rdt_res r, const struct rdt_caps *c)
+{
+	const char *p = res_prefix[r];
+
+	sb_printf(b, "%s.closids=%u;%s.cbm_len=%u;%s.min_cbm_bits=%u;", p, c->closids, p,
+		  c->cbm_len, p, c->min_cbm_bits);
+	if (c->shareable_bits)
+		sb_printf(b, "%s.shareable_bits=0x%llx;", p, (unsigned long long)c->shareable_bits);
+	else
+		sb_printf(b, "%s.shareable_bits=0;", p);
+	sb_printf(b, "%s.cdp=%d;%s.sparse=%d;", p, c->cdp, p, c->sparse);
+}
+
+static bool is_default_l3(const struct rdt_caps *c)
+{
+	return c->present && c->closids == RDT_SIM_CLOSIDS && c->cbm_len == RDT_SIM_CBM_LEN &&
+	       c->min_cbm_bits == RDT_SIM_MIN_BITS && !c->shareable_bits && c->cdp && !c->sparse;
+}
+
+/*
+ * Every key explicit, fixed order, preset expanded. The host with nothing
+ * but defaults is "", the host with overrides has no topology item.
+ */
+static int canonical(struct errbuf *e, const char *topo, struct rdt_machine *m)
+{
+	struct sbuf b = { 0 };
+	unsigned int r;
+
+	if (!topo && is_default_l3(&m->caps[RDT_L3]) && !m->caps[RDT_L2].present &&
+	    !m->virtual_tasks) {
+		m->desc = strdup("");
+		return m->desc ? 0 : oom(e);
+	}
+	if (topo)
+		sb_printf(&b, "topology=%s;", topo);
+	for (r = 0; r < RDT_NRES; r++) {
+		if (m->caps[r].present)
+			sb_caps(&b, r, &m->caps[r]);
+		else if (r == RDT_L3)
+			sb_printf(&b, "l3.closids=0;");
+	}
+	sb_printf(&b, "tasks=%s", m->virtual_tasks ? "virtual" : "real");
+	if (b.oom) {
+		free(b.p);
+		return oom(e);
+	}
+	m->desc = b.p;
+	return 0;
+}
+
+static void set_identity(hwloc_topology_t t, const struct spec *sp, struct rdt_machine *m)
+{
+	const struct rdt_preset *pr = sp->s[K_PRESET].set ? rdt_preset_find(sp->s[K_PRESET].text)
+							  : NULL;
+	hwloc_obj_t pkg;
+	const char *v = NULL, *model = NULL;
+
+	if (sp->s[K_TOPOLOGY].set) {
+		snprintf(m->vendor, sizeof(m->vendor), "%s", pr ? pr->vendor : "sim");
+		snprintf(m->model, sizeof(m->model), "%s", pr ? pr->name : "synthetic");
+		return;
+	}
+	pkg = hwloc_get_obj_by_type(t, HWLOC_OBJ_PACKAGE, 0);
+	if (pkg) {
+		v = hwloc_obj_get_info_by_name(pkg, "CPUVendor");
+		model = hwloc_obj_get_info_by_name(pkg, "CPUModel");
+	}
+	snprintf(m->vendor, sizeof(m->vendor), "%s", v ? v : "sim");
+	snprintf(m->model, sizeof(m->model), "%s", model ? model : "host");
+	snprintf(m->note, sizeof(m->note),
+		 "host topology from hwloc; cache allocation capabilities are %s",
+		 sp->any ? "as described" : "simulated defaults");
+}
+
+/* From the loaded topology and the spec to the finished machine. */
+static int assemble(struct errbuf *e, hwloc_topology_t t, const struct spec *sp,
+		    struct rdt_machine *m)
+{
+	const char *topo = sp->s[K_TOPOLOGY].set ? sp->s[K_TOPOLOGY].text : NULL;
+	bool has[RDT_NRES];
+	int ret;
+
+	has[RDT_L3] = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_L3CACHE) > 0;
+	has[RDT_L2] = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_L2CACHE) > 0;
+	ret = build_cpus(e, t, topo, m);
+	if (!ret)
+		ret = resolve_caps(e, sp, RDT_L3, has[RDT_L3], &m->caps[RDT_L3]);
+	if (!ret)
+		ret = resolve_caps(e, sp, RDT_L2, has[RDT_L2], &m->caps[RDT_L2]);
+	if (ret)
+		return ret;
+	if (!m->caps[RDT_L3].present && !m->caps[RDT_L2].present) {
+		if (!sp->any)
+			return fail(e, -ENODEV, "machine: the host has no L3 cache to simulate "
+				    "allocation on; give a topology or l2.closids");
+		return fail(e, -EINVAL, PFX "no allocation resource: %s and no l2.closids given",
+			    has[RDT_L3] ? "l3.closids=0" : "the topology has no L3 cache");
+	}
+	m->virtual_tasks = sp->s[K_TASKS].set && sp->s[K_TASKS].num;
+	if (m->caps[RDT_L3].present)
+		ret = collect_domains(e, t, HWLOC_OBJ_L3CACHE, m, RDT_L3);
+	if (!ret && m->caps[RDT_L2].present)
+		ret = collect_domains(e, t, HWLOC_OBJ_L2CACHE, m, RDT_L2);
+	if (!ret)
+		ret = build_cpu_tables(e, m);
+	if (!ret)
+		ret = check_l2_in_l3(e, m);
+	if (!ret)
+		ret = canonical(e, topo, m);
+	if (!ret)
+		set_identity(t, sp, m);
+	return ret;
+}
+
+int rdt_machine_build(const char *desc, struct rdt_machine **out, char *err, size_t errlen)
+{
+	struct errbuf e = { err, errlen };
+	struct spec sp = { 0 };
+	struct rdt_machine *m = NULL;
+	hwloc_topology_t t = NULL;
+	int ret;
+
+	if (errlen)
+		err[0] = '\0';
+	if (!out)
+		return fail(&e, -EINVAL, "machine: no output pointer");
+	*out = NULL;
+	ret = parse_spec(&e, desc ? desc : "", &sp);
+	if (ret)
+		goto out;
+	ret = load_topology(&e, sp.s[K_TOPOLOGY].set ? sp.s[K_TOPOLOGY].text : NULL, &t);
+	if (ret)
+		goto out;
+	m = calloc(1, sizeof(*m));
+	if (!m) {
+		ret = oom(&e);
+		goto out;
+	}
+	ret = assemble(&e, t, &sp, m);
+	if (ret)
+		goto out;
+	*out = m;
+	m = NULL;
+out:
+	rdt_machine_free(m);
+	if (t)
+		hwloc_topology_destroy(t);
+	spec_free(&sp);
+	return ret;
+}
+
+void rdt_machine_free(struct rdt_machine *m)
+{
+	unsigned int r;
+
+	if (!m)
+		return;
+	for (r = 0; r < RDT_NRES; r++) {
+		free_domains(m->dom[r], m->ndom[r]);
+		free(m->cpu_dom[r]);
+	}
+	free(m->cpu_present);
+	free(m->desc);
+	free(m);
+}
+
+int rdt_machine_domain(const struct rdt_machine *m, enum rdt_res res, unsigned int cache_id)
+{
+	unsigned int lo = 0, hi;
+
+	if (!m || (unsigned int)res >= RDT_NRES)
+		return -1;
+	hi = m->ndom[res];
+	while (lo < hi) {	/* dom[] is ascending by cache id */
+		unsigned int mid = lo + (hi - lo) / 2;
+		unsigned int id = m->dom[res][mid].cache_id;
+
+		if (id == cache_id)
+			return (int)mid;
+		if (id < cache_id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+int rdt_machine_cpu_domain(const struct rdt_machine *m, enum rdt_res res, int cpu)
+{
+	unsigned int i, c;
+
+	if (!m || (unsigned int)res >= RDT_NRES || cpu < 0 || (unsigned int)cpu >= m->ncpus ||
+	    !m->caps[res].present)
+		return -1;
+	if (m->cpu_dom[res])
+		return m->cpu_dom[res][cpu];
+	for (i = 0; i < m->ndom[res]; i++)	/* a hand-built machine has no table */
+		for (c = 0; c < m->dom[res][i].ncpus; c++)
+			if (m->dom[res][i].cpus[c] == cpu)
+				return (int)i;
+	return -1;
+}
+
+const char *rdt_res_name(enum rdt_res res)
+{
+	switch (res) {
+	case RDT_L3:
+		return "L3";
+	case RDT_L2:
+		return "L2";
+	default:
+		return "?";
+	}
+}
+
+int rdt_res_parse(const char *name)
+{
+	if (!name)
+		return -1;
+	if (!strcasecmp(name, "L3"))
+		return RDT_L3;
+	if (!strcasecmp(name, "L2"))
+		return RDT_L2;
+	return -1;
+}

@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * presets: the machine descriptions of real parts behind `preset=NAME`, and
+ * the public rdtalloc_preset_foreach(). Every entry says where its numbers
+ * come from; "constructed from" marks numbers inferred rather than read off
+ * a recording. Topologies model one common 2-socket SKU of each family
+ * (sub-NUMA clustering off, SMT on); override `topology` for other SKUs.
+ * The recordings named here are in tests/data/cpuid/ (see SOURCES.md there).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rdtalloc/rdtalloc.h>
+
+#include "errors.h"
+#include "presets.h"
+
+static const struct rdt_preset presets[] = {
+	/*
+	 * Haswell-EP enumerates nothing in CPUID (max basic leaf 0xf): Linux
+	 * probes it and then hard-codes 4 CLOSIDs, a 20-bit CBM, shareable bits
+	 * 0xc0000 and a 2-bit minimum (cache_alloc_hsw_probe() in
+	 * arch/x86/kernel/cpu/resctrl/core.c; reference/008 of the rscctrl
+	 * patches has the same 4/20). No CDP before Broadwell (Intel, "L2 Code
+	 * and Data Prioritization" article: CDP starts with Xeon E5 v4).
+	 * Topology: Xeon E5-2699 v3, 18 cores, 2 threads each.
+	 */
+	{
+		.name = "haswell-ep",
+		.vendor = "GenuineIntel",
+		.part = "Intel Xeon E5-2699 v3 (Haswell-EP), 2 sockets",
+		.desc = "topology=package:2 l3:1 core:18 pu:2;l3.closids=4;l3.cbm_len=20;"
+			"l3.min_cbm_bits=2;l3.shareable_bits=0xc0000;l3.cdp=0;l3.sparse=0",
+		.source = "Linux resctrl cache_alloc_hsw_probe() (4 CLOSIDs, 20-bit CBM, "
+			  "shareable 0xc0000, min 2 bits); CPUID of a Haswell-EP enumerates "
+			  "none of it (InstLatx64 GenuineIntel00306F2_HaswellEP_01_CPUID.txt)",
+	},
+	/*
+	 * CPUID leaf 0x10.1 of a Broadwell-E i7-6900K (family 6 model 0x4f, the
+	 * die family of Broadwell-EP): EAX=0x13 (20 bits) EBX=0xc0000 ECX=0x4
+	 * (CDP) EDX=0xf (16 CLOSIDs); pqos on a Xeon E5-2690 v4 reports the same
+	 * (intel-cmt-cat issue #59: #COS=8 with CDP on, 20 ways, 0xc0000).
+	 * Topology: Xeon E5-2699 v4, 22 cores, 2 threads each.
+	 */
+	{
+		.name = "broadwell-ep",
+		.vendor = "GenuineIntel",
+		.part = "Intel Xeon E5-2699 v4 (Broadwell-EP), 2 sockets",
+		.desc = "topology=package:2 l3:1 core:22 pu:2;l3.closids=16;l3.cbm_len=20;"
+			"l3.min_cbm_bits=1;l3.shareable_bits=0xc0000;l3.cdp=1;l3.sparse=0",
+		.source = "CPUID 0x10.1 of an i7-6900K (Broadwell-E, model 0x4f) recorded in "
+			  "shyla226/cassandra FileUtilsTest.java; intel-cmt-cat issue #59 "
+			  "(Xeon E5-2690 v4: 20 ways, contention mask 0xc0000, CDP)",
+	},
+	/*
+	 * CPUID leaf 0x10.1 of a Xeon Platinum 8160: 0000000A-00000600-00000004-
+	 * 0000000F, i.e. 11-bit CBM, shareable 0x600, CDP, 16 CLOSIDs.
+	 * Topology: that part, 24 cores, 2 threads each.
+	 */
+	{
+		.name = "skylake-sp",
+		.vendor = "GenuineIntel",
+		.part = "Intel Xeon Platinum 8160 (Skylake-SP), 2 sockets",
+		.desc = "topology=package:2 l3:1 core:24 pu:2;l3.closids=16;l3.cbm_len=11;"
+			"l3.min_cbm_bits=1;l3.shareable_bits=0x600;l3.cdp=1;l3.sparse=0",
+		.source = "CPUID 0x10.1 of a Xeon Platinum 8160 (InstLatx64 "
+			  "GenuineIntel0050654_SkylakeXeon_20_CPUID.txt)",
+	},
+	/*
+	 * pqos on Cascade Lake Xeons: "CDP support=1, #COS=16, #ways=11, ways
+	 * contention bit-mask 0x600" (intel-cmt-cat issue #187, Xeon Gold 6256;
+	 * issue #252, Platinum 8280L). Topology: Xeon Platinum 8280, 28 cores.
+	 */
+	{
+		.name = "cascadelake-sp",
+		.vendor = "GenuineIntel",
+		.part = "Intel Xeon Platinum 8280 (Cascade Lake-SP), 2 sockets",
+		.desc = "topology=package:2 l3:1 core:28 pu:2;l3.closids=16;l3.cbm_len=11;"
+			"l3.min_cbm_bits=1;l3.shareable_bits=0x600;l3.cdp=1;l3.sparse=0",
+		.source = "pqos output on Cascade Lake Xeons (intel-cmt-cat issues #187 and "
+			  "#252: 16 COS, 11 ways, contention mask 0x600, CDP)",
+	},
+	/*
+	 * Constructed: no recording of Ice Lake-SP leaf 0x10 was found. The CBM
+	 * length is the L3 associativity (12 ways, 1.5 MB per core; one CBM bit
+	 * per way as pqos maintainers state in intel-cmt-cat issue #41); 16
+	 * CLOSIDs and CDP as on the Xeon Scalable generations before it; no
+	 * public shareable-bits value was found, 0 is assumed.
+	 * Topology: Xeon Platinum 8380, 40 cores.
+	 */
+	{
+		.name = "icelake-sp",
+		.vendor = "GenuineIntel",
+		.part = "Intel Xeon Platinum 8380 (Ice Lake-SP), 2 sockets",
+		.desc = "topology=package:2 l3:1 core:40 pu:2;l3.closids=16;l3.cbm_len=12;"
+			"l3.min_cbm_bits=1;l3.shareable_bits=0;l3.cdp=1;l3.sparse=0",
+		.source = "constructed from the 12-way L3 of Ice Lake-SP (1 CBM bit per way, "
+			  "intel-cmt-cat issue #41) and the 16 CLOSIDs + CDP of earlier Xeon "
+			  "Scalable parts; shareable bits not published, 0 assumed",
+	},
+	/*
+	 * Constructed from resctrl info/ published for a Sapphire Rapids host
+	 * (unvariance/collector PR #93: L3 cbm_mask 0x7fff, shareable 0x6000;
+	 * L2 cbm_mask 0xffff, one L2 per core) and intel/goresctrl PR #154 (L3
+	 * and MBA 15 CLOSIDs, L2 8). The part enumerates L3 CDP, but our model
+	 * needs an even CLOSID count for CDP, so l3.cdp=0 here.
+	 * Topology: Xeon Platinum 8480+, 56 cores, one L2 per core.
+	 */
+	{
+		.name = "sapphirerapids-sp",
+		.vendor = "GenuineIntel",
+		.part = "Intel Xeon Platinum 8480+ (Sapphire Rapids-SP), 2 sockets",
+		.desc = "topology=package:2 l3:1 l2:56 core:1 pu:2;l3.closids=15;"
+			"l3.cbm_len=15;l3.min_cbm_bits=1;l3.shareable_bits=0x6000;l3.cdp=0;"
+			"l3.sparse=0;l2.closids=8;l2.cbm_len=16;l2.min_cbm_bits=1;"
+			"l2.shareable_bits=0;l2.cdp=0;l2.sparse=0",
+		.source = "constructed from resctrl info of Sapphire Rapids hosts "
+			  "(unvariance/collector PR #93: L3 0x7fff/0x6000, L2 0xffff; "
+			  "intel/goresctrl PR #154: 15 L3 and 8 L2 CLOSIDs); CDP off because "
+			  "15 is odd",
+	},
+	/*
+	 * Constructed: the Atom C3958 recording enumerates L2 CAT only (leaf
+	 * 0x10.0 EBX=0x4) with a 2 MB L2 per 2-core module, but the recording
+	 * tool did not dump subleaf 2. SDM vol. 3C table 35-12 (Goldmont MSRs)
+	 * gives IA32_PQR_ASSOC COS bits 33:32 (4 classes) and
+	 * IA32_L2_QOS_MASK_n CBM bits 7:0 (8 bits), module scope. intel-cmt-cat
+	 * issue #39: Denverton (C3000) was their L2 CAT validation part, no L3.
+	 * Topology: Atom C3958, 16 cores in 8 modules, no SMT, no L3.
+	 */
+	{
+		.name = "atom-c3000",
+		.vendor = "GenuineIntel",
+		.part = "Intel Atom C3958 (Denverton, Goldmont), 1 socket",
+		.desc = "topology=package:1 l2:8 core:2 pu:1;l2.closids=4;l2.cbm_len=8;"
+			"l2.min_cbm_bits=1;l2.shareable_bits=0;l2.cdp=0;l2.sparse=0",
+		.source = "constructed from SDM vol. 3C table 35-12 (Goldmont: 2-bit COS "
+			  "field, 8-bit IA32_L2_QOS_MASK_n per module) and the L2-CAT-only "
+			  "CPUID of an Atom C3958 (InstLatx64 "
+			  "GenuineIntel00506F1_Denverton_CPUID.txt)",
+	},
+	/*
+	 * CPUID leaf 0x10.1 of a Zen 3 Ryzen 7 5800X (same Zen 3 CCD as EPYC
+	 * 7003): 0000000F-00000000-00000004-0000000F, i.e. 16-bit CBM, CDP, 16
+	 * CLOSIDs. Linux reads leaf 0x10 on AMD as on Intel and always allows
+	 * sparse masks there (rdt_init_res_defs_amd()). One L3 domain per CCX.
+	 * Topology: EPYC 7763, 64 cores = 8 CCDs x 8 cores, 32 MB L3 each.
+	 */
+	{
+		.name = "amd-milan",
+		.vendor = "AuthenticAMD",
+		.part = "AMD EPYC 7763 (Milan, Zen 3), 2 sockets",
+		.desc = "topology=package:2 l3:8 core:8 pu:2;l3.closids=16;l3.cbm_len=16;"
+			"l3.min_cbm_bits=1;l3.shareable_bits=0;l3.cdp=1;l3.sparse=1",
+		.source = "CPUID 0x10.1 of a Zen 3 Ryzen 7 5800X (InstLatx64 "
+			  "AuthenticAMD0A20F12_K19_Vermeer_03_CPUID.txt); Linux resctrl: "
+			  "AMD masks may be non-contiguous",
+	},
+	/*
+	 * CPUID leaf 0x10.1 of a Zen 4 Threadripper PRO 7995WX (the Zen 4 CCD of
+	 * EPYC 9004): 0000000F-00000000-00000004-0000000F. Topology: EPYC 9654,
+	 * 96 cores = 12 CCDs x 8 cores, 32 MB L3 each.
+	 */
+	{
+		.name = "amd-genoa",
+		.vendor = "AuthenticAMD",
+		.part = "AMD EPYC 9654 (Genoa, Zen 4), 2 sockets",
+		.desc = "topology=package:2 l3:12 core:8 pu:2;l3.closids=16;l3.cbm_len=16;"
+			"l3.min_cbm_bits=1;l3.shareable_bits=0;l3.cdp=1;l3.sparse=1",
+		.source = "CPUID 0x10.1 of a Zen 4 Threadripper PRO 7995WX (InstLatx64 "
+			  "AuthenticAMD0A10F81_K19_StormPeak_01_CPUID.txt); Linux resctrl: "
+			  "AMD masks may be non-contiguous",
+	},
+};
+
+#define NPRESETS (sizeof(presets) / sizeof(presets[0]))
+
+const struct rdt_preset *rdt_preset_find(const char *name)
+{
+	unsigned int i;
+
+	if (!name)
+		return NULL;
+	for (i = 0; i < NPRESETS; i++)
+		if (!strcmp(presets[i].name, name))
+			return &presets[i];
+	return NULL;
+}
+
+const char *rdt_preset_lookup(const char *name)
+{
+	const struct rdt_preset *p = rdt_preset_find(name);
+
+	return p ? p->desc : NULL;
+}
+
+const struct rdt_preset *rdt_preset_at(unsigned int i)
+{
+	return i < NPRESETS ? &presets[i] : NULL;
+}
+
+unsigned int rdt_preset_count(void)
+{
+	return NPRESETS;
+}
+
+int rdt_preset_names(char *buf, size_t len)
+{
+	size_t used = 0;
+	unsigned int i;
+
+	if (len)
+		buf[0] = '\0';
+	for (i = 0; i < NPRESETS; i++) {
+		int n = snprintf(used < len ? buf + used : NULL, used < len ? len - used : 0,
+				 "%s%s", i ? ", " : "", presets[i].name);
+
+		if (n < 0)
+			return n;
+		used += (size_t)n;
+	}
+	return (int)used;
+}
+
+RDTALLOC_API int rdtalloc_preset_foreach(int (*cb)(const char *name, const char *desc,
+						   const char *source, void *arg),
+					 void *arg)
+{
+	unsigned int i;
+	int ret;
+
+	rdt_clear_err(NULL);
+	if (!cb)
+		return rdt_fail(NULL, -EINVAL, "rdtalloc_preset_foreach: callback is NULL");
+	for (i = 0; i < NPRESETS; i++) {
+		ret = cb(presets[i].name, presets[i].desc, presets[i].source, arg);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
