@@ -40,7 +40,7 @@ L3 cache id 1: 1 CLOSID in use
 ok "resource name in any case" closids l3
 expect_out_has "closids l3" "L3 cache id 0: 3 CLOSIDs in use"
 failure "closids of a resource the machine lacks" \
-	"resource 'L2' is not available on this machine" closids L2
+	"resource 'L2' is not available on this machine (have L3)" closids L2
 
 # info reflects the machine and the CLOSIDs in use
 ok "info" info
@@ -76,7 +76,7 @@ unchanged "exhaustion changed nothing" "$TMP/before"
 ok "a group alone on its CLOSID rewrites it in place" schema set g0 'L3:0=8000'
 
 # CDP
-failure "CDP with groups" "CDP can be switched only while the default group is the only group (16 groups exist)" cdp L3 on
+failure "CDP with groups" "CDP can be switched only while the default group is the only group (16 other groups exist)" cdp L3 on
 ok "reset" reset
 ok "cdp on" cdp L3 on
 expect_out "cdp on" "L3 CDP is on (8 CLOSIDs)"
@@ -95,7 +95,7 @@ L3 cache id 1: 1 CLOSID in use
   CLOSID  MASK (data,code)         REFS  GROUPS
   0       0xfffff,0x3              1     default"
 failure "cdp of a resource the machine lacks" \
-	"resource 'L2' is not available on this machine" cdp L2 on
+	"resource 'L2' is not available on this machine (have L3)" cdp L2 on
 ok "cdp off" cdp L3 off
 expect_out "cdp off" "L3 CDP is off (16 CLOSIDs)"
 
