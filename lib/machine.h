@@ -50,6 +50,12 @@ struct rdt_machine {
 	bool *cpu_present;		/* [ncpus]: exists, online and usable */
 	bool virtual_tasks;		/* tasks=virtual: any tid > 0 is accepted */
 	char note[160];			/* detection remark for `info` ("" when none) */
+	/*
+	 * Appended by machine.c: per resource, [ncpus] domain index of each CPU
+	 * (-1: absent), so that rdt_machine_cpu_domain() is O(1). NULL in a
+	 * hand-built machine: the lookup then scans the domains instead.
+	 */
+	int *cpu_dom[RDT_NRES];
 };
 
 /*

@@ -1,0 +1,511 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * test_machine: machine descriptions -> struct rdt_machine. Exact domains,
+ * cache ids and CPU lists of synthetic topologies, defaults, overrides,
+ * presets with overrides, the canonical form, every error with its exact
+ * message, the O(1) CPU -> domain table, and the host checked against what
+ * hwloc itself reports here.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <hwloc.h>
+
+#include "machine.h"
+
+#define ERRLEN 512
+
+static struct rdt_machine *build_ok(const char *desc)
+{
+	struct rdt_machine *m = (void *)1;
+	char err[ERRLEN] = "x";
+	int ret = rdt_machine_build(desc, &m, err, sizeof(err));
+
+	if (ret)
+		fail_msg("'%s' failed: %d %s", desc ? desc : "(null)", ret, err);
+	assert_non_null(m);
+	assert_string_equal(err, "");
+	return m;
+}
+
+static void expect_err(const char *desc, int want, const char *msg)
+{
+	struct rdt_machine *m = (void *)1;
+	char err[ERRLEN] = "";
+	int ret = rdt_machine_build(desc, &m, err, sizeof(err));
+
+	if (ret != want || strcmp(err, msg))
+		fail_msg("'%s': got %d '%s', want %d '%s'", desc, ret, err, want, msg);
+	assert_null(m);
+}
+
+/* Domain i of res has cache id `id` and exactly the CPUs in list (terminated by -1). */
+static void check_dom(const struct rdt_machine *m, enum rdt_res r, unsigned int i,
+		      unsigned int id, const int *cpus)
+{
+	const struct rdt_domain *d;
+	unsigned int n = 0;
+
+	assert_true(i < m->ndom[r]);
+	d = &m->dom[r][i];
+	assert_int_equal(d->cache_id, id);
+	while (cpus[n] >= 0)
+		n++;
+	assert_int_equal(d->ncpus, n);
+	for (n = 0; n < d->ncpus; n++) {
+		assert_int_equal(d->cpus[n], cpus[n]);
+		assert_int_equal(rdt_machine_cpu_domain(m, r, cpus[n]), (int)i);
+	}
+	assert_int_equal(rdt_machine_domain(m, r, id), (int)i);
+}
+
+static void check_caps(const struct rdt_caps *c, unsigned int closids, unsigned int len,
+		       unsigned int min, uint64_t shareable, bool cdp, bool sparse)
+{
+	assert_true(c->present);
+	assert_int_equal(c->closids, closids);
+	assert_int_equal(c->cbm_len, len);
+	assert_int_equal(c->min_cbm_bits, min);
+	assert_int_equal(c->shareable_bits, shareable);
+	assert_int_equal(c->cdp, cdp);
+	assert_int_equal(c->sparse, sparse);
+}
+
+static void test_two_sockets(void **state)
+{
+	struct rdt_machine *m = build_ok("topology=package:2 l3:1 core:2 pu:1");
+	const int d0[] = { 0, 1, -1 }, d1[] = { 2, 3, -1 };
+	unsigned int c;
+
+	assert_int_equal(m->ncpus, 4);
+	for (c = 0; c < 4; c++)
+		assert_true(m->cpu_present[c]);
+	assert_int_equal(m->ndom[RDT_L3], 2);
+	check_dom(m, RDT_L3, 0, 0, d0);
+	check_dom(m, RDT_L3, 1, 1, d1);
+	check_caps(&m->caps[RDT_L3], 16, 20, 1, 0, true, false);
+	assert_false(m->caps[RDT_L2].present);
+	assert_int_equal(m->ndom[RDT_L2], 0);
+	assert_null(m->dom[RDT_L2]);
+	assert_false(m->virtual_tasks);
+	assert_string_equal(m->vendor, "sim");
+	assert_string_equal(m->model, "synthetic");
+	assert_string_equal(m->desc, "topology=package:2 l3:1 core:2 pu:1;l3.closids=16;"
+			    "l3.cbm_len=20;l3.min_cbm_bits=1;l3.shareable_bits=0;l3.cdp=1;"
+			    "l3.sparse=0;tasks=real");
+	assert_int_equal(m->dom[RDT_L3][0].cache_size, 16 * 1024 * 1024);
+	/* lookups outside the machine */
+	assert_int_equal(rdt_machine_domain(m, RDT_L3, 2), -1);
+	assert_int_equal(rdt_machine_domain(m, RDT_L2, 0), -1);
+	assert_int_equal(rdt_machine_cpu_domain(m, RDT_L3, 4), -1);
+	assert_int_equal(rdt_machine_cpu_domain(m, RDT_L3, -1), -1);
+	assert_int_equal(rdt_machine_cpu_domain(m, RDT_L2, 0), -1);
+	assert_int_equal(rdt_machine_cpu_domain(m, RDT_NRES, 0), -1);
+	rdt_machine_free(m);
+}
+
+/* The example of the brief: 2 packages, 4 cores, 2 threads. */
+static void test_smt_topology(void **state)
+{
+	struct rdt_machine *m = build_ok("topology=package:2 l3:1 core:4 pu:2");
+	const int d0[] = { 0, 1, 2, 3, 4, 5, 6, 7, -1 };
+	const int d1[] = { 8, 9, 10, 11, 12, 13, 14, 15, -1 };
+
+	assert_int_equal(m->ncpus, 16);
+	check_dom(m, RDT_L3, 0, 0, d0);
+	check_dom(m, RDT_L3, 1, 1, d1);
+	assert_string_equal(m->desc, "topology=package:2 l3:1 core:4 pu:2;l3.closids=16;"
+			    "l3.cbm_len=20;l3.min_cbm_bits=1;l3.shareable_bits=0;l3.cdp=1;"
+			    "l3.sparse=0;tasks=real");
+	rdt_machine_free(m);
+}
+
+/* Several L3 per package (AMD CCX, SNC): ids are logical across packages. */
+static void test_l3_per_ccx(void **state)
+{
+	struct rdt_machine *m = build_ok("topology=package:2 l3:3 core:2 pu:1");
+	const int d[6][3] = { { 0, 1, -1 }, { 2, 3, -1 }, { 4, 5, -1 },
+			      { 6, 7, -1 }, { 8, 9, -1 }, { 10, 11, -1 } };
+	unsigned int i;
+
+	assert_int_equal(m->ndom[RDT_L3], 6);
+	for (i = 0; i < 6; i++)
+		check_dom(m, RDT_L3, i, i, d[i]);
+	rdt_machine_free(m);
+}
+
+/* PU OS indexes interleaved: CPU lists follow os_index, not position. */
+static void test_interleaved_pus(void **state)
+{
+	struct rdt_machine *m = build_ok("topology=package:2 l3:1 core:2 pu:1(indexes=0,2,1,3)");
+	const int d0[] = { 0, 2, -1 }, d1[] = { 1, 3, -1 };
+
+	check_dom(m, RDT_L3, 0, 0, d0);
+	check_dom(m, RDT_L3, 1, 1, d1);
+	rdt_machine_free(m);
+}
+
+static void test_l2(void **state)
+{
+	struct rdt_machine *m =
+		build_ok("topology=package:1 l3:1 l2:2 core:1 pu:2;l2.closids=8;l2.cbm_len=8");
+	const int l3[] = { 0, 1, 2, 3, -1 }, a[] = { 0, 1, -1 }, b[] = { 2, 3, -1 };
+
+	check_dom(m, RDT_L3, 0, 0, l3);
+	assert_int_equal(m->ndom[RDT_L2], 2);
+	check_dom(m, RDT_L2, 0, 0, a);
+	check_dom(m, RDT_L2, 1, 1, b);
+	check_caps(&m->caps[RDT_L2], 8, 8, 1, 0, true, false);
+	assert_string_equal(m->desc, "topology=package:1 l3:1 l2:2 core:1 pu:2;l3.closids=16;"
+			    "l3.cbm_len=20;l3.min_cbm_bits=1;l3.shareable_bits=0;l3.cdp=1;"
+			    "l3.sparse=0;l2.closids=8;l2.cbm_len=8;l2.min_cbm_bits=1;"
+			    "l2.shareable_bits=0;l2.cdp=1;l2.sparse=0;tasks=real");
+	rdt_machine_free(m);
+}
+
+/* L2 only: no L3 in the topology, or L3 switched off. */
+static void test_l2_only(void **state)
+{
+	struct rdt_machine *m = build_ok("topology=package:1 l2:2 core:2 pu:1;l2.closids=4;"
+					 "l2.cdp=0");
+	const int a[] = { 0, 1, -1 }, b[] = { 2, 3, -1 };
+
+	assert_false(m->caps[RDT_L3].present);
+	assert_int_equal(m->ndom[RDT_L3], 0);
+	assert_int_equal(rdt_machine_cpu_domain(m, RDT_L3, 0), -1);
+	check_dom(m, RDT_L2, 0, 0, a);
+	check_dom(m, RDT_L2, 1, 1, b);
+	check_caps(&m->caps[RDT_L2], 4, 20, 1, 0, false, false);
+	assert_string_equal(m->desc, "topology=package:1 l2:2 core:2 pu:1;l3.closids=0;"
+			    "l2.closids=4;l2.cbm_len=20;l2.min_cbm_bits=1;l2.shareable_bits=0;"
+			    "l2.cdp=0;l2.sparse=0;tasks=real");
+	rdt_machine_free(m);
+
+	m = build_ok("topology=package:1 l3:1 l2:2 core:1 pu:1;l3.closids=0;l2.closids=2");
+	assert_false(m->caps[RDT_L3].present);
+	assert_int_equal(m->ndom[RDT_L2], 2);
+	assert_string_equal(m->desc, "topology=package:1 l3:1 l2:2 core:1 pu:1;l3.closids=0;"
+			    "l2.closids=2;l2.cbm_len=20;l2.min_cbm_bits=1;l2.shareable_bits=0;"
+			    "l2.cdp=1;l2.sparse=0;tasks=real");
+	rdt_machine_free(m);
+}
+
+static void test_overrides(void **state)
+{
+	struct rdt_machine *m = build_ok(" topology = package:2   l3:1 core:2 pu:1 ;;"
+					 "l3.closids=7; l3.cdp=0 ;l3.cbm_len=11;"
+					 "l3.min_cbm_bits=2;l3.shareable_bits=600;l3.sparse=1;"
+					 "tasks=virtual;");
+
+	check_caps(&m->caps[RDT_L3], 7, 11, 2, 0x600, false, true);
+	assert_true(m->virtual_tasks);
+	assert_string_equal(m->desc, "topology=package:2 l3:1 core:2 pu:1;l3.closids=7;"
+			    "l3.cbm_len=11;l3.min_cbm_bits=2;l3.shareable_bits=0x600;l3.cdp=0;"
+			    "l3.sparse=1;tasks=virtual");
+	rdt_machine_free(m);
+
+	/* 64-bit CBMs and the largest CLOSID count */
+	m = build_ok("topology=package:1 l3:1 core:1 pu:1;l3.cbm_len=64;l3.closids=4096;"
+		     "l3.shareable_bits=0xffffffffffffffff;l3.min_cbm_bits=64");
+	check_caps(&m->caps[RDT_L3], 4096, 64, 64, UINT64_MAX, true, false);
+	rdt_machine_free(m);
+}
+
+/* Descriptions of one machine give one canonical string, and it rebuilds itself. */
+static void test_canonical(void **state)
+{
+	static const char *const same[] = {
+		"topology=package:2 l3:1 core:2 pu:1",
+		"topology=package:2 l3:1 core:2 pu:1;tasks=real",
+		"l3.cdp=1; topology=  package:2 l3:1\tcore:2 pu:1  ;l3.closids=16",
+		("l3.sparse=0;l3.shareable_bits=0x0;l3.min_cbm_bits=1;l3.cbm_len=20;"
+		 "topology=package:2 l3:1 core:2 pu:1"),
+		"TOPOLOGY=package:2 l3:1 core:2 pu:1;L3.CLOSIDS=16",
+	};
+	struct rdt_machine *m0 = build_ok(same[0]), *m;
+	unsigned int i;
+
+	for (i = 1; i < sizeof(same) / sizeof(same[0]); i++) {
+		m = build_ok(same[i]);
+		assert_string_equal(m->desc, m0->desc);
+		rdt_machine_free(m);
+	}
+	m = build_ok(m0->desc);
+	assert_string_equal(m->desc, m0->desc);
+	rdt_machine_free(m);
+	/* a different machine, a different string */
+	m = build_ok("topology=package:2 l3:1 core:2 pu:1;l3.closids=14");
+	assert_string_not_equal(m->desc, m0->desc);
+	rdt_machine_free(m);
+	rdt_machine_free(m0);
+
+	/* a preset and its own expansion are the same machine */
+	m0 = build_ok("preset=broadwell-ep");
+	m = build_ok("topology=package:2 l3:1 core:22 pu:2;l3.closids=16;l3.cbm_len=20;"
+		     "l3.min_cbm_bits=1;l3.shareable_bits=0xc0000;l3.cdp=1;l3.sparse=0");
+	assert_string_equal(m->desc, m0->desc);
+	rdt_machine_free(m);
+	rdt_machine_free(m0);
+}
+
+static void test_preset_overrides(void **state)
+{
+	struct rdt_machine *a = build_ok("preset=skylake-sp;l3.closids=8;tasks=virtual");
+	struct rdt_machine *b = build_ok("l3.closids=8 ; tasks=virtual;preset=skylake-sp");
+
+	check_caps(&a->caps[RDT_L3], 8, 11, 1, 0x600, true, false);
+	assert_true(a->virtual_tasks);
+	assert_string_equal(a->desc, "topology=package:2 l3:1 core:24 pu:2;l3.closids=8;"
+			    "l3.cbm_len=11;l3.min_cbm_bits=1;l3.shareable_bits=0x600;l3.cdp=1;"
+			    "l3.sparse=0;tasks=virtual");
+	assert_string_equal(a->desc, b->desc);
+	assert_string_equal(a->vendor, "GenuineIntel");
+	assert_string_equal(a->model, "skylake-sp");
+	rdt_machine_free(a);
+	rdt_machine_free(b);
+
+	/* the topology of a preset is a key like any other */
+	a = build_ok("preset=amd-milan;topology=package:1 l3:2 core:2 pu:1");
+	check_caps(&a->caps[RDT_L3], 16, 16, 1, 0, true, true);
+	assert_int_equal(a->ndom[RDT_L3], 2);
+	assert_int_equal(a->ncpus, 4);
+	rdt_machine_free(a);
+
+	/* a preset's L2 falls away with a topology that has none */
+	a = build_ok("preset=sapphirerapids-sp;topology=package:1 l3:1 core:2 pu:1");
+	assert_false(a->caps[RDT_L2].present);
+	check_caps(&a->caps[RDT_L3], 15, 15, 1, 0x6000, false, false);
+	rdt_machine_free(a);
+}
+
+static void test_errors(void **state)
+{
+	const char *t = "topology=package:2 l3:1 core:2 pu:1;";
+	char d[256];
+
+	expect_err("l3.foo=1", -EINVAL, "machine description: unknown key 'l3.foo'");
+	expect_err("topology=package:1 l3:1 pu:1;l3.cbm_len=70", -EINVAL,
+		   "machine description: l3.cbm_len=70: must be 1..64");
+	expect_err("l3.cbm_len=0", -EINVAL, "machine description: l3.cbm_len=0: must be 1..64");
+	expect_err("topology=xx", -EINVAL, "machine description: topology 'xx': hwloc rejects it");
+	expect_err("topology=", -EINVAL, "machine description: topology '': hwloc rejects it");
+	expect_err("topology=package:2 l3:1 core:2 pu:1;topology=package:1 l3:1 pu:1", -EINVAL,
+		   "machine description: key 'topology' given twice");
+	expect_err("l3.closids=4;l3.cdp=0;l3.closids=4", -EINVAL,
+		   "machine description: key 'l3.closids' given twice");
+	expect_err("preset=skylake-sp;preset=skylake-sp", -EINVAL,
+		   "machine description: key 'preset' given twice");
+	expect_err("topology=package:1 l3:1 pu:1;l3.closids", -EINVAL,
+		   "machine description: item 'l3.closids' is not key=value");
+	expect_err("l3.closids=abc", -EINVAL, "machine description: l3.closids=abc: not a number");
+	expect_err("l3.closids=-1", -EINVAL, "machine description: l3.closids=-1: not a number");
+	expect_err("l3.closids=", -EINVAL, "machine description: l3.closids=: not a number");
+	expect_err("l3.shareable_bits=0xg", -EINVAL,
+		   "machine description: l3.shareable_bits=0xg: not a hex number");
+	expect_err("l3.closids=5000", -EINVAL,
+		   "machine description: l3.closids=5000: must be 0..4096");
+	expect_err("l3.cdp=2", -EINVAL, "machine description: l3.cdp=2: must be 0 or 1");
+	expect_err("l2.sparse=yes", -EINVAL, "machine description: l2.sparse=yes: not a number");
+	expect_err("tasks=maybe", -EINVAL,
+		   "machine description: tasks=maybe: must be 'real' or 'virtual'");
+	expect_err("preset=pentium", -EINVAL,
+		   "machine description: unknown preset 'pentium' (known: haswell-ep, "
+		   "broadwell-ep, skylake-sp, cascadelake-sp, icelake-sp, sapphirerapids-sp, "
+		   "atom-c3000, amd-milan, amd-genoa)");
+	expect_err("topology=pu:5000", -EINVAL,
+		   "machine description: topology 'pu:5000' has more than 4096 PUs");
+	expect_err("topology=package:64 l3:1 core:64 pu:2", -EINVAL,
+		   "machine description: topology 'package:64 l3:1 core:64 pu:2' has more than "
+		   "4096 PUs");
+	expect_err("topology=package:2 core:2 pu:1", -EINVAL,
+		   "machine description: no allocation resource: the topology has no L3 cache "
+		   "and no l2.closids given");
+	snprintf(d, sizeof(d), "%sl3.closids=0", t);
+	expect_err(d, -EINVAL, "machine description: no allocation resource: l3.closids=0 and "
+		   "no l2.closids given");
+	snprintf(d, sizeof(d), "%sl2.closids=4", t);
+	expect_err(d, -EINVAL, "machine description: l2.closids=4: the topology has no L2 cache");
+	expect_err("topology=package:2 core:2 pu:1;l3.closids=16", -EINVAL,
+		   "machine description: l3.closids=16: the topology has no L3 cache");
+	expect_err("topology=package:1 l2:2 pu:1;l2.cbm_len=8", -EINVAL,
+		   "machine description: l2.cbm_len=8: L2 allocation needs l2.closids");
+	snprintf(d, sizeof(d), "%sl3.closids=0;l3.cbm_len=11", t);
+	expect_err(d, -EINVAL,
+		   "machine description: l3.cbm_len=11: L3 allocation is off (l3.closids=0)");
+	expect_err("topology=package:1 l2:1 l3:2 core:1 pu:1;l2.closids=4", -EINVAL,
+		   "machine description: L2 cache id 0 spans L3 cache ids 0 and 1 (an L2 domain "
+		   "must lie inside one L3 domain)");
+	snprintf(d, sizeof(d), "%sl3.cbm_len=8;l3.min_cbm_bits=9", t);
+	expect_err(d, -EINVAL, "machine description: l3.min_cbm_bits=9: must be 1..8");
+	snprintf(d, sizeof(d), "%sl3.min_cbm_bits=0", t);
+	expect_err(d, -EINVAL, "machine description: l3.min_cbm_bits=0: must be 1..20");
+	snprintf(d, sizeof(d), "%sl3.shareable_bits=0x100000", t);
+	expect_err(d, -EINVAL, "machine description: l3.shareable_bits=0x100000: bits beyond "
+		   "the 20-bit CBM");
+	snprintf(d, sizeof(d), "%sl3.closids=15", t);
+	expect_err(d, -EINVAL, "machine description: l3.closids=15: must be even and at least 2 "
+		   "with l3.cdp=1 (CDP halves them)");
+	snprintf(d, sizeof(d), "%sl3.closids=15;l3.cdp=0", t);
+	rdt_machine_free(build_ok(d));
+	/* a preset's keys are checked like the caller's */
+	expect_err("preset=haswell-ep;l3.cdp=1;l3.closids=3", -EINVAL,
+		   "machine description: l3.closids=3: must be even and at least 2 with l3.cdp=1 "
+		   "(CDP halves them)");
+}
+
+/* A failed build leaves *out NULL and needs no err buffer. */
+static void test_error_no_buffer(void **state)
+{
+	struct rdt_machine *m = (void *)1;
+
+	assert_int_equal(rdt_machine_build("l3.foo=1", &m, NULL, 0), -EINVAL);
+	assert_null(m);
+	assert_int_equal(rdt_machine_build("topology=package:1 l3:1 pu:1", NULL, NULL, 0),
+			 -EINVAL);
+}
+
+/* A machine built by hand has no CPU table: the lookup scans. */
+static void test_hand_built(void **state)
+{
+	int c0[] = { 3, 1 }, c1[] = { 0 };
+	struct rdt_domain dom[2] = { { .cache_id = 4, .ncpus = 2, .cpus = c0 },
+				     { .cache_id = 9, .ncpus = 1, .cpus = c1 } };
+	bool present[4] = { true, true, false, true };
+	struct rdt_machine m = { .ncpus = 4, .cpu_present = present };
+
+	m.caps[RDT_L3].present = true;
+	m.ndom[RDT_L3] = 2;
+	m.dom[RDT_L3] = dom;
+	assert_int_equal(rdt_machine_cpu_domain(&m, RDT_L3, 3), 0);
+	assert_int_equal(rdt_machine_cpu_domain(&m, RDT_L3, 1), 0);
+	assert_int_equal(rdt_machine_cpu_domain(&m, RDT_L3, 0), 1);
+	assert_int_equal(rdt_machine_cpu_domain(&m, RDT_L3, 2), -1);
+	assert_int_equal(rdt_machine_domain(&m, RDT_L3, 9), 1);
+	assert_int_equal(rdt_machine_domain(&m, RDT_L3, 5), -1);
+	rdt_machine_free(NULL);
+}
+
+static void test_res_names(void **state)
+{
+	assert_string_equal(rdt_res_name(RDT_L3), "L3");
+	assert_string_equal(rdt_res_name(RDT_L2), "L2");
+	assert_int_equal(rdt_res_parse("L3"), RDT_L3);
+	assert_int_equal(rdt_res_parse("l2"), RDT_L2);
+	assert_int_equal(rdt_res_parse("L1"), -1);
+	assert_int_equal(rdt_res_parse("L3DATA"), -1);
+	assert_int_equal(rdt_res_parse(""), -1);
+	assert_int_equal(rdt_res_parse(NULL), -1);
+}
+
+/* The host, checked against hwloc's own view of this machine (not against numbers). */
+static void check_host(struct rdt_machine *m)
+{
+	hwloc_topology_t t;
+	hwloc_const_cpuset_t online, allowed;
+	unsigned int c, i, n = 0;
+	int nobj;
+
+	assert_int_equal(hwloc_topology_init(&t), 0);
+	hwloc_topology_set_flags(t, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED);
+	assert_int_equal(hwloc_topology_load(t), 0);
+	online = hwloc_topology_get_topology_cpuset(t);
+	allowed = hwloc_topology_get_allowed_cpuset(t);
+	assert_int_equal(m->ncpus,
+			 (unsigned int)hwloc_bitmap_last(hwloc_topology_get_complete_cpuset(t)) + 1);
+	for (c = 0; c < m->ncpus; c++)
+		assert_int_equal(m->cpu_present[c],
+				 hwloc_bitmap_isset(online, c) && hwloc_bitmap_isset(allowed, c));
+	nobj = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_L3CACHE);
+	for (i = 0; i < (unsigned int)nobj; i++) {
+		hwloc_obj_t o = hwloc_get_obj_by_type(t, HWLOC_OBJ_L3CACHE, i);
+		unsigned int id = o->os_index != HWLOC_UNKNOWN_INDEX ? o->os_index
+								     : o->logical_index;
+		int di = rdt_machine_domain(m, RDT_L3, id);
+		unsigned int k = 0;
+		int cpu;
+
+		if (!hwloc_bitmap_intersects(o->cpuset, allowed))
+			continue;
+		n++;
+		assert_true(di >= 0);
+		assert_int_equal(m->dom[RDT_L3][di].cache_size, o->attr->cache.size);
+		hwloc_bitmap_foreach_begin(cpu, o->cpuset) {
+			if (!m->cpu_present[cpu])
+				continue;
+			assert_int_equal(m->dom[RDT_L3][di].cpus[k++], cpu);
+			assert_int_equal(rdt_machine_cpu_domain(m, RDT_L3, cpu), di);
+		} hwloc_bitmap_foreach_end();
+		assert_int_equal(m->dom[RDT_L3][di].ncpus, k);
+	}
+	assert_int_equal(m->ndom[RDT_L3], n);
+	hwloc_topology_destroy(t);
+}
+
+static void test_host(void **state)
+{
+	struct rdt_machine *m = NULL;
+	char err[ERRLEN];
+	int ret = rdt_machine_build(NULL, &m, err, sizeof(err));
+	hwloc_topology_t t;
+	int nl3;
+
+	hwloc_topology_init(&t);
+	hwloc_topology_load(t);
+	nl3 = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_L3CACHE);
+	hwloc_topology_destroy(t);
+	if (nl3 <= 0) {		/* nothing to simulate on: said so */
+		assert_int_equal(ret, -ENODEV);
+		assert_null(m);
+		return;
+	}
+	assert_int_equal(ret, 0);
+	assert_string_equal(m->desc, "");
+	check_caps(&m->caps[RDT_L3], 16, 20, 1, 0, true, false);
+	assert_false(m->caps[RDT_L2].present);
+	assert_false(m->virtual_tasks);
+	check_host(m);
+	rdt_machine_free(m);
+
+	/* "" and blanks are the host too; overrides keep the host topology */
+	m = build_ok("  ;  ");
+	assert_string_equal(m->desc, "");
+	rdt_machine_free(m);
+	m = build_ok("tasks=real;l3.closids=16");
+	assert_string_equal(m->desc, "");
+	rdt_machine_free(m);
+	m = build_ok("l3.closids=4;l3.min_cbm_bits=2;l3.cdp=0");
+	check_caps(&m->caps[RDT_L3], 4, 20, 2, 0, false, false);
+	assert_string_equal(m->desc, "l3.closids=4;l3.cbm_len=20;l3.min_cbm_bits=2;"
+			    "l3.shareable_bits=0;l3.cdp=0;l3.sparse=0;tasks=real");
+	check_host(m);
+	rdt_machine_free(m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_two_sockets),
+		cmocka_unit_test(test_smt_topology),
+		cmocka_unit_test(test_l3_per_ccx),
+		cmocka_unit_test(test_interleaved_pus),
+		cmocka_unit_test(test_l2),
+		cmocka_unit_test(test_l2_only),
+		cmocka_unit_test(test_overrides),
+		cmocka_unit_test(test_canonical),
+		cmocka_unit_test(test_preset_overrides),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_error_no_buffer),
+		cmocka_unit_test(test_hand_built),
+		cmocka_unit_test(test_res_names),
+		cmocka_unit_test(test_host),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

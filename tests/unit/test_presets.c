@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * test_presets: every preset builds and gives the numbers its source states;
+ * the lookups, the iterator and rdtalloc_preset_foreach; and, where a
+ * recording of the part (or its core) exists in tests/data/cpuid, that the
+ * preset agrees with what CPUID enumerates there.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include <rdtalloc/rdtalloc.h>
+
+#include "machine.h"
+#include "presets.h"
+
+struct want_res {
+	unsigned int closids, cbm_len, min, ndom, cpus_per_dom;
+	uint64_t shareable;
+	bool cdp, sparse;
+};
+
+struct want {
+	const char *name, *vendor;
+	unsigned int ncpus;
+	struct want_res res[RDT_NRES];	/* closids 0: absent */
+	const char *dump;		/* recording to agree with, or NULL */
+};
+
+static const struct want wants[] = {
+	{ "haswell-ep", "GenuineIntel", 72, { { 4, 20, 2, 2, 36, 0xc0000, false, false } }, NULL },
+	{ "broadwell-ep", "GenuineIntel", 88, { { 16, 20, 1, 2, 44, 0xc0000, true, false } },
+	  "intel-i7-6900k-broadwell-e.txt" },
+	{ "skylake-sp", "GenuineIntel", 96, { { 16, 11, 1, 2, 48, 0x600, true, false } },
+	  "intel-xeon-8160-skylake-sp.txt" },
+	{ "cascadelake-sp", "GenuineIntel", 112, { { 16, 11, 1, 2, 56, 0x600, true, false } },
+	  "constructed-intel-xeon-8280-cascadelake.txt" },
+	{ "icelake-sp", "GenuineIntel", 160, { { 16, 12, 1, 2, 80, 0, true, false } },
+	  "constructed-intel-xeon-8380-icelake-sp.txt" },
+	{ "sapphirerapids-sp", "GenuineIntel", 224,
+	  { { 15, 15, 1, 2, 112, 0x6000, false, false }, { 8, 16, 1, 112, 2, 0, false, false } },
+	  NULL },
+	{ "atom-c3000", "GenuineIntel", 16, { { 0 }, { 4, 8, 1, 8, 2, 0, false, false } },
+	  "intel-atom-c3958-denverton.txt" },
+	{ "amd-milan", "AuthenticAMD", 256, { { 16, 16, 1, 16, 16, 0, true, true } },
+	  "amd-ryzen-5800x-zen3.txt" },
+	{ "amd-genoa", "AuthenticAMD", 384, { { 16, 16, 1, 24, 16, 0, true, true } },
+	  "amd-threadripper-7995wx-zen4.txt" },
+};
+
+#define NWANT (sizeof(wants) / sizeof(wants[0]))
+
+static struct rdt_machine *build(const char *desc)
+{
+	struct rdt_machine *m = NULL;
+	char err[512];
+	int ret = rdt_machine_build(desc, &m, err, sizeof(err));
+
+	if (ret)
+		fail_msg("'%s': %d %s", desc, ret, err);
+	return m;
+}
+
+static void check_res(const struct rdt_machine *m, enum rdt_res r, const struct want_res *w)
+{
+	const struct rdt_caps *c = &m->caps[r];
+	unsigned int i;
+
+	if (!w->closids) {
+		assert_false(c->present);
+		assert_int_equal(m->ndom[r], 0);
+		return;
+	}
+	assert_true(c->present);
+	assert_int_equal(c->closids, w->closids);
+	assert_int_equal(c->cbm_len, w->cbm_len);
+	assert_int_equal(c->min_cbm_bits, w->min);
+	assert_int_equal(c->shareable_bits, w->shareable);
+	assert_int_equal(c->cdp, w->cdp);
+	assert_int_equal(c->sparse, w->sparse);
+	assert_int_equal(m->ndom[r], w->ndom);
+	for (i = 0; i < m->ndom[r]; i++) {
+		assert_int_equal(m->dom[r][i].cache_id, i);
+		assert_int_equal(m->dom[r][i].ncpus, w->cpus_per_dom);
+	}
+}
+
+static void test_every_preset(void **state)
+{
+	char desc[64];
+	unsigned int i;
+
+	assert_int_equal(rdt_preset_count(), NWANT);
+	for (i = 0; i < NWANT; i++) {
+		const struct rdt_preset *p = rdt_preset_at(i);
+		struct rdt_machine *m;
+
+		assert_non_null(p);
+		assert_string_equal(p->name, wants[i].name);
+		assert_string_equal(p->vendor, wants[i].vendor);
+		assert_true(strlen(p->source) > 20);
+		assert_true(strlen(p->part) > 10);
+		snprintf(desc, sizeof(desc), "preset=%s", p->name);
+		m = build(desc);
+		assert_int_equal(m->ncpus, wants[i].ncpus);
+		check_res(m, RDT_L3, &wants[i].res[RDT_L3]);
+		check_res(m, RDT_L2, &wants[i].res[RDT_L2]);
+		assert_string_equal(m->vendor, wants[i].vendor);
+		assert_string_equal(m->model, p->name);
+		assert_false(m->virtual_tasks);
+		rdt_machine_free(m);
+		/* the expansion alone is the same machine */
+		m = build(p->desc);
+		check_res(m, RDT_L3, &wants[i].res[RDT_L3]);
+		check_res(m, RDT_L2, &wants[i].res[RDT_L2]);
+		rdt_machine_free(m);
+	}
+	assert_null(rdt_preset_at(NWANT));
+}
+
+/* Where the part (or its core) was recorded, the preset says what CPUID says. */
+static void test_agrees_with_recordings(void **state)
+{
+	char path[512];
+	unsigned int i, j, r;
+
+	for (i = 0; i < NWANT; i++) {
+		struct rdtalloc_cpu_caps caps = { .sz = sizeof(caps) };
+
+		if (!wants[i].dump)
+			continue;
+		snprintf(path, sizeof(path), "%s/cpuid/%s", RDT_TEST_DATA, wants[i].dump);
+		assert_int_equal(rdtalloc_cpuid_decode_file(path, &caps), 0);
+		assert_string_equal(caps.vendor, wants[i].vendor);
+		for (r = 0, j = 0; r < RDT_NRES; r++) {
+			const struct want_res *w = &wants[i].res[r];
+
+			if (!w->closids)
+				continue;
+			assert_true(j < caps.nres);
+			assert_string_equal(caps.res[j].name, r == RDT_L3 ? "L3" : "L2");
+			assert_int_equal(caps.res[j].closids, w->closids);
+			assert_int_equal(caps.res[j].cbm_len, w->cbm_len);
+			assert_int_equal(caps.res[j].shareable_bits, w->shareable);
+			assert_int_equal(caps.res[j].cdp, w->cdp);
+			assert_int_equal(caps.res[j].sparse, w->sparse);
+			j++;
+		}
+		assert_int_equal(caps.nres, j);
+	}
+}
+
+static void test_lookup(void **state)
+{
+	char names[256];
+	int n;
+
+	assert_string_equal(rdt_preset_lookup("skylake-sp"),
+			    "topology=package:2 l3:1 core:24 pu:2;l3.closids=16;l3.cbm_len=11;"
+			    "l3.min_cbm_bits=1;l3.shareable_bits=0x600;l3.cdp=1;l3.sparse=0");
+	assert_null(rdt_preset_lookup("Skylake-SP"));
+	assert_null(rdt_preset_lookup(""));
+	assert_null(rdt_preset_lookup(NULL));
+	assert_ptr_equal(rdt_preset_find("amd-genoa"), rdt_preset_at(NWANT - 1));
+	n = rdt_preset_names(names, sizeof(names));
+	assert_string_equal(names, "haswell-ep, broadwell-ep, skylake-sp, cascadelake-sp, "
+			    "icelake-sp, sapphirerapids-sp, atom-c3000, amd-milan, amd-genoa");
+	assert_int_equal(n, (int)strlen(names));
+	/* like snprintf: the full length even when it is cut */
+	assert_int_equal(rdt_preset_names(names, 5), n);
+	assert_string_equal(names, "hasw");
+	assert_int_equal(rdt_preset_names(NULL, 0), n);
+}
+
+struct walk {
+	unsigned int seen, stop_at;
+	char names[NWANT][32];
+};
+
+static int walk_cb(const char *name, const char *desc, const char *source, void *arg)
+{
+	struct walk *w = arg;
+
+	assert_string_equal(desc, rdt_preset_lookup(name));
+	assert_string_equal(source, rdt_preset_find(name)->source);
+	snprintf(w->names[w->seen], sizeof(w->names[0]), "%s", name);
+	w->seen++;
+	return w->seen == w->stop_at ? 42 : 0;
+}
+
+static void test_foreach(void **state)
+{
+	struct walk w = { 0 };
+	unsigned int i;
+
+	assert_int_equal(rdtalloc_preset_foreach(walk_cb, &w), 0);
+	assert_int_equal(w.seen, NWANT);
+	for (i = 0; i < NWANT; i++)
+		assert_string_equal(w.names[i], wants[i].name);
+	memset(&w, 0, sizeof(w));
+	w.stop_at = 3;
+	assert_int_equal(rdtalloc_preset_foreach(walk_cb, &w), 42);
+	assert_int_equal(w.seen, 3);
+	assert_int_equal(rdtalloc_preset_foreach(NULL, NULL), -EINVAL);
+	assert_string_equal(rdtalloc_errmsg(NULL), "rdtalloc_preset_foreach: callback is NULL");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_every_preset),
+		cmocka_unit_test(test_agrees_with_recordings),
+		cmocka_unit_test(test_lookup),
+		cmocka_unit_test(test_foreach),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
