@@ -1031,7 +1031,8 @@ RDTALLOC_API int rdtalloc_group_tasks(rdtalloc_t *r, const char *group, pid_t *t
 	g = find_group(r, group);
 	ret = g < 0 ? g : collect_tasks(r, g, &v, &n);
 	if (!ret) {
-		memcpy(tids, v, (n < max ? n : max) * sizeof(pid_t));
+		if (max && n)
+			memcpy(tids, v, (n < max ? n : max) * sizeof(pid_t));
 		ret = n > INT_MAX ? INT_MAX : (int)n;
 	}
 	free(v);
@@ -1219,7 +1220,8 @@ RDTALLOC_API int rdtalloc_domain_cpus(rdtalloc_t *r, const char *resource, unsig
 	if (d < 0)
 		return d;
 	dom = &r->m->dom[res][d];
-	memcpy(cpus, dom->cpus, (dom->ncpus < max ? dom->ncpus : max) * sizeof(int));
+	if (max && dom->ncpus)
+		memcpy(cpus, dom->cpus, (dom->ncpus < max ? dom->ncpus : max) * sizeof(int));
 	return (int)dom->ncpus;
 }
 
