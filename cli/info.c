@@ -176,8 +176,72 @@ static void print_resources(json_object *a)
 		print_resource(json_object_array_get_idx(a, i));
 }
 
+/* What CPUID says: a JSON object of struct rdtalloc_cpu_caps. */
+static json_object *caps_json(const struct rdtalloc_cpu_caps *c)
+{
+	json_object *o = jobj(), *res = jarr();
+
+	jset(o, "vendor", jstr(c->vendor));
+	jset(o, "brand", jstr(c->brand));
+	jset(o, "family", jint(c->family));
+	jset(o, "model", jint(c->model));
+	jset(o, "stepping", jint(c->stepping));
+	jset(o, "rdt_alloc", jbool(c->rdt_alloc));
+	jset(o, "mba", jbool(c->mba));
+	jset(o, "probe_needed", jbool(c->probe_needed));
+	for (unsigned int i = 0; i < c->nres && i < 2; i++) {
+		json_object *e = jobj();
+
+		jset(e, "name", jstr(c->res[i].name));
+		jset(e, "closids", jint(c->res[i].closids));
+		jset(e, "cbm_len", jint(c->res[i].cbm_len));
+		jset(e, "shareable_bits", jhex(c->res[i].shareable_bits));
+		jset(e, "cdp", jbool(c->res[i].cdp));
+		jset(e, "sparse", jbool(c->res[i].sparse));
+		/* Also keyed by name, for scripts: .L3.closids */
+		jset(o, c->res[i].name, json_object_get(e));
+		jpush(res, e);
+	}
+	jset(o, "resources", res);
+	jset(o, "summary", jstr(c->summary));
+	return o;
+}
+
+static void print_caps(json_object *o)
+{
+	json_object *res = jget(o, "resources");
+
+	printf("cpu:      %s %s (family 0x%llx model 0x%llx stepping %lld)\n",
+	       jget_str(o, "vendor"), jget_str(o, "brand"), jget_int(o, "family"),
+	       jget_int(o, "model"), jget_int(o, "stepping"));
+	printf("CPUID:    %s\n", jget_str(o, "summary"));
+	for (size_t i = 0; res && i < json_object_array_length(res); i++) {
+		json_object *e = json_object_array_get_idx(res, i);
+
+		printf("  %s: %lld CLOSIDs, %lld-bit CBM, shareable %s, CDP %s, %s masks\n",
+		       jget_str(e, "name"), jget_int(e, "closids"), jget_int(e, "cbm_len"),
+		       jget_str(e, "shareable_bits"), jget_bool(e, "cdp") ? "yes" : "no",
+		       jget_bool(e, "sparse") ? "sparse" : "contiguous");
+	}
+	printf("\n");
+}
+
+static json_object *collect_host_cpu(rdtalloc_t *r)
+{
+	struct rdtalloc_cpu_caps c = { .sz = sizeof(c) };
+	int err = rdtalloc_cpuid_host(&c);
+
+	(void)r;
+	if (err) {
+		fail_lib(NULL, err);
+		return NULL;
+	}
+	return caps_json(&c);
+}
+
 static const struct info_section sections[] = {
 	{ "backend", collect_backend, print_backend },
+	{ "cpu", collect_host_cpu, print_caps },
 	{ "cpus", collect_cpus, print_cpus },
 	{ "resources", collect_resources, print_resources },
 };
@@ -190,16 +254,77 @@ static void print_info(json_object *doc)
 		sections[i].print(jget(doc, sections[i].key));
 }
 
+/* info --cpuid FILE: decode a recorded `cpuid -r` dump instead of the CPU. */
+static int info_cpuid(const char *path)
+{
+	struct rdtalloc_cpu_caps c = { .sz = sizeof(c) };
+	int err = rdtalloc_cpuid_decode_file(path, &c);
+
+	if (err)
+		return fail_lib(NULL, err);
+	return emit(caps_json(&c), print_caps);
+}
+
+static int add_preset(const char *name, const char *desc, const char *source, void *arg)
+{
+	json_object *e = jobj();
+
+	jset(e, "name", jstr(name));
+	jset(e, "machine", jstr(desc));
+	jset(e, "source", jstr(source));
+	jpush(arg, e);
+	return 0;
+}
+
+static void print_presets(json_object *doc)
+{
+	json_object *a = jget(doc, "presets");
+
+	for (size_t i = 0; a && i < json_object_array_length(a); i++) {
+		json_object *e = json_object_array_get_idx(a, i);
+
+		printf("%s\n  machine: %s\n  source:  %s\n", jget_str(e, "name"),
+		       jget_str(e, "machine"), jget_str(e, "source"));
+	}
+}
+
+/* info --presets: the named real parts a machine description can use. */
+static int info_presets(void)
+{
+	json_object *doc = jobj(), *a = jarr();
+	int err = rdtalloc_preset_foreach(add_preset, a);
+
+	jset(doc, "presets", a);
+	if (err) {
+		json_object_put(doc);
+		return fail_lib(NULL, err);
+	}
+	return emit(doc, print_presets);
+}
+
 int do_info(int argc, char **argv)
 {
 	json_object *doc;
 	rdtalloc_t *r;
 	int ret;
+	const char *dump = NULL;
+	bool presets = false;
+	const struct flag flags[] = {
+		{ "--cpuid", NULL, &dump },
+		{ "--presets", &presets, NULL },
+		{ NULL, NULL, NULL },
+	};
 
-	ret = parse_flags("info", &argc, argv, NULL);
+	ret = parse_flags("info", &argc, argv, flags);
 	if (ret)
 		return ret;
-	MAX_ARGS(0, "info");
+	MAX_ARGS(0, "info [--cpuid FILE | --presets]");
+	if (dump && presets)
+		return usage_error("info: --cpuid and --presets do not go together");
+	if (dump)
+		return info_cpuid(dump);
+	if (presets)
+		return info_presets();
 	r = ctx();
 	if (!r)
 		return EXIT_FAIL;

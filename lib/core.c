@@ -501,10 +501,7 @@ out:
 /* Settings from the options, else the environment. */
 static int settings(rdtalloc_t *r, const struct rdtalloc_opts *opts, const char *desc)
 {
-	const char *root = OPTS_GET(opts, msr_root, NULL);
-
-	if (!root)
-		root = getenv("RDTALLOC_MSR_ROOT");
+	const char *root = getenv("RDTALLOC_MSR_ROOT");
 	if (root && *root) {
 		if (root[0] != '/')
 			return rdt_fail(NULL, -EINVAL, "msr device root '%.200s' must be an "

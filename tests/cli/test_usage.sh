@@ -50,7 +50,7 @@ usage "schema set needs a schema" "missing argument: usage: rdtctl schema set GR
 	schema set p1
 usage "group show takes one name" "unexpected argument 'b': usage: rdtctl group show [NAME]" \
 	group show a b
-usage "info takes nothing" "unexpected argument 'x': usage: rdtctl info" info x
+usage "info takes nothing" "unexpected argument 'x': usage: rdtctl info [--cpuid FILE | --presets]" info x
 usage "save takes nothing" "unexpected argument 'x': usage: rdtctl save" save x
 usage "reset takes nothing" "unexpected argument 'x': usage: rdtctl reset" reset x
 usage "apply needs a file" "missing argument: usage: rdtctl apply FILE|- [--prune] [--dry-run]" apply

@@ -1,0 +1,48 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# test_info: `rdtctl info` on this machine, `info --cpuid FILE` on recorded
+# dumps (exact decoded capabilities) and `info --presets`.
+. "$(dirname "$0")/lib.sh"
+need_python
+
+DATA=$(cd "$(dirname "$0")/../data/cpuid" && pwd)
+
+ok "info" info
+expect_out_has "info names the backend" "backend:  sim (backend 'sim' requested by the caller)"
+ok "info -j" -j info
+valid_json "info -j"
+json "info -j backend" "d['backend']['name']" "sim"
+json "info -j has the CPU vendor" "d['cpu']['vendor'] != ''" "true"
+
+ok "cpuid of a Skylake-SP dump" -j info --cpuid "$DATA/intel-xeon-8160-skylake-sp.txt"
+json "Skylake-SP vendor" "d['vendor']" "GenuineIntel"
+json "Skylake-SP L3 CLOSIDs" "d['L3']['closids']" "16"
+json "Skylake-SP L3 CBM" "d['L3']['cbm_len']" "11"
+json "Skylake-SP L3 shareable" "d['L3']['shareable_bits']" "0x600"
+json "Skylake-SP L3 CDP" "d['L3']['cdp']" "true"
+json "Skylake-SP L3 sparse" "d['L3']['sparse']" "false"
+json "Skylake-SP has no L2 CAT" "'L2' in d" "false"
+
+ok "cpuid of this machine's own dump (a VM hiding allocation)" -j info --cpuid "$DATA/amd-zen4-vm.txt"
+json "VM vendor" "d['vendor']" "AuthenticAMD"
+json "VM: no allocation" "d['rdt_alloc']" "false"
+json "VM: no resources" "d['resources']" "[]"
+
+ok "cpuid human output" info --cpuid "$DATA/intel-xeon-8160-skylake-sp.txt"
+expect_out_has "human L3 line" "  L3: 16 CLOSIDs, 11-bit CBM, shareable 0x600, CDP yes, contiguous masks"
+
+failure "cpuid of a missing file" "cpuid dump $TMP/none: No such file or directory" \
+	info --cpuid "$TMP/none"
+printf 'this is not a dump\n' >"$TMP/bad.txt"
+run info --cpuid "$TMP/bad.txt"
+expect_rc 1 "cpuid of garbage"
+expect_err_has "garbage names the line" "line 1"
+usage "--cpuid and --presets together" "info: --cpuid and --presets do not go together" \
+	info --cpuid "$TMP/bad.txt" --presets
+
+ok "presets" -j info --presets
+for p in haswell-ep broadwell-ep skylake-sp cascadelake-sp icelake-sp sapphirerapids-sp \
+	amd-milan amd-genoa; do
+	json "preset $p listed" "any(e['name'] == '$p' and e['source'] for e in d['presets'])" "true"
+done
+
+finish
