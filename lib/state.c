@@ -769,39 +769,51 @@ struct sbuf {
 	bool oom;
 };
 
-static void sb_add(struct sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void sb_add(struct sbuf *b, const char *fmt, ...)
+static bool sb_room(struct sbuf *b, size_t n)
 {
-	va_list ap;
-	int n;
+	char *ns;
+	size_t cap;
 
 	if (b->oom)
-		return;
-	for (;;) {
-		va_start(ap, fmt);
-		n = vsnprintf(b->s ? b->s + b->len : NULL, b->cap - b->len, fmt, ap);
-		va_end(ap);
-		if (n < 0) {
-			b->oom = true;
-			return;
-		}
-		if ((size_t)n < b->cap - b->len) {
-			b->len += (size_t)n;
-			return;
-		}
-		{
-			size_t cap = (b->cap + (size_t)n + 1) * 2;
-			char *ns = realloc(b->s, cap);
-
-			if (!ns) {
-				b->oom = true;
-				return;
-			}
-			b->s = ns;
-			b->cap = cap;
-		}
+		return false;
+	if (b->cap - b->len > n)
+		return true;
+	cap = (b->cap + n + 1) * 2;
+	ns = realloc(b->s, cap);
+	if (!ns) {
+		b->oom = true;
+		return false;
 	}
+	b->s = ns;
+	b->cap = cap;
+	return true;
+}
+
+/* ' ' then v in base 10 or 16: the tables' fields, without printf's cost. */
+static void sb_num(struct sbuf *b, uint64_t v, unsigned int base)
+{
+	char tmp[24];
+	int n = 0;
+
+	do {
+		tmp[n++] = "0123456789abcdef"[v % base];
+		v /= base;
+	} while (v);
+	if (!sb_room(b, (size_t)n + 1))
+		return;
+	b->s[b->len++] = ' ';
+	while (n)
+		b->s[b->len++] = tmp[--n];
+}
+
+static void sb_text(struct sbuf *b, const char *t)
+{
+	size_t n = strlen(t);
+
+	if (!sb_room(b, n))
+		return;
+	memcpy(b->s + b->len, t, n);
+	b->len += n;
 }
 
 static json_object *sb_json(struct sbuf *b)
@@ -841,12 +853,13 @@ static json_object *groups_json(const struct rdt_state *st, int *order_of)
 		const struct rdt_group *g = &st->groups[order[i]];
 
 		order_of[order[i]] = (int)i;
-		sb_add(&b, "%s %" PRIu64, g->name, g->seq);
+		sb_text(&b, g->name);
+		sb_num(&b, g->seq, 10);
 		for (k = 0; k < st->nadom; k++)
-			sb_add(&b, " %u", g->closid[k]);
+			sb_num(&b, g->closid[k], 10);
 		for (k = 0; k < st->nslots * 2; k++)
-			sb_add(&b, " %" PRIx64, g->mask[k]);
-		sb_add(&b, "\n");
+			sb_num(&b, g->mask[k], 16);
+		sb_text(&b, "\n");
 	}
 	free(order);
 	return sb_json(&b);
@@ -860,8 +873,12 @@ static json_object *tasks_json(const struct rdt_state *st, const int *order_of)
 	for (i = 0; i < st->tasks.cap; i++) {
 		const struct rdt_task *t = &st->tasks.slots[i];
 
-		if (t->tid)
-			sb_add(&b, "%d %d %" PRIu64 "\n", (int)t->tid, order_of[t->group], t->start);
+		if (!t->tid)
+			continue;
+		sb_num(&b, (uint64_t)t->tid, 10);
+		sb_num(&b, (uint64_t)order_of[t->group], 10);
+		sb_num(&b, t->start, 10);
+		sb_text(&b, "\n");
 	}
 	return sb_json(&b);
 }
