@@ -585,3 +585,42 @@ bool parse_tid(const char *s, pid_t *tid)
 	*tid = (pid_t)v;
 	return true;
 }
+
+int show_groups(const char *verb, int argc, char **argv,
+		json_object *(*one)(rdtalloc_t *r, const char *group),
+		void (*print_one)(json_object *doc), void (*print_all)(json_object *doc))
+{
+	char synopsis[64], **names;
+	json_object *doc;
+	rdtalloc_t *r;
+	int n, ret;
+
+	ret = parse_flags(verb, &argc, argv, NULL);
+	if (ret)
+		return ret;
+	snprintf(synopsis, sizeof(synopsis), "%s [GROUP]", verb);
+	MAX_ARGS(1, synopsis);
+	r = ctx();
+	if (!r)
+		return EXIT_FAIL;
+	if (argc == 1) {
+		doc = one(r, argv[0]);
+		return doc ? emit(doc, print_one) : EXIT_FAIL;
+	}
+	n = list_groups(r, &names);
+	if (n < 0)
+		return EXIT_FAIL;
+	doc = jarr();
+	for (int i = 0; i < n; i++) {
+		json_object *o = one(r, names[i]);
+
+		if (!o) {
+			json_object_put(doc);
+			free_names(names, n);
+			return EXIT_FAIL;
+		}
+		jpush(doc, o);
+	}
+	free_names(names, n);
+	return emit(doc, print_all);
+}

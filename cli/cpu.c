@@ -158,38 +158,7 @@ static void print_all(json_object *a)
 
 static int cpu_show(int argc, char **argv)
 {
-	json_object *doc;
-	char **names;
-	rdtalloc_t *r;
-	int n, ret;
-
-	ret = parse_flags("cpu show", &argc, argv, NULL);
-	if (ret)
-		return ret;
-	MAX_ARGS(1, "cpu show [GROUP]");
-	r = ctx();
-	if (!r)
-		return EXIT_FAIL;
-	if (argc == 1) {
-		doc = cpus_doc(r, argv[0]);
-		return doc ? emit(doc, print_one) : EXIT_FAIL;
-	}
-	n = list_groups(r, &names);
-	if (n < 0)
-		return EXIT_FAIL;
-	doc = jarr();
-	for (int i = 0; i < n; i++) {
-		json_object *o = cpus_doc(r, names[i]);
-
-		if (!o) {
-			json_object_put(doc);
-			free_names(names, n);
-			return EXIT_FAIL;
-		}
-		jpush(doc, o);
-	}
-	free_names(names, n);
-	return emit(doc, print_all);
+	return show_groups("cpu show", argc, argv, cpus_doc, print_one, print_all);
 }
 
 static int cpu_help(int argc, char **argv)

@@ -168,4 +168,12 @@ json_object *closid_table(rdtalloc_t *r, const char *res, unsigned int id,
 /* Print such a table for humans, indented. */
 void print_closid_table(json_object *dom, const char *indent);
 
+/*
+ * `OBJECT show [GROUP]`: one(r, group) for the group given, else for every
+ * group (an array), printed by print_one / print_all or as JSON.
+ */
+int show_groups(const char *verb, int argc, char **argv,
+		json_object *(*one)(rdtalloc_t *r, const char *group),
+		void (*print_one)(json_object *doc), void (*print_all)(json_object *doc));
+
 #endif

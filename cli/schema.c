@@ -135,38 +135,7 @@ static json_object *schema_doc(rdtalloc_t *r, const char *group)
 
 static int schema_show(int argc, char **argv)
 {
-	json_object *doc;
-	char **names;
-	rdtalloc_t *r;
-	int n, ret;
-
-	ret = parse_flags("schema show", &argc, argv, NULL);
-	if (ret)
-		return ret;
-	MAX_ARGS(1, "schema show [GROUP]");
-	r = ctx();
-	if (!r)
-		return EXIT_FAIL;
-	if (argc == 1) {
-		doc = schema_doc(r, argv[0]);
-		return doc ? emit(doc, print_one) : EXIT_FAIL;
-	}
-	n = list_groups(r, &names);
-	if (n < 0)
-		return EXIT_FAIL;
-	doc = jarr();
-	for (int i = 0; i < n; i++) {
-		json_object *o = schema_doc(r, names[i]);
-
-		if (!o) {
-			json_object_put(doc);
-			free_names(names, n);
-			return EXIT_FAIL;
-		}
-		jpush(doc, o);
-	}
-	free_names(names, n);
-	return emit(doc, print_all);
+	return show_groups("schema show", argc, argv, schema_doc, print_one, print_all);
 }
 
 static int schema_help(int argc, char **argv)

@@ -231,38 +231,7 @@ static json_object *tasks_doc(rdtalloc_t *r, const char *group)
 
 static int task_show(int argc, char **argv)
 {
-	json_object *doc;
-	char **names;
-	rdtalloc_t *r;
-	int n, ret;
-
-	ret = parse_flags("task show", &argc, argv, NULL);
-	if (ret)
-		return ret;
-	MAX_ARGS(1, "task show [GROUP]");
-	r = ctx();
-	if (!r)
-		return EXIT_FAIL;
-	if (argc == 1) {
-		doc = tasks_doc(r, argv[0]);
-		return doc ? emit(doc, print_tasks_one) : EXIT_FAIL;
-	}
-	n = list_groups(r, &names);
-	if (n < 0)
-		return EXIT_FAIL;
-	doc = jarr();
-	for (int i = 0; i < n; i++) {
-		json_object *o = tasks_doc(r, names[i]);
-
-		if (!o) {
-			json_object_put(doc);
-			free_names(names, n);
-			return EXIT_FAIL;
-		}
-		jpush(doc, o);
-	}
-	free_names(names, n);
-	return emit(doc, print_tasks_all);
+	return show_groups("task show", argc, argv, tasks_doc, print_tasks_one, print_tasks_all);
 }
 
 static int task_help(int argc, char **argv)
