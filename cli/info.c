@@ -74,6 +74,15 @@ static json_object *collect_domain(rdtalloc_t *r, const char *res, unsigned int 
 	jset(o, "cache_id", jint(id));
 	jset(o, "cpus", jstr(list));
 	jset(o, "closids_in_use", jint(ncl));
+	{
+		uint64_t size = 0;
+		unsigned int ways = 0;
+
+		if (!rdtalloc_domain_cache(r, res, id, &size, &ways)) {
+			jset(o, "cache_size", jint((long long)size));
+			jset(o, "ways", jint(ways));
+		}
+	}
 	free(list);
 	return o;
 }
@@ -158,12 +167,18 @@ static void print_resource(json_object *o)
 	printf("  masks:          %s\n", jget_bool(o, "sparse") ? "sparse allowed" :
 	       "contiguous only");
 	printf("  CDP:            %s\n", cdp);
-	printf("  %-10s %-16s %s\n", "cache id", "CPUs", "CLOSIDs in use");
+	printf("  %-10s %-16s %-20s %s\n", "cache id", "CPUs", "cache", "CLOSIDs in use");
 	for (size_t i = 0; i < json_object_array_length(doms); i++) {
 		json_object *d = json_object_array_get_idx(doms, i);
+		char cache[32] = "unknown";
 
-		printf("  %-10lld %-16s %lld of %lld\n", jget_int(d, "cache_id"),
-		       jget_str(d, "cpus"), jget_int(d, "closids_in_use"),
+		if (jget_int(d, "cache_size") && jget_int(d, "ways"))
+			snprintf(cache, sizeof(cache), "%lld KiB, %lld ways",
+				 jget_int(d, "cache_size") / 1024, jget_int(d, "ways"));
+		else if (jget_int(d, "cache_size"))
+			snprintf(cache, sizeof(cache), "%lld KiB", jget_int(d, "cache_size") / 1024);
+		printf("  %-10lld %-16s %-20s %lld of %lld\n", jget_int(d, "cache_id"),
+		       jget_str(d, "cpus"), cache, jget_int(d, "closids_in_use"),
 		       jget_int(o, "closids"));
 	}
 }

@@ -1222,6 +1222,22 @@ RDTALLOC_API int rdtalloc_domain_cpus(rdtalloc_t *r, const char *resource, unsig
 	return (int)dom->ncpus;
 }
 
+RDTALLOC_API int rdtalloc_domain_cache(rdtalloc_t *r, const char *resource, unsigned int cache_id,
+				       uint64_t *size, unsigned int *ways)
+{
+	int res, d;
+
+	if (!r || !size || !ways)
+		return -EINVAL;
+	rdt_clear_err(r);
+	d = find_dom(r, resource, cache_id, &res);
+	if (d < 0)
+		return d;
+	*size = r->m->dom[res][d].cache_size;
+	*ways = r->m->dom[res][d].ways;
+	return 0;
+}
+
 RDTALLOC_API int rdtalloc_cpu_count(rdtalloc_t *r)
 {
 	return r ? (int)r->m->ncpus : -EINVAL;

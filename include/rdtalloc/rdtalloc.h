@@ -168,6 +168,9 @@ RDTALLOC_API int rdtalloc_domains(rdtalloc_t *r, const char *resource,
 /* CPUs (OS indexes) of one domain; returns the count. */
 RDTALLOC_API int rdtalloc_domain_cpus(rdtalloc_t *r, const char *resource,
 				      unsigned int cache_id, int *cpus, size_t max);
+/* Size in bytes and ways of one domain's cache, as hwloc reports them (0: unknown). */
+RDTALLOC_API int rdtalloc_domain_cache(rdtalloc_t *r, const char *resource, unsigned int cache_id,
+				       uint64_t *size, unsigned int *ways);
 /* Number of CPU slots: CPU numbers run 0 .. count-1 (some may be absent). */
 RDTALLOC_API int rdtalloc_cpu_count(rdtalloc_t *r);
 

@@ -50,8 +50,8 @@ expect_out_has "info: CLOSIDs" "  CLOSIDs:        16"
 expect_out_has "info: CBM" "  CBM length:     20 bits"
 expect_out_has "info: min bits" "  min CBM bits:   1"
 expect_out_has "info: CDP" "  CDP:            off (supported)"
-expect_out_has "info: domain 0" "  0          0-1              3 of 16"
-expect_out_has "info: domain 1" "  1          2-3              1 of 16"
+expect_out_has "info: domain 0" "  0          0-1              16384 KiB            3 of 16"
+expect_out_has "info: domain 1" "  1          2-3              16384 KiB            1 of 16"
 
 # exhaustion: 16 CLOSIDs; 14 more distinct masks on cache 0 fill them
 ok "reset" reset
