@@ -185,7 +185,7 @@ int do_cdp(int argc, char **argv)
 	/* the resource's own spelling and its CLOSID count now */
 	nres = rdtalloc_resource_count(r);
 	for (int i = 0; i < nres; i++) {
-		if (rdtalloc_resource_info(r, (unsigned int)i, &ri) == 0 &&
+		if (rdtalloc_get_resource_info(r, (unsigned int)i, &ri) == 0 &&
 		    !strcasecmp(ri.name, argv[0])) {
 			jset(doc, "resource", jstr(ri.name));
 			jset(doc, "closids", jint(ri.num_closids));

@@ -486,7 +486,7 @@ int list_domains(rdtalloc_t *r, const char *res, struct domref **out)
 		struct rdtalloc_resource_info ri = { .sz = sizeof(ri) };
 		unsigned int *ids;
 		struct domref *nl;
-		int ret = rdtalloc_resource_info(r, (unsigned int)i, &ri);
+		int ret = rdtalloc_get_resource_info(r, (unsigned int)i, &ri);
 
 		if (ret < 0) {
 			free(list);

@@ -187,7 +187,7 @@ static json_object *stats(rdtalloc_t *r)
 {
 	struct rdtalloc_stats st = { .sz = sizeof(st) };
 	json_object *o;
-	int ret = rdtalloc_stats(r, &st);
+	int ret = rdtalloc_get_stats(r, &st);
 
 	if (ret < 0) {
 		fail_lib(r, ret);

@@ -94,7 +94,7 @@ static json_object *collect_resource(rdtalloc_t *r, unsigned int idx)
 	unsigned int *ids;
 	int ret, n;
 
-	ret = rdtalloc_resource_info(r, idx, &ri);
+	ret = rdtalloc_get_resource_info(r, idx, &ri);
 	if (ret < 0) {
 		fail_lib(r, ret);
 		return NULL;

@@ -11,7 +11,9 @@
  * Build: cc quickstart.c $(pkg-config --cflags --libs rdtalloc)
  * Usage: quickstart [MACHINE-DESCRIPTION]
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE		/* gettid() */
+#endif
 #include <stdio.h>
 #include <unistd.h>
 

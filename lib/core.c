@@ -1135,7 +1135,7 @@ RDTALLOC_API int rdtalloc_resource_count(rdtalloc_t *r)
 	return n;
 }
 
-RDTALLOC_API int rdtalloc_resource_info(rdtalloc_t *r, unsigned int idx,
+RDTALLOC_API int rdtalloc_get_resource_info(rdtalloc_t *r, unsigned int idx,
 					struct rdtalloc_resource_info *info)
 {
 	struct rdtalloc_resource_info v = { 0 };
@@ -1431,7 +1431,7 @@ RDTALLOC_API int rdtalloc_reset(rdtalloc_t *r)
 
 /* ---- Register file --------------------------------------------------------------- */
 
-RDTALLOC_API int rdtalloc_stats(rdtalloc_t *r, struct rdtalloc_stats *st)
+RDTALLOC_API int rdtalloc_get_stats(rdtalloc_t *r, struct rdtalloc_stats *st)
 {
 	struct rdtalloc_stats v = { 0 };
 	int ret;

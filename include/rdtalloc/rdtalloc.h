@@ -131,7 +131,8 @@ RDTALLOC_API int rdtalloc_bind_cpu(rdtalloc_t *r, const char *group, int cpu);
 /*
  * The live tasks / bound CPUs of a group, ascending. Fills up to max entries
  * and returns how many there are (which may exceed max). For the default
- * group: the tasks bound to it explicitly, and the CPUs no group holds.
+ * group: every live task of the host that no other group holds (none with
+ * tasks=virtual), and the CPUs no group holds.
  */
 RDTALLOC_API int rdtalloc_group_tasks(rdtalloc_t *r, const char *group, pid_t *tids, size_t max);
 RDTALLOC_API int rdtalloc_group_cpus(rdtalloc_t *r, const char *group, int *cpus, size_t max);
@@ -159,7 +160,7 @@ struct rdtalloc_resource_info {
 /* Number of resources with allocation (L3 and/or L2). */
 RDTALLOC_API int rdtalloc_resource_count(rdtalloc_t *r);
 /* Resource idx (0 .. count-1). */
-RDTALLOC_API int rdtalloc_resource_info(rdtalloc_t *r, unsigned int idx,
+RDTALLOC_API int rdtalloc_get_resource_info(rdtalloc_t *r, unsigned int idx,
 					struct rdtalloc_resource_info *info);
 
 /* Cache ids of the domains of a resource, ascending; returns the count. */
@@ -225,7 +226,7 @@ struct rdtalloc_stats {
 	uint64_t pqr_writes;	/* IA32_PQR_ASSOC writes */
 	uint64_t cfg_writes;	/* IA32_L3/L2_QOS_CFG writes */
 };
-RDTALLOC_API int rdtalloc_stats(rdtalloc_t *r, struct rdtalloc_stats *st);
+RDTALLOC_API int rdtalloc_get_stats(rdtalloc_t *r, struct rdtalloc_stats *st);
 
 /* Value of mask register reg (0xC90 + reg for L3) of one domain, as written. */
 RDTALLOC_API int rdtalloc_read_mask(rdtalloc_t *r, const char *resource, unsigned int cache_id,

@@ -1,59 +1,300 @@
 #!/bin/sh
-# Install a build into a temporary prefix and build the examples against it
-# the way a user would: pkg-config (shared and --static), C and C++, and
-# check what the library exports. Usage: check.sh BUILD_DIR
-set -eu
+# tests/install/check.sh: what a user of the installed library gets (issue 3
+# section 1). Installs a build into a temporary prefix with
+# `cmake --install BUILD --prefix P`, then checks: the files (headers, both
+# libraries, rdtalloc.pc, the CMake package), the SONAME librdtalloc.so.0,
+# that the shared library exports only rdtalloc_* (and every RDTALLOC_API
+# function of the header), that the header is clean C99 and C++, and that
+# the C and the C++ example build and run through `pkg-config rdtalloc`
+# (shared and --static) and through find_package(rdtalloc) from a tiny
+# CMake project.
+#
+# Usage: tests/install/check.sh BUILD_DIR     (KEEP=1 keeps the prefix)
+# Exit status: 0 all checks passed, 1 some failed, 2 usage error.
+#
+# Compiler flags from pkg-config are split into words on purpose:
+# shellcheck disable=SC2086,SC2013
+set -u
 
-build=$1
+if [ $# -ne 1 ] || [ ! -f "$1/CMakeCache.txt" ]; then
+	echo "usage: $0 BUILD_DIR (a configured and built CMake build directory)" >&2
+	exit 2
+fi
+build=$(cd "$1" && pwd)
 src=$(cd "$(dirname "$0")/../.." && pwd)
-prefix=$(mktemp -d)
-work=$(mktemp -d)
-trap 'rm -rf "$prefix" "$work"' EXIT
+cc=${CC:-cc}
+cxx=${CXX:-c++}
+failures=0
 
-cmake --install "$build" --prefix "$prefix" >/dev/null
-libdir=$(ls -d "$prefix"/lib*/ | head -n 1)
-libdir=${libdir%/}
-export PKG_CONFIG_PATH="$libdir/pkgconfig"
+tmp=$(mktemp -d /tmp/rdtalloc-install-XXXXXX)
+prefix=$tmp/prefix
+work=$tmp/work
+mkdir -p "$work"
+if [ "${KEEP:-0}" = 1 ]; then
+	echo "check.sh: keeping $tmp"
+else
+	trap 'rm -rf "$tmp"' EXIT
+fi
 
-fail() { echo "install check: $*" >&2; exit 1; }
+pass() {
+	echo "check.sh: ok: $*"
+}
 
-[ -f "$prefix/include/rdtalloc/rdtalloc.h" ] || fail "rdtalloc.h not installed"
-[ -f "$prefix/include/rdtalloc/version.h" ] || fail "version.h not installed"
-[ -f "$libdir/librdtalloc.a" ] || fail "static library not installed"
-soname=$(readelf -d "$libdir/librdtalloc.so" | sed -n 's/.*SONAME.*\[\(.*\)\]/\1/p')
-[ "$soname" = "librdtalloc.so.0" ] || fail "SONAME is '$soname', not librdtalloc.so.0"
-bad=$(nm -D --defined-only "$libdir/librdtalloc.so" | awk '{print $3}' |
-	grep -v '^rdtalloc_' | grep -v '^RDTALLOC_' || true)
-[ -z "$bad" ] || fail "exports other than rdtalloc_*: $bad"
+fail() {
+	echo "check.sh: FAILED: $*" >&2
+	failures=$((failures + 1))
+}
 
-cc -Wall -Werror -o "$work/c" "$src/examples/quickstart.c" \
-	$(pkg-config --cflags --libs rdtalloc)
-c++ -Wall -Werror -o "$work/cxx" "$src/examples/quickstart.cpp" \
-	$(pkg-config --cflags --libs rdtalloc)
-# --static: librdtalloc.a itself, its private dependencies from pkg-config.
-cc -Wall -Werror -o "$work/c_static" "$src/examples/quickstart.c" \
-	$(pkg-config --cflags rdtalloc) -Wl,-Bstatic -lrdtalloc -Wl,-Bdynamic \
-	$(pkg-config --static --libs rdtalloc | sed 's/-lrdtalloc//')
-c++ -Wall -Werror -o "$work/cxx_static" "$src/examples/quickstart.cpp" \
-	$(pkg-config --cflags rdtalloc) -Wl,-Bstatic -lrdtalloc -Wl,-Bdynamic \
-	$(pkg-config --static --libs rdtalloc | sed 's/-lrdtalloc//')
-LD_LIBRARY_PATH="$libdir" "$work/c" >/dev/null || fail "C example failed"
-LD_LIBRARY_PATH="$libdir" "$work/cxx" >/dev/null || fail "C++ example failed"
-"$work/c_static" >/dev/null || fail "static C example failed"
-"$work/cxx_static" >/dev/null || fail "static C++ example failed"
-! ldd "$work/c_static" | grep -q librdtalloc || fail "static example links librdtalloc.so"
+# Run a command quietly; on failure show its output and count it.
+try() {
+	what=$1
+	shift
+	if "$@" >"$work/out.log" 2>&1; then
+		pass "$what"
+		return 0
+	fi
+	fail "$what"
+	sed 's/^/    /' "$work/out.log" >&2
+	return 1
+}
 
-mkdir "$work/pkg"
-cat >"$work/pkg/CMakeLists.txt" <<'CM'
-cmake_minimum_required(VERSION 3.20)
-project(user C)
-find_package(rdtalloc REQUIRED)
-add_executable(user main.c)
-target_link_libraries(user PRIVATE rdtalloc::rdtalloc)
-CM
-cp "$src/examples/quickstart.c" "$work/pkg/main.c"
-cmake -S "$work/pkg" -B "$work/pkg/b" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null ||
-	fail "find_package(rdtalloc) failed"
-cmake --build "$work/pkg/b" >/dev/null || fail "building with find_package failed"
-LD_LIBRARY_PATH="$libdir" "$work/pkg/b/user" >/dev/null || fail "find_package example failed"
-echo "install check: headers, SONAME, exports, pkg-config (C, C++, static), find_package: ok"
+# An ASan build's library needs the sanitizer runtimes in the programs too.
+san=""
+if grep -q '^RDTALLOC_SANITIZE:BOOL=ON' "$build/CMakeCache.txt"; then
+	san="-fsanitize=address,undefined"
+fi
+
+# ---- install ---------------------------------------------------------------
+if ! cmake --install "$build" --prefix "$prefix" >"$work/install.log" 2>&1; then
+	fail "cmake --install $build --prefix $prefix"
+	sed 's/^/    /' "$work/install.log" >&2
+	exit 1
+fi
+pass "cmake --install into $prefix"
+
+pc=$(find "$prefix" -name rdtalloc.pc | head -n 1)
+so=$(find "$prefix" -name 'librdtalloc.so' | head -n 1)
+if [ -z "$pc" ] || [ -z "$so" ]; then
+	fail "rdtalloc.pc ('$pc') and librdtalloc.so ('$so') installed"
+	exit 1
+fi
+libdir=$(dirname "$so")
+pcdir=$(dirname "$pc")
+
+for f in "$prefix/include/rdtalloc/rdtalloc.h" "$prefix/include/rdtalloc/version.h" \
+	"$libdir/librdtalloc.a" "$libdir/librdtalloc.so.0" \
+	"$libdir/cmake/rdtalloc/rdtallocConfig.cmake" \
+	"$libdir/cmake/rdtalloc/rdtallocConfigVersion.cmake"; do
+	if [ -e "$f" ]; then
+		pass "installed ${f#"$prefix"/}"
+	else
+		fail "installed ${f#"$prefix"/}"
+	fi
+done
+
+# ---- the shared library ------------------------------------------------------
+soname=$(readelf -d "$so" | sed -n 's/.*(SONAME).*\[\(.*\)\].*/\1/p')
+if [ "$soname" = librdtalloc.so.0 ]; then
+	pass "SONAME librdtalloc.so.0"
+else
+	fail "SONAME is '$soname', want librdtalloc.so.0"
+fi
+real=$(readlink -f "$so")
+case $(basename "$real") in
+librdtalloc.so.0.*) pass "librdtalloc.so -> $(basename "$real")" ;;
+*) fail "librdtalloc.so resolves to $(basename "$real"), want librdtalloc.so.0.*" ;;
+esac
+
+# Exported: rdtalloc_* functions and the version nodes (absolute symbols) only.
+nm -D --defined-only "$so" >"$work/nm.txt"
+bad=$(awk '!($NF ~ /^rdtalloc_/) && !($2 == "A" && $NF ~ /^RDTALLOC_[0-9.]+$/) { print $NF }' \
+	"$work/nm.txt")
+if [ -z "$bad" ]; then
+	pass "only rdtalloc_* exported ($(grep -c ' T rdtalloc_' "$work/nm.txt") functions)"
+else
+	fail "symbols exported besides rdtalloc_*: $(echo "$bad" | tr '\n' ' ')"
+fi
+# Every function the header promises is there.
+sed -n 's/^RDTALLOC_API[^(]*[ *]\(rdtalloc_[a-z0-9_]*\)(.*/\1/p' \
+	"$prefix/include/rdtalloc/rdtalloc.h" | sort -u >"$work/declared.txt"
+missing=""
+for f in $(cat "$work/declared.txt"); do
+	grep -q " T $f\$" "$work/nm.txt" || grep -q " T $f@" "$work/nm.txt" ||
+		missing="$missing $f"
+done
+if [ ! -s "$work/declared.txt" ]; then
+	fail "found no RDTALLOC_API declarations in the installed header"
+elif [ -z "$missing" ]; then
+	pass "all $(wc -l <"$work/declared.txt") RDTALLOC_API functions exported"
+else
+	fail "declared but not exported:$missing"
+fi
+
+# ---- pkg-config -------------------------------------------------------------------
+PKG_CONFIG_PATH=$pcdir
+export PKG_CONFIG_PATH
+version=$(sed -n 's/^#define RDTALLOC_VERSION_STRING "\(.*\)"/\1/p' \
+	"$prefix/include/rdtalloc/version.h")
+if [ "$(pkg-config --modversion rdtalloc 2>&1)" = "$version" ]; then
+	pass "pkg-config --modversion rdtalloc = $version"
+else
+	fail "pkg-config --modversion rdtalloc = '$(pkg-config --modversion rdtalloc 2>&1)'," \
+		"header says $version"
+fi
+cflags=$(pkg-config --cflags rdtalloc)
+libs=$(pkg-config --libs rdtalloc)
+slibs=$(pkg-config --static --libs rdtalloc)
+# The .pc must point into the prefix it was installed to, not the configure-time one.
+has_dir() {	# has_dir FLAG DIR WORDS...: some FLAGpath among WORDS resolves to DIR
+	flag=$1
+	want=$(readlink -f "$2")
+	shift 2
+	for w in "$@"; do
+		case $w in
+		"$flag"*) [ "$(readlink -f "${w#"$flag"}")" = "$want" ] && return 0 ;;
+		esac
+	done
+	return 1
+}
+if has_dir -I "$prefix/include" $cflags && has_dir -L "$libdir" $libs; then
+	pass "rdtalloc.pc points into the install prefix"
+else
+	fail "rdtalloc.pc does not point into $prefix: cflags '$cflags', libs '$libs'"
+fi
+
+# The header alone: strict C99 and C++11, no warnings.
+printf '#include <rdtalloc/rdtalloc.h>\nint main(void) { return rdtalloc_version() == 0; }\n' \
+	>"$work/hdr.c"
+cp "$work/hdr.c" "$work/hdr.cpp"
+try "header compiles as C99 -Wall -Wextra -Wpedantic -Werror" \
+	$cc -std=c99 -Wall -Wextra -Wpedantic -Werror $cflags -c "$work/hdr.c" -o "$work/hdr.o"
+try "header compiles as C++11 -Wall -Wextra -Wpedantic -Werror" \
+	$cxx -std=c++11 -Wall -Wextra -Wpedantic -Werror $cflags -c "$work/hdr.cpp" \
+	-o "$work/hdrpp.o"
+# The RDTALLOC_OPTS() macro from C++ (a GNU C construct; g++ and clang++ accept it).
+cat >"$work/opts.cpp" <<'EOF'
+#include <rdtalloc/rdtalloc.h>
+int main()
+{
+	RDTALLOC_OPTS(rdtalloc_opts, o, .backend = "sim", .flags = RDTALLOC_F_EPHEMERAL);
+	return o.sz == sizeof(o) ? 0 : 1;
+}
+EOF
+try "RDTALLOC_OPTS() compiles in C++ (-Wall)" \
+	$cxx -std=c++17 -Wall $cflags "$work/opts.cpp" -o "$work/opts"
+if ! $cxx -std=c++17 -Wall -Wextra -Werror $cflags -c "$work/opts.cpp" -o "$work/opts.o" \
+	>"$work/opts.log" 2>&1; then
+	echo "check.sh: note: RDTALLOC_OPTS() warns in C++ with -Wextra:" \
+		"$(grep -m1 -o '\[-W[^]]*\]' "$work/opts.log")"
+fi
+
+# Run an example program; it must print the CLOSID line.
+run_example() {
+	what=$1
+	shift
+	if "$@" >"$work/run.log" 2>&1 && grep -q 'runs with CLOSID 1 on CPU 0' "$work/run.log"
+	then
+		pass "$what"
+	else
+		fail "$what"
+		sed 's/^/    /' "$work/run.log" >&2
+	fi
+}
+
+# The dynamic ones must resolve librdtalloc from the prefix.
+check_needs() {
+	what=$1
+	exe=$2
+	want=$3		# "prefix" or "none"
+	got=$(LD_LIBRARY_PATH=$libdir ldd "$exe" 2>/dev/null |
+		sed -n 's/.*librdtalloc\.so\.0 => \([^ ]*\).*/\1/p')
+	if [ "$want" = none ]; then
+		if readelf -d "$exe" | grep -q 'NEEDED.*librdtalloc'; then
+			fail "$what: links librdtalloc.so although built --static"
+		else
+			pass "$what: no librdtalloc.so dependency"
+		fi
+	elif [ "$got" = "$libdir/librdtalloc.so.0" ]; then
+		pass "$what: uses $got"
+	else
+		fail "$what: librdtalloc.so.0 resolves to '$got', want $libdir/librdtalloc.so.0"
+	fi
+}
+
+# ---- the examples through pkg-config ---------------------------------------------
+# --static: the archive instead of the shared library, plus the private dependencies.
+slibs_a=$(echo " $slibs " | sed 's/ -lrdtalloc / -l:librdtalloc.a /')
+
+if try "C example builds with pkg-config --cflags --libs rdtalloc" \
+	$cc -std=c11 -Wall -Wextra -Werror $san "$src/examples/quickstart.c" $cflags $libs \
+	-o "$work/qs"; then
+	run_example "C example runs (shared)" env LD_LIBRARY_PATH="$libdir" "$work/qs"
+	check_needs "C example" "$work/qs" prefix
+fi
+if try "C++ example builds with pkg-config --cflags --libs rdtalloc" \
+	$cxx -std=c++17 -Wall -Wextra -Werror $san "$src/examples/quickstart.cpp" $cflags $libs \
+	-o "$work/qspp"; then
+	run_example "C++ example runs (shared)" env LD_LIBRARY_PATH="$libdir" "$work/qspp"
+	check_needs "C++ example" "$work/qspp" prefix
+fi
+if try "C example builds with pkg-config --static" \
+	$cc -std=c11 -Wall -Wextra -Werror $san "$src/examples/quickstart.c" $cflags $slibs_a \
+	-o "$work/qs-static"; then
+	run_example "C example runs (static)" "$work/qs-static"
+	check_needs "C example (static)" "$work/qs-static" none
+fi
+if try "C++ example builds with pkg-config --static" \
+	$cxx -std=c++17 -Wall -Wextra -Werror $san "$src/examples/quickstart.cpp" $cflags \
+	$slibs_a -o "$work/qspp-static"; then
+	run_example "C++ example runs (static)" "$work/qspp-static"
+	check_needs "C++ example (static)" "$work/qspp-static" none
+fi
+
+# ---- find_package(rdtalloc) ---------------------------------------------------------
+proj=$work/cmake-client
+mkdir -p "$proj"
+cp "$src/examples/quickstart.c" "$src/examples/quickstart.cpp" "$proj/"
+cat >"$proj/CMakeLists.txt" <<EOF
+cmake_minimum_required(VERSION 3.16)
+project(rdtalloc_client C CXX)
+find_package(rdtalloc $version REQUIRED)
+set(CMAKE_CXX_STANDARD 17)
+if("$san" STREQUAL "")
+else()
+	add_compile_options($san)
+	add_link_options($san)
+endif()
+add_executable(qs quickstart.c)
+target_link_libraries(qs PRIVATE rdtalloc::rdtalloc)
+add_executable(qspp quickstart.cpp)
+target_link_libraries(qspp PRIVATE rdtalloc::rdtalloc)
+add_executable(qs_static quickstart.c)
+target_link_libraries(qs_static PRIVATE rdtalloc::rdtalloc_static)
+EOF
+if try "find_package(rdtalloc) configures" \
+	cmake -S "$proj" -B "$proj/build" -DCMAKE_PREFIX_PATH="$prefix" \
+	-DCMAKE_C_COMPILER="$cc" -DCMAKE_CXX_COMPILER="$cxx" &&
+	try "find_package(rdtalloc) project builds" cmake --build "$proj/build"; then
+	run_example "find_package: C example runs" env LD_LIBRARY_PATH="$libdir" "$proj/build/qs"
+	run_example "find_package: C++ example runs" env LD_LIBRARY_PATH="$libdir" \
+		"$proj/build/qspp"
+	run_example "find_package: static C example runs" "$proj/build/qs_static"
+	check_needs "find_package: C example" "$proj/build/qs" prefix
+	check_needs "find_package: static C example" "$proj/build/qs_static" none
+fi
+# A version the package does not have is refused.
+mkdir -p "$work/cmake-v"
+printf 'cmake_minimum_required(VERSION 3.16)\nproject(v C)\nfind_package(rdtalloc 99 REQUIRED)\n' \
+	>"$work/cmake-v/CMakeLists.txt"
+if cmake -S "$work/cmake-v" -B "$work/cmake-v/build" -DCMAKE_PREFIX_PATH="$prefix" \
+	>/dev/null 2>&1; then
+	fail "find_package(rdtalloc 99) should fail against $version"
+else
+	pass "find_package(rdtalloc 99) refused"
+fi
+
+if [ "$failures" -ne 0 ]; then
+	echo "check.sh: $failures check(s) failed" >&2
+	exit 1
+fi
+echo "check.sh: all install checks passed"

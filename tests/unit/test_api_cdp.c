@@ -229,13 +229,30 @@ static void reset_turns_cdp_off(void **state)
 	rdtalloc_close(r);
 }
 
+/* A fresh state directory per test, removed even when the test fails. */
+static int setup_dir(void **state)
+{
+	char *dir = malloc(64);
+
+	if (!dir || !mkdtemp(strcpy(dir, "/tmp/rdtalloc-apitest-XXXXXX")))
+		return -1;
+	*state = dir;
+	return 0;
+}
+
+static int teardown_dir(void **state)
+{
+	tu_rm_rf(*state);
+	free(*state);
+	return 0;
+}
+
 static void kept_across_reopen(void **state)
 {
-	char dir[64];
+	const char *dir = *state;
 	rdtalloc_t *r;
 	char *before;
 
-	tu_mkdtemp(dir);
 	r = tu_open(dir, M2CDP, 0);
 	assert_ok(r, rdtalloc_set_cdp(r, "L3", 1));
 	assert_ok(r, rdtalloc_set_schema(r, NULL, "L3:0=ff,f0"));
@@ -250,7 +267,6 @@ static void kept_across_reopen(void **state)
 	assert_unchanged(r, before, true);
 	tu_check_invariants(r);
 	rdtalloc_close(r);
-	tu_rm_rf(dir);
 }
 
 static void l2_cdp(void **state)
@@ -284,7 +300,7 @@ int main(void)
 		cmocka_unit_test(exhaustion_at_half),
 		cmocka_unit_test(switch_uses_cdp_closids),
 		cmocka_unit_test(reset_turns_cdp_off),
-		cmocka_unit_test(kept_across_reopen),
+		cmocka_unit_test_setup_teardown(kept_across_reopen, setup_dir, teardown_dir),
 		cmocka_unit_test(l2_cdp),
 	};
 

@@ -152,7 +152,7 @@ static void resources_and_domains(void **state)
 	assert_int_equal(ri.cdp_enabled, 0);
 	assert_int_equal(ri.sparse_masks, 0);
 	assert_int_equal(ri.num_domains, 2);
-	assert_int_equal(rdtalloc_resource_info(r, 1, &bad), -EINVAL);
+	assert_int_equal(rdtalloc_get_resource_info(r, 1, &bad), -EINVAL);
 	assert_true(rdtalloc_errmsg(r)[0] != '\0');
 
 	assert_int_equal(rdtalloc_domains(r, "L3", ids, 4), 2);
@@ -223,7 +223,7 @@ static void output_structs_honour_sz(void **state)
 	cut = offsetof(struct rdtalloc_resource_info, cbm_len);
 	memset(&ri, 0xa5, sizeof(ri));
 	ri.sz = cut;
-	assert_ok(r, rdtalloc_resource_info(r, 0, &ri));
+	assert_ok(r, rdtalloc_get_resource_info(r, 0, &ri));
 	assert_string_equal(ri.name, "L3");
 	assert_int_equal(ri.num_closids, 16);
 	for (p = (const unsigned char *)&ri, i = cut; i < sizeof(ri); i++)
@@ -232,7 +232,7 @@ static void output_structs_honour_sz(void **state)
 	cut = offsetof(struct rdtalloc_stats, pqr_writes);
 	memset(&st, 0xa5, sizeof(st));
 	st.sz = cut;
-	assert_ok(r, rdtalloc_stats(r, &st));
+	assert_ok(r, rdtalloc_get_stats(r, &st));
 	assert_int_equal(st.mask_writes, 1);
 	for (p = (const unsigned char *)&st, i = cut; i < sizeof(st); i++)
 		assert_int_equal(p[i], 0xa5);

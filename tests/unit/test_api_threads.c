@@ -216,15 +216,32 @@ static void *dir_thread(void *arg)
 	return NULL;
 }
 
+/* A fresh state directory per test, removed even when the test fails. */
+static int setup_dir(void **state)
+{
+	char *dir = malloc(64);
+
+	if (!dir || !mkdtemp(strcpy(dir, "/tmp/rdtalloc-apitest-XXXXXX")))
+		return -1;
+	*state = dir;
+	return 0;
+}
+
+static int teardown_dir(void **state)
+{
+	tu_rm_rf(*state);
+	free(*state);
+	return 0;
+}
+
 static void threads_with_own_contexts(void **state)
 {
 	struct dir_arg a[NTHREADS];
 	pthread_t th[NTHREADS];
-	char dir[64];
+	const char *dir = *state;
 	rdtalloc_t *r;
 	int i;
 
-	tu_mkdtemp(dir);
 	r = tu_open(dir, M2V, 0);
 	rdtalloc_close(r);
 	for (i = 0; i < NTHREADS; i++) {
@@ -241,7 +258,6 @@ static void threads_with_own_contexts(void **state)
 	assert_task_group(r, 500 * 4 + 9, "d3_9");
 	tu_check_invariants(r);
 	rdtalloc_close(r);
-	tu_rm_rf(dir);
 }
 
 int main(void)
@@ -249,7 +265,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(four_threads_one_context),
 		cmocka_unit_test(errmsg_is_per_thread),
-		cmocka_unit_test(threads_with_own_contexts),
+		cmocka_unit_test_setup_teardown(threads_with_own_contexts, setup_dir, teardown_dir),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

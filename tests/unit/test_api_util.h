@@ -244,7 +244,7 @@ static TU_UNUSED struct rdtalloc_stats tu_stats(rdtalloc_t *r)
 {
 	RDTALLOC_OPTS(rdtalloc_stats, st);
 
-	assert_ok(r, rdtalloc_stats(r, &st));
+	assert_ok(r, rdtalloc_get_stats(r, &st));
 	return st;
 }
 
@@ -277,7 +277,7 @@ static TU_UNUSED struct rdtalloc_resource_info tu_res(rdtalloc_t *r, unsigned in
 {
 	RDTALLOC_OPTS(rdtalloc_resource_info, info);
 
-	assert_ok(r, rdtalloc_resource_info(r, idx, &info));
+	assert_ok(r, rdtalloc_get_resource_info(r, idx, &info));
 	return info;
 }
 
@@ -373,7 +373,8 @@ static TU_UNUSED void tu_dump_list_int(struct tu_buf *b, const char *what, const
 	tu_printf(b, "\n");
 }
 
-static TU_UNUSED void tu_dump_group(struct tu_buf *b, rdtalloc_t *r, const char *name, bool with_tasks)
+static TU_UNUSED void tu_dump_group(struct tu_buf *b, rdtalloc_t *r, const char *name,
+				    bool with_tasks)
 {
 	int cpus[4096];
 	char *s = tu_schema(r, name);
@@ -395,7 +396,8 @@ static TU_UNUSED void tu_dump_group(struct tu_buf *b, rdtalloc_t *r, const char 
 	}
 }
 
-static TU_UNUSED void tu_dump_domain(struct tu_buf *b, rdtalloc_t *r, const struct rdtalloc_resource_info *ri,
+static TU_UNUSED void tu_dump_domain(struct tu_buf *b, rdtalloc_t *r,
+				     const struct rdtalloc_resource_info *ri,
 			   unsigned int id, const struct tu_groups *g)
 {
 	struct rdtalloc_closid_info ci[512];
@@ -599,7 +601,8 @@ static TU_UNUSED bool tu_same_key(const struct tu_masks *a, const struct tu_mask
 }
 
 /* One domain: the table against the groups' masks and the registers. */
-static TU_UNUSED void tu_check_domain(rdtalloc_t *r, const struct tu_groups *g, const struct tu_masks *gm,
+static TU_UNUSED void tu_check_domain(rdtalloc_t *r, const struct tu_groups *g,
+				      const struct tu_masks *gm,
 			    const struct tu_doms *ds, int k)
 {
 	struct rdtalloc_resource_info ri = tu_res(r, ds->d[k].res);
