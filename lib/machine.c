@@ -296,7 +296,9 @@ static void spec_free(struct spec *sp)
 /*
  * The number of PUs a synthetic string asks for, when it can be read off the
  * counts ("package:2 l3:1 core:4 pu:2" -> 16), so that a huge topology is
- * refused before hwloc builds it. 0: not readable here, hwloc will tell.
+ * refused before hwloc builds it. 0: not readable as TYPE:COUNT levels -
+ * refused too, since hwloc accepts strings whose size cannot be bounded
+ * here (the fuzzer found one that makes it allocate gigabytes).
  */
 static uint64_t synthetic_pus(const char *topo)
 {
@@ -343,6 +345,11 @@ static int load_topology(struct errbuf *e, const char *topo, hwloc_topology_t *o
 	if (topo) {
 		uint64_t pus = synthetic_pus(topo);
 
+		if (pus == 0) {
+			hwloc_topology_destroy(t);
+			return fail(e, -EINVAL, PFX "topology '%s': each level must be TYPE:COUNT "
+				    "(e.g. 'package:2 l3:1 core:4 pu:2')", topo);
+		}
 		if (pus > RDT_MAX_CPUS) {
 			hwloc_topology_destroy(t);
 			return fail(e, -EINVAL, PFX "topology '%s' has more than %u PUs", topo,

@@ -294,7 +294,14 @@ static void test_errors(void **state)
 	expect_err("topology=package:1 l3:1 pu:1;l3.cbm_len=70", -EINVAL,
 		   "machine description: l3.cbm_len=70: must be 1..64");
 	expect_err("l3.cbm_len=0", -EINVAL, "machine description: l3.cbm_len=0: must be 1..64");
-	expect_err("topology=xx", -EINVAL, "machine description: topology 'xx': hwloc rejects it");
+	expect_err("topology=xx", -EINVAL, "machine description: topology 'xx': each level must be "
+		   "TYPE:COUNT (e.g. 'package:2 l3:1 core:4 pu:2')");
+	/* Found by fuzz_machine: hwloc accepted this and allocated gigabytes. */
+	expect_err("topology=pa\xff\xff" "c2 kage:3 l3:11", -EINVAL,
+		   "machine description: topology 'pa\xff\xff" "c2 kage:3 l3:11': each level must be "
+		   "TYPE:COUNT (e.g. 'package:2 l3:1 core:4 pu:2')");
+	expect_err("topology=package:2 frob:3 pu:1", -EINVAL,
+		   "machine description: topology 'package:2 frob:3 pu:1': hwloc rejects it");
 	expect_err("topology=", -EINVAL, "machine description: topology '': hwloc rejects it");
 	expect_err("topology=package:2 l3:1 core:2 pu:1;topology=package:1 l3:1 pu:1", -EINVAL,
 		   "machine description: key 'topology' given twice");
