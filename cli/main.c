@@ -17,7 +17,7 @@ static const char usage_text[] =
 "of tasks and CPUs.\n"
 "\n"
 "Options:\n"
-"  --backend NAME     sim, or auto (default: $RDTALLOC_BACKEND, else the best available)\n"
+"  --backend NAME     sim, msr or auto (default: $RDTALLOC_BACKEND, else the best available)\n"
 "  --state-dir DIR    state directory (default: $RDTALLOC_STATE_DIR, else the backend's)\n"
 "  --machine DESC     machine description, e.g. 'topology=package:2 l3:1 core:2 pu:1'\n"
 "                     (default: $RDTALLOC_MACHINE, else the one recorded in the state)\n"

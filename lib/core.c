@@ -29,6 +29,7 @@
 
 static const struct rdt_backend *const backends[] = {
 	&rdt_backend_sim,
+	&rdt_backend_msr,
 };
 
 #define OPTS_HAS(opts, field) \
