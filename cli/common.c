@@ -193,7 +193,8 @@ rdtalloc_t *ctx(void)
 	if (g_ctx)
 		return g_ctx;
 	RDTALLOC_OPTS(rdtalloc_opts, o, .backend = g_opts.backend,
-		      .state_dir = g_opts.state_dir, .machine = g_opts.machine);
+		      .state_dir = g_opts.state_dir, .machine = g_opts.machine,
+		      .msr_root = g_opts.msr_root);
 	ret = rdtalloc_open(&g_ctx, &o);
 	if (ret) {
 		g_ctx = NULL;

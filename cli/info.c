@@ -19,18 +19,38 @@ struct info_section {
 
 static json_object *collect_backend(rdtalloc_t *r)
 {
-	json_object *o = jobj();
+	struct rdtalloc_stats st = { .sz = sizeof(st) };
+	json_object *o, *w;
+	int ret;
 
+	ret = rdtalloc_get_stats(r, &st);
+	if (ret) {
+		fail_lib(r, ret);
+		return NULL;
+	}
+	o = jobj();
 	jset(o, "name", jstr(rdtalloc_backend(r)));
 	jset(o, "reason", jstr(rdtalloc_backend_reason(r)));
 	jset(o, "library", jstr(rdtalloc_version_string()));
+	/* register writes over the life of the state: the engine writes only changes */
+	w = jobj();
+	jset(w, "mask", jint((long long)st.mask_writes));
+	jset(w, "pqr", jint((long long)st.pqr_writes));
+	jset(w, "cfg", jint((long long)st.cfg_writes));
+	jset(o, "writes", w);
 	return o;
 }
 
 static void print_backend(json_object *o)
 {
+	json_object *w = jget(o, "writes");
+
 	printf("backend:  %s (%s)\n", jget_str(o, "name"), jget_str(o, "reason"));
 	printf("library:  librdtalloc %s\n", jget_str(o, "library"));
+	printf("writes:   %lld mask, %lld PQR_ASSOC, %lld QOS_CFG (since the state was made)\n",
+	       (long long)json_object_get_int64(jget(w, "mask")),
+	       (long long)json_object_get_int64(jget(w, "pqr")),
+	       (long long)json_object_get_int64(jget(w, "cfg")));
 }
 
 static json_object *collect_cpus(rdtalloc_t *r)

@@ -21,6 +21,8 @@ static const char usage_text[] =
 "  --state-dir DIR    state directory (default: $RDTALLOC_STATE_DIR, else the backend's)\n"
 "  --machine DESC     machine description, e.g. 'topology=package:2 l3:1 core:2 pu:1'\n"
 "                     (default: $RDTALLOC_MACHINE, else the one recorded in the state)\n"
+"  --msr-root DIR     msr backend: CPU N's device is DIR/N/msr\n"
+"                     (default: $RDTALLOC_MSR_ROOT, else /dev/cpu)\n"
 "  -j, --json         print one JSON document\n"
 "  -p, --pretty       print pretty JSON (implies -j)\n"
 "  -q, --quiet        print nothing when a change succeeds\n"
@@ -72,12 +74,13 @@ static const struct cmd objects[] = {
 	{ NULL, NULL },
 };
 
-enum { OPT_BACKEND = 256, OPT_STATE_DIR, OPT_MACHINE, OPT_VERSION };
+enum { OPT_BACKEND = 256, OPT_STATE_DIR, OPT_MACHINE, OPT_MSR_ROOT, OPT_VERSION };
 
 static const struct option long_opts[] = {
 	{ "backend", required_argument, NULL, OPT_BACKEND },
 	{ "state-dir", required_argument, NULL, OPT_STATE_DIR },
 	{ "machine", required_argument, NULL, OPT_MACHINE },
+	{ "msr-root", required_argument, NULL, OPT_MSR_ROOT },
 	{ "json", no_argument, NULL, 'j' },
 	{ "pretty", no_argument, NULL, 'p' },
 	{ "quiet", no_argument, NULL, 'q' },
@@ -111,6 +114,9 @@ static int parse_globals(int argc, char **argv)
 			break;
 		case OPT_MACHINE:
 			g_opts.machine = optarg;
+			break;
+		case OPT_MSR_ROOT:
+			g_opts.msr_root = optarg;
 			break;
 		case 'j':
 			g_opts.json = true;

@@ -9,11 +9,11 @@ _rdtctl_globals()
 
 	for ((i = 1; i < COMP_CWORD; i++)); do
 		case ${COMP_WORDS[i]} in
-		--backend | --state-dir | --machine)
+		--backend | --state-dir | --machine | --msr-root)
 			out+=("${COMP_WORDS[i]}" "${COMP_WORDS[i + 1]}")
 			((i++))
 			;;
-		--backend=* | --state-dir=* | --machine=*)
+		--backend=* | --state-dir=* | --machine=* | --msr-root=*)
 			out+=("${COMP_WORDS[i]}")
 			;;
 		esac
@@ -65,15 +65,15 @@ _rdtctl()
 		prev=${COMP_WORDS[COMP_CWORD - 1]}
 	fi
 
-	local globals="--backend --state-dir --machine --json --pretty --quiet --help --version"
-	local objects="info group schema task cpu closids cdp save apply reset demo help"
+	local globals="--backend --state-dir --machine --msr-root --json --pretty --quiet --help --version"
+	local objects="info group schema task cpu closids cdp save apply reset hook demo help"
 
 	case $prev in
 	--backend)
 		_rdtctl_reply "sim msr auto"
 		return
 		;;
-	--state-dir)
+	--state-dir | --msr-root)
 		_rdtctl_files -d
 		return
 		;;
@@ -86,7 +86,7 @@ _rdtctl()
 	local i obj="" verb="" nargs=0
 	for ((i = 1; i < cword; i++)); do
 		case ${words[i]} in
-		--backend | --state-dir | --machine) ((i++)) ;;
+		--backend | --state-dir | --machine | --msr-root) ((i++)) ;;
 		-*) ;;
 		*)
 			if [[ -z $obj ]]; then
@@ -110,12 +110,13 @@ _rdtctl()
 	fi
 
 	case $obj in
-	group | schema | task | cpu)
+	group | schema | task | cpu | hook)
 		if [[ -z $verb ]]; then
 			local verbs
 			case $obj in
 			group) verbs="create remove list show" ;;
 			schema) verbs="set show" ;;
+			hook) verbs="start stop status run" ;;
 			*) verbs="bind show" ;;
 			esac
 			_rdtctl_reply "$verbs help"

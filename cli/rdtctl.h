@@ -25,6 +25,7 @@ struct rdtctl_opts {
 	const char *backend;	/* --backend, NULL: the library decides */
 	const char *state_dir;	/* --state-dir or $RDTALLOC_STATE_DIR */
 	const char *machine;	/* --machine or $RDTALLOC_MACHINE */
+	const char *msr_root;	/* --msr-root; NULL: the library reads $RDTALLOC_MSR_ROOT */
 	bool json;		/* -j */
 	bool pretty;		/* -p (implies -j) */
 	bool quiet;		/* -q: mutating commands print nothing on success */

@@ -391,11 +391,28 @@ static int choose_backend(rdtalloc_t *r, const char *name)
 	}
 	if (r->be->usable) {
 		ret = r->be->usable(&r->env, why, sizeof(why));
+		/*
+		 * No CAT by CPUID, and no description given: a state recorded for
+		 * a described machine still counts as given (it was, at first
+		 * use). Decided once the state is read (no_cat_check).
+		 */
+		if (ret == -ENODEV && !(r->flags & RDTALLOC_F_EPHEMERAL)) {
+			snprintf(r->no_cat, sizeof(r->no_cat), "%s", why);
+			return 0;
+		}
 		if (ret)
 			return rdt_fail(NULL, ret, "backend %s cannot run here: %s", r->be->name,
 					why);
 	}
 	return 0;
+}
+
+/* The deferred CPUID refusal: it stands unless the state records a described machine. */
+static int no_cat_check(rdtalloc_t *r)
+{
+	if (!r->no_cat[0] || r->m->desc[0])
+		return 0;
+	return rdt_fail(NULL, -ENODEV, "backend %s cannot run here: %s", r->be->name, r->no_cat);
 }
 
 /* The machine when the caller names none and no state records one. */
@@ -502,7 +519,10 @@ out:
 /* Settings from the options, else the environment. */
 static int settings(rdtalloc_t *r, const struct rdtalloc_opts *opts, const char *desc)
 {
-	const char *root = getenv("RDTALLOC_MSR_ROOT");
+	const char *root = OPTS_GET(opts, msr_root, NULL);
+
+	if (!root || !*root)
+		root = getenv("RDTALLOC_MSR_ROOT");
 	if (root && *root) {
 		if (root[0] != '/')
 			return rdt_fail(NULL, -EINVAL, "msr device root '%.200s' must be an "
@@ -586,6 +606,8 @@ RDTALLOC_API int rdtalloc_open(rdtalloc_t **out, const struct rdtalloc_opts *opt
 		r->fresh = true;
 	} else {
 		ret = open_store(r, OPTS_GET(opts, state_dir, NULL), desc);
+		if (!ret)
+			ret = no_cat_check(r);
 	}
 	if (ret)
 		goto fail;

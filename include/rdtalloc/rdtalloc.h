@@ -43,6 +43,8 @@ struct rdtalloc_opts {
 	const char *state_dir;	/* NULL: the backend's default directory */
 	const char *machine;	/* machine description; NULL: recorded one, else host */
 	unsigned int flags;	/* RDTALLOC_F_* */
+	/* msr backend: device root, <root>/<cpu>/msr; NULL: $RDTALLOC_MSR_ROOT, else /dev/cpu */
+	const char *msr_root;
 	/* new fields go here, at the end */
 };
 

@@ -390,7 +390,7 @@ static int check_driver(const char *root, char *reason, size_t len)
 		snprintf(reason, len, "no %s: load the msr driver (modprobe msr)", path);
 	else
 		snprintf(reason, len, "no %s: load the msr driver (modprobe msr), or check the "
-			 "device root %s (RDTALLOC_MSR_ROOT)", path, root);
+			 "device root %s (--msr-root, RDTALLOC_MSR_ROOT)", path, root);
 	return -ENOENT;
 }
 
@@ -659,6 +659,7 @@ static int msr_open(void **ctx, const struct rdt_machine *m, const struct rdt_ba
 	c->sink.write_mask = sink_mask;
 	c->sink.write_cfg = sink_cfg;
 	c->sink.write_pqr = sink_pqr;
+	c->sink.last_error = rdt_msr_last_error;
 	*ctx = c;
 	return 0;
 nomem:

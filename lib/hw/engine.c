@@ -34,6 +34,25 @@ static int fail(struct rdt_state *st, int err, const char *fmt, ...)
 	return err;
 }
 
+/* A register write failed: say which, and append the register file's own detail. */
+static int sink_fail(struct rdt_state *st, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int sink_fail(struct rdt_state *st, int err, const char *fmt, ...)
+{
+	const char *detail = st->sink->last_error ? st->sink->last_error(st->sink->ctx) : "";
+	size_t n;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(st->err, sizeof(st->err), fmt, ap);
+	va_end(ap);
+	n = strlen(st->err);
+	if (detail && *detail && n + 2 < sizeof(st->err))
+		snprintf(st->err + n, sizeof(st->err) - n, " (%s)", detail);
+	return err;
+}
+
 /* ---- Layout ---------------------------------------------------------- */
 
 static unsigned int res_closids(const struct rdt_state *st, enum rdt_res res)
@@ -149,7 +168,7 @@ static int write_mask(struct rdt_state *st, unsigned int s, unsigned int reg, ui
 	if (st->sink) {
 		err = st->sink->write_mask(st->sink->ctx, st->slot[s].res, st->slot[s].dom, reg, val);
 		if (err)
-			return fail(st, err, "%s cache id %u: writing mask register %u failed",
+			return sink_fail(st, err, "%s cache id %u: writing mask register %u failed",
 				    rdt_res_name(st->slot[s].res),
 				    st->m->dom[st->slot[s].res][st->slot[s].dom].cache_id, reg);
 	}
@@ -167,7 +186,7 @@ static int write_cfg(struct rdt_state *st, unsigned int s, bool on)
 	if (st->sink) {
 		err = st->sink->write_cfg(st->sink->ctx, st->slot[s].res, st->slot[s].dom, on);
 		if (err)
-			return fail(st, err, "%s cache id %u: writing the CDP setting failed",
+			return sink_fail(st, err, "%s cache id %u: writing the CDP setting failed",
 				    rdt_res_name(st->slot[s].res),
 				    st->m->dom[st->slot[s].res][st->slot[s].dom].cache_id);
 	}
@@ -187,7 +206,7 @@ static int write_pqr(struct rdt_state *st, int cpu, unsigned int closid, bool *w
 	if (st->sink) {
 		err = st->sink->write_pqr(st->sink->ctx, cpu, closid);
 		if (err)
-			return fail(st, err, "CPU %d: writing IA32_PQR_ASSOC failed", cpu);
+			return sink_fail(st, err, "CPU %d: writing IA32_PQR_ASSOC failed", cpu);
 	}
 	st->regs.pqr[cpu] = closid;
 	st->regs.pqr_writes++;

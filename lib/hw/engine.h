@@ -75,6 +75,8 @@ struct rdt_sink {
 			  uint64_t val);
 	int (*write_cfg)(void *ctx, enum rdt_res res, unsigned int dom, bool on);
 	int (*write_pqr)(void *ctx, int cpu, unsigned int closid);
+	/* Why the last write failed, naming CPU and MSR; NULL callback or "": no detail. */
+	const char *(*last_error)(const void *ctx);
 };
 
 struct rdt_state {

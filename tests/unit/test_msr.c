@@ -823,7 +823,7 @@ static void test_usable(void **unused)
 	assert_int_equal(unlink(path), 0);
 	assert_int_equal(usable(true, why, sizeof(why)), -ENOENT);
 	snprintf(want, sizeof(want), "no %s: load the msr driver (modprobe msr), or check the "
-		 "device root %s (RDTALLOC_MSR_ROOT)", path, F.dir);
+		 "device root %s (--msr-root, RDTALLOC_MSR_ROOT)", path, F.dir);
 	assert_string_equal(why, want);
 	make_cpu(0);
 	assert_int_equal(usable(true, why, sizeof(why)), -EBUSY);
@@ -1384,6 +1384,17 @@ static void test_api_reopen_reconciles(void **unused)
 	r = api_open(M2, state);
 	assert_null(strstr(rdtalloc_backend_reason(r), "disagreed"));
 	rdtalloc_close(r);
+
+	/*
+	 * Without a description: the state records one, so it counts as given
+	 * and CPUID (no CAT on a test machine, maybe) is not asked; the groups
+	 * are those of the state.
+	 */
+	r = api_open(NULL, state);
+	assert_int_equal(rdtalloc_group_count(r), 2);
+	assert_null(strstr(rdtalloc_backend_reason(r), "disagreed"));
+	check_all();
+	rdtalloc_close(r);
 	rdt_machine_free(m);
 }
 
@@ -1460,6 +1471,8 @@ static void test_api_write_fails(void **unused)
 	assert_int_equal(rdtalloc_set_schema(r, "a", "L3:0=f;1=f0"), -EPERM);
 	assert_non_null(strstr(rdtalloc_errmsg(r), "L3 cache id 1"));
 	assert_non_null(strstr(rdtalloc_errmsg(r), "mask register 2"));
+	/* and the register file's own detail: the CPU it wrote on and the MSR */
+	assert_non_null(strstr(rdtalloc_errmsg(r), "(CPU 2: writing MSR 0xc92 failed"));
 	step_end(&s);
 	assert_int_equal(rdtalloc_get_schema(r, "a", after, sizeof(after)) > 0, 1);
 	assert_string_equal(after, before);
@@ -1468,7 +1481,8 @@ static void test_api_write_fails(void **unused)
 	/* A PQR_ASSOC write that fails leaves the CPU where it was. */
 	step_begin(&s, r);
 	assert_int_equal(rdtalloc_bind_cpu(r, "b", 2), -EPERM);
-	assert_non_null(strstr(rdtalloc_errmsg(r), "CPU 2"));
+	assert_non_null(strstr(rdtalloc_errmsg(r), "CPU 2: writing IA32_PQR_ASSOC failed (CPU 2: "
+			       "writing MSR 0xc8f failed"));
 	step_end(&s);
 	API_OK(r, rdtalloc_cpu_group(r, 2, group, sizeof(group)));
 	assert_string_equal(group, "default");
