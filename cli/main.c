@@ -46,6 +46,8 @@ static const char usage_text[] =
 "  save                               print the state as a configuration\n"
 "  apply FILE|- [--prune] [--dry-run] make the state match a configuration\n"
 "  reset                              remove every group, all masks back to all-ones\n"
+"  hook start|stop|status|run         the eBPF switch hook: per-task CLOSIDs on every\n"
+"                                     context switch (msr backend; sim for testing)\n"
 "  demo                               the rscctrl example on an in-memory simulator\n"
 "\n"
 "The default group is called 'default'. Commands and verbs may be abbreviated.\n"
@@ -69,6 +71,7 @@ static const struct cmd objects[] = {
 	{ "save", do_save },
 	{ "apply", do_apply },
 	{ "reset", do_reset },
+	{ "hook", do_hook },
 	{ "demo", do_demo },
 	{ "help", do_help },
 	{ NULL, NULL },

@@ -161,6 +161,7 @@ int do_cdp(int argc, char **argv);
 int do_save(int argc, char **argv);
 int do_apply(int argc, char **argv);
 int do_reset(int argc, char **argv);
+int do_hook(int argc, char **argv);
 int do_demo(int argc, char **argv);
 
 /* The CLOSID table of one domain as JSON, with the groups using each CLOSID. */

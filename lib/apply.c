@@ -284,6 +284,11 @@ static int apply_tasks(struct apply *a, const struct rdt_config_group *cg, int g
 		if (ret)
 			return at_line(a, cg->tasks_line, rdt_fail(a->r, ret, "%s", w->err));
 	}
+	if (cg->ntasks && g != 0) {
+		ret = rdt_core_tasks_allowed(a->r);
+		if (ret)
+			return at_line(a, cg->tasks_line, ret);
+	}
 	for (j = 0; j < cg->ntasks; j++) {
 		const struct rdt_task *t;
 		pid_t tid = cg->tasks[j];
@@ -432,10 +437,14 @@ RDTALLOC_API int rdtalloc_apply_config(rdtalloc_t *r, const char *text, unsigned
 		goto out;
 	ret = a.changes;
 	if (!(flags & RDTALLOC_APPLY_DRY_RUN) && a.changes) {
-		rdt_state_free(r->st);
+		struct rdt_state *old = r->st;
+
 		r->st = a.work;
-		a.work = NULL;
-		r->dirty = true;
+		a.work = old;	/* freed below */
+		r->dirty = r->hook_sync = true;
+		/* a failure here is undone by rdt_core_end like any other */
+		if ((ret = rdt_core_hook_tasks(r, old)) == 0)
+			ret = a.changes;
 	}
 out:
 	rdt_state_free(a.work);

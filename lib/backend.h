@@ -21,6 +21,14 @@ struct rdt_backend_env {
 	bool machine_given;	/* the caller gave a machine description: trust it over CPUID */
 };
 
+/* reconcile flags */
+#define RDT_RECONCILE_FIRST	(1u << 0)	/* a new state: write every register */
+/*
+ * Leave PQR_ASSOC alone: the switch hook's agent writes it, ahead of the
+ * state's image, so a difference there is not a disagreement.
+ */
+#define RDT_RECONCILE_NO_PQR	(1u << 1)
+
 /* Every callback is optional: NULL means the backend needs nothing there. */
 struct rdt_backend {
 	const char *name;
@@ -46,11 +54,12 @@ struct rdt_backend {
 	const struct rdt_sink *(*sink)(void *ctx);
 	/*
 	 * Make the hardware hold the register image st->regs: read every
-	 * register the image covers, write those that differ (all of them when
-	 * first is true: the state is new). *fixed: how many were rewritten.
+	 * register the image covers, write those that differ (all of them with
+	 * RDT_RECONCILE_FIRST: the state is new). *fixed: how many were
+	 * rewritten.
 	 */
-	int (*reconcile)(void *ctx, const struct rdt_state *st, bool first, unsigned int *fixed,
-			 char *err, size_t len);
+	int (*reconcile)(void *ctx, const struct rdt_state *st, unsigned int flags,
+			 unsigned int *fixed, char *err, size_t len);
 	/* Can tasks be bound now? 0 or -EOPNOTSUPP with what to do. */
 	int (*task_binding)(void *ctx, char *err, size_t len);
 };

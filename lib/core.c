@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -23,6 +24,7 @@
 #include "core.h"
 #include "detect/detect.h"
 #include "errors.h"
+#include "hook/hook.h"
 #include "schema.h"
 #include "state.h"
 #include "tasks.h"
@@ -80,6 +82,166 @@ static int keep_undo(rdtalloc_t *r, bool write)
 	return 0;
 }
 
+/* ---- The switch hook ------------------------------------------------------ */
+
+static void hook_drop(rdtalloc_t *r)
+{
+	rdt_hook_close(r->hook);
+	r->hook = NULL;
+	r->hook_serves = false;
+}
+
+/*
+ * A stat of the pin directory per call: the hook is loaded and unloaded by
+ * other processes, and a new load is a new directory (a new inode). Pins we
+ * may not open (they are root's) count as no hook.
+ */
+struct rdt_hook *rdt_core_hook(rdtalloc_t *r)
+{
+	char err[RDT_ERRMSG_MAX];
+	struct rdt_hook *h;
+	struct stat sb;
+
+	if (!r->store || r->m->virtual_tasks || !rdt_hook_built() || stat(RDT_HOOK_DIR, &sb)) {
+		hook_drop(r);
+		return NULL;
+	}
+	if (!r->hook || r->hook_ino != (unsigned long)sb.st_ino) {
+		hook_drop(r);
+		if (rdt_hook_open(&h, err, sizeof(err)))
+			return NULL;
+		r->hook = h;
+		r->hook_ino = (unsigned long)sb.st_ino;
+		r->hook_serves = rdt_hook_serves(h, r);
+	}
+	return r->hook_serves ? r->hook : NULL;
+}
+
+static unsigned int reconcile_flags(rdtalloc_t *r, bool first)
+{
+	unsigned int flags = first ? RDT_RECONCILE_FIRST : 0;
+
+	/* the agent writes PQR_ASSOC ahead of the state's image */
+	if (!first && rdt_core_hook(r))
+		flags |= RDT_RECONCILE_NO_PQR;
+	return flags;
+}
+
+/* Push r->st into the hook's maps, when this call changed what they mirror. */
+static int hook_sync(rdtalloc_t *r)
+{
+	struct rdt_hook *h;
+	int ret;
+
+	if (!r->hook_sync || !(h = rdt_core_hook(r)))
+		return 0;
+	ret = rdt_hook_sync(h, r->st);
+	if (ret)
+		return rdt_fail(r, ret, "%s", rdt_hook_errmsg(h));
+	return 0;
+}
+
+/* After a failed call: the maps back to the state in the file (best effort). */
+static void hook_resync(rdtalloc_t *r)
+{
+	struct rdt_hook *h = rdt_core_hook(r);
+	struct rdt_state *st;
+	char err[RDT_ERRMSG_MAX];
+
+	if (!h || rdt_store_read(r->store, r->m, r->be->name, &st, err, sizeof(err)))
+		return;
+	rdt_hook_sync(h, st);
+	rdt_state_free(st);
+}
+
+int rdt_core_tasks_allowed(rdtalloc_t *r)
+{
+	char why[RDT_ERRMSG_MAX] = "";
+	int ret;
+
+	if (!r->be->task_binding || rdt_core_hook(r))
+		return 0;
+	ret = r->be->task_binding(r->be_ctx, why, sizeof(why));
+	return ret ? rdt_fail(r, ret, "%s", why) : 0;
+}
+
+/* The live group with sequence number seq, else the default group. */
+static int group_of_seq(const struct rdt_state *st, uint64_t seq)
+{
+	unsigned int g;
+
+	for (g = 1; seq && g < st->ngroups; g++)
+		if (st->groups[g].live && st->groups[g].seq == seq)
+			return (int)g;
+	return 0;
+}
+
+static uint64_t seq_of(const struct rdt_state *st, int g)
+{
+	return g > 0 ? st->groups[g].seq : 0;
+}
+
+/* The group of a live task from the hook's task storage, which also knows forks. */
+static int hook_task_group(rdtalloc_t *r, struct rdt_hook *h, pid_t tid)
+{
+	uint64_t seq = 0;
+
+	if (rdt_hook_task_group(h, tid, &seq))
+		return 0;
+	return group_of_seq(r->st, seq);
+}
+
+/* One task's binding changed from old to new: the hook gets it too. */
+static int hook_bind(rdtalloc_t *r, struct rdt_hook *h, pid_t tid, uint64_t seq)
+{
+	int ret = rdt_hook_bind_task(h, tid, seq);
+
+	/* exited meanwhile: the kernel freed its storage, nothing to carry */
+	if (ret == -ESRCH)
+		return 0;
+	return ret ? rdt_fail(r, ret, "%s", rdt_hook_errmsg(h)) : 0;
+}
+
+int rdt_core_hook_tasks(rdtalloc_t *r, const struct rdt_state *old)
+{
+	const struct rdt_task_map *nm = &r->st->tasks, *om = &old->tasks;
+	struct rdt_hook *h = rdt_core_hook(r);
+	size_t i, done = 0, k;
+	int ret = 0;
+
+	if (!h)
+		return 0;
+	/* pass 0: bindings of the new state that differ; pass 1: those it dropped */
+	for (k = 0; k < 2 && !ret; k++) {
+		const struct rdt_task_map *a = k ? om : nm, *b = k ? nm : om;
+
+		for (i = 0; i < a->cap && !ret; i++) {
+			const struct rdt_task *t = &a->slots[i], *u;
+
+			if (!t->tid)
+				continue;
+			u = rdt_task_map_get(b, t->tid);
+			if (k == 0 && u && seq_of(old, u->group) == seq_of(r->st, t->group))
+				continue;
+			if (k == 1 && u)
+				continue;
+			ret = hook_bind(r, h, t->tid, k ? 0 : seq_of(r->st, t->group));
+			done += !ret;
+		}
+	}
+	if (ret && done) {
+		/* put the storage back as the old state has it */
+		for (i = 0; i < om->cap; i++)
+			if (om->slots[i].tid)
+				rdt_hook_bind_task(h, om->slots[i].tid,
+						   seq_of(old, om->slots[i].group));
+		for (i = 0; i < nm->cap; i++)
+			if (nm->slots[i].tid && !rdt_task_map_get(om, nm->slots[i].tid))
+				rdt_hook_bind_task(h, nm->slots[i].tid, 0);
+	}
+	return ret;
+}
+
 /* A write failed: registers back to the undo image, the state back to it. */
 static void roll_back(rdtalloc_t *r)
 {
@@ -89,7 +251,8 @@ static void roll_back(rdtalloc_t *r)
 	if (!r->undo)
 		return;
 	if (r->be->reconcile)
-		r->be->reconcile(r->be_ctx, r->undo, false, &fixed, err, sizeof(err));
+		r->be->reconcile(r->be_ctx, r->undo, reconcile_flags(r, false), &fixed, err,
+				 sizeof(err));
 	rdt_state_free(r->st);
 	r->st = r->undo;
 	r->undo = NULL;
@@ -132,10 +295,16 @@ static int end(rdtalloc_t *r, bool write, int ret)
 	char err[RDT_ERRMSG_MAX] = "";
 	int wret;
 
+	bool synced = false;
+
 	if (r->store && write && ret >= 0 && r->dirty) {
-		wret = rdt_store_write(r->store, r->st, r->be->name, err, sizeof(err));
+		/* the maps first: a failure there still leaves the file as it was */
+		wret = hook_sync(r);
+		synced = r->hook_sync;
+		if (!wret)
+			wret = rdt_store_write(r->store, r->st, r->be->name, err, sizeof(err));
 		if (wret)
-			ret = rdt_fail(r, wret, "%s", err);
+			ret = err[0] ? rdt_fail(r, wret, "%s", err) : wret;
 	}
 	if (write && ret < 0) {
 		roll_back(r);
@@ -143,8 +312,11 @@ static int end(rdtalloc_t *r, bool write, int ret)
 		if (r->store) {
 			rdt_state_free(r->st);
 			r->st = NULL;
+			if (synced)
+				hook_resync(r);
 		}
 	}
+	r->hook_sync = false;
 	rdt_state_free(r->undo);
 	r->undo = NULL;
 	if (r->store)
@@ -397,7 +569,7 @@ static int choose_backend(rdtalloc_t *r, const char *name)
 		 * use). Decided once the state is read (no_cat_check).
 		 */
 		if (ret == -ENODEV && !(r->flags & RDTALLOC_F_EPHEMERAL)) {
-			snprintf(r->no_cat, sizeof(r->no_cat), "%s", why);
+			snprintf(r->no_cat, sizeof(r->no_cat), "%.159s", why);
 			return 0;
 		}
 		if (ret)
@@ -557,7 +729,8 @@ static int reconcile_at_open(rdtalloc_t *r)
 		if (ret)
 			return rdt_fail(NULL, ret, "cannot lock %s", rdt_store_path(r->store));
 	}
-	ret = r->be->reconcile(r->be_ctx, r->st, r->fresh, &fixed, err, sizeof(err));
+	ret = r->be->reconcile(r->be_ctx, r->st, reconcile_flags(r, r->fresh), &fixed, err,
+			       sizeof(err));
 	if (r->store)
 		rdt_store_unlock(r->store);
 	if (ret)
@@ -639,6 +812,7 @@ RDTALLOC_API void rdtalloc_close(rdtalloc_t *r)
 		return;
 	if (r->be_open && r->be->close)
 		r->be->close(r->be_ctx);
+	hook_drop(r);
 	rdt_state_free(r->st);
 	rdt_store_close(r->store);
 	rdt_machine_free(r->m);
@@ -678,7 +852,7 @@ RDTALLOC_API int rdtalloc_group_create(rdtalloc_t *r, const char *name)
 		gc_tasks(r);
 		ret = engine_err(r, rdt_group_add(r->st, name, NULL));
 		if (!ret)
-			r->dirty = true;
+			r->dirty = r->hook_sync = true;
 	}
 	return end(r, true, ret);
 }
@@ -701,7 +875,7 @@ RDTALLOC_API int rdtalloc_group_remove(rdtalloc_t *r, const char *name)
 		gc_tasks(r);
 		ret = engine_err(r, rdt_group_del(r->st, g));
 		if (!ret)
-			r->dirty = true;
+			r->dirty = r->hook_sync = true;
 	}
 	return end(r, true, ret);
 }
@@ -876,7 +1050,7 @@ RDTALLOC_API int rdtalloc_set_schema(rdtalloc_t *r, const char *group, const cha
 	else
 		ret = apply_schema(r, r->st, g, schema, &changed);
 	if (!ret && changed)
-		r->dirty = true;
+		r->dirty = r->hook_sync = true;
 	return end(r, true, ret);
 }
 
@@ -938,7 +1112,7 @@ RDTALLOC_API int rdtalloc_get_schema(rdtalloc_t *r, const char *group, char *buf
 
 RDTALLOC_API int rdtalloc_bind_task(rdtalloc_t *r, const char *group, pid_t tid)
 {
-	char why[RDT_ERRMSG_MAX] = "";
+	struct rdt_hook *h;
 	uint64_t start;
 	int ret, g;
 
@@ -955,15 +1129,14 @@ RDTALLOC_API int rdtalloc_bind_task(rdtalloc_t *r, const char *group, pid_t tid)
 	ret = check_task(r, &tid, &start);
 	if (ret)
 		goto out;
-	if (r->be->task_binding) {
-		ret = r->be->task_binding(r->be_ctx, why, sizeof(why));
-		if (ret) {
-			rdt_fail(r, ret, "%s", why);
-			goto out;
-		}
-	}
+	ret = rdt_core_tasks_allowed(r);
+	if (ret)
+		goto out;
 	gc_tasks(r);
 	ret = engine_err(r, rdt_bind_task(r->st, g, tid, start));
+	/* the state's table and the hook's task storage; end() undoes the first */
+	if (!ret && (h = rdt_core_hook(r)))
+		ret = hook_bind(r, h, tid, seq_of(r->st, g));
 	if (!ret)
 		r->dirty = true;
 out:
@@ -985,7 +1158,7 @@ RDTALLOC_API int rdtalloc_bind_cpu(rdtalloc_t *r, const char *group, int cpu)
 	else if (!(ret = check_cpu(r, cpu))) {
 		ret = engine_err(r, rdt_bind_cpu(r->st, g, cpu));
 		if (!ret)
-			r->dirty = true;
+			r->dirty = r->hook_sync = true;
 	}
 	return end(r, true, ret);
 }
@@ -1001,13 +1174,22 @@ static int cmp_pid(const void *a, const void *b)
 static int collect_tasks(rdtalloc_t *r, int g, pid_t **out, size_t *n)
 {
 	const struct rdt_task_map *m = &r->st->tasks;
+	struct rdt_hook *h = rdt_core_hook(r);
 	pid_t *v;
 	size_t i, k = 0;
+	int ret;
+
+	/* the hook's iterator: live tasks only, forked children included */
+	if (h) {
+		ret = rdt_hook_tasks(h, seq_of(r->st, g), out, n);
+		return ret ? rdt_fail(r, ret, "%s", rdt_hook_errmsg(h)) : 0;
+	}
 
 	if (g == 0 && !r->m->virtual_tasks) {
 		pid_t *all;
 		size_t na;
-		int ret = rdt_host_tids(&all, &na);
+
+		ret = rdt_host_tids(&all, &na);
 
 		if (ret)
 			return rdt_fail(r, ret, "cannot list the tasks in /proc: %s",
@@ -1097,6 +1279,7 @@ static int copy_name(rdtalloc_t *r, const char *name, char *buf, size_t len)
 RDTALLOC_API int rdtalloc_task_group(rdtalloc_t *r, pid_t tid, char *buf, size_t len)
 {
 	const struct rdt_task *t;
+	struct rdt_hook *h;
 	uint64_t start;
 	int ret;
 
@@ -1106,7 +1289,9 @@ RDTALLOC_API int rdtalloc_task_group(rdtalloc_t *r, pid_t tid, char *buf, size_t
 	if (ret)
 		return ret;
 	ret = check_task(r, &tid, &start);
-	if (!ret) {
+	if (!ret && (h = rdt_core_hook(r))) {
+		ret = copy_name(r, r->st->groups[hook_task_group(r, h, tid)].name, buf, len);
+	} else if (!ret) {
 		t = rdt_task_map_get(&r->st->tasks, tid);
 		if (t && (r->m->virtual_tasks || t->start == start))
 			ret = copy_name(r, r->st->groups[t->group].name, buf, len);
@@ -1343,6 +1528,7 @@ static int resolve_task(rdtalloc_t *r, pid_t *tid, bool *stale)
 RDTALLOC_API int rdtalloc_effective_closid(rdtalloc_t *r, int cpu, pid_t tid,
 					   unsigned int *closid)
 {
+	struct rdt_hook *h;
 	bool stale;
 	int ret;
 
@@ -1354,7 +1540,9 @@ RDTALLOC_API int rdtalloc_effective_closid(rdtalloc_t *r, int cpu, pid_t tid,
 	ret = check_cpu(r, cpu);
 	if (!ret)
 		ret = resolve_task(r, &tid, &stale);
-	if (!ret)
+	if (!ret && tid && r->st->cpu_group[cpu] < 0 && (h = rdt_core_hook(r)))
+		*closid = r->st->groups[hook_task_group(r, h, tid)].closid[r->st->cpu_adom[cpu]];
+	else if (!ret)
 		*closid = rdt_effective_closid(r->st, cpu, stale ? 0 : tid);
 	return end(r, false, ret);
 }
@@ -1377,6 +1565,12 @@ RDTALLOC_API int rdtalloc_sim_switch(rdtalloc_t *r, int cpu, pid_t tid,
 	if (!r->be->simulated) {
 		ret = rdt_fail(r, -EOPNOTSUPP, "backend %s runs real tasks: context switches "
 			       "are simulated only by the sim backend", r->be->name);
+		goto out;
+	}
+	if (rdt_core_hook(r)) {
+		ret = rdt_fail(r, -EBUSY, "the switch hook follows the real context switches on "
+			       "this state (rdtctl hook status); simulated ones would fight its "
+			       "agent: stop it first (rdtctl hook stop)");
 		goto out;
 	}
 	ret = check_cpu(r, cpu);
@@ -1417,7 +1611,7 @@ RDTALLOC_API int rdtalloc_set_cdp(rdtalloc_t *r, const char *resource, int on)
 	else if (r->st->cdp[res] != (bool)on) {
 		ret = engine_err(r, rdt_set_cdp(r->st, res, on));
 		if (!ret)
-			r->dirty = true;
+			r->dirty = r->hook_sync = true;
 	} else if (!r->m->caps[res].cdp) {
 		ret = rdt_fail(r, -EINVAL, "%s does not support CDP on this machine",
 			       rdt_res_name(res));
@@ -1448,7 +1642,7 @@ RDTALLOC_API int rdtalloc_reset(rdtalloc_t *r)
 	if (ret)
 		return ret;
 	ret = engine_err(r, rdt_reset(r->st));
-	r->dirty = true;
+	r->dirty = r->hook_sync = true;
 	return end(r, true, ret);
 }
 

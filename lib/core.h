@@ -15,6 +15,7 @@
 #include "hw/engine.h"
 #include "machine.h"
 
+struct rdt_hook;
 struct rdt_store;
 
 struct rdtalloc {
@@ -36,6 +37,10 @@ struct rdtalloc {
 	bool dirty;			/* this call changed st */
 	bool fresh;			/* the state was created by this open */
 	size_t gc_cursor;		/* where the exited-task sweep resumes */
+	struct rdt_hook *hook;		/* the pinned switch hook, cached (see rdt_core_hook) */
+	unsigned long hook_ino;		/* inode of the pin directory it was opened from */
+	bool hook_serves;		/* it serves this context's backend and state */
+	bool hook_sync;			/* this call changed what the hook's maps mirror */
 };
 
 /* Lock and refresh the state / write back and unlock (returns ret or a write error). */
@@ -50,6 +55,21 @@ int rdt_core_check_task(struct rdtalloc *r, pid_t *tid, uint64_t *start);
 int rdt_core_check_cpu(struct rdtalloc *r, int cpu);
 /* Live groups, default first then creation order; caller frees. */
 int *rdt_core_groups_in_order(const struct rdt_state *st, unsigned int *n);
+/*
+ * The switch hook when one is loaded for this context's backend and state
+ * directory (lib/hook/), else NULL: then tasks are the state's alone.
+ */
+struct rdt_hook *rdt_core_hook(struct rdtalloc *r);
+/*
+ * May tasks be bound on r now (the backend can, or the hook serves it)?
+ * 0, or -EOPNOTSUPP with errmsg set.
+ */
+int rdt_core_tasks_allowed(struct rdtalloc *r);
+/*
+ * A call replaced the state old by r->st: carry its task bindings over to
+ * the hook's task storage (when the hook serves r). All or nothing.
+ */
+int rdt_core_hook_tasks(struct rdtalloc *r, const struct rdt_state *old);
 /* Live tasks of group g of r->st, ascending; caller frees. */
 int rdt_core_collect_tasks(struct rdtalloc *r, int g, pid_t **out, size_t *n);
 

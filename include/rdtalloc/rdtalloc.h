@@ -307,6 +307,45 @@ RDTALLOC_API int rdtalloc_preset_foreach(int (*cb)(const char *name, const char 
 						   const char *source, void *arg),
 					 void *arg);
 
+/* ---- Switch hook (eBPF on sched_switch; docs/hook.md) ------------------------ */
+
+struct rdtalloc_hook_status {
+	size_t sz;
+	int built;			/* this library was built with the hook */
+	int loaded;			/* programs and maps pinned under /sys/fs/bpf/rdtalloc */
+	int agent_running;
+	pid_t agent_pid;		/* 0 when no agent runs */
+	unsigned int ncpus;		/* entries rdtalloc_hook_cpus() returns */
+	uint64_t lag_samples;		/* switch-in to PQR write, measured by the agent */
+	uint64_t lag_p50_ns;
+	uint64_t lag_p99_ns;
+	uint64_t lag_max_ns;
+};
+
+struct rdtalloc_hook_cpu {
+	size_t sz;
+	int cpu;
+	unsigned int wanted;		/* CLOSID the hook wants on this CPU */
+	unsigned int applied;		/* CLOSID the agent last wrote */
+	uint64_t switches;		/* context switches seen */
+	uint64_t events;		/* "wants CLOSID k" events sent */
+	uint64_t coalesced;		/* changes folded into an event in flight */
+	uint64_t pqr_writes;		/* PQR_ASSOC writes by the agent */
+};
+
+/* Load and pin the hook, start the agent as a daemon. -EEXIST when running. */
+RDTALLOC_API int rdtalloc_hook_start(rdtalloc_t *r);
+/*
+ * Stop the agent, put every CPU's PQR_ASSOC back to the CLOSID of the CPU's
+ * own group (or default), unpin everything. -ENOENT when not loaded.
+ */
+RDTALLOC_API int rdtalloc_hook_stop(rdtalloc_t *r);
+/* The agent in the foreground (for systemd), until *stop becomes non-zero or SIGTERM. */
+RDTALLOC_API int rdtalloc_hook_run(rdtalloc_t *r, volatile int *stop);
+RDTALLOC_API int rdtalloc_hook_get_status(rdtalloc_t *r, struct rdtalloc_hook_status *st);
+/* Per CPU counters; set .sz of out[0] (the library reads it for all). */
+RDTALLOC_API int rdtalloc_hook_cpus(rdtalloc_t *r, struct rdtalloc_hook_cpu *out, size_t max);
+
 
 #ifdef __cplusplus
 }

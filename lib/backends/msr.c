@@ -22,6 +22,7 @@
 #include "backend.h"
 #include "backends/msr.h"
 #include "detect/detect.h"
+#include "hook/hook.h"
 
 #define CAP_SYS_RAWIO_BIT 17
 #define PQR_CLOSID_FIELD UINT64_C(0xffffffff00000000)
@@ -287,10 +288,10 @@ static void fix_masks(struct fixer *f, const struct rdt_state *st)
  * CLOSIDs are written and on after them; masks come last, when the CDP
  * setting that gives them their meaning is in place.
  */
-static int msr_reconcile(void *ctx, const struct rdt_state *st, bool first, unsigned int *fixed,
-			 char *err, size_t len)
+static int msr_reconcile(void *ctx, const struct rdt_state *st, unsigned int flags,
+			 unsigned int *fixed, char *err, size_t len)
 {
-	struct fixer f = { .c = ctx, .first = first };
+	struct fixer f = { .c = ctx, .first = flags & RDT_RECONCILE_FIRST };
 
 	f.c->err[0] = '\0';
 	*fixed = 0;
@@ -300,7 +301,8 @@ static int msr_reconcile(void *ctx, const struct rdt_state *st, bool first, unsi
 		return -EINVAL;
 	}
 	fix_cfgs(&f, st, false);
-	fix_pqrs(&f, st);
+	if (!(flags & RDT_RECONCILE_NO_PQR))
+		fix_pqrs(&f, st);
 	fix_cfgs(&f, st, true);
 	fix_masks(&f, st);
 	*fixed = f.fixed;
@@ -684,9 +686,14 @@ static int msr_task_binding(void *ctx, char *err, size_t len)
 {
 	(void)ctx;
 	/* Only the switch hook knows when a task runs where; without it, CPUs only. */
-	snprintf(err, len, "binding tasks on the msr backend needs the switch hook: run "
-		 "`rdtctl hook start` (not available in this build yet); CPUs can be bound "
-		 "without it");
+	if (rdt_hook_built())
+		snprintf(err, len, "binding tasks on the msr backend needs the switch hook: "
+			 "start it with `rdtctl --backend msr hook start` (as root); CPUs can be "
+			 "bound without it");
+	else
+		snprintf(err, len, "binding tasks on the msr backend needs the switch hook, and "
+			 "this librdtalloc was built without it (RDTALLOC_BPF=OFF); CPUs can be "
+			 "bound without it");
 	return -EOPNOTSUPP;
 }
 

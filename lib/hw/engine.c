@@ -1047,6 +1047,34 @@ int rdt_reset(struct rdt_state *st)
 
 /* ---- Rebuild after load ------------------------------------------------- */
 
+/*
+ * The masks follow from the groups; PQR_ASSOC is kept as recorded: it also
+ * reflects what only the switch hook knows (a task that inherited its group
+ * at fork), so deriving it here would undo the agent's writes. Only a
+ * CLOSID the domain does not have is recomputed.
+ */
+static int rebuild_regs(struct rdt_state *st)
+{
+	unsigned int ai, c;
+	int err;
+
+	for (ai = 0; ai < st->nadom; ai++) {
+		err = sync_adom(st, ai);
+		if (err)
+			return err;
+	}
+	for (c = 0; c < st->m->ncpus; c++) {
+		unsigned int a = st->cpu_adom[c];
+
+		if (a == UINT_MAX || st->regs.pqr[c] < st->adom[a].nclos)
+			continue;
+		err = refresh_cpu(st, (int)c);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 int rdt_state_rebuild(struct rdt_state *st)
 {
 	unsigned int ai, i, k, c;
@@ -1124,5 +1152,5 @@ int rdt_state_rebuild(struct rdt_state *st)
 	err = rebuild_names(st);
 	if (err)
 		return err;
-	return refresh_all(st);
+	return rebuild_regs(st);
 }

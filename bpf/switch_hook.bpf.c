@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * switch_hook: on every context switch, the CLOSID that should be in force
+ * on the CPU - the CPU's group, else the next task's group, else the default
+ * group, in the CPU's allocation domain - and, when it differs from the one
+ * the agent last applied, one "CPU c wants CLOSID k" event (at most one in
+ * flight per CPU). BPF cannot write MSRs: the agent (lib/hook/agent.c) does.
+ * Also: a child inherits its parent's group at fork (threads included), and
+ * an iterator lists the live tasks with their groups. Owns no policy: the
+ * maps are filled from user space (lib/hook/maps.c).
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+
+#include "switch_hook.h"
+
+char LICENSE[] SEC("license") = "Dual BSD/GPL";
+
+/* include/linux/sched.h: the task is on its way out (set early in do_exit). */
+#define PF_EXITING 0x00000004
+
+/* task -> group; freed by the kernel with the task, so a reused PID starts clean. */
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct rdt_hook_task);
+} task_group SEC(".maps");
+
+/* (group, allocation domain) -> CLOSID; only live groups have entries. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 65536);
+	__type(key, struct rdt_hook_gkey);
+	__type(value, __u32);
+} group_closid SEC(".maps");
+
+/* CPU -> group it is bound to; 0 (the default group's seq): not bound. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);		/* set to the number of CPUs at load */
+	__type(key, __u32);
+	__type(value, __u64);
+} cpu_group SEC(".maps");
+
+/* CPU -> allocation domain, RDT_HOOK_NO_DOMAIN when the machine lacks it. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u32);
+} cpu_domain SEC(".maps");
+
+/* Per CPU: wanted, applied, in flight, counters (mmap'ed by the agent). */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct rdt_hook_slot);
+} cpu_state SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct rdt_hook_ctl);
+} control SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 16384);	/* raised at load to hold one event per CPU */
+} events SEC(".maps");
+
+static __always_inline __u32 closid_of(__u64 seq, __u32 adom)
+{
+	struct rdt_hook_gkey key = { .seq = seq, .adom = adom };
+	__u32 *k = bpf_map_lookup_elem(&group_closid, &key);
+
+	if (!k && seq) {
+		/* a group removed meanwhile: its tasks are back in default */
+		key.seq = 0;
+		k = bpf_map_lookup_elem(&group_closid, &key);
+	}
+	return k ? *k : 0;
+}
+
+/* The rule: the CPU's group, else the task's, else default, in the CPU's domain. */
+static __always_inline int closid_for(__u32 cpu, struct task_struct *next, __u32 *closid)
+{
+	struct rdt_hook_task *t;
+	__u32 *adom;
+	__u64 *cg, seq;
+
+	adom = bpf_map_lookup_elem(&cpu_domain, &cpu);
+	cg = bpf_map_lookup_elem(&cpu_group, &cpu);
+	if (!adom || *adom == RDT_HOOK_NO_DOMAIN || !cg)
+		return -1;
+	seq = *cg;
+	if (!seq) {
+		t = bpf_task_storage_get(&task_group, next, 0, 0);
+		seq = t ? t->seq : 0;
+	}
+	*closid = closid_of(seq, *adom);
+	return 0;
+}
+
+#define MEMO_HIT(s, i, pid, start) ((s)->memo[i].tid == (pid) && (s)->memo[i].start == (start))
+
+SEC("tp_btf/sched_switch")
+int BPF_PROG(rdt_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
+{
+	__u32 cpu = bpf_get_smp_processor_id(), zero = 0, closid, i;
+	struct rdt_hook_event ev;
+	struct rdt_hook_slot *s;
+	struct rdt_hook_ctl *ctl;
+	__u32 pid = next->pid;
+	__u64 start, gen;
+
+	s = bpf_map_lookup_elem(&cpu_state, &cpu);
+	ctl = bpf_map_lookup_elem(&control, &zero);
+	if (!s || !ctl)
+		return 0;
+	s->switches++;
+	/* Idle and the agent are transparent: the CPU keeps the CLOSID it has. */
+	if (pid == 0 || (__u32)next->tgid == ctl->agent_tgid) {
+		s->transparent++;
+		return 0;
+	}
+	start = next->start_time;
+	/*
+	 * Read before the maps: user space bumps it after every change, so an
+	 * answer remembered from older maps is dropped at the next switch.
+	 */
+	gen = *(volatile __u64 *)&ctl->gen;
+	if (s->memo_gen != gen) {
+		for (i = 0; i < RDT_HOOK_MEMOS; i++)
+			s->memo[i].tid = 0;
+		s->memo_gen = gen;
+	}
+	if (MEMO_HIT(s, 0, pid, start)) {
+		closid = s->memo[0].closid;
+	} else if (MEMO_HIT(s, 1, pid, start)) {
+		closid = s->memo[1].closid;
+	} else if (MEMO_HIT(s, 2, pid, start)) {
+		closid = s->memo[2].closid;
+	} else {
+		if (closid_for(cpu, next, &closid))
+			return 0;
+		i = s->memo_next;
+		if (i >= RDT_HOOK_MEMOS)
+			i = 0;
+		s->memo[i].tid = pid;
+		s->memo[i].start = start;
+		s->memo[i].closid = closid;
+		s->memo_next = i + 1;
+	}
+	/* store, then a fully ordered cmpxchg: the agent clears pending, then reads cur */
+	s->cur = RDT_HOOK_CUR(pid, closid);
+	if (closid == s->applied)
+		return 0;
+	if (__sync_val_compare_and_swap(&s->pending, 0, 1) != 0) {
+		s->coalesced++;
+		return 0;
+	}
+	ev.cpu = cpu;
+	ev.closid = closid;
+	ev.ts = bpf_ktime_get_ns();
+	if (bpf_ringbuf_output(&events, &ev, sizeof(ev), 0)) {
+		/* no room: the next switch here tries again */
+		__sync_lock_test_and_set(&s->pending, 0);
+		s->dropped++;
+		return 0;
+	}
+	s->events++;
+	return 0;
+}
+
+SEC("tp_btf/sched_process_fork")
+int BPF_PROG(rdt_fork, struct task_struct *parent, struct task_struct *child)
+{
+	struct rdt_hook_task *pt, *ct;
+
+	/* parent is the creating thread: a new thread takes its creator's group */
+	pt = bpf_task_storage_get(&task_group, parent, 0, 0);
+	if (!pt)
+		return 0;
+	ct = bpf_task_storage_get(&task_group, child, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (ct)
+		ct->seq = pt->seq;
+	return 0;
+}
+
+/* Every live task with its group, for `task show` (exiting tasks are left out). */
+SEC("iter/task")
+int rdt_tasks(struct bpf_iter__task *ctx)
+{
+	struct task_struct *task = ctx->task;
+	struct rdt_hook_task_rec rec = { 0 };
+	struct rdt_hook_task *t;
+
+	if (!task || (task->flags & PF_EXITING))
+		return 0;
+	rec.tid = task->pid;
+	t = bpf_task_storage_get(&task_group, task, 0, 0);
+	if (t)
+		rec.seq = t->seq;
+	bpf_seq_write(ctx->meta->seq, &rec, sizeof(rec));
+	return 0;
+}
+
+/*
+ * Run from user space (BPF_PROG_TEST_RUN) after it changed the maps: a
+ * marker in the ring buffer wakes the agent, which re-applies every CPU.
+ */
+SEC("raw_tp")
+int rdt_kick(void *ctx)
+{
+	struct rdt_hook_event ev = { .cpu = RDT_HOOK_KICK };
+
+	ev.ts = bpf_ktime_get_ns();
+	bpf_ringbuf_output(&events, &ev, sizeof(ev), BPF_RB_FORCE_WAKEUP);
+	return 0;
+}
+
+/* The benchmark's yardstick: an empty program on the same tracepoint (not autoloaded). */
+SEC("?tp_btf/sched_switch")
+int BPF_PROG(rdt_empty_switch)
+{
+	return 0;
+}

@@ -1,0 +1,884 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * test_hook: the switch hook for real (issue 7). The BPF program is loaded
+ * into this kernel and the agent runs as a daemon, on the sim backend with
+ * the host's topology (so real CPU numbers are valid) in a temporary state
+ * directory: real scheduling drives the simulated PQR_ASSOC registers,
+ * which this test reads back from the state file through its own context.
+ *
+ * A child pinned to CPU 1 sleeps and wakes in a loop. Bound to a group, CPU
+ * 1's PQR_ASSOC shows the group's CLOSID within a second; bound back to
+ * default, the group's CLOSID is never seen there again; a CPU bind
+ * overrides the task's group; a forked child and a new thread are in the
+ * group; exited tasks are in no group; restarting the agent keeps the
+ * bindings; hook stop leaves nothing pinned and no agent. Plus the refusals.
+ *
+ * Skips (with the reason) when not root, without kernel BTF, without a
+ * second CPU, or when this library was built without the hook.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <rdtalloc/rdtalloc.h>
+
+#include <linux/types.h>
+
+#include "core.h"
+#include "hook/hook.h"
+#include "../../bpf/switch_hook.h"	/* the slots' layout (not on the include path) */
+
+
+#define CPU 1			/* where the child runs */
+#define WITHIN_MS 1000		/* "within one second" */
+#define SETTLE_MS 50		/* a switch-in and a flush of the agent, with margin */
+#define WATCH_MS 300		/* how long a value must (not) be seen again */
+
+struct fixture {
+	char dir[64];		/* the state directory */
+	rdtalloc_t *r;
+	struct rdt_hook *h;
+	unsigned int c_def, c1, c2;	/* CLOSIDs: default, g1, g2 (domain of CPU 1) */
+	uint64_t seq1, seq2;
+	pid_t child;
+	int ctl[2];		/* to the child: 'f' = fork and make a thread */
+	int rep[2];		/* from the child: the new tids */
+};
+
+static struct fixture fx;
+static const char *skip_reason;
+
+/* ---- Helpers ------------------------------------------------------------------ */
+
+static uint64_t ms_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+static unsigned int pqr(int cpu)
+{
+	unsigned int k = ~0u;
+
+	assert_int_equal(rdtalloc_read_pqr(fx.r, cpu, &k), 0);
+	return k;
+}
+
+/* PQR_ASSOC of cpu shows want at least once within ms. */
+static bool pqr_shows(int cpu, unsigned int want, unsigned int ms)
+{
+	uint64_t end = ms_now() + ms;
+
+	do {
+		if (pqr(cpu) == want)
+			return true;
+		usleep(2000);
+	} while (ms_now() < end);
+	return false;
+}
+
+/* PQR_ASSOC of cpu never shows bad during ms. */
+static bool pqr_never(int cpu, unsigned int bad, unsigned int ms)
+{
+	uint64_t end = ms_now() + ms;
+
+	do {
+		if (pqr(cpu) == bad)
+			return false;
+		usleep(2000);
+	} while (ms_now() < end);
+	return true;
+}
+
+/* PQR_ASSOC of cpu shows only want during ms. */
+static bool pqr_always(int cpu, unsigned int want, unsigned int ms)
+{
+	uint64_t end = ms_now() + ms;
+
+	do {
+		if (pqr(cpu) != want)
+			return false;
+		usleep(2000);
+	} while (ms_now() < end);
+	return true;
+}
+
+static uint64_t group_seq(const char *name)
+{
+	uint64_t seq;
+	int g;
+
+	assert_int_equal(rdt_core_begin(fx.r, false), 0);
+	g = rdt_group_find(fx.r->st, name);
+	assert_true(g >= 0);
+	seq = fx.r->st->groups[g].seq;
+	assert_int_equal(rdt_core_end(fx.r, false, 0), 0);
+	return seq;
+}
+
+/* The public calls alone keep the hook's maps in step. */
+static void bind_task(const char *group, pid_t tid)
+{
+	assert_int_equal(rdtalloc_bind_task(fx.r, group, tid), 0);
+}
+
+static void bind_cpu(const char *group, int cpu)
+{
+	assert_int_equal(rdtalloc_bind_cpu(fx.r, group, cpu), 0);
+}
+
+static const char *seq_name(uint64_t seq)
+{
+	if (seq == 0)
+		return NULL;
+	assert_true(seq == fx.seq1 || seq == fx.seq2);
+	return seq == fx.seq1 ? "g1" : "g2";
+}
+
+/*
+ * The live tasks of group seq, as the hook lists them; a non-default group
+ * lists exactly the same through the public call (default's list is every
+ * thread of the system, which changes from one moment to the next).
+ */
+static size_t tasks_of(uint64_t seq, pid_t **v)
+{
+	pid_t pub[256];
+	size_t n = 0, i;
+	int np;
+
+	assert_int_equal(rdt_hook_tasks(fx.h, seq, v, &n), 0);
+	if (seq) {
+		np = rdtalloc_group_tasks(fx.r, seq_name(seq), pub, 256);
+		assert_int_equal(np, (int)n);
+		for (i = 0; i < n; i++)
+			assert_int_equal(pub[i], (*v)[i]);
+	}
+	return n;
+}
+
+/* The group of tid by the public call. */
+static void assert_group_of(pid_t tid, const char *want)
+{
+	char name[64];
+
+	assert_int_equal(rdtalloc_task_group(fx.r, tid, name, sizeof(name)), 0);
+	assert_string_equal(name, want);
+}
+
+static bool lists(uint64_t seq, pid_t tid)
+{
+	pid_t *v;
+	size_t n = tasks_of(seq, &v), i;
+	bool found = false;
+
+	for (i = 0; i < n; i++)
+		found |= v[i] == tid;
+	free(v);
+	return found;
+}
+
+static void assert_tasks(uint64_t seq, const pid_t *want, size_t nwant)
+{
+	pid_t *v;
+	size_t n = tasks_of(seq, &v), i;
+
+	assert_int_equal(n, nwant);
+	for (i = 0; i < n; i++)
+		assert_int_equal(v[i], want[i]);
+	free(v);
+}
+
+static struct rdtalloc_hook_status status(void)
+{
+	struct rdtalloc_hook_status st = { .sz = sizeof(st) };
+
+	assert_int_equal(rdtalloc_hook_get_status(fx.r, &st), 0);
+	return st;
+}
+
+static bool dir_exists(const char *path)
+{
+	struct stat sb;
+
+	return stat(path, &sb) == 0;
+}
+
+/* The process exists and has not exited (a zombie waiting for init has). */
+static bool proc_exists(pid_t pid)
+{
+	char path[64], buf[512], *p;
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' && p[2] != 'Z' && p[2] != 'X';
+}
+
+static void remove_dir(const char *dir)
+{
+	char path[512];
+	struct dirent *de;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		return;
+	while ((de = readdir(d)))
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) {
+			snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+			unlink(path);
+		}
+	closedir(d);
+	rmdir(dir);
+}
+
+/* ---- The child on CPU 1 ------------------------------------------------------------ */
+
+static void *sleeper_thread(void *arg)
+{
+	int fd = *(int *)arg;
+	pid_t tid = (pid_t)syscall(SYS_gettid);
+
+	if (write(fd, &tid, sizeof(tid)) != sizeof(tid))
+		_exit(3);
+	for (;;)
+		usleep(500);
+	return NULL;
+}
+
+/* Forks a grandchild and starts a thread, reports their tids. */
+static void spawn_offspring(int rep)
+{
+	static int fd;
+	pthread_t t;
+	pid_t pid;
+
+	fd = rep;
+	pid = fork();
+	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		for (;;)
+			usleep(500);
+	}
+	if (pid < 0 || write(rep, &pid, sizeof(pid)) != sizeof(pid))
+		_exit(3);
+	if (pthread_create(&t, NULL, sleeper_thread, &fd))
+		_exit(3);
+}
+
+/* Sleeps and wakes on CPU 1 until killed; on 'f' it forks and starts a thread. */
+static void child_main(int ctl, int rep)
+{
+	cpu_set_t set;
+	char c;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	CPU_ZERO(&set);
+	CPU_SET(CPU, &set);
+	if (sched_setaffinity(0, sizeof(set), &set) ||
+	    fcntl(ctl, F_SETFL, fcntl(ctl, F_GETFL) | O_NONBLOCK))
+		_exit(2);
+	for (;;) {
+		usleep(500);
+		if (read(ctl, &c, 1) == 1 && c == 'f')
+			spawn_offspring(rep);
+	}
+}
+
+static pid_t start_child(void)
+{
+	pid_t pid;
+
+	assert_int_equal(pipe(fx.ctl), 0);
+	assert_int_equal(pipe(fx.rep), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		close(fx.ctl[1]);
+		close(fx.rep[0]);
+		child_main(fx.ctl[0], fx.rep[1]);
+	}
+	close(fx.ctl[0]);
+	close(fx.rep[1]);
+	return pid;
+}
+
+static void stop_child(void)
+{
+	if (fx.child > 0) {
+		kill(fx.child, SIGKILL);
+		waitpid(fx.child, NULL, 0);
+		fx.child = 0;
+		close(fx.ctl[1]);
+		close(fx.rep[0]);
+	}
+}
+
+/* ---- Fixture ---------------------------------------------------------------------- */
+
+static const char *why_skip(void)
+{
+	struct rdt_hook *h;
+	char err[256];
+	int ret;
+
+	if (!rdt_hook_built())
+		return "this librdtalloc was built without the switch hook (RDTALLOC_BPF=OFF)";
+	if (geteuid() != 0)
+		return "loading the BPF program needs root";
+	if (!dir_exists("/sys/kernel/btf/vmlinux"))
+		return "the kernel has no BTF (/sys/kernel/btf/vmlinux)";
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		return "the child needs a CPU 1";
+	ret = rdt_hook_open(&h, err, sizeof(err));
+	if (ret == 0) {
+		bool busy = dir_exists(rdt_hook_ctl(h)->serve_dir);
+
+		rdt_hook_close(h);
+		if (busy)
+			return "the switch hook is loaded and in use (rdtctl hook status); "
+			       "stop it to run this test";
+	}
+	return NULL;
+}
+
+static void schema_all(const char *group, const char *mask)
+{
+	unsigned int ids[64];
+	char text[1024];
+	size_t off;
+	int n, i;
+
+	n = rdtalloc_domains(fx.r, "L3", ids, 64);
+	assert_true(n > 0 && n <= 64);
+	off = (size_t)snprintf(text, sizeof(text), "L3:");
+	for (i = 0; i < n; i++)
+		off += (size_t)snprintf(text + off, sizeof(text) - off, "%s%u=%s", i ? ";" : "",
+					ids[i], mask);
+	assert_int_equal(rdtalloc_set_schema(fx.r, group, text), 0);
+}
+
+static unsigned int closid_on_cpu(const char *group)
+{
+	unsigned int ids[64], k = ~0u;
+	int n, i, cpus[256], nc;
+
+	n = rdtalloc_domains(fx.r, "L3", ids, 64);
+	for (i = 0; i < n; i++) {
+		nc = rdtalloc_domain_cpus(fx.r, "L3", ids[i], cpus, 256);
+		for (int c = 0; c < nc; c++)
+			if (cpus[c] == CPU)
+				assert_int_equal(rdtalloc_group_closid(fx.r, group, "L3", ids[i],
+								       &k), 0);
+	}
+	assert_int_not_equal(k, ~0u);
+	return k;
+}
+
+static int group_setup(void **state)
+{
+	char err[256] = "";
+	struct rdt_hook *stale;
+	int ret;
+
+	cpu_set_t set;
+
+	skip_reason = why_skip();
+	if (skip_reason)
+		return 0;
+	/* this process stays off CPU 1: there, only the child and strangers switch in */
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		return -1;
+	/* a hook left by a test run that died, serving a directory that is gone */
+	if (rdt_hook_open(&stale, err, sizeof(err)) == 0) {
+		rdt_hook_close(stale);
+		rdt_hook_unload(err, sizeof(err));
+	}
+	snprintf(fx.dir, sizeof(fx.dir), "/tmp/rdt-test-hook-XXXXXX");
+	if (!mkdtemp(fx.dir))
+		return -1;
+	RDTALLOC_OPTS(rdtalloc_opts, o, .backend = "sim", .state_dir = fx.dir);
+	ret = rdtalloc_open(&fx.r, &o);
+	if (ret) {
+		print_error("rdtalloc_open: %s\n", rdtalloc_errmsg(NULL));
+		return -1;
+	}
+	ret = rdtalloc_hook_start(fx.r);
+	if (ret) {
+		print_error("rdtalloc_hook_start: %s\n", rdtalloc_errmsg(fx.r));
+		return -1;
+	}
+	ret = rdt_hook_open(&fx.h, err, sizeof(err));
+	if (ret) {
+		print_error("rdt_hook_open: %s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
+static int group_teardown(void **state)
+{
+	char err[256];
+
+	if (skip_reason)
+		return 0;
+	stop_child();
+	rdt_hook_close(fx.h);
+	if (dir_exists(RDT_HOOK_DIR) && rdtalloc_hook_stop(fx.r))
+		rdt_hook_unload(err, sizeof(err));
+	rdtalloc_close(fx.r);
+	remove_dir(fx.dir);
+	return 0;
+}
+
+#define SKIP_IF_NEEDED()							\
+	do {									\
+		if (skip_reason) {						\
+			print_message("[  SKIPPED ] %s\n", skip_reason);	\
+			skip();							\
+		}								\
+	} while (0)
+
+/* ---- Tests ----------------------------------------------------------------------- */
+
+static void groups_and_maps(void **state)
+{
+	unsigned int k;
+
+	SKIP_IF_NEEDED();
+	assert_int_equal(rdtalloc_group_create(fx.r, "g1"), 0);
+	assert_int_equal(rdtalloc_group_create(fx.r, "g2"), 0);
+	schema_all("g1", "f");
+	schema_all("g2", "f0");
+	fx.c_def = closid_on_cpu(NULL);
+	fx.c1 = closid_on_cpu("g1");
+	fx.c2 = closid_on_cpu("g2");
+	/* distinct masks: the lowest free CLOSIDs after default's 0 */
+	assert_int_equal(fx.c_def, 0);
+	assert_int_equal(fx.c1, 1);
+	assert_int_equal(fx.c2, 2);
+	fx.seq1 = group_seq("g1");
+	fx.seq2 = group_seq("g2");
+	assert_int_not_equal(fx.seq1, 0);
+	assert_int_not_equal(fx.seq2, fx.seq1);
+	/* the maps say what the engine says: no task, no CPU group: default */
+	assert_int_equal(rdt_hook_closid_for(fx.h, CPU, 0, &k), 0);
+	assert_int_equal(k, fx.c_def);
+	fx.child = start_child();
+	/* unbound, the child is listed in default and in no group */
+	assert_true(lists(0, fx.child));
+	assert_false(lists(fx.seq1, fx.child));
+	assert_int_equal(rdt_hook_closid_for(fx.h, CPU, fx.child, &k), 0);
+	assert_int_equal(k, fx.c_def);
+}
+
+static void bind_task_sets_pqr(void **state)
+{
+	struct rdt_hook_slot *s;
+	uint64_t end;
+	unsigned int k;
+	bool seen = false;
+
+	SKIP_IF_NEEDED();
+	bind_task("g1", fx.child);
+	assert_tasks(fx.seq1, &fx.child, 1);
+	assert_false(lists(0, fx.child));
+	assert_int_equal(rdt_hook_closid_for(fx.h, CPU, fx.child, &k), 0);
+	assert_int_equal(k, fx.c1);
+	assert_true(pqr_shows(CPU, fx.c1, WITHIN_MS));
+	/* and it is the child's switch-ins that want it */
+	s = rdt_hook_slot(fx.h, CPU);
+	for (end = ms_now() + WITHIN_MS; !seen && ms_now() < end; usleep(1000)) {
+		uint64_t cur = __atomic_load_n(&s->cur, __ATOMIC_SEQ_CST);
+
+		seen = RDT_HOOK_CUR_TID(cur) == (uint32_t)fx.child &&
+		       RDT_HOOK_CUR_CLOSID(cur) == fx.c1;
+	}
+	assert_true(seen);
+
+	assert_group_of(fx.child, "g1");
+	bind_task(NULL, fx.child);
+	assert_group_of(fx.child, "default");
+	assert_tasks(fx.seq1, NULL, 0);
+	assert_true(lists(0, fx.child));
+	assert_true(pqr_shows(CPU, fx.c_def, WITHIN_MS));
+	usleep(SETTLE_MS * 1000);
+	/* nobody else is in g1: its CLOSID must not come back */
+	assert_true(pqr_never(CPU, fx.c1, WATCH_MS));
+}
+
+static void cpu_bind_overrides(void **state)
+{
+	SKIP_IF_NEEDED();
+	bind_task("g1", fx.child);
+	assert_true(pqr_shows(CPU, fx.c1, WITHIN_MS));
+	bind_cpu("g2", CPU);
+	assert_true(pqr_shows(CPU, fx.c2, WITHIN_MS));
+	usleep(SETTLE_MS * 1000);
+	/* every task on CPU 1 now runs with g2's CLOSID, the child included */
+	assert_true(pqr_always(CPU, fx.c2, WATCH_MS));
+	bind_cpu(NULL, CPU);
+	assert_true(pqr_shows(CPU, fx.c1, WITHIN_MS));
+	usleep(SETTLE_MS * 1000);
+	assert_true(pqr_never(CPU, fx.c2, WATCH_MS));
+	/* the binding itself was never touched */
+	assert_tasks(fx.seq1, &fx.child, 1);
+}
+
+static void fork_and_thread_inherit(void **state)
+{
+	pid_t got[2], want[3];
+	size_t i, j;
+
+	SKIP_IF_NEEDED();
+	assert_true(lists(fx.seq1, fx.child));
+	assert_int_equal(write(fx.ctl[1], "f", 1), 1);
+	/* the grandchild's pid, then the thread's tid */
+	for (i = 0; i < 2; i++)
+		assert_int_equal(read(fx.rep[0], &got[i], sizeof(got[i])), sizeof(got[i]));
+	want[0] = fx.child;
+	want[1] = got[0];
+	want[2] = got[1];
+	for (i = 0; i < 3; i++)
+		for (j = i + 1; j < 3; j++)
+			if (want[j] < want[i]) {
+				pid_t t = want[i];
+
+				want[i] = want[j];
+				want[j] = t;
+			}
+	assert_tasks(fx.seq1, want, 3);
+	assert_group_of(got[0], "g1");
+	assert_group_of(got[1], "g1");
+	assert_false(lists(0, got[0]));
+	assert_false(lists(0, got[1]));
+	assert_false(lists(fx.seq2, got[0]));
+}
+
+static void exited_tasks_in_no_group(void **state)
+{
+	pid_t gone[3];
+	pid_t *v;
+	size_t n, i;
+
+	SKIP_IF_NEEDED();
+	n = tasks_of(fx.seq1, &v);
+	assert_int_equal(n, 3);
+	memcpy(gone, v, sizeof(gone));
+	free(v);
+	stop_child();	/* the grandchild dies with it (PR_SET_PDEATHSIG) */
+	usleep(100 * 1000);
+	assert_tasks(fx.seq1, NULL, 0);
+	assert_tasks(fx.seq2, NULL, 0);
+	for (i = 0; i < 3; i++)
+		assert_false(lists(0, gone[i]));
+	fx.child = start_child();
+}
+
+static void agent_restart_keeps_bindings(void **state)
+{
+	struct rdtalloc_hook_status st;
+	pid_t old;
+	int i;
+
+	SKIP_IF_NEEDED();
+	bind_task("g1", fx.child);
+	assert_true(pqr_shows(CPU, fx.c1, WITHIN_MS));
+	st = status();
+	assert_int_equal(st.loaded, 1);
+	assert_int_equal(st.agent_running, 1);
+	old = st.agent_pid;
+	assert_true(old > 0);
+	assert_int_equal(kill(old, SIGTERM), 0);
+	for (i = 0; i < 500 && proc_exists(old); i++)
+		usleep(10000);
+	assert_false(proc_exists(old));
+	st = status();
+	assert_int_equal(st.loaded, 1);
+	assert_int_equal(st.agent_running, 0);
+	assert_int_equal(st.agent_pid, 0);
+	/* the binding lives in the pinned task storage, not in the agent */
+	assert_tasks(fx.seq1, &fx.child, 1);
+	assert_int_equal(rdtalloc_hook_start(fx.r), 0);
+	st = status();
+	assert_int_equal(st.agent_running, 1);
+	assert_int_not_equal(st.agent_pid, old);
+	assert_tasks(fx.seq1, &fx.child, 1);
+	/* CPU 1 went on with other tasks meanwhile; the new agent catches up */
+	assert_true(pqr_shows(CPU, fx.c1, WITHIN_MS));
+}
+
+static void counters_and_lag(void **state)
+{
+	struct rdtalloc_hook_cpu cpus[64];
+	struct rdtalloc_hook_status st;
+	int n;
+
+	SKIP_IF_NEEDED();
+	st = status();
+	assert_int_equal(st.built, 1);
+	assert_int_equal(st.ncpus, (unsigned int)rdt_hook_ncpus(fx.h));
+	assert_true(st.lag_samples > 0);
+	assert_true(st.lag_p50_ns > 0 && st.lag_p50_ns <= st.lag_p99_ns);
+	assert_true(st.lag_p99_ns <= st.lag_max_ns);
+	memset(cpus, 0, sizeof(cpus));
+	cpus[0].sz = sizeof(cpus[0]);
+	n = rdtalloc_hook_cpus(fx.r, cpus, 64);
+	assert_int_equal(n, (int)st.ncpus);
+	assert_int_equal(rdtalloc_hook_cpus(fx.r, NULL, 0), n);
+	assert_int_equal(cpus[CPU].cpu, CPU);
+	assert_true(cpus[CPU].switches > 0);
+	assert_true(cpus[CPU].events > 0);
+	assert_true(cpus[CPU].pqr_writes > 0);
+	cpus[0].sz = 0;
+	assert_int_equal(rdtalloc_hook_cpus(fx.r, cpus, 64), -EINVAL);
+}
+
+static void refusals(void **state)
+{
+	struct rdtalloc_hook_status before, after;
+	char other[64] = "/tmp/rdt-test-hook2-XXXXXX";
+	rdtalloc_t *eph, *r2;
+	pid_t dead;
+
+	SKIP_IF_NEEDED();
+	before = status();
+	assert_int_equal(rdtalloc_hook_start(fx.r), -EEXIST);
+	assert_non_null(strstr(rdtalloc_errmsg(fx.r), "already running (agent pid"));
+	assert_int_equal(rdtalloc_hook_run(fx.r, NULL), -EEXIST);
+
+	RDTALLOC_OPTS(rdtalloc_opts, eo, .backend = "sim", .flags = RDTALLOC_F_EPHEMERAL);
+	assert_int_equal(rdtalloc_open(&eph, &eo), 0);
+	assert_int_equal(rdtalloc_hook_start(eph), -EINVAL);
+	assert_non_null(strstr(rdtalloc_errmsg(eph), "ephemeral"));
+	rdtalloc_close(eph);
+
+	assert_non_null(mkdtemp(other));
+	RDTALLOC_OPTS(rdtalloc_opts, o2, .backend = "sim", .state_dir = other);
+	assert_int_equal(rdtalloc_open(&r2, &o2), 0);
+	assert_false(rdt_hook_serves(fx.h, r2));
+	assert_true(rdt_hook_serves(fx.h, fx.r));
+	assert_int_equal(rdtalloc_hook_start(r2), -EBUSY);
+	assert_non_null(strstr(rdtalloc_errmsg(r2), fx.dir));
+	assert_int_equal(rdtalloc_hook_stop(r2), -EBUSY);
+	rdtalloc_close(r2);
+	remove_dir(other);
+
+	dead = fork();
+	if (dead == 0)
+		_exit(0);
+	assert_true(dead > 0);
+	waitpid(dead, NULL, 0);
+	assert_int_equal(rdt_hook_bind_task(fx.h, dead, fx.seq1), -ESRCH);
+	assert_non_null(strstr(rdt_hook_errmsg(fx.h), "does not exist"));
+	assert_int_equal(rdtalloc_bind_task(fx.r, "g1", dead), -ESRCH);
+	assert_non_null(strstr(rdtalloc_errmsg(fx.r), "does not exist"));
+	/* simulated switches would fight the agent */
+	assert_int_equal(rdtalloc_sim_switch(fx.r, CPU, fx.child, NULL), -EBUSY);
+	assert_non_null(strstr(rdtalloc_errmsg(fx.r), "stop it first"));
+
+	/* nothing changed */
+	after = status();
+	assert_int_equal(after.loaded, 1);
+	assert_int_equal(after.agent_running, 1);
+	assert_int_equal(after.agent_pid, before.agent_pid);
+	assert_tasks(fx.seq1, &fx.child, 1);
+}
+
+static void stop_leaves_nothing(void **state)
+{
+	struct rdtalloc_hook_status st;
+	pid_t agent;
+	int c, n;
+
+	SKIP_IF_NEEDED();
+	bind_cpu("g2", 0);
+	agent = status().agent_pid;
+	assert_true(agent > 0);
+	assert_int_equal(rdtalloc_hook_stop(fx.r), 0);
+	assert_false(dir_exists(RDT_HOOK_DIR));
+	assert_false(proc_exists(agent));
+	st = status();
+	assert_int_equal(st.loaded, 0);
+	assert_int_equal(st.agent_running, 0);
+	/* every CPU back to its own group's CLOSID: CPU 0 is g2's, the others default */
+	n = rdtalloc_cpu_count(fx.r);
+	for (c = 0; c < n; c++)
+		assert_int_equal(pqr(c), c == 0 ? fx.c2 : fx.c_def);
+	assert_true(pqr_always(CPU, fx.c_def, WATCH_MS));
+	assert_int_equal(rdtalloc_hook_stop(fx.r), -ENOENT);
+	assert_non_null(strstr(rdtalloc_errmsg(fx.r), "not loaded"));
+	assert_int_equal(rdtalloc_hook_cpus(fx.r, NULL, 0), -ENOENT);
+}
+
+/* ---- The msr backend, against a device root of files --------------------------- */
+
+static int remove_one(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+	return remove(path) ? -1 : 0;
+}
+
+static void remove_tree(const char *dir)
+{
+	nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* The host's topology, with CAT the VM does not have: only PQR_ASSOC matters here. */
+#define MSR_CAPS "l3.closids=16;l3.cbm_len=20;l3.min_cbm_bits=1;l3.cdp=0"
+#define PQR_ASSOC 0xc8f
+#define RMID 0x2a
+
+static uint64_t msr_read(const char *root, int cpu, off_t addr)
+{
+	char path[128];
+	uint64_t v = ~0ull;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%d/msr", root, cpu);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	assert_true(fd >= 0);
+	assert_int_equal(pread(fd, &v, sizeof(v), addr), sizeof(v));
+	close(fd);
+	return v;
+}
+
+static bool msr_shows(const char *root, int cpu, uint64_t want, unsigned int ms)
+{
+	uint64_t end = ms_now() + ms;
+
+	do {
+		if (msr_read(root, cpu, PQR_ASSOC) == want)
+			return true;
+		usleep(2000);
+	} while (ms_now() < end);
+	return false;
+}
+
+/* A device file per CPU, CPU 1's PQR_ASSOC holding an RMID that must survive. */
+static void make_devices(const char *root, int ncpus)
+{
+	uint64_t rmid = RMID;
+	char path[128];
+	int c, fd;
+
+	for (c = 0; c < ncpus; c++) {
+		snprintf(path, sizeof(path), "%s/%d", root, c);
+		assert_int_equal(mkdir(path, 0700), 0);
+		snprintf(path, sizeof(path), "%s/%d/msr", root, c);
+		fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+		assert_true(fd >= 0);
+		assert_int_equal(ftruncate(fd, 4096), 0);
+		if (c == CPU)
+			assert_int_equal(pwrite(fd, &rmid, sizeof(rmid), PQR_ASSOC), sizeof(rmid));
+		close(fd);
+	}
+}
+
+static void msr_tasks_through_the_hook(void **state)
+{
+	char root[64] = "/tmp/rdt-test-hook-msr-XXXXXX", dir[128], mounts[128], name[64];
+	int ncpus = (int)sysconf(_SC_NPROCESSORS_CONF);
+	uint64_t closid;
+	unsigned int k;
+	rdtalloc_t *r;
+	pid_t tids[8];
+	FILE *f;
+
+	SKIP_IF_NEEDED();
+	assert_false(dir_exists(RDT_HOOK_DIR));
+	assert_non_null(mkdtemp(root));
+	make_devices(root, ncpus);
+	snprintf(mounts, sizeof(mounts), "%s/mounts", root);
+	f = fopen(mounts, "w");
+	assert_non_null(f);
+	fputs("proc /proc proc rw 0 0\n", f);
+	fclose(f);
+	snprintf(dir, sizeof(dir), "%s/state", root);
+	assert_int_equal(mkdir(dir, 0700), 0);
+	setenv("RDTALLOC_MOUNTS", mounts, 1);	/* the agent inherits it */
+	RDTALLOC_OPTS(rdtalloc_opts, o, .backend = "msr", .state_dir = dir, .machine = MSR_CAPS,
+		      .msr_root = root);
+	assert_int_equal(rdtalloc_open(&r, &o), 0);
+	assert_int_equal(msr_read(root, CPU, PQR_ASSOC), RMID);
+	assert_int_equal(rdtalloc_group_create(r, "m1"), 0);
+	assert_int_equal(rdtalloc_set_schema(r, "m1", "L3:0=f"), 0);
+	assert_int_equal(rdtalloc_group_closid(r, "m1", "L3", 0, &k), 0);
+	closid = k;
+	assert_int_equal(closid, 1);
+
+	/* without the hook, tasks cannot be bound here */
+	assert_int_equal(rdtalloc_bind_task(r, "m1", fx.child), -EOPNOTSUPP);
+	assert_non_null(strstr(rdtalloc_errmsg(r), "hook start"));
+
+	assert_int_equal(rdtalloc_hook_start(r), 0);
+	assert_int_equal(rdtalloc_bind_task(r, "m1", fx.child), 0);
+	assert_true(msr_shows(root, CPU, closid << 32 | RMID, WITHIN_MS));
+	assert_int_equal(rdtalloc_group_tasks(r, "m1", tids, 8), 1);
+	assert_int_equal(tids[0], fx.child);
+	assert_int_equal(rdtalloc_task_group(r, fx.child, name, sizeof(name)), 0);
+	assert_string_equal(name, "m1");
+	assert_int_equal(rdtalloc_bind_task(r, NULL, fx.child), 0);
+	assert_true(msr_shows(root, CPU, RMID, WITHIN_MS));
+	assert_int_equal(rdtalloc_group_tasks(r, "m1", tids, 8), 0);
+
+	/* stop: CPU 1 back to its own group's CLOSID (default), the bindings go too */
+	assert_int_equal(rdtalloc_bind_task(r, "m1", fx.child), 0);
+	assert_true(msr_shows(root, CPU, closid << 32 | RMID, WITHIN_MS));
+	assert_int_equal(rdtalloc_hook_stop(r), 0);
+	assert_false(dir_exists(RDT_HOOK_DIR));
+	assert_int_equal(msr_read(root, CPU, PQR_ASSOC), RMID);
+	assert_int_equal(rdtalloc_group_tasks(r, "m1", tids, 8), 0);
+	assert_int_equal(rdtalloc_task_group(r, fx.child, name, sizeof(name)), 0);
+	assert_string_equal(name, "default");
+	assert_int_equal(rdtalloc_bind_task(r, "m1", fx.child), -EOPNOTSUPP);
+	rdtalloc_close(r);
+	unsetenv("RDTALLOC_MOUNTS");
+	remove_tree(root);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(groups_and_maps),
+		cmocka_unit_test(bind_task_sets_pqr),
+		cmocka_unit_test(cpu_bind_overrides),
+		cmocka_unit_test(fork_and_thread_inherit),
+		cmocka_unit_test(exited_tasks_in_no_group),
+		cmocka_unit_test(agent_restart_keeps_bindings),
+		cmocka_unit_test(counters_and_lag),
+		cmocka_unit_test(refusals),
+		cmocka_unit_test(stop_leaves_nothing),
+		cmocka_unit_test(msr_tasks_through_the_hook),
+	};
+
+	return cmocka_run_group_tests(tests, group_setup, group_teardown);
+}
