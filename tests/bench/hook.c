@@ -336,7 +336,6 @@ static double switch_cost(enum attached what)
 {
 	struct switch_hook *skel = NULL;
 	struct bpf_link *link = NULL;
-	struct bpf_program *p;
 	struct pingpong pp;
 	uint64_t ns;
 
