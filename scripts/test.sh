@@ -1,6 +1,7 @@
 #!/bin/sh
-# Build librdtalloc and run every test twice: in a normal build and in an
-# ASan+UBSan build. Installs the Debian packages it needs when missing
+# Build librdtalloc and run every test: in a normal build, in one without
+# the switch hook (RDTALLOC_BPF=OFF) and in an ASan+UBSan build; then the
+# fuzz targets. Installs the Debian packages it needs when missing
 # (scripts/deps.sh, root). Usage: scripts/test.sh [BUILD_ROOT]
 set -eu
 
@@ -28,6 +29,10 @@ if [ -x "$src/tests/install/check.sh" ] || [ -f "$src/tests/install/check.sh" ];
 	echo "== install check"
 	sh "$src/tests/install/check.sh" "$root/normal"
 fi
+# Without the switch hook (RDTALLOC_BPF=OFF): it must build, and say so.
+run_build nohook -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRDTALLOC_BPF=OFF
+"$root/nohook/cli/rdtctl" hook status 2>&1 | grep -q "built without the switch hook" ||
+	{ echo "RDTALLOC_BPF=OFF: rdtctl hook status does not say the hook is missing"; exit 1; }
 ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1} \
 UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
 	run_build sanitize -DCMAKE_BUILD_TYPE=Debug -DRDTALLOC_SANITIZE=ON

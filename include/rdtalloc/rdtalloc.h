@@ -51,12 +51,18 @@ struct rdtalloc_opts {
 /*
  * Declare and initialise an options struct: zeroed, .sz set, the named
  * fields assigned.  RDTALLOC_OPTS(rdtalloc_opts, o, .backend = "sim");
+ * A GNU statement expression (gcc, clang; C and C++), marked __extension__
+ * so that -Wpedantic accepts it; the fields left out are zero on purpose,
+ * so C++'s -Wmissing-field-initializers is silenced for this one line.
  */
-#define RDTALLOC_OPTS(TYPE, NAME, ...)					\
-	struct TYPE NAME = ({						\
-		memset(&NAME, 0, sizeof(struct TYPE));			\
-		(struct TYPE){ .sz = sizeof(struct TYPE), __VA_ARGS__ };\
-	})
+#define RDTALLOC_OPTS(TYPE, NAME, ...)						\
+	_Pragma("GCC diagnostic push")						\
+	_Pragma("GCC diagnostic ignored \"-Wmissing-field-initializers\"")	\
+	struct TYPE NAME = __extension__ ({					\
+		memset(&NAME, 0, sizeof(struct TYPE));				\
+		(struct TYPE){ .sz = sizeof(struct TYPE), __VA_ARGS__ };	\
+	});									\
+	_Pragma("GCC diagnostic pop")
 
 /* The longest group name (without the terminating NUL). */
 #define RDTALLOC_NAME_MAX 63

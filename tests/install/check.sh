@@ -130,6 +130,16 @@ else
 	fail "declared but not exported:$missing"
 fi
 
+# Symbol versions: the hook calls came in 0.2, everything else is 0.1.
+vers=$(objdump -T "$so" | awk '$NF ~ /^rdtalloc_/ { print $(NF-1), $NF }')
+wrong=$(printf '%s\n' "$vers" | awk '($2 ~ /^rdtalloc_hook_/) != ($1 == "RDTALLOC_0.2") ||
+	$1 !~ /^RDTALLOC_0\.[12]$/ { print $2 "@" $1 }')
+if [ -n "$vers" ] && [ -z "$wrong" ]; then
+	pass "symbol versions: rdtalloc_hook_* at RDTALLOC_0.2, the rest at RDTALLOC_0.1"
+else
+	fail "wrong symbol versions: $(echo "$wrong" | tr '\n' ' ')"
+fi
+
 # ---- pkg-config -------------------------------------------------------------------
 PKG_CONFIG_PATH=$pcdir
 export PKG_CONFIG_PATH
@@ -171,22 +181,25 @@ try "header compiles as C99 -Wall -Wextra -Wpedantic -Werror" \
 try "header compiles as C++11 -Wall -Wextra -Wpedantic -Werror" \
 	$cxx -std=c++11 -Wall -Wextra -Wpedantic -Werror $cflags -c "$work/hdr.cpp" \
 	-o "$work/hdrpp.o"
-# The RDTALLOC_OPTS() macro from C++ (a GNU C construct; g++ and clang++ accept it).
-cat >"$work/opts.cpp" <<'EOF'
+# The RDTALLOC_OPTS() macro (a GNU statement expression) from C and C++, as
+# strict as the header alone: no warning even with -Wextra -Wpedantic.
+cat >"$work/opts.c" <<'EOF'
 #include <rdtalloc/rdtalloc.h>
-int main()
+int main(void)
 {
 	RDTALLOC_OPTS(rdtalloc_opts, o, .backend = "sim", .flags = RDTALLOC_F_EPHEMERAL);
-	return o.sz == sizeof(o) ? 0 : 1;
+	int after = 1;	/* a declaration after it: the macro ends a declaration */
+
+	return o.sz == sizeof(o) && !o.state_dir && after ? 0 : 1;
 }
 EOF
-try "RDTALLOC_OPTS() compiles in C++ (-Wall)" \
-	$cxx -std=c++17 -Wall $cflags "$work/opts.cpp" -o "$work/opts"
-if ! $cxx -std=c++17 -Wall -Wextra -Werror $cflags -c "$work/opts.cpp" -o "$work/opts.o" \
-	>"$work/opts.log" 2>&1; then
-	echo "check.sh: note: RDTALLOC_OPTS() warns in C++ with -Wextra:" \
-		"$(grep -m1 -o '\[-W[^]]*\]' "$work/opts.log")"
-fi
+sed 's/int main(void)/int main()/' "$work/opts.c" >"$work/opts.cpp"
+try "RDTALLOC_OPTS() in C11 -Wall -Wextra -Wpedantic -Werror" \
+	$cc -std=c11 -Wall -Wextra -Wpedantic -Werror $cflags "$work/opts.c" -o "$work/opts_c"
+try "RDTALLOC_OPTS() sets .sz and zeroes the rest (C)" "$work/opts_c"
+try "RDTALLOC_OPTS() in C++17 -Wall -Wextra -Wpedantic -Werror" \
+	$cxx -std=c++17 -Wall -Wextra -Wpedantic -Werror $cflags "$work/opts.cpp" -o "$work/opts"
+try "RDTALLOC_OPTS() sets .sz and zeroes the rest (C++)" "$work/opts"
 
 # Run an example program; it must print the CLOSID line.
 run_example() {
