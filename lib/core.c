@@ -135,7 +135,7 @@ static int hook_sync(rdtalloc_t *r)
 
 	if (!r->hook_sync || !(h = rdt_core_hook(r)))
 		return 0;
-	ret = rdt_hook_sync(h, r->st);
+	ret = rdt_hook_sync(h, r->st, r->hook_before);
 	if (ret)
 		return rdt_fail(r, ret, "%s", rdt_hook_errmsg(h));
 	return 0;
@@ -150,7 +150,7 @@ static void hook_resync(rdtalloc_t *r)
 
 	if (!h || rdt_store_read(r->store, r->m, r->be->name, &st, err, sizeof(err)))
 		return;
-	rdt_hook_sync(h, st);
+	rdt_hook_sync(h, st, NULL);
 	rdt_state_free(st);
 }
 
@@ -281,6 +281,9 @@ static int begin(rdtalloc_t *r, bool write)
 		ret = load_state(r);
 	if (!ret)
 		ret = keep_undo(r, write);
+	/* what the hook's maps hold now; without it, end() syncs from the maps */
+	if (!ret && write && rdt_core_hook(r))
+		rdt_hook_snap_take(r->st, &r->hook_before);
 	if (!ret)
 		return 0;
 	rdt_store_unlock(r->store);
@@ -317,6 +320,8 @@ static int end(rdtalloc_t *r, bool write, int ret)
 		}
 	}
 	r->hook_sync = false;
+	rdt_hook_snap_free(r->hook_before);
+	r->hook_before = NULL;
 	rdt_state_free(r->undo);
 	r->undo = NULL;
 	if (r->store)

@@ -41,6 +41,7 @@ struct rdtalloc {
 	unsigned long hook_ino;		/* inode of the pin directory it was opened from */
 	bool hook_serves;		/* it serves this context's backend and state */
 	bool hook_sync;			/* this call changed what the hook's maps mirror */
+	struct rdt_hook_snap *hook_before;	/* the state the maps held when the call began */
 };
 
 /* Lock and refresh the state / write back and unlock (returns ret or a write error). */

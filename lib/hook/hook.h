@@ -49,9 +49,15 @@ bool rdt_hook_serves(const struct rdt_hook *h, const struct rdtalloc *r);
  * groups only), CPU -> group, CPU -> domain; then tell the agent, which
  * re-applies every CPU (a running task needs no switch to get its new
  * CLOSID). Call it after every change of schemas, CPU bindings, groups,
- * CDP or a reset, once the state is written.
+ * CDP or a reset, under the state's lock. before: a snapshot of the state
+ * the maps hold now (taken when the call began), so that only what differs
+ * is written; NULL: read the maps and write what differs from them.
  */
-int rdt_hook_sync(struct rdt_hook *h, const struct rdt_state *st);
+struct rdt_hook_snap;
+int rdt_hook_sync(struct rdt_hook *h, const struct rdt_state *st,
+		  const struct rdt_hook_snap *before);
+int rdt_hook_snap_take(const struct rdt_state *st, struct rdt_hook_snap **out);
+void rdt_hook_snap_free(struct rdt_hook_snap *sn);
 
 /*
  * Put thread tid in the group with sequence number group_seq (0: back to

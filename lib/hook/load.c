@@ -225,7 +225,7 @@ static int fill(const char *dir, struct rdtalloc *r, const struct rdt_state *st,
 	rdt_hook_ctl(h)->ncpus = rdt_hook_ncpus(h);
 	ret = rdt_hook_set_served(h, r);
 	if (!ret)
-		ret = rdt_hook_sync(h, st);
+		ret = rdt_hook_sync(h, st, NULL);
 	if (!ret)
 		ret = fill_tasks(h, st);
 	if (ret)

@@ -42,6 +42,7 @@
 #include <rdtalloc/rdtalloc.h>
 
 #include <linux/types.h>
+#include <bpf/bpf.h>
 
 #include "core.h"
 #include "hook/hook.h"
@@ -714,6 +715,67 @@ static void refusals(void **state)
 	assert_tasks(fx.seq1, &fx.child, 1);
 }
 
+/* group_closid holds exactly the state's live groups in every domain, nothing else. */
+static void assert_maps_match_state(void)
+{
+	struct rdt_hook_gkey key, next;
+	size_t have = 0, want = 0;
+	void *prev = NULL;
+	unsigned int g, k;
+	int fd = bpf_obj_get(RDT_HOOK_DIR "/group_closid");
+
+	assert_true(fd >= 0);
+	assert_int_equal(rdt_core_begin(fx.r, false), 0);
+	for (g = 0; g < fx.r->st->ngroups; g++) {
+		const struct rdt_group *grp = &fx.r->st->groups[g];
+
+		if (!grp->live)
+			continue;
+		for (key.adom = 0; key.adom < fx.r->st->nadom; key.adom++) {
+			key.seq = grp->seq;
+			key.pad = 0;
+			assert_int_equal(bpf_map_lookup_elem(fd, &key, &k), 0);
+			assert_int_equal(k, grp->closid[key.adom]);
+			want++;
+		}
+	}
+	assert_int_equal(rdt_core_end(fx.r, false, 0), 0);
+	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
+		key = next;
+		prev = &key;
+		have++;
+	}
+	close(fd);
+	assert_int_equal(have, want);
+}
+
+static void maps_follow_every_change(void **state)
+{
+	char text[256];
+
+	SKIP_IF_NEEDED();
+	assert_maps_match_state();
+	assert_int_equal(rdtalloc_group_create(fx.r, "g3"), 0);
+	schema_all("g3", "3");
+	assert_maps_match_state();
+	assert_int_equal(rdtalloc_group_remove(fx.r, "g3"), 0);
+	assert_maps_match_state();
+	/* a new group in the freed slot: another sequence number */
+	assert_int_equal(rdtalloc_group_create(fx.r, "g4"), 0);
+	schema_all("g4", "f");	/* shares g1's CLOSID */
+	assert_maps_match_state();
+	assert_int_equal(closid_on_cpu("g4"), fx.c1);
+	/* a whole configuration: g4 goes, g5 comes with g2's mask */
+	snprintf(text, sizeof(text), "group g5\n\tschema L3:0=f0\n");
+	assert_true(rdtalloc_apply_config(fx.r, text, 0) > 0);
+	assert_int_equal(rdtalloc_group_remove(fx.r, "g4"), 0);
+	assert_maps_match_state();
+	assert_int_equal(rdtalloc_group_remove(fx.r, "g5"), 0);
+	assert_maps_match_state();
+	/* and the agent still gives the child its group's CLOSID */
+	assert_true(pqr_shows(CPU, fx.c1, WITHIN_MS));
+}
+
 static void stop_leaves_nothing(void **state)
 {
 	struct rdtalloc_hook_status st;
@@ -876,6 +938,7 @@ int main(void)
 		cmocka_unit_test(agent_restart_keeps_bindings),
 		cmocka_unit_test(counters_and_lag),
 		cmocka_unit_test(refusals),
+		cmocka_unit_test(maps_follow_every_change),
 		cmocka_unit_test(stop_leaves_nothing),
 		cmocka_unit_test(msr_tasks_through_the_hook),
 	};
