@@ -14,6 +14,8 @@
  * re-applies every CPU when the maps changed.
  */
 #include <errno.h>
+#include <pthread.h>
+#include <sched.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -379,12 +381,34 @@ static int round_trip(struct agent *a, int efd, const sigset_t *waitmask)
 	return ret == -ENOENT ? ret : 0;
 }
 
+/*
+ * The lowest real-time priority (SCHED_FIFO 1): woken by an event, the agent
+ * runs at once instead of waiting for a busy CPU's time slice, so a task
+ * that runs only briefly still gets its CLOSID while it runs. Any real-time
+ * task of the administrator's at a higher priority still comes first, and
+ * the agent blocks between events. RDTALLOC_AGENT_RT=0 keeps the caller's
+ * policy. Best effort: without the privilege the agent runs as it is.
+ */
+static bool go_realtime(int *old_policy, struct sched_param *old_param)
+{
+	struct sched_param sp = { .sched_priority = 1 };
+	const char *env = getenv("RDTALLOC_AGENT_RT");
+
+	if (env && !strcmp(env, "0"))
+		return false;
+	if (pthread_getschedparam(pthread_self(), old_policy, old_param))
+		return false;
+	return pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp) == 0;
+}
+
 int rdt_hook_agent_run(struct rdtalloc *r, volatile int *stop, int notify_fd)
 {
 	struct sigaction sa = { .sa_handler = on_term }, old_term, old_int;
 	sigset_t block, oldmask, waitmask;
 	struct agent a = { .r = r };
-	int ret;
+	struct sched_param old_param;
+	int ret, old_policy;
+	bool rt = false;
 
 	sigemptyset(&sa.sa_mask);
 	sigemptyset(&block);
@@ -403,6 +427,7 @@ int rdt_hook_agent_run(struct rdtalloc *r, volatile int *stop, int notify_fd)
 	notify(notify_fd, ret, ret ? rdtalloc_errmsg(r) : "");
 	if (ret)
 		goto out;
+	rt = go_realtime(&old_policy, &old_param);
 	while (!g_term && !(stop && *stop)) {
 		ret = round_trip(&a, ring_buffer__epoll_fd(a.rb), &waitmask);
 		if (ret)
@@ -415,6 +440,8 @@ int rdt_hook_agent_run(struct rdtalloc *r, volatile int *stop, int notify_fd)
 			ret = fret;
 	}
 	let_go(&a);
+	if (rt)
+		pthread_setschedparam(pthread_self(), old_policy, &old_param);
 out:
 	teardown(&a);
 	sigaction(SIGTERM, &old_term, NULL);

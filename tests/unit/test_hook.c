@@ -92,12 +92,15 @@ static unsigned int pqr(int cpu)
 static bool pqr_shows(int cpu, unsigned int want, unsigned int ms)
 {
 	uint64_t end = ms_now() + ms;
+	unsigned int k;
 
 	do {
-		if (pqr(cpu) == want)
+		k = pqr(cpu);
+		if (k == want)
 			return true;
 		usleep(2000);
 	} while (ms_now() < end);
+	print_message("CPU %d PQR_ASSOC: wanted CLOSID %u, last seen %u\n", cpu, want, k);
 	return false;
 }
 
@@ -839,13 +842,18 @@ static uint64_t msr_read(const char *root, int cpu, off_t addr)
 
 static bool msr_shows(const char *root, int cpu, uint64_t want, unsigned int ms)
 {
-	uint64_t end = ms_now() + ms;
+	uint64_t end = ms_now() + ms, v = 0;
+	unsigned int n = 0;
 
 	do {
-		if (msr_read(root, cpu, PQR_ASSOC) == want)
+		v = msr_read(root, cpu, PQR_ASSOC);
+		n++;
+		if (v == want)
 			return true;
 		usleep(2000);
 	} while (ms_now() < end);
+	print_message("CPU %d PQR_ASSOC: wanted 0x%llx, last seen 0x%llx (%u reads)\n", cpu,
+		      (unsigned long long)want, (unsigned long long)v, n);
 	return false;
 }
 
