@@ -12,14 +12,14 @@
 #include "rdtctl.h"
 
 /* Parse a CPU list argument through the library: 0, or the exit code. */
-static int parse_list(const char *s, int **out, int *count)
+static int parse_list(const char *verb, const char *s, int **out, int *count)
 {
 	int n = rdtalloc_parse_cpulist(s, NULL, 0);
 	int *cpus;
 
 	*out = NULL;
 	if (n < 0)
-		return usage_error("cpu bind: %s", rdtalloc_errmsg(NULL));
+		return usage_error("%s: %s", verb, rdtalloc_errmsg(NULL));
 	cpus = malloc(((size_t)n + 1) * sizeof(*cpus));
 	if (!cpus)
 		return fail_msg("out of memory");
@@ -123,7 +123,7 @@ static int cpu_bind(int argc, char **argv)
 		return ret;
 	REQ_ARGS(2, synopsis);
 	MAX_ARGS(2, synopsis);
-	ret = parse_list(argv[1], &cpus, &n);
+	ret = parse_list("cpu bind", argv[1], &cpus, &n);
 	if (ret)
 		return ret;
 	r = ctx();
@@ -161,10 +161,93 @@ static int cpu_show(int argc, char **argv)
 	return show_groups("cpu show", argc, argv, cpus_doc, print_one, print_all);
 }
 
+/* One CPU: its group and the CLOSID its IA32_PQR_ASSOC holds now. NULL: reported. */
+static json_object *assoc_doc(rdtalloc_t *r, int cpu)
+{
+	char group[RDTALLOC_NAME_MAX + 1];
+	unsigned int closid;
+	json_object *o;
+	int ret;
+
+	ret = rdtalloc_cpu_group(r, cpu, group, sizeof(group));
+	if (!ret)
+		ret = rdtalloc_read_pqr(r, cpu, &closid);
+	if (ret < 0) {
+		fail_lib(r, ret);
+		return NULL;
+	}
+	o = jobj();
+	jset(o, "cpu", jint(cpu));
+	jset(o, "group", jstr(group));
+	jset(o, "closid", jint(closid));
+	return o;
+}
+
+static void print_assoc(json_object *a)
+{
+	printf("%4s %-20s %s\n", "CPU", "bound to", "CLOSID (IA32_PQR_ASSOC)");
+	for (size_t i = 0; i < json_object_array_length(a); i++) {
+		json_object *o = json_object_array_get_idx(a, i);
+
+		printf("%4lld %-20s %lld\n", jget_int(o, "cpu"), jget_str(o, "group"),
+		       jget_int(o, "closid"));
+	}
+}
+
+/*
+ * cpu assoc [CPULIST]: per CPU, the group it is bound to and the CLOSID in
+ * force there now - the CPU's group's, or (with the switch hook) that of the
+ * task switched in. Without a list: every usable CPU.
+ */
+static int cpu_assoc(int argc, char **argv)
+{
+	static const char synopsis[] = "cpu assoc [CPULIST]";
+	int *cpus = NULL, n = 0, ret, i;
+	json_object *a, *o;
+	rdtalloc_t *r;
+
+	ret = parse_flags("cpu assoc", &argc, argv, NULL);
+	if (ret)
+		return ret;
+	MAX_ARGS(1, synopsis);
+	if (argc == 1 && (ret = parse_list("cpu assoc", argv[0], &cpus, &n)))
+		return ret;
+	r = ctx();
+	if (!r) {
+		free(cpus);
+		return EXIT_FAIL;
+	}
+	if (!cpus) {
+		/* every usable CPU (an offline one has no group to report) */
+		int total = rdtalloc_cpu_count(r);
+		char g[RDTALLOC_NAME_MAX + 1];
+
+		cpus = malloc(((size_t)(total > 0 ? total : 0) + 1) * sizeof(*cpus));
+		if (!cpus)
+			return fail_msg("out of memory");
+		for (i = 0; i < total; i++)
+			if (rdtalloc_cpu_group(r, i, g, sizeof(g)) == 0)
+				cpus[n++] = i;
+	}
+	a = jarr();
+	for (i = 0; i < n; i++) {
+		o = assoc_doc(r, cpus[i]);
+		if (!o) {
+			json_object_put(a);
+			free(cpus);
+			return EXIT_FAIL;
+		}
+		jpush(a, o);
+	}
+	free(cpus);
+	return emit(a, print_assoc);
+}
+
 static int cpu_help(int argc, char **argv)
 {
 	printf("Usage: rdtctl cpu bind GROUP CPULIST   e.g. 0-3,8,10-11\n"
-	       "       rdtctl cpu show [GROUP]\n");
+	       "       rdtctl cpu show [GROUP]\n"
+	       "       rdtctl cpu assoc [CPULIST]      group and CLOSID in force per CPU\n");
 	return EXIT_OK;
 }
 
@@ -173,6 +256,7 @@ int do_cpu(int argc, char **argv)
 	static const struct cmd cmds[] = {
 		{ "bind", cpu_bind },
 		{ "show", cpu_show },
+		{ "assoc", cpu_assoc },
 		{ "help", cpu_help },
 		{ NULL, NULL },
 	};

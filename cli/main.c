@@ -41,6 +41,7 @@ static const char usage_text[] =
 "  task show [GROUP]\n"
 "  cpu bind GROUP CPULIST             move CPUs into GROUP, e.g. cpu bind p1 0-3,8\n"
 "  cpu show [GROUP]\n"
+"  cpu assoc [CPULIST]                per CPU: its group, the CLOSID in IA32_PQR_ASSOC\n"
 "  closids [RESOURCE]                 per domain: CLOSID, mask, refcount, groups\n"
 "  cdp RESOURCE on|off                code/data prioritization (only default may exist)\n"
 "  save                               print the state as a configuration\n"

@@ -117,6 +117,7 @@ _rdtctl()
 			group) verbs="create remove list show" ;;
 			schema) verbs="set show" ;;
 			hook) verbs="start stop status run" ;;
+			cpu) verbs="bind show assoc" ;;
 			*) verbs="bind show" ;;
 			esac
 			_rdtctl_reply "$verbs help"

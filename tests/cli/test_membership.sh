@@ -58,6 +58,22 @@ ok "empty CPU list binds nothing" cpu bind p1 ''
 ok "cpu show p1" cpu show p1
 expect_out "empty CPU list changed nothing" "1"
 
+# cpu assoc: per CPU the group it is bound to and the CLOSID in force there
+ok "p1 gets its own masks" schema set p1 'L3:0=f;1=f'
+ok "cpu assoc" cpu assoc
+expect_out "cpu assoc" " CPU bound to             CLOSID (IA32_PQR_ASSOC)
+   0 default              0
+   1 p1                   1
+   2 default              0
+   3 p2                   0"
+ok "cpu assoc -j of a list" -j cpu assoc 1,3
+json "cpu assoc -j" "[[e['cpu'], e['group'], e['closid']] for e in d]" '[[1, "p1", 1], [3, "p2", 0]]'
+usage "cpu assoc of a bad list" "cpu assoc: CPU list 'x': not a CPU number or a range a-b" \
+	cpu assoc x
+failure "cpu assoc of a CPU that is not there" \
+	"CPU 9 does not exist or is not usable (have 0-3)" cpu assoc 9
+ok "p1 back to all-ones" schema set p1 'L3:0=fffff;1=fffff'
+
 snapshot "$TMP/before"
 failure "a CPU the machine lacks" "CPU 9 does not exist or is not usable (have 0-3)" cpu bind p1 9
 failure "one bad CPU among good ones" "CPU 9 does not exist or is not usable (have 0-3)" cpu bind p1 0,2,9
