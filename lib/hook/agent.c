@@ -7,11 +7,13 @@
  * Per event it reads the latest CLOSID wanted on that CPU, writes it when
  * the register holds another, records the lag from the switch-in, and
  * re-arms the CPU (clears pending, then looks again: a change that came in
- * meanwhile was coalesced, so it is its job). Into the state it writes at
- * most every FLUSH_NS (the simulator's file is that much behind the
- * registers), under the state's lock, and there it also takes over register
- * writes made by other processes (a CPU bind, a schema change) and
- * re-applies every CPU when the maps changed.
+ * meanwhile was coalesced, so it is its job). That is the main thread's
+ * job, at real-time priority. A second thread, the flusher, writes the
+ * registers into the state at most FLUSH_NS after they change (the
+ * simulator's file is that much behind the registers), under the state's
+ * lock, and there it also takes over register writes made by other
+ * processes (a CPU bind, a schema change) and re-applies every CPU when the
+ * maps changed: the file's read, write and fsync never hold up an event.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -56,6 +58,17 @@ struct agent {
 	uint64_t last_pass;
 	uint64_t gen;
 	bool kicked;
+	/*
+	 * Two threads: the main one (real-time) takes events and writes
+	 * registers; the flusher (the caller's policy) does the passes, whose
+	 * state file reads and writes take milliseconds, so that no event waits
+	 * for a disk. mu guards everything above that both touch.
+	 */
+	pthread_mutex_t mu;
+	pthread_cond_t cv;		/* wakes the flusher */
+	bool want_pass;			/* the maps changed: a pass now */
+	bool stopping;
+	int fatal;			/* the flusher's reason to end the agent */
 };
 
 static volatile sig_atomic_t g_term;
@@ -194,6 +207,7 @@ static int pass(struct agent *a, bool maps_changed)
 	if (ret)
 		return ret;
 	st = r->st;
+	pthread_mutex_lock(&a->mu);
 	for (c = 0; c < a->ncpus; c++) {
 		struct rdt_hook_slot *s = rdt_hook_slot(a->h, c);
 		unsigned int cur;
@@ -229,6 +243,8 @@ static int pass(struct agent *a, bool maps_changed)
 	}
 	a->dirty_since = 0;
 	a->last_pass = now_ns();
+	pthread_mutex_unlock(&a->mu);
+	/* the file write, without holding up events */
 	return rdt_core_end(r, true, 0);
 }
 
@@ -312,7 +328,6 @@ static int setup(struct agent *a)
 				strerror(-ret));
 	}
 	a->gen = __atomic_load_n(&a->ctl->gen, __ATOMIC_SEQ_CST);
-	a->kicked = true;	/* the first pass re-applies everything */
 	return 0;
 }
 
@@ -341,44 +356,110 @@ static void notify(int fd, int ret, const char *msg)
 	close(fd);
 }
 
-static int timeout_ms(const struct agent *a)
+/* When the flusher's next pass is due (CLOCK_MONOTONIC ns); under mu. */
+static uint64_t pass_due(const struct agent *a)
 {
-	uint64_t now, due;
+	uint64_t due = a->last_pass + PASS_NS;
 
-	if (!a->dirty_since)
-		return IDLE_MS;
-	now = now_ns();
-	due = a->dirty_since + FLUSH_NS;
-	return now >= due ? 0 : (int)((due - now + MS - 1) / MS);
+	if (a->want_pass)
+		return 0;
+	if (a->dirty_since && a->dirty_since + FLUSH_NS < due)
+		due = a->dirty_since + FLUSH_NS;
+	return due;
 }
 
-/* One round: wait for events (signals only wake us here), then the due passes. */
+/* The flusher: a pass when the maps changed, FLUSH_NS after a write, and every PASS_NS. */
+static void *flusher(void *arg)
+{
+	struct agent *a = arg;
+	struct timespec ts;
+	uint64_t due, now;
+	bool full;
+	int ret;
+
+	pthread_mutex_lock(&a->mu);
+	while (!a->stopping) {
+		due = pass_due(a);
+		now = now_ns();
+		if (now < due) {
+			ts.tv_sec = (time_t)(due / 1000000000ull);
+			ts.tv_nsec = (long)(due % 1000000000ull);
+			pthread_cond_timedwait(&a->cv, &a->mu, &ts);
+			continue;
+		}
+		full = a->want_pass || now - a->last_pass >= PASS_NS;
+		a->want_pass = false;
+		pthread_mutex_unlock(&a->mu);
+		ret = pass(a, full);
+		pthread_mutex_lock(&a->mu);
+		/* the state was removed: there is nothing left to serve */
+		if (ret == -ENOENT) {
+			a->fatal = ret;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&a->mu);
+	return NULL;
+}
+
+/* One round of the main thread: wait for events (signals only wake us here), take them. */
 static int round_trip(struct agent *a, int efd, const sigset_t *waitmask)
 {
 	struct epoll_event ev;
-	uint64_t gen, now;
-	int n, ret = 0;
+	uint64_t gen;
+	int n;
 
-	n = epoll_pwait(efd, &ev, 1, timeout_ms(a), waitmask);
+	n = epoll_pwait(efd, &ev, 1, IDLE_MS, waitmask);
 	if (n < 0 && errno != EINTR)
 		return rdt_fail(a->r, -errno, "switch hook agent: waiting for events failed: %s",
 				strerror(errno));
+	pthread_mutex_lock(&a->mu);
 	n = ring_buffer__consume(a->rb);
-	if (n < 0)
-		return rdt_fail(a->r, n, "switch hook agent: reading events failed: %s",
-				strerror(-n));
 	gen = __atomic_load_n(&a->ctl->gen, __ATOMIC_SEQ_CST);
-	now = now_ns();
 	if (a->kicked || gen != a->gen) {
 		a->kicked = false;
 		a->gen = gen;
-		ret = pass(a, true);
-	} else if ((a->dirty_since && now - a->dirty_since >= FLUSH_NS) ||
-		   now - a->last_pass >= PASS_NS) {
-		ret = pass(a, now - a->last_pass >= PASS_NS);
+		a->want_pass = true;
 	}
-	/* the state was removed: there is nothing left to serve */
-	return ret == -ENOENT ? ret : 0;
+	/* a new write or a kick may bring the flusher's due time forward */
+	if (a->want_pass || a->dirty_since)
+		pthread_cond_signal(&a->cv);
+	if (a->fatal)
+		n = a->fatal;
+	pthread_mutex_unlock(&a->mu);
+	if (n == -ENOENT)
+		return n;
+	if (n < 0)
+		return rdt_fail(a->r, n, "switch hook agent: reading events failed: %s",
+				strerror(-n));
+	return 0;
+}
+
+static int start_flusher(struct agent *a, pthread_t *t)
+{
+	pthread_condattr_t ca;
+	int ret;
+
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&a->cv, &ca);
+	pthread_condattr_destroy(&ca);
+	a->last_pass = now_ns();
+	a->want_pass = true;	/* the first pass re-applies everything */
+	ret = pthread_create(t, NULL, flusher, a);
+	if (ret)
+		return rdt_fail(a->r, -ret, "switch hook agent: cannot start its flusher thread: "
+				"%s", strerror(ret));
+	return 0;
+}
+
+static void stop_flusher(struct agent *a, pthread_t t)
+{
+	pthread_mutex_lock(&a->mu);
+	a->stopping = true;
+	pthread_cond_signal(&a->cv);
+	pthread_mutex_unlock(&a->mu);
+	pthread_join(t, NULL);
 }
 
 /*
@@ -407,6 +488,7 @@ int rdt_hook_agent_run(struct rdtalloc *r, volatile int *stop, int notify_fd)
 	sigset_t block, oldmask, waitmask;
 	struct agent a = { .r = r };
 	struct sched_param old_param;
+	pthread_t flush_thread;
 	int ret, old_policy;
 	bool rt = false;
 
@@ -423,16 +505,24 @@ int rdt_hook_agent_run(struct rdtalloc *r, volatile int *stop, int notify_fd)
 	sigaction(SIGTERM, &sa, &old_term);
 	sigaction(SIGINT, &sa, &old_int);
 
+	pthread_mutex_init(&a.mu, NULL);
 	ret = setup(&a);
+	if (!ret)
+		ret = start_flusher(&a, &flush_thread);
+	if (ret && a.rb)
+		let_go(&a);
 	notify(notify_fd, ret, ret ? rdtalloc_errmsg(r) : "");
 	if (ret)
 		goto out;
+	/* after the flusher started: it keeps the caller's policy */
 	rt = go_realtime(&old_policy, &old_param);
 	while (!g_term && !(stop && *stop)) {
 		ret = round_trip(&a, ring_buffer__epoll_fd(a.rb), &waitmask);
 		if (ret)
 			break;
 	}
+	stop_flusher(&a, flush_thread);
+	pthread_cond_destroy(&a.cv);
 	if (ret != -ENOENT) {
 		int fret = pass(&a, false);
 
@@ -444,6 +534,7 @@ int rdt_hook_agent_run(struct rdtalloc *r, volatile int *stop, int notify_fd)
 		pthread_setschedparam(pthread_self(), old_policy, &old_param);
 out:
 	teardown(&a);
+	pthread_mutex_destroy(&a.mu);
 	sigaction(SIGTERM, &old_term, NULL);
 	sigaction(SIGINT, &old_int, NULL);
 	pthread_sigmask(SIG_SETMASK, &oldmask, NULL);

@@ -24,6 +24,11 @@ if [ -e /sys/fs/bpf/rdtalloc ]; then
 	exit 77
 fi
 
+# This shell and what it runs (rdtctl, python for the JSON) stay on CPU 0: on
+# CPU 1 they would be tasks of the default group switching in between the
+# watched task's runs.
+taskset -cp 0 $$ >/dev/null 2>&1 || { echo "SKIP: cannot pin this shell to CPU 0" >&2; exit 77; }
+
 # the host's topology: real CPU numbers, real tasks
 hk()
 {
