@@ -60,6 +60,15 @@ struct rdt_backend {
 	 */
 	int (*reconcile)(void *ctx, const struct rdt_state *st, unsigned int flags,
 			 unsigned int *fixed, char *err, size_t len);
+	/*
+	 * Read back every register reconcile covers (flags: RDT_RECONCILE_NO_PQR)
+	 * and hash what was read: *out, never 0. It tells whether the register
+	 * file still reads as the last call left it, also where the values read
+	 * back are not the values written (device roots of plain files, whose
+	 * registers overlap byte-wise).
+	 */
+	int (*digest)(void *ctx, const struct rdt_state *st, unsigned int flags, uint64_t *out,
+		      char *err, size_t len);
 	/* Can tasks be bound now? 0 or -EOPNOTSUPP with what to do. */
 	int (*task_binding)(void *ctx, char *err, size_t len);
 };

@@ -127,6 +127,22 @@ static unsigned int reconcile_flags(rdtalloc_t *r, bool first)
 	return flags;
 }
 
+/*
+ * The register file's digest for the state, where the backend has one and
+ * the switch hook is not loaded (its agent writes PQR_ASSOC without one);
+ * 0 when not known.
+ */
+static uint64_t regs_digest(rdtalloc_t *r)
+{
+	char err[RDT_ERRMSG_MAX];
+	uint64_t d;
+
+	if (!r->be->digest || rdt_core_hook(r) ||
+	    r->be->digest(r->be_ctx, r->st, 0, &d, err, sizeof(err)))
+		return 0;
+	return d;
+}
+
 /* Push r->st into the hook's maps, when this call changed what they mirror. */
 static int hook_sync(rdtalloc_t *r)
 {
@@ -304,6 +320,8 @@ static int end(rdtalloc_t *r, bool write, int ret)
 		/* the maps first: a failure there still leaves the file as it was */
 		wret = hook_sync(r);
 		synced = r->hook_sync;
+		if (r->sink)
+			r->st->regs.digest = regs_digest(r);
 		if (!wret)
 			wret = rdt_store_write(r->store, r->st, r->be->name, err, sizeof(err));
 		if (wret)
@@ -724,18 +742,33 @@ static int reconcile_at_open(rdtalloc_t *r)
 {
 	char err[RDT_ERRMSG_MAX] = "";
 	unsigned int fixed = 0;
+	uint64_t d = 0;
 	size_t n;
 	int ret;
 
 	if (!r->be->reconcile)
 		return 0;
 	if (r->store) {
-		ret = rdt_store_lock(r->store, false);
+		/* exclusive: a new digest is written back */
+		ret = rdt_store_lock(r->store, true);
 		if (ret)
 			return rdt_fail(NULL, ret, "cannot lock %s", rdt_store_path(r->store));
+		/* reads back as the last call left it: nothing changed behind our back */
+		if (!r->fresh && r->st->regs.digest && (d = regs_digest(r)) == r->st->regs.digest) {
+			rdt_store_unlock(r->store);
+			return 0;
+		}
 	}
 	ret = r->be->reconcile(r->be_ctx, r->st, reconcile_flags(r, r->fresh), &fixed, err,
 			       sizeof(err));
+	if (!ret && r->store && (fixed || d != r->st->regs.digest)) {
+		r->st->regs.digest = regs_digest(r);
+		ret = rdt_store_write(r->store, r->st, r->be->name, err, sizeof(err));
+		if (ret) {
+			rdt_store_unlock(r->store);
+			return rdt_fail(NULL, ret, "%s", err);
+		}
+	}
 	if (r->store)
 		rdt_store_unlock(r->store);
 	if (ret)

@@ -623,6 +623,7 @@ static int read_regs(struct rdt_state *st, json_object *regs, const char *path,
 	json_object *cur = get(regs, "cur", json_type_array);
 	json_object *w = get(regs, "writes", json_type_array);
 	size_t i, nm = (size_t)st->nslots * st->regs.nregs;
+	json_object *dig;
 	uint64_t v;
 
 	if (!mask || !cfg || !pqr || !cur || !w || json_object_array_length(mask) != nm ||
@@ -646,6 +647,10 @@ static int read_regs(struct rdt_state *st, json_object *regs, const char *path,
 			return BAD("state file %s: task on CPU %zu is malformed", path, i);
 		st->regs.cur[i] = (pid_t)v;
 	}
+	st->regs.digest = 0;
+	if (json_object_object_get_ex(regs, "digest", &dig) &&
+	    parse_hex(dig, &st->regs.digest))
+		return BAD("state file %s: register digest is malformed", path);
 	if (get_uint(json_object_array_get_idx(w, 0), UINT64_MAX >> 1, &st->regs.mask_writes) ||
 	    get_uint(json_object_array_get_idx(w, 1), UINT64_MAX >> 1, &st->regs.pqr_writes) ||
 	    get_uint(json_object_array_get_idx(w, 2), UINT64_MAX >> 1, &st->regs.cfg_writes))
@@ -907,6 +912,8 @@ static json_object *regs_json(const struct rdt_state *st)
 	json_object_object_add(o, "pqr", pqr);
 	json_object_object_add(o, "cur", cur);
 	json_object_object_add(o, "writes", w);
+	if (st->regs.digest)
+		json_object_object_add(o, "digest", hex(st->regs.digest));
 	return o;
 }
 

@@ -193,6 +193,8 @@ static int sink_pqr(void *ctx, int cpu, unsigned int closid)
 struct fixer {
 	struct msr_ctx *c;
 	bool first;		/* write everything, read only what must be kept */
+	bool digest;		/* write nothing, hash what is read */
+	uint64_t hash;
 	unsigned int fixed;
 	int ret;		/* the first failure; the others are still tried */
 	char err[RDT_ERR_LEN];
@@ -207,11 +209,30 @@ static void fixer_fail(struct fixer *f, int ret)
 }
 
 /* Make the bits of field hold want on cpu's register addr; count a write. */
+/* FNV-1a, 64 bits, over a value's 8 bytes. */
+static uint64_t fnv(uint64_t h, uint64_t v)
+{
+	unsigned int i;
+
+	for (i = 0; i < 8; i++) {
+		h ^= (v >> (8 * i)) & 0xff;
+		h *= UINT64_C(0x100000001b3);
+	}
+	return h;
+}
+
 static void fix_reg(struct fixer *f, int cpu, uint32_t addr, uint64_t field, uint64_t want)
 {
 	uint64_t cur = 0;
 	int ret;
 
+	if (f->digest) {
+		ret = reg_read(f->c, cpu, addr, &cur);
+		if (ret)
+			fixer_fail(f, ret);
+		f->hash = fnv(fnv(fnv(f->hash, (uint64_t)cpu), addr), cur);
+		return;
+	}
 	if (field != WHOLE_REG || !f->first) {
 		ret = reg_read(f->c, cpu, addr, &cur);
 		if (ret) {
@@ -288,6 +309,31 @@ static void fix_masks(struct fixer *f, const struct rdt_state *st)
  * CLOSIDs are written and on after them; masks come last, when the CDP
  * setting that gives them their meaning is in place.
  */
+/* Visit every register the image covers, in the order that is safe to write them. */
+static void fix_all(struct fixer *f, const struct rdt_state *st, unsigned int flags)
+{
+	fix_cfgs(f, st, false);
+	if (!(flags & RDT_RECONCILE_NO_PQR))
+		fix_pqrs(f, st);
+	fix_cfgs(f, st, true);
+	fix_masks(f, st);
+}
+
+static int msr_digest(void *ctx, const struct rdt_state *st, unsigned int flags,
+		      uint64_t *out, char *err, size_t len)
+{
+	struct fixer f = { .c = ctx, .digest = true, .hash = UINT64_C(0xcbf29ce484222325) };
+
+	f.c->err[0] = '\0';
+	fix_all(&f, st, flags);
+	if (f.ret) {
+		snprintf(err, len, "%s", f.err);
+		return f.ret;
+	}
+	*out = f.hash ? f.hash : 1;
+	return 0;
+}
+
 static int msr_reconcile(void *ctx, const struct rdt_state *st, unsigned int flags,
 			 unsigned int *fixed, char *err, size_t len)
 {
@@ -300,11 +346,7 @@ static int msr_reconcile(void *ctx, const struct rdt_state *st, unsigned int fla
 			 "for %u", st->m->ncpus, f.c->m->ncpus);
 		return -EINVAL;
 	}
-	fix_cfgs(&f, st, false);
-	if (!(flags & RDT_RECONCILE_NO_PQR))
-		fix_pqrs(&f, st);
-	fix_cfgs(&f, st, true);
-	fix_masks(&f, st);
+	fix_all(&f, st, flags);
 	*fixed = f.fixed;
 	if (f.ret)
 		snprintf(err, len, "%s", f.err);
@@ -706,5 +748,6 @@ const struct rdt_backend rdt_backend_msr = {
 	.close = msr_close,
 	.sink = msr_sink,
 	.reconcile = msr_reconcile,
+	.digest = msr_digest,
 	.task_binding = msr_task_binding,
 };

@@ -66,6 +66,12 @@ struct rdt_regs {
 	uint64_t mask_writes;
 	uint64_t pqr_writes;
 	uint64_t cfg_writes;
+	/*
+	 * What the register file read back as after the last call that wrote it
+	 * (the backend's digest), 0: not known. An open that reads back the same
+	 * finds nothing changed behind our back and rewrites nothing.
+	 */
+	uint64_t digest;
 };
 
 /* Where register writes go besides the image (real hardware); NULL: none. */
