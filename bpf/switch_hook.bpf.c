@@ -117,7 +117,7 @@ int BPF_PROG(rdt_switch, bool preempt, struct task_struct *prev, struct task_str
 	struct rdt_hook_slot *s;
 	struct rdt_hook_ctl *ctl;
 	__u32 pid = next->pid;
-	__u64 start, gen;
+	__u64 start, gen, cur;
 
 	s = bpf_map_lookup_elem(&cpu_state, &cpu);
 	ctl = bpf_map_lookup_elem(&control, &zero);
@@ -157,9 +157,16 @@ int BPF_PROG(rdt_switch, bool preempt, struct task_struct *prev, struct task_str
 		s->memo[i].closid = closid;
 		s->memo_next = i + 1;
 	}
-	/* store, then a fully ordered cmpxchg: the agent clears pending, then reads cur */
-	s->cur = RDT_HOOK_CUR(pid, closid);
-	if (closid == s->applied)
+	/*
+	 * Publish the wish with an exchange (fully ordered) before reading
+	 * applied: the agent stores applied, exchanges pending, then reads cur.
+	 * Of the two, one sees the other's store - a plain store here could be
+	 * passed by the load of applied, and then neither would act.
+	 */
+	cur = RDT_HOOK_CUR(pid, closid);
+	if (s->cur != cur)
+		__sync_lock_test_and_set(&s->cur, cur);
+	if (closid == *(volatile __u32 *)&s->applied)
 		return 0;
 	if (__sync_val_compare_and_swap(&s->pending, 0, 1) != 0) {
 		s->coalesced++;

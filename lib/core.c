@@ -208,21 +208,57 @@ static int hook_task_group(rdtalloc_t *r, struct rdt_hook *h, pid_t tid)
 }
 
 /* One task's binding changed from old to new: the hook gets it too. */
-static int hook_bind(rdtalloc_t *r, struct rdt_hook *h, pid_t tid, uint64_t seq)
+/*
+ * One task's binding in the hook's task storage, remembered with what it was
+ * so that end() can put it back when the call fails after all (the state
+ * file not written): the storage and the file never disagree.
+ */
+static int hook_bind(rdtalloc_t *r, struct rdt_hook *h, pid_t tid, uint64_t start,
+		     uint64_t seq)
 {
-	int ret = rdt_hook_bind_task(h, tid, seq);
+	struct rdt_hook_undo *u;
+	uint64_t was = 0;
+	int ret;
 
+	if (r->nhook_undo == r->hook_undo_cap) {
+		size_t cap = r->hook_undo_cap ? r->hook_undo_cap * 2 : 8;
+
+		u = realloc(r->hook_undo, cap * sizeof(*u));
+		if (!u)
+			return rdt_fail(r, -ENOMEM, "out of memory");
+		r->hook_undo = u;
+		r->hook_undo_cap = cap;
+	}
+	ret = rdt_hook_task_group(h, tid, &was);
+	if (!ret)
+		ret = rdt_hook_bind_task(h, tid, start, seq);
 	/* exited meanwhile: the kernel freed its storage, nothing to carry */
 	if (ret == -ESRCH)
 		return 0;
-	return ret ? rdt_fail(r, ret, "%s", rdt_hook_errmsg(h)) : 0;
+	if (ret)
+		return rdt_fail(r, ret, "%s", rdt_hook_errmsg(h));
+	r->hook_undo[r->nhook_undo++] = (struct rdt_hook_undo){ tid, start, was };
+	return 0;
+}
+
+/* The call failed: the task storage back as it was, newest change first. */
+static void hook_undo_tasks(rdtalloc_t *r)
+{
+	struct rdt_hook *h = r->nhook_undo ? rdt_core_hook(r) : NULL;
+
+	while (h && r->nhook_undo) {
+		const struct rdt_hook_undo *u = &r->hook_undo[--r->nhook_undo];
+
+		rdt_hook_bind_task(h, u->tid, u->start, u->seq);
+	}
+	r->nhook_undo = 0;
 }
 
 int rdt_core_hook_tasks(rdtalloc_t *r, const struct rdt_state *old)
 {
 	const struct rdt_task_map *nm = &r->st->tasks, *om = &old->tasks;
 	struct rdt_hook *h = rdt_core_hook(r);
-	size_t i, done = 0, k;
+	size_t i, k;
 	int ret = 0;
 
 	if (!h)
@@ -241,19 +277,9 @@ int rdt_core_hook_tasks(rdtalloc_t *r, const struct rdt_state *old)
 				continue;
 			if (k == 1 && u)
 				continue;
-			ret = hook_bind(r, h, t->tid, k ? 0 : seq_of(r->st, t->group));
-			done += !ret;
+			/* a failure is undone by end(), with the others */
+			ret = hook_bind(r, h, t->tid, t->start, k ? 0 : seq_of(r->st, t->group));
 		}
-	}
-	if (ret && done) {
-		/* put the storage back as the old state has it */
-		for (i = 0; i < om->cap; i++)
-			if (om->slots[i].tid)
-				rdt_hook_bind_task(h, om->slots[i].tid,
-						   seq_of(old, om->slots[i].group));
-		for (i = 0; i < nm->cap; i++)
-			if (nm->slots[i].tid && !rdt_task_map_get(om, nm->slots[i].tid))
-				rdt_hook_bind_task(h, nm->slots[i].tid, 0);
 	}
 	return ret;
 }
@@ -282,8 +308,12 @@ static int begin(rdtalloc_t *r, bool write)
 
 	pthread_mutex_lock(&r->mu);
 	rdt_clear_err(r);
-	if (!r->store)
-		return keep_undo(r, write);
+	if (!r->store) {
+		ret = keep_undo(r, write);
+		if (ret)
+			pthread_mutex_unlock(&r->mu);
+		return ret;
+	}
 	ret = rdt_store_lock(r->store, write);
 	if (ret) {
 		rdt_fail(r, ret, "cannot lock %s: %s", rdt_store_path(r->store), strerror(-ret));
@@ -337,6 +367,9 @@ static int end(rdtalloc_t *r, bool write, int ret)
 				hook_resync(r);
 		}
 	}
+	if (ret < 0)
+		hook_undo_tasks(r);
+	r->nhook_undo = 0;
 	r->hook_sync = false;
 	rdt_hook_snap_free(r->hook_before);
 	r->hook_before = NULL;
@@ -406,8 +439,12 @@ static int check_cpu(rdtalloc_t *r, int cpu)
 {
 	char have[256];
 
-	if (cpu >= 0 && (unsigned int)cpu < r->m->ncpus && r->m->cpu_present[cpu])
+	if (cpu >= 0 && (unsigned int)cpu < r->m->ncpus && r->m->cpu_present[cpu]) {
+		if (r->st && r->st->cpu_adom[cpu] == UINT_MAX)
+			return rdt_fail(r, -ENODEV, "CPU %d is in no cache allocation domain",
+					cpu);
 		return 0;
+	}
 	present_cpus(r->m, have, sizeof(have));
 	return rdt_fail(r, -EINVAL, "CPU %d does not exist or is not usable (have %s)", cpu, have);
 }
@@ -851,6 +888,7 @@ RDTALLOC_API void rdtalloc_close(rdtalloc_t *r)
 	if (r->be_open && r->be->close)
 		r->be->close(r->be_ctx);
 	hook_drop(r);
+	free(r->hook_undo);
 	rdt_state_free(r->st);
 	rdt_store_close(r->store);
 	rdt_machine_free(r->m);
@@ -1174,7 +1212,7 @@ RDTALLOC_API int rdtalloc_bind_task(rdtalloc_t *r, const char *group, pid_t tid)
 	ret = engine_err(r, rdt_bind_task(r->st, g, tid, start));
 	/* the state's table and the hook's task storage; end() undoes the first */
 	if (!ret && (h = rdt_core_hook(r)))
-		ret = hook_bind(r, h, tid, seq_of(r->st, g));
+		ret = hook_bind(r, h, tid, start, seq_of(r->st, g));
 	if (!ret)
 		r->dirty = true;
 out:

@@ -42,6 +42,12 @@ struct rdtalloc {
 	bool hook_serves;		/* it serves this context's backend and state */
 	bool hook_sync;			/* this call changed what the hook's maps mirror */
 	struct rdt_hook_snap *hook_before;	/* the state the maps held when the call began */
+	struct rdt_hook_undo {		/* task storage changes of this call, to undo */
+		pid_t tid;
+		uint64_t start;
+		uint64_t seq;		/* what it was */
+	} *hook_undo;
+	size_t nhook_undo, hook_undo_cap;
 };
 
 /* Lock and refresh the state / write back and unlock (returns ret or a write error). */

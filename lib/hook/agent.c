@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -64,8 +65,9 @@ struct agent {
 	 * state file reads and writes take milliseconds, so that no event waits
 	 * for a disk. mu guards everything above that both touch.
 	 */
-	pthread_mutex_t mu;
+	pthread_mutex_t mu;		/* priority inheritance: the main thread is real-time */
 	pthread_cond_t cv;		/* wakes the flusher */
+	unsigned long pin_ino;		/* the pin directory we serve; another one: unloaded */
 	bool want_pass;			/* the maps changed: a pass now */
 	bool stopping;
 	int fatal;			/* the flusher's reason to end the agent */
@@ -207,6 +209,13 @@ static int pass(struct agent *a, bool maps_changed)
 	if (ret)
 		return ret;
 	st = r->st;
+	/*
+	 * Now and then the maps are compared with the state as a whole: a writer
+	 * that crashed between the two, or one that could not open the pins,
+	 * leaves them behind, and diff syncs alone would never notice.
+	 */
+	if (maps_changed && rdt_hook_sync_quiet(a->h, st))
+		rdt_fail(r, -EIO, "switch hook agent: %s", rdt_hook_errmsg(a->h));
 	pthread_mutex_lock(&a->mu);
 	for (c = 0; c < a->ncpus; c++) {
 		struct rdt_hook_slot *s = rdt_hook_slot(a->h, c);
@@ -214,10 +223,15 @@ static int pass(struct agent *a, bool maps_changed)
 
 		if (!a->have[c])
 			continue;
+		/*
+		 * Another process wrote this PQR_ASSOC (a CPU bind), from maps that
+		 * may be older than our last write: what the register holds is not
+		 * known any more, so it is written again below.
+		 */
 		if (st->regs.pqr[c] != a->last[c]) {
-			a->reg[c] = st->regs.pqr[c];
+			a->reg[c] = UINT_MAX;
 			a->tid[c] = st->regs.cur[c];
-			__atomic_store_n(&s->applied, a->reg[c], __ATOMIC_SEQ_CST);
+			__atomic_store_n(&s->applied, UINT_MAX, __ATOMIC_SEQ_CST);
 		}
 		if (maps_changed)
 			recompute(a, c);
@@ -229,6 +243,11 @@ static int pass(struct agent *a, bool maps_changed)
 		 * The task goes in too: a state loaded from the file derives PQR_ASSOC
 		 * from the CPU's group, the task on it and the task's binding.
 		 */
+		if (a->reg[c] == UINT_MAX) {
+			/* an event is in flight and will write it: keep the state's value */
+			a->last[c] = st->regs.pqr[c];
+			continue;
+		}
 		if (st->regs.pqr[c] != a->reg[c] || st->regs.cur[c] != a->tid[c]) {
 			st->regs.pqr[c] = a->reg[c];
 			st->regs.cur[c] = a->tid[c];
@@ -291,6 +310,14 @@ static void let_go(struct agent *a)
 		__atomic_store_n(&a->ctl->agent_start, 0, __ATOMIC_SEQ_CST);
 }
 
+/* The pins we serve are gone or replaced: rdtctl hook stop ran, or a newer hook. */
+static bool unloaded(const struct agent *a)
+{
+	struct stat sb;
+
+	return stat(RDT_HOOK_DIR, &sb) || (unsigned long)sb.st_ino != a->pin_ino;
+}
+
 static int setup(struct agent *a)
 {
 	struct rdtalloc *r = a->r;
@@ -298,6 +325,12 @@ static int setup(struct agent *a)
 	unsigned int c;
 	int ret;
 
+	struct stat sb;
+
+	if (stat(RDT_HOOK_DIR, &sb))
+		return rdt_fail(r, -ENOENT, "the switch hook is not loaded (%s: %s)", RDT_HOOK_DIR,
+				strerror(errno));
+	a->pin_ino = (unsigned long)sb.st_ino;
 	ret = rdt_hook_open(&a->h, err, sizeof(err));
 	if (ret)
 		return rdt_fail(r, ret, "%s", err);
@@ -320,6 +353,11 @@ static int setup(struct agent *a)
 	ret = take_over(a);
 	if (ret)
 		return ret;
+	/* a hook stop between our open and take_over: nobody would stop us later */
+	if (unloaded(a)) {
+		let_go(a);
+		return rdt_fail(r, -ENOENT, "the switch hook was unloaded while its agent started");
+	}
 	a->rb = ring_buffer__new(rdt_hook_events_fd(a->h), on_event, a, NULL);
 	if (!a->rb) {
 		ret = -errno;
@@ -390,12 +428,19 @@ static void *flusher(void *arg)
 		full = a->want_pass || now - a->last_pass >= PASS_NS;
 		a->want_pass = false;
 		pthread_mutex_unlock(&a->mu);
-		ret = pass(a, full);
+		/* never write registers from maps nobody serves any more */
+		ret = unloaded(a) ? -EIDRM : pass(a, full);
 		pthread_mutex_lock(&a->mu);
-		/* the state was removed: there is nothing left to serve */
-		if (ret == -ENOENT) {
+		/* the state was removed, or the hook: there is nothing left to serve */
+		if (ret == -ENOENT || ret == -EIDRM) {
 			a->fatal = ret;
 			break;
+		}
+		if (ret) {
+			/* try again later, not at once: a state we cannot read stays so */
+			a->last_pass = now_ns();
+			if (a->dirty_since)
+				a->dirty_since = a->last_pass;
 		}
 	}
 	pthread_mutex_unlock(&a->mu);
@@ -427,7 +472,9 @@ static int round_trip(struct agent *a, int efd, const sigset_t *waitmask)
 	if (a->fatal)
 		n = a->fatal;
 	pthread_mutex_unlock(&a->mu);
-	if (n == -ENOENT)
+	if (!n && unloaded(a))
+		n = -EIDRM;
+	if (n == -ENOENT || n == -EIDRM)
 		return n;
 	if (n < 0)
 		return rdt_fail(a->r, n, "switch hook agent: reading events failed: %s",
@@ -488,6 +535,7 @@ int rdt_hook_agent_run(struct rdtalloc *r, volatile int *stop, int notify_fd)
 	sigset_t block, oldmask, waitmask;
 	struct agent a = { .r = r };
 	struct sched_param old_param;
+	pthread_mutexattr_t ma;
 	pthread_t flush_thread;
 	int ret, old_policy;
 	bool rt = false;
@@ -505,7 +553,10 @@ int rdt_hook_agent_run(struct rdtalloc *r, volatile int *stop, int notify_fd)
 	sigaction(SIGTERM, &sa, &old_term);
 	sigaction(SIGINT, &sa, &old_int);
 
-	pthread_mutex_init(&a.mu, NULL);
+	pthread_mutexattr_init(&ma);
+	pthread_mutexattr_setprotocol(&ma, PTHREAD_PRIO_INHERIT);
+	pthread_mutex_init(&a.mu, &ma);
+	pthread_mutexattr_destroy(&ma);
 	ret = setup(&a);
 	if (!ret)
 		ret = start_flusher(&a, &flush_thread);
@@ -523,13 +574,15 @@ int rdt_hook_agent_run(struct rdtalloc *r, volatile int *stop, int notify_fd)
 	}
 	stop_flusher(&a, flush_thread);
 	pthread_cond_destroy(&a.cv);
-	if (ret != -ENOENT) {
+	if (ret != -ENOENT && ret != -EIDRM) {
 		int fret = pass(&a, false);
 
 		if (!ret)
 			ret = fret;
 	}
 	let_go(&a);
+	if (ret == -EIDRM)
+		ret = 0;	/* rdtctl hook stop took it down: a normal end */
 	if (rt)
 		pthread_setschedparam(pthread_self(), old_policy, &old_param);
 out:

@@ -121,12 +121,25 @@ static int prepare(rdtalloc_t *r, bool *loaded)
 	return ret;
 }
 
+/*
+ * A start that failed takes down the hook it loaded - unless an agent serves
+ * it after all (a concurrent start that won): that one must keep its pins.
+ */
 static void undo_load(bool loaded)
 {
+	struct rdt_hook_agent_info info = { 0 };
 	char err[RDT_ERRMSG_MAX];
+	struct rdt_hook *h;
 
-	if (loaded)
-		rdt_hook_unload(err, sizeof(err));
+	if (!loaded)
+		return;
+	if (rdt_hook_open(&h, err, sizeof(err)) == 0) {
+		rdt_hook_agent(h, &info);
+		rdt_hook_close(h);
+		if (info.running)
+			return;
+	}
+	rdt_hook_unload(err, sizeof(err));
 }
 
 /*
@@ -154,6 +167,8 @@ static void daemon_main(const char *backend, const char *dir, const char *machin
 	if (chdir("/"))
 		_exit(1);
 	prctl(PR_SET_NAME, "rdtalloc-agent", 0, 0, 0);
+	/* the starter may be gone when we report: that must not kill us */
+	signal(SIGPIPE, SIG_IGN);
 	ret = rdtalloc_open(&r2, &o);
 	if (ret) {
 		rd.ret = ret;
@@ -351,6 +366,8 @@ static int restore_pqr(rdtalloc_t *r)
 	for (c = 0; c < r->m->ncpus && !ret; c++) {
 		if (!r->m->cpu_present[c] || r->st->cpu_adom[c] == UINT_MAX)
 			continue;
+		/* the agent's last writes may not be in the image: write them all */
+		r->st->regs.pqr[c] = UINT_MAX;
 		ret = rdt_switch(r->st, (int)c, 0, &k, &written);
 		if (ret)
 			ret = rdt_fail(r, ret, "%s", r->st->err);

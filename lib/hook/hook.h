@@ -57,14 +57,18 @@ struct rdt_hook_snap;
 int rdt_hook_sync(struct rdt_hook *h, const struct rdt_state *st,
 		  const struct rdt_hook_snap *before);
 int rdt_hook_snap_take(const struct rdt_state *st, struct rdt_hook_snap **out);
+/* The agent's own check: the maps made equal to st as a whole, no wake-up. */
+int rdt_hook_sync_quiet(struct rdt_hook *h, const struct rdt_state *st);
 void rdt_hook_snap_free(struct rdt_hook_snap *sn);
 
 /*
  * Put thread tid in the group with sequence number group_seq (0: back to
  * the default group) in the hook's task storage, keyed by a pidfd of the
- * thread, so the binding dies with the thread. -ESRCH: no such thread.
+ * thread, so the binding dies with the thread. start: the thread's start
+ * time (0: not checked), so that a reused id is refused. -ESRCH: no such
+ * thread (any more).
  */
-int rdt_hook_bind_task(struct rdt_hook *h, pid_t tid, uint64_t group_seq);
+int rdt_hook_bind_task(struct rdt_hook *h, pid_t tid, uint64_t start, uint64_t group_seq);
 
 /* The group (seq) of thread tid in the task storage, 0: none; -ESRCH: no such thread. */
 int rdt_hook_task_group(struct rdt_hook *h, pid_t tid, uint64_t *seq);

@@ -189,7 +189,7 @@ static int load_error(int ret, char *err, size_t len)
 			 "(CAP_BPF, CAP_PERFMON and CAP_SYS_ADMIN)", strerror(-ret));
 	else
 		snprintf(err, len, "loading the switch hook failed: %s (the kernel needs BTF, "
-			 "BPF task storage and tp_btf programs: Linux 5.11 or later)",
+			 "BPF task storage, tp_btf programs and BPF atomics: Linux 5.12 or later)",
 			 strerror(-ret));
 	return ret;
 }
@@ -205,8 +205,9 @@ static int fill_tasks(struct rdt_hook *h, const struct rdt_state *st)
 
 		if (!t->tid || !rdt_task_alive(t->tid, t->start))
 			continue;
-		ret = rdt_hook_bind_task(h, t->tid, st->groups[t->group].seq);
-		if (ret && ret != -ESRCH)
+		ret = rdt_hook_bind_task(h, t->tid, t->start, st->groups[t->group].seq);
+		/* gone, or a thread we cannot name before Linux 6.9: not bound */
+		if (ret && ret != -ESRCH && ret != -EOPNOTSUPP)
 			return ret;
 	}
 	return 0;

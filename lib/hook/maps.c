@@ -51,6 +51,7 @@ struct rdt_hook {
 	size_t slots_len;
 	struct rdt_hook_ctl *ctl;
 	size_t ctl_len;
+	int err_code;			/* of the last failure err describes */
 	char err[RDT_ERRMSG_MAX];
 };
 
@@ -64,6 +65,7 @@ static int hook_fail(struct rdt_hook *h, int ret, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(h->err, sizeof(h->err), fmt, ap);
 	va_end(ap);
+	h->err_code = ret;
 	return ret;
 }
 
@@ -181,7 +183,7 @@ int rdt_hook_open_at(const char *dir, struct rdt_hook **out, char *err, size_t l
 	*out = h;
 	return 0;
 fail_set:
-	ret = -EPROTO;
+	ret = h->err_code ? h->err_code : -EPROTO;
 fail:
 	snprintf(err, len, "%s", h->err);
 	rdt_hook_close(h);
@@ -637,6 +639,17 @@ out:
 	return ret;
 }
 
+int rdt_hook_sync_quiet(struct rdt_hook *h, const struct rdt_state *st)
+{
+	int ret;
+
+	if (!h || !st)
+		return -EINVAL;
+	h->err[0] = '\0';
+	ret = sync_groups(h, st);
+	return ret ? ret : sync_cpus(h, st);
+}
+
 int rdt_hook_sync(struct rdt_hook *h, const struct rdt_state *st,
 		  const struct rdt_hook_snap *before)
 {
@@ -706,7 +719,7 @@ static int thread_pidfd(struct rdt_hook *h, pid_t tid)
 	return fd;
 }
 
-int rdt_hook_bind_task(struct rdt_hook *h, pid_t tid, uint64_t group_seq)
+int rdt_hook_bind_task(struct rdt_hook *h, pid_t tid, uint64_t start, uint64_t group_seq)
 {
 	struct rdt_hook_task val = { .seq = group_seq };
 	int fd, ret = 0;
@@ -717,6 +730,12 @@ int rdt_hook_bind_task(struct rdt_hook *h, pid_t tid, uint64_t group_seq)
 	fd = thread_pidfd(h, tid);
 	if (fd < 0)
 		return fd;
+	/* checked once the pidfd holds the task: the id cannot move on to another one */
+	if (start && rdt_hook_proc_start(tid) != start) {
+		close(fd);
+		return hook_fail(h, -ESRCH, "task %d exited (the id is another task's now)",
+				 (int)tid);
+	}
 	if (group_seq) {
 		if (bpf_map_update_elem(h->fd[M_TASK], &fd, &val, BPF_ANY))
 			ret = hook_fail(h, errno == ESRCH ? -ESRCH : -errno, "task %d: setting its "
@@ -733,6 +752,28 @@ int rdt_hook_bind_task(struct rdt_hook *h, pid_t tid, uint64_t group_seq)
 	return ret;
 }
 
+static int dump_tasks(struct rdt_hook *h, struct rdt_hook_task_rec **out, size_t *n);
+
+/* The group of tid as the task iterator sees it (no pidfd needed); -ESRCH: not live. */
+static int iter_task_group(struct rdt_hook *h, pid_t tid, uint64_t *seq)
+{
+	struct rdt_hook_task_rec *rec;
+	size_t n, i;
+	int ret = dump_tasks(h, &rec, &n);
+
+	if (ret)
+		return ret;
+	ret = -ESRCH;
+	for (i = 0; i < n; i++)
+		if (rec[i].tid == (__u32)tid) {
+			*seq = rec[i].seq;
+			ret = 0;
+			break;
+		}
+	free(rec);
+	return ret;
+}
+
 int rdt_hook_task_group(struct rdt_hook *h, pid_t tid, uint64_t *seq)
 {
 	struct rdt_hook_task val;
@@ -740,6 +781,8 @@ int rdt_hook_task_group(struct rdt_hook *h, pid_t tid, uint64_t *seq)
 	int ret = 0;
 
 	*seq = 0;
+	if (fd == -EOPNOTSUPP)
+		return iter_task_group(h, tid, seq);
 	if (fd < 0)
 		return fd;
 	if (bpf_map_lookup_elem(h->fd[M_TASK], &fd, &val) == 0)
@@ -774,8 +817,14 @@ int rdt_hook_closid_for(struct rdt_hook *h, unsigned int cpu, pid_t tid, unsigne
 		return -errno;
 	if (adom == RDT_HOOK_NO_DOMAIN)
 		return -ENODEV;
-	if (!seq && tid > 0 && rdt_hook_task_group(h, tid, &seq))
-		seq = 0;	/* exited: it no longer counts */
+	if (!seq && tid > 0) {
+		int ret = rdt_hook_task_group(h, tid, &seq);
+
+		if (ret == -ESRCH)
+			seq = 0;	/* exited: it no longer counts */
+		else if (ret)
+			return ret;	/* unknown: better no answer than default's */
+	}
 	*closid = closid_of(h, seq, adom);
 	return 0;
 }
@@ -945,7 +994,7 @@ void rdt_hook_snap_free(struct rdt_hook_snap *sn)
 {
 }
 
-int rdt_hook_bind_task(struct rdt_hook *h, pid_t tid, uint64_t group_seq)
+int rdt_hook_bind_task(struct rdt_hook *h, pid_t tid, uint64_t start, uint64_t group_seq)
 {
 	return -EOPNOTSUPP;
 }

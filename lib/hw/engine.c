@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "engine.h"
 #include "schema.h"
@@ -283,6 +284,21 @@ static int refresh_all(struct rdt_state *st)
 
 /* ---- Construction ------------------------------------------------------ */
 
+/*
+ * Group sequence numbers name groups outside the state too (the switch
+ * hook's task storage, which outlives a removed state file): a new state
+ * starts them at the time in microseconds, so that its groups never take
+ * the numbers of an older state's.
+ */
+static uint64_t first_seq(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_REALTIME, &ts))
+		return 1;
+	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u + 1;
+}
+
 static int build_layout(struct rdt_state *st)
 {
 	const struct rdt_machine *m = st->m;
@@ -456,7 +472,7 @@ int rdt_state_new(const struct rdt_machine *m, struct rdt_state **out)
 	}
 	st->ngroups = 1;
 	st->nlive = 1;
-	st->next_seq = 1;
+	st->next_seq = first_seq();
 	*out = st;
 	return 0;
 fail:

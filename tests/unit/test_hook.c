@@ -32,6 +32,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -704,7 +706,7 @@ static void refusals(void **state)
 		_exit(0);
 	assert_true(dead > 0);
 	waitpid(dead, NULL, 0);
-	assert_int_equal(rdt_hook_bind_task(fx.h, dead, fx.seq1), -ESRCH);
+	assert_int_equal(rdt_hook_bind_task(fx.h, dead, 0, fx.seq1), -ESRCH);
 	assert_non_null(strstr(rdt_hook_errmsg(fx.h), "does not exist"));
 	assert_int_equal(rdtalloc_bind_task(fx.r, "g1", dead), -ESRCH);
 	assert_non_null(strstr(rdtalloc_errmsg(fx.r), "does not exist"));
@@ -718,6 +720,43 @@ static void refusals(void **state)
 	assert_int_equal(after.agent_running, 1);
 	assert_int_equal(after.agent_pid, before.agent_pid);
 	assert_tasks(fx.seq1, &fx.child, 1);
+}
+
+/* Make dir immutable (on) or not: even root cannot write the state file then. */
+static bool set_immutable(const char *dir, bool on)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), flags = 0;
+	bool ok;
+
+	if (fd < 0)
+		return false;
+	ok = ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0;
+	flags = on ? flags | FS_IMMUTABLE_FL : flags & ~FS_IMMUTABLE_FL;
+	ok = ok && ioctl(fd, FS_IOC_SETFLAGS, &flags) == 0;
+	close(fd);
+	return ok;
+}
+
+/* A call that fails after it changed the task storage puts the storage back. */
+static void failed_write_undoes_binding(void **state)
+{
+	int ret;
+
+	SKIP_IF_NEEDED();
+	assert_group_of(fx.child, "g1");
+	if (!set_immutable(fx.dir, true)) {
+		print_message("[  SKIPPED ] %s cannot be made immutable here\n", fx.dir);
+		skip();
+	}
+	ret = rdtalloc_bind_task(fx.r, "g2", fx.child);
+	set_immutable(fx.dir, false);
+	assert_true(ret < 0);
+	assert_non_null(strstr(rdtalloc_errmsg(fx.r), "cannot write"));
+	/* neither the state nor the hook took the new group */
+	assert_group_of(fx.child, "g1");
+	assert_tasks(fx.seq1, &fx.child, 1);
+	assert_tasks(fx.seq2, NULL, 0);
+	assert_true(pqr_shows(CPU, fx.c1, WITHIN_MS));
 }
 
 /* group_closid holds exactly the state's live groups in every domain, nothing else. */
@@ -950,6 +989,7 @@ int main(void)
 		cmocka_unit_test(agent_restart_keeps_bindings),
 		cmocka_unit_test(counters_and_lag),
 		cmocka_unit_test(refusals),
+		cmocka_unit_test(failed_write_undoes_binding),
 		cmocka_unit_test(maps_follow_every_change),
 		cmocka_unit_test(stop_leaves_nothing),
 		cmocka_unit_test(msr_tasks_through_the_hook),
