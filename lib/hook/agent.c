@@ -31,6 +31,7 @@
 #include "core.h"
 #include "errors.h"
 #include "hook/hook.h"
+#include "state.h"
 
 #if RDTALLOC_HAVE_BPF
 
@@ -474,7 +475,10 @@ static int round_trip(struct agent *a, int efd, const sigset_t *waitmask)
 	pthread_mutex_unlock(&a->mu);
 	if (!n && unloaded(a))
 		n = -EIDRM;
-	if (n == -ENOENT || n == -EIDRM)
+	if (n == -ENOENT)	/* the flusher's finding: say it in the caller's thread */
+		return rdt_fail(a->r, n, "switch hook agent: the state file %s was removed; "
+				"there is nothing left to serve", rdt_store_path(a->r->store));
+	if (n == -EIDRM)
 		return n;
 	if (n < 0)
 		return rdt_fail(a->r, n, "switch hook agent: reading events failed: %s",
