@@ -225,7 +225,7 @@ static int apply_cpus(struct apply *a, const struct rdt_config_group *cg, int g)
 	for (i = 0; i < cg->ncpus; i++) {
 		ret = rdt_core_check_cpu(a->r, cg->cpus[i]);
 		if (ret)
-			return at_line(a, cg->cpus_line, ret);
+			return at_line(a, cg->cpu_lines[i], ret);
 	}
 	/* CPUs the group holds that the file does not list go back to default. */
 	for (c = 0; c < w->m->ncpus; c++) {
@@ -247,7 +247,7 @@ static int apply_cpus(struct apply *a, const struct rdt_config_group *cg, int g)
 			continue;
 		ret = rdt_bind_cpu(w, g, cg->cpus[i]);
 		if (ret)
-			return at_line(a, cg->cpus_line, rdt_fail(a->r, ret, "%s", w->err));
+			return at_line(a, cg->cpu_lines[i], rdt_fail(a->r, ret, "%s", w->err));
 		a->changes++;
 	}
 	return 0;
@@ -296,13 +296,13 @@ static int apply_tasks(struct apply *a, const struct rdt_config_group *cg, int g
 
 		ret = rdt_core_check_task(a->r, &tid, &start);
 		if (ret)
-			return at_line(a, cg->tasks_line, ret);
+			return at_line(a, cg->task_lines[j], ret);
 		t = rdt_task_map_get(&w->tasks, tid);
 		if ((t ? t->group : 0) == g && (!t || t->start == start))
 			continue;
 		ret = rdt_bind_task(w, g, tid, start);
 		if (ret)
-			return at_line(a, cg->tasks_line, rdt_fail(a->r, ret, "%s", w->err));
+			return at_line(a, cg->task_lines[j], rdt_fail(a->r, ret, "%s", w->err));
 		a->changes++;
 	}
 	return 0;

@@ -499,11 +499,39 @@ static int cmp_int(const void *a, const void *b)
 static void sort_lists(struct rdt_config *c)
 {
 	for (unsigned int i = 0; i < c->ngroups; i++) {
-		if (c->groups[i].ncpus)
-			qsort(c->groups[i].cpus, c->groups[i].ncpus, sizeof(int), cmp_int);
-		if (c->groups[i].ntasks)
-			qsort(c->groups[i].tasks, c->groups[i].ntasks, sizeof(pid_t), cmp_pid);
+		struct rdt_config_group *g = &c->groups[i];
+
+		if (g->ncpus)
+			qsort(g->cpus, g->ncpus, sizeof(int), cmp_int);
+		if (g->ntasks)
+			qsort(g->tasks, g->ntasks, sizeof(pid_t), cmp_pid);
 	}
+}
+
+/*
+ * The line of every listed CPU and task, once the lists are sorted (the
+ * parser kept them by CPU and by task): errors in apply name the line of
+ * the item, not of the block's first list.
+ */
+static int item_lines(struct parser *p, struct rdt_config *c)
+{
+	for (unsigned int i = 0; i < c->ngroups; i++) {
+		struct rdt_config_group *g = &c->groups[i];
+		unsigned int k;
+
+		g->cpu_lines = calloc(g->ncpus + 1, sizeof(*g->cpu_lines));
+		g->task_lines = calloc(g->ntasks + 1, sizeof(*g->task_lines));
+		if (!g->cpu_lines || !g->task_lines)
+			return fail_nomem(p);
+		for (k = 0; k < g->ncpus; k++)
+			g->cpu_lines[k] = p->cpu_line[g->cpus[k]];
+		for (k = 0; k < g->ntasks; k++) {
+			const struct task_ref *t = find_task(p, g->tasks[k]);
+
+			g->task_lines[k] = t ? t->line : g->tasks_line;
+		}
+	}
+	return 0;
 }
 
 /* `cdp RES on|off`, before the first group (it decides how schemas read). */
@@ -645,12 +673,14 @@ int rdt_config_parse(const char *text, struct rdt_config **out, char *err, size_
 	p->errlen = errlen;
 
 	ret = parse_lines(p, text);
-	if (ret) {
-		rdt_config_free(p->c);
-	} else {
+	if (!ret) {
 		sort_lists(p->c);
-		*out = p->c;
+		ret = item_lines(p, p->c);
 	}
+	if (ret)
+		rdt_config_free(p->c);
+	else
+		*out = p->c;
 	set_free(&p->names);
 	set_free(&p->tids);
 	free(p->tasks);
@@ -667,6 +697,8 @@ void rdt_config_free(struct rdt_config *c)
 		free(c->groups[i].schema);
 		free(c->groups[i].cpus);
 		free(c->groups[i].tasks);
+		free(c->groups[i].cpu_lines);
+		free(c->groups[i].task_lines);
 	}
 	free(c->groups);
 	free(c);

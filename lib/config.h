@@ -22,10 +22,12 @@ struct rdt_config_group {
 	unsigned int cpus_line;
 	unsigned int ncpus;
 	int *cpus;		/* ascending, no duplicates */
+	unsigned int *cpu_lines;	/* [ncpus]: the line that lists cpus[i] */
 	bool tasks_set;
 	unsigned int tasks_line;
 	unsigned int ntasks;
 	pid_t *tasks;		/* ascending, no duplicates */
+	unsigned int *task_lines;	/* [ntasks]: the line that lists tasks[i] */
 };
 
 struct rdt_config {

@@ -121,7 +121,14 @@ failure "syntax error" \
 printf 'group a\n\tschema L3:2=f\n' >"$TMP/bad.conf"
 failure "bad cache id" "line 2: L3 cache id 2 does not exist (have 0,1)" apply "$TMP/bad.conf"
 printf 'group a\ngroup b\n\tcpus 1\n\tcpus 9\n' >"$TMP/bad.conf"
-failure "CPU the machine lacks" "line 3: CPU 9 does not exist or is not usable (have 0-3)" apply "$TMP/bad.conf"
+failure "CPU the machine lacks: its own line" \
+	"line 4: CPU 9 does not exist or is not usable (have 0-3)" apply "$TMP/bad.conf"
+# a task on the third line of a block: that line is named, not the first tasks line
+mkdir -m 700 "$TMP/real-lines"
+printf 'group a\n\ttasks %s\n\ttasks 999999999\n' "$$" >"$TMP/bad.conf"
+run_raw --backend sim --state-dir "$TMP/real-lines" --machine "$MACHINE_REAL" apply "$TMP/bad.conf"
+expect_rc 1 "a task that does not exist"
+expect_err_has "names the task's own line" "line 3: task 999999999 does not exist"
 printf 'group a\n\tcpus 3-1\n' >"$TMP/bad.conf"
 failure "bad CPU list" "line 2: CPU list '3-1': range is reversed" apply "$TMP/bad.conf"
 printf 'group a\n\ttasks 12 x\n' >"$TMP/bad.conf"
