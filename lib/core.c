@@ -673,6 +673,24 @@ static int build_machine(const char *desc, struct rdt_machine **m)
 	return 0;
 }
 
+/*
+ * A description recorded by an older version may spell the machine another
+ * way (topology level names were not normalised): the same machine when it
+ * builds to the same canonical string.
+ */
+static bool same_machine(const char *recorded, const char *canon)
+{
+	char err[RDT_ERRMSG_MAX];
+	struct rdt_machine *m = NULL;
+	bool same;
+
+	if (!recorded[0])
+		return false;	/* the host: its canonical form is "" already */
+	same = rdt_machine_build(recorded, &m, err, sizeof(err)) == 0 && !strcmp(m->desc, canon);
+	rdt_machine_free(m);
+	return same;
+}
+
 /* Persistent state: adopt the recorded machine, or record ours at first use. */
 static int open_store(rdtalloc_t *r, const char *dir, const char *desc)
 {
@@ -708,7 +726,7 @@ static int open_store(rdtalloc_t *r, const char *dir, const char *desc)
 			ret = build_machine(desc, &want);
 			if (ret)
 				goto out;
-			if (strcmp(want->desc, recorded)) {
+			if (strcmp(want->desc, recorded) && !same_machine(recorded, want->desc)) {
 				ret = rdt_fail(NULL, -EBUSY, "the state in %s was made for machine "
 					       "'%s', not '%s'; to reset it for the new machine, "
 					       "remove %s (or use another state directory)", dir,
@@ -722,6 +740,17 @@ static int open_store(rdtalloc_t *r, const char *dir, const char *desc)
 			ret = build_machine(recorded, &r->m);
 			if (ret)
 				goto out;
+		}
+		/* the file names its machine as written then, maybe spelled otherwise */
+		if (strcmp(r->m->desc, recorded)) {
+			char *d = strdup(recorded);
+
+			if (!d) {
+				ret = rdt_fail(NULL, -ENOMEM, "out of memory");
+				goto out;
+			}
+			free(r->m->desc);
+			r->m->desc = d;
 		}
 		ret = rdt_store_read(r->store, r->m, r->be->name, &r->st, err, sizeof(err));
 		if (ret)

@@ -164,13 +164,79 @@ static bool parse_hex(const char *s, uint64_t *out)
 	return true;
 }
 
+/* hwloc's object types under the one name the canonical form uses for each. */
+static const char *type_name(hwloc_obj_type_t t)
+{
+	switch (t) {
+	case HWLOC_OBJ_MACHINE: return "machine";
+	case HWLOC_OBJ_PACKAGE: return "package";
+	case HWLOC_OBJ_DIE: return "die";
+	case HWLOC_OBJ_NUMANODE: return "numa";
+	case HWLOC_OBJ_GROUP: return "group";
+	case HWLOC_OBJ_L5CACHE: return "l5";
+	case HWLOC_OBJ_L4CACHE: return "l4";
+	case HWLOC_OBJ_L3CACHE: return "l3";
+	case HWLOC_OBJ_L2CACHE: return "l2";
+	case HWLOC_OBJ_L1CACHE: return "l1";
+	case HWLOC_OBJ_L3ICACHE: return "l3i";
+	case HWLOC_OBJ_L2ICACHE: return "l2i";
+	case HWLOC_OBJ_L1ICACHE: return "l1i";
+	case HWLOC_OBJ_CORE: return "core";
+	case HWLOC_OBJ_PU: return "pu";
+	default: return NULL;
+	}
+}
+
+/*
+ * The topology with every level's type spelled one way ("pack:2",
+ * "Package:2" and "socket:2" are all "package:2"), so that descriptions of
+ * one machine give one canonical string. Levels hwloc does not name, and
+ * anything after a level's count, are kept as written.
+ */
+static int normalise_topology(struct errbuf *e, struct setting *st)
+{
+	size_t len = strlen(st->text), cap = len * 3 + 16, o = 0;
+	char *out = malloc(cap), *p = st->text;
+
+	if (!out)
+		return oom(e);
+	out[0] = '\0';
+	while (*p) {
+		char *end = strchr(p, ' '), *colon, type[32];
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+		const char *name = NULL;
+		hwloc_obj_type_t t;
+
+		colon = memchr(p, ':', n);
+		if (colon && (size_t)(colon - p) < sizeof(type) && *p != '[') {
+			memcpy(type, p, (size_t)(colon - p));
+			type[colon - p] = '\0';
+			if (hwloc_type_sscanf(type, &t, NULL, 0) == 0)
+				name = type_name(t);
+		}
+		if (name)
+			o += (size_t)snprintf(out + o, cap - o, "%s%s%.*s", o ? " " : "", name,
+					      (int)(n - (size_t)(colon - p)), colon);
+		else
+			o += (size_t)snprintf(out + o, cap - o, "%s%.*s", o ? " " : "", (int)n, p);
+		p += n;
+		if (*p == ' ')
+			p++;
+	}
+	free(st->text);
+	st->text = out;
+	return 0;
+}
+
 /* Checks that need no other key: the number itself and its fixed range. */
 static int check_value(struct errbuf *e, unsigned int k, const char *name, struct setting *st)
 {
 	const char *v = st->text;
 	unsigned int rk = (k - K_RES0) % RES_KEYS;
 
-	if (k == K_TOPOLOGY || k == K_PRESET)
+	if (k == K_TOPOLOGY)
+		return normalise_topology(e, st);
+	if (k == K_PRESET)
 		return 0;
 	if (k == K_TASKS) {
 		if (strcmp(v, "real") && strcmp(v, "virtual"))

@@ -104,4 +104,30 @@ failure "fewer than min bits" "L3 cache id 1: mask 0x1 has 1 bit, at least 2 are
 unchanged "min bits: nothing changed" "$TMP/before"
 ok "min bits: 2 bits are fine" schema set p1 'L3:1=3'
 
+# One machine, spelled two ways: the same state. Level names are normalised
+# ("pack" is "package"), and a state recorded with another spelling (by an
+# older version) is still that machine's.
+STATE=$TMP/spelling
+mkdir -m 700 "$STATE"
+MACHINE='topology=pack:2 L3Cache:1 core:2 pu:1;tasks=virtual'
+ok "spelling: a group" group create sp
+MACHINE='topology=package:2 l3:1 core:2 pu:1;tasks=virtual'
+ok "spelling: the canonical spelling opens it" group list
+expect_out "spelling: the same state" "default
+sp"
+python3 -c '
+import json, sys
+p = sys.argv[1]
+d = json.load(open(p))
+d["machine"] = d["machine"].replace("package:2 l3:1", "pack:2 L3Cache:1")
+json.dump(d, open(p, "w"))
+' "$STATE/state.json"
+ok "spelling: a state recorded another way opens with the canonical one" group list
+expect_out "spelling: still the same state" "default
+sp"
+MACHINE='topology=package:4 l3:1 core:2 pu:1;tasks=virtual'
+failure "spelling: another machine is still refused" \
+	"the state in $STATE was made for machine 'topology=pack:2 L3Cache:1 core:2 pu:1;l3.closids=16;l3.cbm_len=20;l3.min_cbm_bits=1;l3.shareable_bits=0;l3.cdp=1;l3.sparse=0;tasks=virtual', not 'topology=package:4 l3:1 core:2 pu:1;l3.closids=16;l3.cbm_len=20;l3.min_cbm_bits=1;l3.shareable_bits=0;l3.cdp=1;l3.sparse=0;tasks=virtual'; to reset it for the new machine, remove $STATE/state.json (or use another state directory)" \
+	group list
+
 finish

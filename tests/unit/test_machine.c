@@ -228,6 +228,10 @@ static void test_canonical(void **state)
 		("l3.sparse=0;l3.shareable_bits=0x0;l3.min_cbm_bits=1;l3.cbm_len=20;"
 		 "topology=package:2 l3:1 core:2 pu:1"),
 		"TOPOLOGY=package:2 l3:1 core:2 pu:1;L3.CLOSIDS=16",
+		/* hwloc's other names and abbreviations of the same levels */
+		"topology=pack:2 l3:1 core:2 pu:1",
+		"topology=Package:2 L3Cache:1 Core:2 PU:1",
+		"topology=socket:2 l3cache:1 co:2 pu:1",
 	};
 	struct rdt_machine *m0 = build_ok(same[0]), *m;
 	unsigned int i;
