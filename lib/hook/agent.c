@@ -58,6 +58,7 @@ struct agent {
 	uint64_t unflushed;	/* writes not yet counted in the state */
 	uint64_t dirty_since;	/* first write not yet in the state, 0: none */
 	uint64_t last_pass;
+	uint64_t since;		/* when this agent began taking events */
 	uint64_t gen;
 	bool kicked;
 	/*
@@ -148,7 +149,8 @@ static void handle_cpu(struct agent *a, unsigned int cpu, uint64_t ts)
 
 		k = RDT_HOOK_CUR_CLOSID(cur);
 		if (a->reg[cpu] == k || write_reg(a, cpu, k) == 0) {
-			if (ts && a->reg[cpu] == k)
+			/* switches from before we ran measure our start-up, not our lag */
+			if (ts && ts >= a->since && a->reg[cpu] == k)
 				lag_add(a, now_ns() - ts);
 			a->tid[cpu] = (pid_t)RDT_HOOK_CUR_TID(cur);
 		}
@@ -367,6 +369,7 @@ static int setup(struct agent *a)
 				strerror(-ret));
 	}
 	a->gen = __atomic_load_n(&a->ctl->gen, __ATOMIC_SEQ_CST);
+	a->since = now_ns();
 	return 0;
 }
 
