@@ -87,21 +87,28 @@ static __always_inline __u32 closid_of(__u64 seq, __u32 adom)
 	return k ? *k : 0;
 }
 
-/* The rule: the CPU's group, else the task's, else default, in the CPU's domain. */
-static __always_inline int closid_for(__u32 cpu, struct task_struct *next, __u32 *closid)
+/*
+ * The rule, in the CPU's domain: with precedence=cpu the CPU's group, else
+ * the task's; with precedence=task the task's non-default group, else the
+ * CPU's; else default.
+ */
+static __always_inline int closid_for(__u32 cpu, struct task_struct *next, __u32 prec,
+				      __u32 *closid)
 {
 	struct rdt_hook_task *t;
 	__u32 *adom;
-	__u64 *cg, seq;
+	__u64 *cg, seq, tseq;
 
 	adom = bpf_map_lookup_elem(&cpu_domain, &cpu);
 	cg = bpf_map_lookup_elem(&cpu_group, &cpu);
 	if (!adom || *adom == RDT_HOOK_NO_DOMAIN || !cg)
 		return -1;
 	seq = *cg;
-	if (!seq) {
+	if (!seq || prec == RDT_HOOK_PREC_TASK) {
 		t = bpf_task_storage_get(&task_group, next, 0, 0);
-		seq = t ? t->seq : 0;
+		tseq = t ? t->seq : 0;
+		if (tseq)
+			seq = tseq;
 	}
 	*closid = closid_of(seq, *adom);
 	return 0;
@@ -147,7 +154,7 @@ int BPF_PROG(rdt_switch, bool preempt, struct task_struct *prev, struct task_str
 	} else if (MEMO_HIT(s, 2, pid, start)) {
 		closid = s->memo[2].closid;
 	} else {
-		if (closid_for(cpu, next, &closid))
+		if (closid_for(cpu, next, ctl->precedence, &closid))
 			return 0;
 		i = s->memo_next;
 		if (i >= RDT_HOOK_MEMOS)

@@ -87,7 +87,13 @@ struct rdt_hook_ctl {
 	__u64 lag_samples;
 	__u64 lag_max_ns;
 	__u64 lag_hist[RDT_HOOK_LAG_BUCKETS];
+	__u32 precedence;	/* the served state's rule: RDT_HOOK_PREC_* */
+	__u32 pad;
 };
+
+/* The precedence rules (the values of RDTALLOC_PRECEDENCE_*). */
+#define RDT_HOOK_PREC_CPU 1	/* the CPU's group, else the task's */
+#define RDT_HOOK_PREC_TASK 2	/* the task's non-default group, else the CPU's */
 
 /* The cpu of an event that only wakes the agent (the maps changed). */
 #define RDT_HOOK_KICK 0xffffffffu

@@ -184,6 +184,20 @@ int parse_flags(const char *verb, int *argc, char **argv, const struct flag *fla
 	return 0;
 }
 
+const char *precedence_name(int prec)
+{
+	return prec == RDTALLOC_PRECEDENCE_TASK ? "task" : "cpu";
+}
+
+const char *precedence_text(const char *name)
+{
+	if (name && !strcmp(name, "task"))
+		return "a task of a non-default group runs with its group's allocation on "
+		       "every CPU; other tasks with the CPU's group's";
+	return "a CPU bound to a group runs every task with that group's allocation; on "
+	       "other CPUs a task runs with its own group's";
+}
+
 /* ---- the context ---------------------------------------------------------- */
 
 rdtalloc_t *ctx(void)
@@ -194,7 +208,8 @@ rdtalloc_t *ctx(void)
 		return g_ctx;
 	RDTALLOC_OPTS(rdtalloc_opts, o, .backend = g_opts.backend,
 		      .state_dir = g_opts.state_dir, .machine = g_opts.machine,
-		      .msr_root = g_opts.msr_root);
+		      .msr_root = g_opts.msr_root, .resctrl_root = g_opts.resctrl_root,
+		      .precedence = g_opts.precedence);
 	ret = rdtalloc_open(&g_ctx, &o);
 	if (ret) {
 		g_ctx = NULL;

@@ -167,11 +167,14 @@ static json_object *assoc_doc(rdtalloc_t *r, int cpu)
 	char group[RDTALLOC_NAME_MAX + 1];
 	unsigned int closid;
 	json_object *o;
-	int ret;
+	int ret, prec = 0;
 
 	ret = rdtalloc_cpu_group(r, cpu, group, sizeof(group));
-	if (!ret)
-		ret = rdtalloc_read_pqr(r, cpu, &closid);
+	/* where the kernel owns the registers: the CLOSID of the group in force */
+	if (!ret && (ret = rdtalloc_read_pqr(r, cpu, &closid)) == -EOPNOTSUPP)
+		ret = rdtalloc_effective_closid(r, cpu, 0, &closid);
+	if (!ret && (ret = rdtalloc_get_precedence(r)) > 0)
+		prec = ret, ret = 0;
 	if (ret < 0) {
 		fail_lib(r, ret);
 		return NULL;
@@ -180,11 +183,17 @@ static json_object *assoc_doc(rdtalloc_t *r, int cpu)
 	jset(o, "cpu", jint(cpu));
 	jset(o, "group", jstr(group));
 	jset(o, "closid", jint(closid));
+	jset(o, "precedence", jstr(precedence_name(prec)));
 	return o;
 }
 
 static void print_assoc(json_object *a)
 {
+	if (json_object_array_length(a)) {
+		const char *p = jget_str(json_object_array_get_idx(a, 0), "precedence");
+
+		printf("precedence=%s: %s\n", p, precedence_text(p));
+	}
 	printf("%4s %-20s %s\n", "CPU", "bound to", "CLOSID (IA32_PQR_ASSOC)");
 	for (size_t i = 0; i < json_object_array_length(a); i++) {
 		json_object *o = json_object_array_get_idx(a, i);

@@ -21,16 +21,22 @@ static json_object *collect_backend(rdtalloc_t *r)
 {
 	struct rdtalloc_stats st = { .sz = sizeof(st) };
 	json_object *o, *w;
-	int ret;
+	int ret, prec;
 
 	ret = rdtalloc_get_stats(r, &st);
 	if (ret) {
 		fail_lib(r, ret);
 		return NULL;
 	}
+	prec = rdtalloc_get_precedence(r);
+	if (prec < 0) {
+		fail_lib(r, prec);
+		return NULL;
+	}
 	o = jobj();
 	jset(o, "name", jstr(rdtalloc_backend(r)));
 	jset(o, "reason", jstr(rdtalloc_backend_reason(r)));
+	jset(o, "precedence", jstr(precedence_name(prec)));
 	jset(o, "library", jstr(rdtalloc_version_string()));
 	/* register writes over the life of the state: the engine writes only changes */
 	w = jobj();
@@ -47,6 +53,8 @@ static void print_backend(json_object *o)
 
 	printf("backend:  %s (%s)\n", jget_str(o, "name"), jget_str(o, "reason"));
 	printf("library:  librdtalloc %s\n", jget_str(o, "library"));
+	printf("rule:     precedence=%s (%s)\n", jget_str(o, "precedence"),
+	       precedence_text(jget_str(o, "precedence")));
 	printf("writes:   %lld mask, %lld PQR_ASSOC, %lld QOS_CFG (since the state was made)\n",
 	       (long long)json_object_get_int64(jget(w, "mask")),
 	       (long long)json_object_get_int64(jget(w, "pqr")),

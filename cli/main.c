@@ -17,12 +17,17 @@ static const char usage_text[] =
 "of tasks and CPUs.\n"
 "\n"
 "Options:\n"
-"  --backend NAME     sim, msr or auto (default: $RDTALLOC_BACKEND, else the best available)\n"
+"  --backend NAME     sim, msr, resctrl or auto (default: $RDTALLOC_BACKEND, else the best available)\n"
 "  --state-dir DIR    state directory (default: $RDTALLOC_STATE_DIR, else the backend's)\n"
 "  --machine DESC     machine description, e.g. 'topology=package:2 l3:1 core:2 pu:1'\n"
 "                     (default: $RDTALLOC_MACHINE, else the one recorded in the state)\n"
 "  --msr-root DIR     msr backend: CPU N's device is DIR/N/msr\n"
 "                     (default: $RDTALLOC_MSR_ROOT, else /dev/cpu)\n"
+"  --resctrl-root DIR resctrl backend: where resctrl is mounted\n"
+"                     (default: $RDTALLOC_RESCTRL_ROOT, else from the mount table)\n"
+"  --precedence RULE  cpu or task: which group wins on a CPU bound to a group while a\n"
+"                     task of another runs there; chosen when the state is created\n"
+"                     (default: cpu on sim and msr; resctrl has only task)\n"
 "  -j, --json         print one JSON document\n"
 "  -p, --pretty       print pretty JSON (implies -j)\n"
 "  -q, --quiet        print nothing when a change succeeds\n"
@@ -48,7 +53,8 @@ static const char usage_text[] =
 "  apply FILE|- [--prune] [--dry-run] make the state match a configuration\n"
 "  reset                              remove every group, all masks back to all-ones\n"
 "  hook start|stop|status|run         the eBPF switch hook: per-task CLOSIDs on every\n"
-"                                     context switch (msr backend; sim for testing)\n"
+"                                     context switch (msr backend; sim for testing;\n"
+"                                     resctrl needs none)\n"
 "  demo                               the rscctrl example on an in-memory simulator\n"
 "\n"
 "The default group is called 'default'. Commands and verbs may be abbreviated.\n"
@@ -78,13 +84,16 @@ static const struct cmd objects[] = {
 	{ NULL, NULL },
 };
 
-enum { OPT_BACKEND = 256, OPT_STATE_DIR, OPT_MACHINE, OPT_MSR_ROOT, OPT_VERSION };
+enum { OPT_BACKEND = 256, OPT_STATE_DIR, OPT_MACHINE, OPT_MSR_ROOT, OPT_RESCTRL_ROOT,
+       OPT_PRECEDENCE, OPT_VERSION };
 
 static const struct option long_opts[] = {
 	{ "backend", required_argument, NULL, OPT_BACKEND },
 	{ "state-dir", required_argument, NULL, OPT_STATE_DIR },
 	{ "machine", required_argument, NULL, OPT_MACHINE },
 	{ "msr-root", required_argument, NULL, OPT_MSR_ROOT },
+	{ "resctrl-root", required_argument, NULL, OPT_RESCTRL_ROOT },
+	{ "precedence", required_argument, NULL, OPT_PRECEDENCE },
 	{ "json", no_argument, NULL, 'j' },
 	{ "pretty", no_argument, NULL, 'p' },
 	{ "quiet", no_argument, NULL, 'q' },
@@ -121,6 +130,17 @@ static int parse_globals(int argc, char **argv)
 			break;
 		case OPT_MSR_ROOT:
 			g_opts.msr_root = optarg;
+			break;
+		case OPT_RESCTRL_ROOT:
+			g_opts.resctrl_root = optarg;
+			break;
+		case OPT_PRECEDENCE:
+			if (!strcmp(optarg, "cpu"))
+				g_opts.precedence = RDTALLOC_PRECEDENCE_CPU;
+			else if (!strcmp(optarg, "task"))
+				g_opts.precedence = RDTALLOC_PRECEDENCE_TASK;
+			else
+				return usage_error("--precedence '%s': use cpu or task", optarg);
 			break;
 		case 'j':
 			g_opts.json = true;

@@ -9,11 +9,11 @@ _rdtctl_globals()
 
 	for ((i = 1; i < COMP_CWORD; i++)); do
 		case ${COMP_WORDS[i]} in
-		--backend | --state-dir | --machine | --msr-root)
+		--backend | --state-dir | --machine | --msr-root | --resctrl-root | --precedence)
 			out+=("${COMP_WORDS[i]}" "${COMP_WORDS[i + 1]}")
 			((i++))
 			;;
-		--backend=* | --state-dir=* | --machine=* | --msr-root=*)
+		--backend=* | --state-dir=* | --machine=* | --msr-root=* | --resctrl-root=* | --precedence=*)
 			out+=("${COMP_WORDS[i]}")
 			;;
 		esac
@@ -65,15 +65,19 @@ _rdtctl()
 		prev=${COMP_WORDS[COMP_CWORD - 1]}
 	fi
 
-	local globals="--backend --state-dir --machine --msr-root --json --pretty --quiet --help --version"
+	local globals="--backend --state-dir --machine --msr-root --resctrl-root --precedence --json --pretty --quiet --help --version"
 	local objects="info group schema task cpu closids cdp save apply reset hook demo help"
 
 	case $prev in
 	--backend)
-		_rdtctl_reply "sim msr auto"
+		_rdtctl_reply "sim msr resctrl auto"
 		return
 		;;
-	--state-dir | --msr-root)
+	--precedence)
+		_rdtctl_reply "cpu task"
+		return
+		;;
+	--state-dir | --msr-root | --resctrl-root)
 		_rdtctl_files -d
 		return
 		;;
@@ -86,7 +90,7 @@ _rdtctl()
 	local i obj="" verb="" nargs=0
 	for ((i = 1; i < cword; i++)); do
 		case ${words[i]} in
-		--backend | --state-dir | --machine | --msr-root) ((i++)) ;;
+		--backend | --state-dir | --machine | --msr-root | --resctrl-root | --precedence) ((i++)) ;;
 		-*) ;;
 		*)
 			if [[ -z $obj ]]; then

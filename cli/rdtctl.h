@@ -26,12 +26,18 @@ struct rdtctl_opts {
 	const char *state_dir;	/* --state-dir or $RDTALLOC_STATE_DIR */
 	const char *machine;	/* --machine or $RDTALLOC_MACHINE */
 	const char *msr_root;	/* --msr-root; NULL: the library reads $RDTALLOC_MSR_ROOT */
+	const char *resctrl_root;	/* --resctrl-root; NULL: $RDTALLOC_RESCTRL_ROOT */
+	unsigned int precedence;	/* --precedence; 0: the backend's default */
 	bool json;		/* -j */
 	bool pretty;		/* -p (implies -j) */
 	bool quiet;		/* -q: mutating commands print nothing on success */
 };
 
 extern struct rdtctl_opts g_opts;
+
+/* "cpu" / "task" for RDTALLOC_PRECEDENCE_*, and what the rule means. */
+const char *precedence_name(int prec);
+const char *precedence_text(const char *name);
 
 /* One verb of an object: fn gets the arguments after the verb. */
 struct cmd {

@@ -441,9 +441,9 @@ RDTALLOC_API int rdtalloc_apply_config(rdtalloc_t *r, const char *text, unsigned
 
 		r->st = a.work;
 		a.work = old;	/* freed below */
-		r->dirty = r->hook_sync = true;
+		r->dirty = r->groups_changed = true;
 		/* a failure here is undone by rdt_core_end like any other */
-		if ((ret = rdt_core_hook_tasks(r, old)) == 0)
+		if ((ret = rdt_core_carry_tasks(r, old)) == 0)
 			ret = a.changes;
 	}
 out:

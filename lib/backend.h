@@ -1,15 +1,27 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * backend: the small vtable a backend implements. The core owns groups,
- * schemas, CLOSIDs and state; a backend says whether it can run here,
- * which machine it drives, and where register writes go. Adding a backend
- * is one file in lib/backends/ and one line in core.c's table.
+ * backend: what a backend implements, at two levels (as the kernel splits
+ * fs/resctrl from arch/x86):
+ *
+ * - The group level, struct rdt_group_ops: how the state's groups are made
+ *   real and who owns task membership. The core (names, schemas, the
+ *   transaction, the state file) calls only these. sim and msr share one
+ *   implementation, lib/hw/ops.c: the engine's CLOSIDs written to a register
+ *   file, tasks in the state's table or the switch hook's task storage.
+ *   resctrl (lib/backends/resctrl.c) has its own: classes of groups as
+ *   kernel control groups, tasks in the kernel's tasks files.
+ * - The register level (sink, reconcile, digest, task_binding): used by
+ *   lib/hw/ops.c only, for backends whose registers we write ourselves.
+ *
+ * Adding a backend is one file in lib/backends/ and one line in core.c's
+ * table. docs/architecture.md draws the layers.
  */
 #ifndef RDT_BACKEND_H
 #define RDT_BACKEND_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "hw/engine.h"
 #include "machine.h"
@@ -18,6 +30,7 @@
 struct rdt_backend_env {
 	const char *msr_root;	/* device root: <root>/<cpu>/msr; NULL: /dev/cpu */
 	const char *mounts;	/* mount table to look for resctrl in; NULL: /proc/self/mounts */
+	const char *resctrl_root;	/* where resctrl is mounted; NULL: from the mount table */
 	bool machine_given;	/* the caller gave a machine description: trust it over CPUID */
 };
 
@@ -29,11 +42,80 @@ struct rdt_backend_env {
  */
 #define RDT_RECONCILE_NO_PQR	(1u << 1)
 
-/* Every callback is optional: NULL means the backend needs nothing there. */
+struct rdtalloc;
+struct rdtalloc_closid_info;
+
+/*
+ * The group level. Every call gets the context, under its lock, with r->st
+ * the current state; failures set the errmsg (rdt_fail) and return a
+ * negative errno. All are required.
+ */
+struct rdt_group_ops {
+	/* Open: make the backend hold r->st (r->fresh: the state is new); the
+	 * reason line may be extended with what had to be repaired. */
+	int (*open)(struct rdtalloc *r);
+	void (*close)(struct rdtalloc *r);
+	/* A call begins (r->st is current); write: it may change the state. */
+	int (*begin)(struct rdtalloc *r, bool write);
+	/*
+	 * A write call succeeded and changed r->st: make the backend hold it,
+	 * before the state file is written. All or nothing: on failure what it
+	 * did is undone.
+	 */
+	int (*commit)(struct rdtalloc *r);
+	/*
+	 * The call failed (committed: after a successful commit, the state file
+	 * could not be written): undo whatever this call did to the backend.
+	 * r->st may be replaced; the core drops it afterwards when it has a file.
+	 */
+	void (*abort)(struct rdtalloc *r, bool committed);
+	/* Every call ends here, after commit or abort. */
+	void (*finish)(struct rdtalloc *r);
+	/* May tasks be bound now? 0, or -EOPNOTSUPP saying what to do. */
+	int (*tasks_allowed)(struct rdtalloc *r);
+	/* The engine moved tid to group g in r->st; the backend's owner follows. */
+	int (*bind_task)(struct rdtalloc *r, int g, pid_t tid, uint64_t start);
+	/* r->st replaced a whole state old (apply): carry its task bindings over. */
+	int (*carry_tasks)(struct rdtalloc *r, const struct rdt_state *old);
+	/* The live tasks of group g, ascending (malloc'd). */
+	int (*group_tasks)(struct rdtalloc *r, int g, pid_t **out, size_t *n);
+	/* The group of a live task (start: its start time, 0 for virtual ones). */
+	int (*task_group)(struct rdtalloc *r, pid_t tid, uint64_t start, int *g);
+	/*
+	 * The CLOSID in force on cpu while tid (0: none) runs there; stale: the
+	 * state's table binds another task that had this id.
+	 */
+	int (*effective_closid)(struct rdtalloc *r, int cpu, pid_t tid, bool stale,
+				unsigned int *closid);
+	/* The CLOSID group g holds in allocation domain a (the one its CPUs run with). */
+	int (*group_closid)(struct rdtalloc *r, int g, unsigned int adom, unsigned int *closid);
+	/*
+	 * The CLOSIDs in use in domain dom of resource res, ascending, at most
+	 * max of them into out; returns how many there are.
+	 */
+	int (*closids)(struct rdtalloc *r, int res, int dom, struct rdtalloc_closid_info *out,
+		       size_t max);
+	/* May a context switch be simulated now (rdtalloc_sim_switch)? */
+	int (*sim_switch_allowed)(struct rdtalloc *r);
+};
+
+extern const struct rdt_group_ops rdt_hw_group_ops;	/* lib/hw/ops.c */
+
+/* Register-level callbacks are optional: NULL means the backend needs nothing there. */
 struct rdt_backend {
 	const char *name;
 	/* Registers live in the state; rdtalloc_sim_switch() is available. */
 	bool simulated;
+	/* The switch hook may serve it (rdtalloc_hook_*). */
+	bool hook;
+	/* CDP is fixed outside the library (resctrl's mount options): set_cdp refused. */
+	bool cdp_fixed;
+	/* Precedence rules it can honour: bits (1u << RDT_PREC_*); and a new state's. */
+	unsigned int precedences;
+	enum rdt_precedence default_precedence;
+	/* Why a rule it cannot honour is refused (for the error message). */
+	const char *precedence_why;
+	const struct rdt_group_ops *ops;
 	/*
 	 * Can it run here? 0, or a negative errno with a one-line reason the
 	 * user can act on. Called first.
@@ -46,6 +128,14 @@ struct rdt_backend {
 	 * *desc is malloc'ed.
 	 */
 	int (*host_machine)(const struct rdt_backend_env *env, char **desc, char *err, size_t len);
+	/*
+	 * Where the backend, not the description, knows the capabilities (the
+	 * kernel's resctrl): the description to build from, given the caller's
+	 * (or the recorded one; NULL: none). NULL callback: the given one as is.
+	 * *desc is malloc'ed.
+	 */
+	int (*machine_desc)(const struct rdt_backend_env *env, const char *given, char **desc,
+			    char *err, size_t len);
 	/* Attach to the machine; *ctx is the backend's own. */
 	int (*open)(void **ctx, const struct rdt_machine *m, const struct rdt_backend_env *env,
 		    char *err, size_t len);
@@ -75,5 +165,6 @@ struct rdt_backend {
 
 extern const struct rdt_backend rdt_backend_sim;
 extern const struct rdt_backend rdt_backend_msr;
+extern const struct rdt_backend rdt_backend_resctrl;
 
 #endif

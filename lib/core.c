@@ -24,7 +24,6 @@
 #include "core.h"
 #include "detect/detect.h"
 #include "errors.h"
-#include "hook/hook.h"
 #include "schema.h"
 #include "state.h"
 #include "tasks.h"
@@ -68,238 +67,6 @@ static int load_state(rdtalloc_t *r)
 	return 0;
 }
 
-/*
- * Where writes reach real registers, keep the state as it was before the
- * call: if a register write fails half-way, the registers already written
- * are put back from it, so no domain is left half-programmed.
- */
-static int keep_undo(rdtalloc_t *r, bool write)
-{
-	if (!write || !r->sink)
-		return 0;
-	if (rdt_state_clone(r->st, &r->undo))
-		return rdt_fail(r, -ENOMEM, "out of memory");
-	return 0;
-}
-
-/* ---- The switch hook ------------------------------------------------------ */
-
-static void hook_drop(rdtalloc_t *r)
-{
-	rdt_hook_close(r->hook);
-	r->hook = NULL;
-	r->hook_serves = false;
-}
-
-/*
- * A stat of the pin directory per call: the hook is loaded and unloaded by
- * other processes, and a new load is a new directory (a new inode). Pins we
- * may not open (they are root's) count as no hook.
- */
-struct rdt_hook *rdt_core_hook(rdtalloc_t *r)
-{
-	char err[RDT_ERRMSG_MAX];
-	struct rdt_hook *h;
-	struct stat sb;
-
-	if (!r->store || r->m->virtual_tasks || !rdt_hook_built() || stat(RDT_HOOK_DIR, &sb)) {
-		hook_drop(r);
-		return NULL;
-	}
-	if (!r->hook || r->hook_ino != (unsigned long)sb.st_ino) {
-		hook_drop(r);
-		if (rdt_hook_open(&h, err, sizeof(err)))
-			return NULL;
-		r->hook = h;
-		r->hook_ino = (unsigned long)sb.st_ino;
-		r->hook_serves = rdt_hook_serves(h, r);
-	}
-	return r->hook_serves ? r->hook : NULL;
-}
-
-static unsigned int reconcile_flags(rdtalloc_t *r, bool first)
-{
-	unsigned int flags = first ? RDT_RECONCILE_FIRST : 0;
-
-	/* the agent writes PQR_ASSOC ahead of the state's image */
-	if (!first && rdt_core_hook(r))
-		flags |= RDT_RECONCILE_NO_PQR;
-	return flags;
-}
-
-/*
- * The register file's digest for the state, where the backend has one and
- * the switch hook is not loaded (its agent writes PQR_ASSOC without one);
- * 0 when not known.
- */
-static uint64_t regs_digest(rdtalloc_t *r)
-{
-	char err[RDT_ERRMSG_MAX];
-	uint64_t d;
-
-	if (!r->be->digest || rdt_core_hook(r) ||
-	    r->be->digest(r->be_ctx, r->st, 0, &d, err, sizeof(err)))
-		return 0;
-	return d;
-}
-
-/* Push r->st into the hook's maps, when this call changed what they mirror. */
-static int hook_sync(rdtalloc_t *r)
-{
-	struct rdt_hook *h;
-	int ret;
-
-	if (!r->hook_sync || !(h = rdt_core_hook(r)))
-		return 0;
-	ret = rdt_hook_sync(h, r->st, r->hook_before);
-	if (ret)
-		return rdt_fail(r, ret, "%s", rdt_hook_errmsg(h));
-	return 0;
-}
-
-/* After a failed call: the maps back to the state in the file (best effort). */
-static void hook_resync(rdtalloc_t *r)
-{
-	struct rdt_hook *h = rdt_core_hook(r);
-	struct rdt_state *st;
-	char err[RDT_ERRMSG_MAX];
-
-	if (!h || rdt_store_read(r->store, r->m, r->be->name, &st, err, sizeof(err)))
-		return;
-	rdt_hook_sync(h, st, NULL);
-	rdt_state_free(st);
-}
-
-int rdt_core_tasks_allowed(rdtalloc_t *r)
-{
-	char why[RDT_ERRMSG_MAX] = "";
-	int ret;
-
-	if (!r->be->task_binding || rdt_core_hook(r))
-		return 0;
-	ret = r->be->task_binding(r->be_ctx, why, sizeof(why));
-	return ret ? rdt_fail(r, ret, "%s", why) : 0;
-}
-
-/* The live group with sequence number seq, else the default group. */
-static int group_of_seq(const struct rdt_state *st, uint64_t seq)
-{
-	unsigned int g;
-
-	for (g = 1; seq && g < st->ngroups; g++)
-		if (st->groups[g].live && st->groups[g].seq == seq)
-			return (int)g;
-	return 0;
-}
-
-static uint64_t seq_of(const struct rdt_state *st, int g)
-{
-	return g > 0 ? st->groups[g].seq : 0;
-}
-
-/* The group of a live task from the hook's task storage, which also knows forks. */
-static int hook_task_group(rdtalloc_t *r, struct rdt_hook *h, pid_t tid)
-{
-	uint64_t seq = 0;
-
-	if (rdt_hook_task_group(h, tid, &seq))
-		return 0;
-	return group_of_seq(r->st, seq);
-}
-
-/* One task's binding changed from old to new: the hook gets it too. */
-/*
- * One task's binding in the hook's task storage, remembered with what it was
- * so that end() can put it back when the call fails after all (the state
- * file not written): the storage and the file never disagree.
- */
-static int hook_bind(rdtalloc_t *r, struct rdt_hook *h, pid_t tid, uint64_t start,
-		     uint64_t seq)
-{
-	struct rdt_hook_undo *u;
-	uint64_t was = 0;
-	int ret;
-
-	if (r->nhook_undo == r->hook_undo_cap) {
-		size_t cap = r->hook_undo_cap ? r->hook_undo_cap * 2 : 8;
-
-		u = realloc(r->hook_undo, cap * sizeof(*u));
-		if (!u)
-			return rdt_fail(r, -ENOMEM, "out of memory");
-		r->hook_undo = u;
-		r->hook_undo_cap = cap;
-	}
-	ret = rdt_hook_task_group(h, tid, &was);
-	if (!ret)
-		ret = rdt_hook_bind_task(h, tid, start, seq);
-	/* exited meanwhile: the kernel freed its storage, nothing to carry */
-	if (ret == -ESRCH)
-		return 0;
-	if (ret)
-		return rdt_fail(r, ret, "%s", rdt_hook_errmsg(h));
-	r->hook_undo[r->nhook_undo++] = (struct rdt_hook_undo){ tid, start, was };
-	return 0;
-}
-
-/* The call failed: the task storage back as it was, newest change first. */
-static void hook_undo_tasks(rdtalloc_t *r)
-{
-	struct rdt_hook *h = r->nhook_undo ? rdt_core_hook(r) : NULL;
-
-	while (h && r->nhook_undo) {
-		const struct rdt_hook_undo *u = &r->hook_undo[--r->nhook_undo];
-
-		rdt_hook_bind_task(h, u->tid, u->start, u->seq);
-	}
-	r->nhook_undo = 0;
-}
-
-int rdt_core_hook_tasks(rdtalloc_t *r, const struct rdt_state *old)
-{
-	const struct rdt_task_map *nm = &r->st->tasks, *om = &old->tasks;
-	struct rdt_hook *h = rdt_core_hook(r);
-	size_t i, k;
-	int ret = 0;
-
-	if (!h)
-		return 0;
-	/* pass 0: bindings of the new state that differ; pass 1: those it dropped */
-	for (k = 0; k < 2 && !ret; k++) {
-		const struct rdt_task_map *a = k ? om : nm, *b = k ? nm : om;
-
-		for (i = 0; i < a->cap && !ret; i++) {
-			const struct rdt_task *t = &a->slots[i], *u;
-
-			if (!t->tid)
-				continue;
-			u = rdt_task_map_get(b, t->tid);
-			if (k == 0 && u && seq_of(old, u->group) == seq_of(r->st, t->group))
-				continue;
-			if (k == 1 && u)
-				continue;
-			/* a failure is undone by end(), with the others */
-			ret = hook_bind(r, h, t->tid, t->start, k ? 0 : seq_of(r->st, t->group));
-		}
-	}
-	return ret;
-}
-
-/* A write failed: registers back to the undo image, the state back to it. */
-static void roll_back(rdtalloc_t *r)
-{
-	char err[RDT_ERRMSG_MAX] = "";
-	unsigned int fixed = 0;
-
-	if (!r->undo)
-		return;
-	if (r->be->reconcile)
-		r->be->reconcile(r->be_ctx, r->undo, reconcile_flags(r, false), &fixed, err,
-				 sizeof(err));
-	rdt_state_free(r->st);
-	r->st = r->undo;
-	r->undo = NULL;
-}
-
 /* Lock and bring r->st up to date. */
 static int begin(rdtalloc_t *r, bool write)
 {
@@ -309,9 +76,11 @@ static int begin(rdtalloc_t *r, bool write)
 	pthread_mutex_lock(&r->mu);
 	rdt_clear_err(r);
 	if (!r->store) {
-		ret = keep_undo(r, write);
-		if (ret)
+		ret = r->be->ops->begin(r, write);
+		if (ret) {
+			r->be->ops->finish(r);
 			pthread_mutex_unlock(&r->mu);
+		}
 		return ret;
 	}
 	ret = rdt_store_lock(r->store, write);
@@ -325,56 +94,46 @@ static int begin(rdtalloc_t *r, bool write)
 			       rdt_store_path(r->store));
 	if (!ret && (changed || !r->st))
 		ret = load_state(r);
-	if (!ret)
-		ret = keep_undo(r, write);
-	/* what the hook's maps hold now; without it, end() syncs from the maps */
-	if (!ret && write && rdt_core_hook(r))
-		rdt_hook_snap_take(r->st, &r->hook_before);
-	if (!ret)
-		return 0;
+	if (!ret) {
+		ret = r->be->ops->begin(r, write);
+		if (!ret)
+			return 0;
+		r->be->ops->finish(r);
+	}
 	rdt_store_unlock(r->store);
 fail:
 	pthread_mutex_unlock(&r->mu);
 	return ret;
 }
 
-/* Unlock; a successful change is written first, a failed one undone. */
+/*
+ * Unlock; a successful change is made real by the backend (commit) and then
+ * written to the state file, a failed one undone in the backend (abort).
+ */
 static int end(rdtalloc_t *r, bool write, int ret)
 {
 	char err[RDT_ERRMSG_MAX] = "";
+	bool committed = false;
 	int wret;
 
-	bool synced = false;
-
-	if (r->store && write && ret >= 0 && r->dirty) {
-		/* the maps first: a failure there still leaves the file as it was */
-		wret = hook_sync(r);
-		synced = r->hook_sync;
-		if (r->sink)
-			r->st->regs.digest = regs_digest(r);
-		if (!wret)
+	if (write && ret >= 0 && r->dirty) {
+		wret = r->be->ops->commit(r);
+		committed = !wret;
+		if (!wret && r->store)
 			wret = rdt_store_write(r->store, r->st, r->be->name, err, sizeof(err));
 		if (wret)
 			ret = err[0] ? rdt_fail(r, wret, "%s", err) : wret;
 	}
 	if (write && ret < 0) {
-		roll_back(r);
+		r->be->ops->abort(r, committed);
 		/* Whatever the engine did in memory, the file is the truth. */
 		if (r->store) {
 			rdt_state_free(r->st);
 			r->st = NULL;
-			if (synced)
-				hook_resync(r);
 		}
 	}
-	if (ret < 0)
-		hook_undo_tasks(r);
-	r->nhook_undo = 0;
-	r->hook_sync = false;
-	rdt_hook_snap_free(r->hook_before);
-	r->hook_before = NULL;
-	rdt_state_free(r->undo);
-	r->undo = NULL;
+	r->be->ops->finish(r);
+	r->groups_changed = false;
 	if (r->store)
 		rdt_store_unlock(r->store);
 	r->dirty = false;
@@ -382,7 +141,6 @@ static int end(rdtalloc_t *r, bool write, int ret)
 	return ret;
 }
 
-/* Report an engine failure (its message) and pass the error on. */
 static int engine_err(rdtalloc_t *r, int ret)
 {
 	if (ret >= 0)
@@ -484,7 +242,7 @@ static int check_task(rdtalloc_t *r, pid_t *tid, uint64_t *start)
 }
 
 /* A binding is live when its task still runs and is the same task. */
-static bool binding_alive(const rdtalloc_t *r, const struct rdt_task *t)
+bool rdt_core_binding_alive(const rdtalloc_t *r, const struct rdt_task *t)
 {
 	return r->m->virtual_tasks || rdt_task_alive(t->tid, t->start);
 }
@@ -494,7 +252,7 @@ static void drop_if_stale(rdtalloc_t *r, pid_t tid)
 {
 	struct rdt_task *t = rdt_task_map_get(&r->st->tasks, tid);
 
-	if (t && !binding_alive(r, t)) {
+	if (t && !rdt_core_binding_alive(r, t)) {
 		rdt_forget_task(r->st, tid);
 		r->dirty = true;
 	}
@@ -514,7 +272,7 @@ static void gc_tasks(rdtalloc_t *r)
 		r->gc_cursor %= m->cap;
 		t = &m->slots[r->gc_cursor];
 		checked++;
-		if (t->tid && !binding_alive(r, t)) {
+		if (t->tid && !rdt_core_binding_alive(r, t)) {
 			rdt_forget_task(r->st, t->tid);	/* shifts a later entry here */
 			r->dirty = true;
 			continue;
@@ -647,20 +405,90 @@ static int no_cat_check(rdtalloc_t *r)
 	return rdt_fail(NULL, -ENODEV, "backend %s cannot run here: %s", r->be->name, r->no_cat);
 }
 
-/* The machine when the caller names none and no state records one. */
-static int default_machine(rdtalloc_t *r, char **desc)
+static const char *prec_name(unsigned int p)
+{
+	return p == RDT_PREC_TASK ? "task" : "cpu";
+}
+
+/* The rule asked for must be one the backend honours. */
+static int precedence_check(rdtalloc_t *r)
+{
+	if (!r->precedence || (r->be->precedences & (1u << r->precedence)))
+		return 0;
+	return rdt_fail(NULL, -EINVAL, "backend %s cannot honour precedence=%s: %s", r->be->name,
+			prec_name(r->precedence), r->be->precedence_why);
+}
+
+/* A new state takes the rule asked for, else the backend's. */
+static void precedence_new(rdtalloc_t *r, struct rdt_state *st)
+{
+	st->precedence = r->precedence ? (enum rdt_precedence)r->precedence
+				       : r->be->default_precedence;
+}
+
+/* An existing state keeps its rule: another one asked for is refused. */
+static int precedence_existing(rdtalloc_t *r, const char *dir)
+{
+	if (!(r->be->precedences & (1u << r->st->precedence)))
+		return rdt_fail(NULL, -EBUSY, "the state in %s has precedence=%s, which backend "
+				"%s cannot honour (%s); use another state directory", dir,
+				prec_name(r->st->precedence), r->be->name, r->be->precedence_why);
+	if (!r->precedence || r->precedence == r->st->precedence)
+		return 0;
+	return rdt_fail(NULL, -EBUSY, "the state in %s was made with precedence=%s, not %s: the "
+			"rule is chosen when a state is created; use another state directory, or "
+			"remove %s to start afresh", dir, prec_name(r->st->precedence),
+			prec_name(r->precedence), rdt_store_path(r->store));
+}
+
+/*
+ * The description to build: the caller's (or the recorded one), completed
+ * by the backend where it, not the description, knows the capabilities.
+ */
+static int backend_desc(rdtalloc_t *r, const char *given, char **out)
 {
 	char err[RDT_ERRMSG_MAX] = "";
 	int ret;
 
-	if (!r->be->host_machine) {
-		*desc = strdup("");
-		return *desc ? 0 : rdt_fail(NULL, -ENOMEM, "out of memory");
+	if (!r->be->machine_desc) {
+		*out = strdup(given);
+		return *out ? 0 : rdt_fail(NULL, -ENOMEM, "out of memory");
 	}
-	ret = r->be->host_machine(&r->env, desc, err, sizeof(err));
+	ret = r->be->machine_desc(&r->env, given, out, err, sizeof(err));
 	if (ret)
 		return rdt_fail(NULL, ret, "backend %s: %s", r->be->name, err);
 	return 0;
+}
+
+static int build_machine(const char *desc, struct rdt_machine **m);
+
+/* The machine when the caller names none and no state records one. */
+static int default_machine(rdtalloc_t *r, char **desc)
+{
+	char err[RDT_ERRMSG_MAX] = "";
+	char *host = NULL;
+	int ret;
+
+	if (!r->be->host_machine)
+		return backend_desc(r, "", desc);
+	ret = r->be->host_machine(&r->env, &host, err, sizeof(err));
+	if (ret)
+		return rdt_fail(NULL, ret, "backend %s: %s", r->be->name, err);
+	ret = backend_desc(r, host, desc);
+	free(host);
+	return ret;
+}
+
+/* A machine from the caller's description, completed by the backend. */
+static int given_machine(rdtalloc_t *r, const char *desc, struct rdt_machine **m)
+{
+	char *full = NULL;
+	int ret = backend_desc(r, desc, &full);
+
+	if (!ret)
+		ret = build_machine(full, m);
+	free(full);
+	return ret;
 }
 
 static int build_machine(const char *desc, struct rdt_machine **m)
@@ -689,6 +517,23 @@ static bool same_machine(const char *recorded, const char *canon)
 	same = rdt_machine_build(recorded, &m, err, sizeof(err)) == 0 && !strcmp(m->desc, canon);
 	rdt_machine_free(m);
 	return same;
+}
+
+/* A new state, for the caller's machine or the default one, with its rule. */
+static int new_state(rdtalloc_t *r, const char *desc)
+{
+	char *host = NULL;
+	int ret;
+
+	ret = desc ? given_machine(r, desc, &r->m) : default_machine(r, &host);
+	if (!ret && !desc)
+		ret = build_machine(host, &r->m);
+	free(host);
+	if (!ret && (ret = rdt_state_new(r->m, &r->st)))
+		return rdt_fail(NULL, ret, "out of memory");
+	if (!ret)
+		precedence_new(r, r->st);
+	return ret;
 }
 
 /* Persistent state: adopt the recorded machine, or record ours at first use. */
@@ -723,7 +568,7 @@ static int open_store(rdtalloc_t *r, const char *dir, const char *desc)
 			goto out;
 		}
 		if (desc) {
-			ret = build_machine(desc, &want);
+			ret = given_machine(r, desc, &want);
 			if (ret)
 				goto out;
 			if (strcmp(want->desc, recorded) && !same_machine(recorded, want->desc)) {
@@ -737,9 +582,17 @@ static int open_store(rdtalloc_t *r, const char *dir, const char *desc)
 			r->m = want;
 			want = NULL;
 		} else {
-			ret = build_machine(recorded, &r->m);
+			ret = given_machine(r, recorded, &r->m);
 			if (ret)
 				goto out;
+			if (r->be->machine_desc && strcmp(r->m->desc, recorded) &&
+			    !same_machine(recorded, r->m->desc)) {
+				ret = rdt_fail(NULL, -EBUSY, "the state in %s was made for machine "
+					       "'%s', but backend %s now reports '%s' (remounted?); "
+					       "remove %s to start afresh", dir, recorded,
+					       r->be->name, r->m->desc, rdt_store_path(r->store));
+				goto out;
+			}
 		}
 		/* the file names its machine as written then, maybe spelled otherwise */
 		if (strcmp(r->m->desc, recorded)) {
@@ -755,20 +608,19 @@ static int open_store(rdtalloc_t *r, const char *dir, const char *desc)
 		ret = rdt_store_read(r->store, r->m, r->be->name, &r->st, err, sizeof(err));
 		if (ret)
 			rdt_fail(NULL, ret, "%s", err);
+		else
+			ret = precedence_existing(r, dir);
 	} else {
-		char *host = NULL;
-
-		ret = desc ? 0 : default_machine(r, &host);
-		if (!ret)
-			ret = build_machine(desc ? desc : host, &r->m);
-		free(host);
-		if (!ret)
-			ret = rdt_state_new(r->m, &r->st);
+		ret = new_state(r, desc);
 		if (!ret)
 			ret = rdt_store_write(r->store, r->st, r->be->name, err, sizeof(err));
 		if (ret && !rdtalloc_errmsg(NULL)[0])
 			rdt_fail(NULL, ret, "%s", err[0] ? err : strerror(-ret));
 		r->fresh = !ret;
+		if (ret) {
+			rdt_state_free(r->st);
+			r->st = NULL;
+		}
 	}
 out:
 	rdt_store_unlock(r->store);
@@ -793,56 +645,26 @@ static int settings(rdtalloc_t *r, const struct rdtalloc_opts *opts, const char 
 			return rdt_fail(NULL, -ENOMEM, "out of memory");
 	}
 	r->env.msr_root = r->msr_root;
+	root = OPTS_GET(opts, resctrl_root, NULL);
+	if (!root || !*root)
+		root = getenv("RDTALLOC_RESCTRL_ROOT");
+	if (root && *root) {
+		if (root[0] != '/' || strlen(root) >= PATH_MAX - 64)
+			return rdt_fail(NULL, -EINVAL, "resctrl root '%.200s' must be an absolute "
+					"path shorter than %d bytes", root, PATH_MAX - 64);
+		r->resctrl_root = strdup(root);
+		if (!r->resctrl_root)
+			return rdt_fail(NULL, -ENOMEM, "out of memory");
+	}
+	r->env.resctrl_root = r->resctrl_root;
 	r->env.mounts = getenv("RDTALLOC_MOUNTS");
 	r->env.machine_given = desc != NULL;
-	return 0;
-}
-
-/*
- * Hardware is a function of the state: a new state programs every register
- * (all-ones, CLOSID 0); an existing one is re-applied where the registers
- * disagree with it (a crash between the two, a reboot, someone else's
- * writes), and the reason line says so once.
- */
-static int reconcile_at_open(rdtalloc_t *r)
-{
-	char err[RDT_ERRMSG_MAX] = "";
-	unsigned int fixed = 0;
-	uint64_t d = 0;
-	size_t n;
-	int ret;
-
-	if (!r->be->reconcile)
-		return 0;
-	if (r->store) {
-		/* exclusive: a new digest is written back */
-		ret = rdt_store_lock(r->store, true);
-		if (ret)
-			return rdt_fail(NULL, ret, "cannot lock %s", rdt_store_path(r->store));
-		/* reads back as the last call left it: nothing changed behind our back */
-		if (!r->fresh && r->st->regs.digest && (d = regs_digest(r)) == r->st->regs.digest) {
-			rdt_store_unlock(r->store);
-			return 0;
-		}
-	}
-	ret = r->be->reconcile(r->be_ctx, r->st, reconcile_flags(r, r->fresh), &fixed, err,
-			       sizeof(err));
-	if (!ret && r->store && (fixed || d != r->st->regs.digest)) {
-		r->st->regs.digest = regs_digest(r);
-		ret = rdt_store_write(r->store, r->st, r->be->name, err, sizeof(err));
-		if (ret) {
-			rdt_store_unlock(r->store);
-			return rdt_fail(NULL, ret, "%s", err);
-		}
-	}
-	if (r->store)
-		rdt_store_unlock(r->store);
-	if (ret)
-		return rdt_fail(NULL, ret, "backend %s: %s", r->be->name, err);
-	n = strlen(r->reason);
-	if (fixed && !r->fresh)
-		snprintf(r->reason + n, sizeof(r->reason) - n,
-			 "; %u registers disagreed with the state and were re-applied", fixed);
+	r->precedence = OPTS_GET(opts, precedence, 0);
+	if (r->precedence != 0 && r->precedence != RDTALLOC_PRECEDENCE_CPU &&
+	    r->precedence != RDTALLOC_PRECEDENCE_TASK)
+		return rdt_fail(NULL, -EINVAL, "rdtalloc_opts.precedence is %u: use "
+				"RDTALLOC_PRECEDENCE_CPU (1) or RDTALLOC_PRECEDENCE_TASK (2)",
+				r->precedence);
 	return 0;
 }
 
@@ -871,15 +693,12 @@ RDTALLOC_API int rdtalloc_open(rdtalloc_t **out, const struct rdtalloc_opts *opt
 		ret = choose_backend(r, OPTS_GET(opts, backend, NULL));
 	if (ret)
 		goto fail;
+	if (!ret)
+		ret = precedence_check(r);
+	if (ret)
+		goto fail;
 	if (r->flags & RDTALLOC_F_EPHEMERAL) {
-		char *host = NULL;
-
-		ret = desc ? 0 : default_machine(r, &host);
-		if (!ret)
-			ret = build_machine(desc ? desc : host, &r->m);
-		free(host);
-		if (!ret && (ret = rdt_state_new(r->m, &r->st)))
-			rdt_fail(NULL, ret, "out of memory");
+		ret = new_state(r, desc);
 		r->fresh = true;
 	} else {
 		ret = open_store(r, OPTS_GET(opts, state_dir, NULL), desc);
@@ -900,7 +719,7 @@ RDTALLOC_API int rdtalloc_open(rdtalloc_t **out, const struct rdtalloc_opts *opt
 	}
 	r->sink = r->be->sink ? r->be->sink(r->be_ctx) : NULL;
 	r->st->sink = r->sink;
-	ret = reconcile_at_open(r);
+	ret = r->be->ops->open(r);
 	if (ret)
 		goto fail;
 	*out = r;
@@ -914,14 +733,15 @@ RDTALLOC_API void rdtalloc_close(rdtalloc_t *r)
 {
 	if (!r)
 		return;
+	if (r->be_open)
+		r->be->ops->close(r);
 	if (r->be_open && r->be->close)
 		r->be->close(r->be_ctx);
-	hook_drop(r);
-	free(r->hook_undo);
 	rdt_state_free(r->st);
 	rdt_store_close(r->store);
 	rdt_machine_free(r->m);
 	free(r->msr_root);
+	free(r->resctrl_root);
 	pthread_mutex_destroy(&r->mu);
 	free(r);
 }
@@ -957,7 +777,7 @@ RDTALLOC_API int rdtalloc_group_create(rdtalloc_t *r, const char *name)
 		gc_tasks(r);
 		ret = engine_err(r, rdt_group_add(r->st, name, NULL));
 		if (!ret)
-			r->dirty = r->hook_sync = true;
+			r->dirty = r->groups_changed = true;
 	}
 	return end(r, true, ret);
 }
@@ -980,7 +800,7 @@ RDTALLOC_API int rdtalloc_group_remove(rdtalloc_t *r, const char *name)
 		gc_tasks(r);
 		ret = engine_err(r, rdt_group_del(r->st, g));
 		if (!ret)
-			r->dirty = r->hook_sync = true;
+			r->dirty = r->groups_changed = true;
 	}
 	return end(r, true, ret);
 }
@@ -1155,7 +975,7 @@ RDTALLOC_API int rdtalloc_set_schema(rdtalloc_t *r, const char *group, const cha
 	else
 		ret = apply_schema(r, r->st, g, schema, &changed);
 	if (!ret && changed)
-		r->dirty = r->hook_sync = true;
+		r->dirty = r->groups_changed = true;
 	return end(r, true, ret);
 }
 
@@ -1217,7 +1037,6 @@ RDTALLOC_API int rdtalloc_get_schema(rdtalloc_t *r, const char *group, char *buf
 
 RDTALLOC_API int rdtalloc_bind_task(rdtalloc_t *r, const char *group, pid_t tid)
 {
-	struct rdt_hook *h;
 	uint64_t start;
 	int ret, g;
 
@@ -1234,14 +1053,14 @@ RDTALLOC_API int rdtalloc_bind_task(rdtalloc_t *r, const char *group, pid_t tid)
 	ret = check_task(r, &tid, &start);
 	if (ret)
 		goto out;
-	ret = rdt_core_tasks_allowed(r);
+	ret = r->be->ops->tasks_allowed(r);
 	if (ret)
 		goto out;
 	gc_tasks(r);
 	ret = engine_err(r, rdt_bind_task(r->st, g, tid, start));
-	/* the state's table and the hook's task storage; end() undoes the first */
-	if (!ret && (h = rdt_core_hook(r)))
-		ret = hook_bind(r, h, tid, start, seq_of(r->st, g));
+	/* the state's table, then the backend's owner of membership; end() undoes both */
+	if (!ret)
+		ret = r->be->ops->bind_task(r, g, tid, start);
 	if (!ret)
 		r->dirty = true;
 out:
@@ -1263,7 +1082,7 @@ RDTALLOC_API int rdtalloc_bind_cpu(rdtalloc_t *r, const char *group, int cpu)
 	else if (!(ret = check_cpu(r, cpu))) {
 		ret = engine_err(r, rdt_bind_cpu(r->st, g, cpu));
 		if (!ret)
-			r->dirty = r->hook_sync = true;
+			r->dirty = r->groups_changed = true;
 	}
 	return end(r, true, ret);
 }
@@ -1275,20 +1094,13 @@ static int cmp_pid(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Live tasks of group g, ascending, into a new array. */
-static int collect_tasks(rdtalloc_t *r, int g, pid_t **out, size_t *n)
+/* Live tasks of group g by the state's table, ascending, into a new array. */
+int rdt_core_table_tasks(rdtalloc_t *r, int g, pid_t **out, size_t *n)
 {
 	const struct rdt_task_map *m = &r->st->tasks;
-	struct rdt_hook *h = rdt_core_hook(r);
 	pid_t *v;
 	size_t i, k = 0;
 	int ret;
-
-	/* the hook's iterator: live tasks only, forked children included */
-	if (h) {
-		ret = rdt_hook_tasks(h, seq_of(r->st, g), out, n);
-		return ret ? rdt_fail(r, ret, "%s", rdt_hook_errmsg(h)) : 0;
-	}
 
 	if (g == 0 && !r->m->virtual_tasks) {
 		pid_t *all;
@@ -1302,7 +1114,7 @@ static int collect_tasks(rdtalloc_t *r, int g, pid_t **out, size_t *n)
 		for (i = 0; i < na; i++) {
 			const struct rdt_task *t = rdt_task_map_get(m, all[i]);
 
-			if (!t || !binding_alive(r, t))
+			if (!t || !rdt_core_binding_alive(r, t))
 				all[k++] = all[i];
 		}
 		*out = all;
@@ -1315,13 +1127,25 @@ static int collect_tasks(rdtalloc_t *r, int g, pid_t **out, size_t *n)
 	for (i = 0; g != 0 && i < m->cap; i++) {
 		const struct rdt_task *t = &m->slots[i];
 
-		if (t->tid && t->group == g && binding_alive(r, t))
+		if (t->tid && t->group == g && rdt_core_binding_alive(r, t))
 			v[k++] = t->tid;
 	}
 	qsort(v, k, sizeof(pid_t), cmp_pid);
 	*out = v;
 	*n = k;
 	return 0;
+}
+
+static int collect_tasks(rdtalloc_t *r, int g, pid_t **out, size_t *n)
+{
+	return r->be->ops->group_tasks(r, g, out, n);
+}
+
+int rdt_core_table_group(rdtalloc_t *r, pid_t tid, uint64_t start)
+{
+	const struct rdt_task *t = rdt_task_map_get(&r->st->tasks, tid);
+
+	return t && (r->m->virtual_tasks || t->start == start) ? t->group : 0;
 }
 
 RDTALLOC_API int rdtalloc_group_tasks(rdtalloc_t *r, const char *group, pid_t *tids, size_t max)
@@ -1383,10 +1207,8 @@ static int copy_name(rdtalloc_t *r, const char *name, char *buf, size_t len)
 
 RDTALLOC_API int rdtalloc_task_group(rdtalloc_t *r, pid_t tid, char *buf, size_t len)
 {
-	const struct rdt_task *t;
-	struct rdt_hook *h;
 	uint64_t start;
-	int ret;
+	int ret, g = 0;
 
 	if (!r)
 		return -EINVAL;
@@ -1394,15 +1216,10 @@ RDTALLOC_API int rdtalloc_task_group(rdtalloc_t *r, pid_t tid, char *buf, size_t
 	if (ret)
 		return ret;
 	ret = check_task(r, &tid, &start);
-	if (!ret && (h = rdt_core_hook(r))) {
-		ret = copy_name(r, r->st->groups[hook_task_group(r, h, tid)].name, buf, len);
-	} else if (!ret) {
-		t = rdt_task_map_get(&r->st->tasks, tid);
-		if (t && (r->m->virtual_tasks || t->start == start))
-			ret = copy_name(r, r->st->groups[t->group].name, buf, len);
-		else
-			ret = copy_name(r, "default", buf, len);
-	}
+	if (!ret)
+		ret = r->be->ops->task_group(r, tid, start, &g);
+	if (!ret)
+		ret = copy_name(r, r->st->groups[g].name, buf, len);
 	return end(r, false, ret);
 }
 
@@ -1559,10 +1376,7 @@ RDTALLOC_API int rdtalloc_cpu_count(rdtalloc_t *r)
 RDTALLOC_API int rdtalloc_closids(rdtalloc_t *r, const char *resource, unsigned int cache_id,
 				  struct rdtalloc_closid_info *out, size_t max)
 {
-	const struct rdt_adom *a;
-	const struct rdt_slot *sl;
-	unsigned int k;
-	int ret, res, d, n = 0;
+	int ret, res, d;
 
 	if (!r || (!out && max))
 		return -EINVAL;
@@ -1572,22 +1386,7 @@ RDTALLOC_API int rdtalloc_closids(rdtalloc_t *r, const char *resource, unsigned 
 	d = find_dom(r, resource, cache_id, &res);
 	if (d < 0)
 		return end(r, false, d);
-	sl = &r->st->slot[r->st->slot_of[res][d]];
-	a = &r->st->adom[sl->adom];
-	for (k = 0; k < a->nclos; k++) {
-		const uint64_t *key = &a->key[((size_t)k * a->nslots + sl->pos) * 2];
-
-		if (!a->refcount[k])
-			continue;
-		if ((size_t)n < max) {
-			out[n].closid = k;
-			out[n].mask = key[0];
-			out[n].code_mask = key[1];
-			out[n].refcount = a->refcount[k];
-		}
-		n++;
-	}
-	return end(r, false, n);
+	return end(r, false, r->be->ops->closids(r, res, d, out, max));
 }
 
 RDTALLOC_API int rdtalloc_group_closid(rdtalloc_t *r, const char *group, const char *resource,
@@ -1604,8 +1403,8 @@ RDTALLOC_API int rdtalloc_group_closid(rdtalloc_t *r, const char *group, const c
 	d = g < 0 ? g : find_dom(r, resource, cache_id, &res);
 	if (d < 0)
 		return end(r, false, d);
-	*closid = r->st->groups[g].closid[r->st->slot[r->st->slot_of[res][d]].adom];
-	return end(r, false, 0);
+	ret = r->be->ops->group_closid(r, g, r->st->slot[r->st->slot_of[res][d]].adom, closid);
+	return end(r, false, ret);
 }
 
 /*
@@ -1633,7 +1432,6 @@ static int resolve_task(rdtalloc_t *r, pid_t *tid, bool *stale)
 RDTALLOC_API int rdtalloc_effective_closid(rdtalloc_t *r, int cpu, pid_t tid,
 					   unsigned int *closid)
 {
-	struct rdt_hook *h;
 	bool stale;
 	int ret;
 
@@ -1645,10 +1443,8 @@ RDTALLOC_API int rdtalloc_effective_closid(rdtalloc_t *r, int cpu, pid_t tid,
 	ret = check_cpu(r, cpu);
 	if (!ret)
 		ret = resolve_task(r, &tid, &stale);
-	if (!ret && tid && r->st->cpu_group[cpu] < 0 && (h = rdt_core_hook(r)))
-		*closid = r->st->groups[hook_task_group(r, h, tid)].closid[r->st->cpu_adom[cpu]];
-	else if (!ret)
-		*closid = rdt_effective_closid(r->st, cpu, stale ? 0 : tid);
+	if (!ret)
+		ret = r->be->ops->effective_closid(r, cpu, tid, stale, closid);
 	return end(r, false, ret);
 }
 
@@ -1667,17 +1463,9 @@ RDTALLOC_API int rdtalloc_sim_switch(rdtalloc_t *r, int cpu, pid_t tid,
 	ret = begin(r, true);
 	if (ret)
 		return ret;
-	if (!r->be->simulated) {
-		ret = rdt_fail(r, -EOPNOTSUPP, "backend %s runs real tasks: context switches "
-			       "are simulated only by the sim backend", r->be->name);
+	ret = r->be->ops->sim_switch_allowed(r);
+	if (ret)
 		goto out;
-	}
-	if (rdt_core_hook(r)) {
-		ret = rdt_fail(r, -EBUSY, "the switch hook follows the real context switches on "
-			       "this state (rdtctl hook status); simulated ones would fight its "
-			       "agent: stop it first (rdtctl hook stop)");
-		goto out;
-	}
 	ret = check_cpu(r, cpu);
 	if (!ret)
 		ret = resolve_task(r, &tid, &stale);
@@ -1713,10 +1501,16 @@ RDTALLOC_API int rdtalloc_set_cdp(rdtalloc_t *r, const char *resource, int on)
 		ret = res;
 	else if (on != 0 && on != 1)
 		ret = rdt_fail(r, -EINVAL, "CDP setting must be 0 or 1, not %d", on);
+	else if (r->st->cdp[res] != (bool)on && r->be->cdp_fixed)
+		ret = rdt_fail(r, -EOPNOTSUPP, "backend %s: CDP is how resctrl was mounted (%s "
+			       "now); remount it (umount, then mount -t resctrl -o %s resctrl "
+			       "DIR) and start a new state", r->be->name,
+			       r->st->cdp[res] ? "on" : "off",
+			       res == RDT_L2 ? "cdpl2" : "cdp");
 	else if (r->st->cdp[res] != (bool)on) {
 		ret = engine_err(r, rdt_set_cdp(r->st, res, on));
 		if (!ret)
-			r->dirty = r->hook_sync = true;
+			r->dirty = r->groups_changed = true;
 	} else if (!r->m->caps[res].cdp) {
 		ret = rdt_fail(r, -EINVAL, "%s does not support CDP on this machine",
 			       rdt_res_name(res));
@@ -1737,8 +1531,22 @@ RDTALLOC_API int rdtalloc_get_cdp(rdtalloc_t *r, const char *resource)
 	return end(r, false, res < 0 ? res : r->st->cdp[res]);
 }
 
+RDTALLOC_API int rdtalloc_get_precedence(rdtalloc_t *r)
+{
+	int ret;
+
+	if (!r)
+		return -EINVAL;
+	ret = begin(r, false);
+	if (ret)
+		return ret;
+	return end(r, false, (int)r->st->precedence);
+}
+
 RDTALLOC_API int rdtalloc_reset(rdtalloc_t *r)
 {
+	bool cdp[RDT_NRES];
+	unsigned int res;
 	int ret;
 
 	if (!r)
@@ -1746,12 +1554,27 @@ RDTALLOC_API int rdtalloc_reset(rdtalloc_t *r)
 	ret = begin(r, true);
 	if (ret)
 		return ret;
+	memcpy(cdp, r->st->cdp, sizeof(cdp));
 	ret = engine_err(r, rdt_reset(r->st));
-	r->dirty = r->hook_sync = true;
+	/* where CDP is how the kernel was mounted, a reset cannot change it */
+	for (res = 0; !ret && r->be->cdp_fixed && res < RDT_NRES; res++)
+		if (cdp[res])
+			ret = engine_err(r, rdt_set_cdp(r->st, res, true));
+	r->dirty = r->groups_changed = true;
 	return end(r, true, ret);
 }
 
 /* ---- Register file --------------------------------------------------------------- */
+
+/* Only where we write the registers do we know what they hold. */
+static int no_registers(rdtalloc_t *r)
+{
+	if (r->be->ops == &rdt_hw_group_ops)
+		return 0;
+	return rdt_fail(r, -EOPNOTSUPP, "backend %s: the kernel owns the registers and does "
+			"not show them; rdtalloc_effective_closid tells the CLOSID in force",
+			r->be->name);
+}
 
 RDTALLOC_API int rdtalloc_get_stats(rdtalloc_t *r, struct rdtalloc_stats *st)
 {
@@ -1784,6 +1607,8 @@ RDTALLOC_API int rdtalloc_read_mask(rdtalloc_t *r, const char *resource, unsigne
 	d = find_dom(r, resource, cache_id, &res);
 	if (d < 0)
 		ret = d;
+	else if ((ret = no_registers(r)))
+		;
 	else if (reg >= r->m->caps[res].closids)
 		ret = rdt_fail(r, -EINVAL, "%s has mask registers 0..%u, not %u",
 			       rdt_res_name(res), r->m->caps[res].closids - 1, reg);
@@ -1802,6 +1627,8 @@ RDTALLOC_API int rdtalloc_read_pqr(rdtalloc_t *r, int cpu, unsigned int *closid)
 	if (ret)
 		return ret;
 	ret = check_cpu(r, cpu);
+	if (!ret)
+		ret = no_registers(r);
 	if (!ret)
 		*closid = r->st->regs.pqr[cpu];
 	return end(r, false, ret);
@@ -1847,4 +1674,14 @@ int *rdt_core_groups_in_order(const struct rdt_state *st, unsigned int *n)
 int rdt_core_collect_tasks(rdtalloc_t *r, int g, pid_t **out, size_t *n)
 {
 	return collect_tasks(r, g, out, n);
+}
+
+int rdt_core_tasks_allowed(rdtalloc_t *r)
+{
+	return r->be->ops->tasks_allowed(r);
+}
+
+int rdt_core_carry_tasks(rdtalloc_t *r, const struct rdt_state *old)
+{
+	return r->be->ops->carry_tasks(r, old);
 }

@@ -37,10 +37,13 @@ struct rdtalloc {
 	bool dirty;			/* this call changed st */
 	bool fresh;			/* the state was created by this open */
 	size_t gc_cursor;		/* where the exited-task sweep resumes */
-	struct rdt_hook *hook;		/* the pinned switch hook, cached (see rdt_core_hook) */
+	char *resctrl_root;
+	unsigned int precedence;	/* the rule asked for (RDT_PREC_*); 0: none */
+	struct rdt_hook *hook;		/* the pinned switch hook, cached (see rdt_hw_hook) */
 	unsigned long hook_ino;		/* inode of the pin directory it was opened from */
 	bool hook_serves;		/* it serves this context's backend and state */
-	bool hook_sync;			/* this call changed what the hook's maps mirror */
+	bool groups_changed;		/* this call changed groups, masks or CPUs */
+	bool hook_synced;		/* this call pushed the state into the hook's maps */
 	struct rdt_hook_snap *hook_before;	/* the state the maps held when the call began */
 	struct rdt_hook_undo {		/* task storage changes of this call, to undo */
 		pid_t tid;
@@ -65,18 +68,22 @@ int *rdt_core_groups_in_order(const struct rdt_state *st, unsigned int *n);
 /*
  * The switch hook when one is loaded for this context's backend and state
  * directory (lib/hook/), else NULL: then tasks are the state's alone.
+ * lib/hw/ops.c.
  */
-struct rdt_hook *rdt_core_hook(struct rdtalloc *r);
-/*
- * May tasks be bound on r now (the backend can, or the hook serves it)?
- * 0, or -EOPNOTSUPP with errmsg set.
- */
+struct rdt_hook *rdt_hw_hook(struct rdtalloc *r);
+/* The backend's answer: may tasks be bound on r now? 0, or -EOPNOTSUPP (errmsg set). */
 int rdt_core_tasks_allowed(struct rdtalloc *r);
 /*
  * A call replaced the state old by r->st: carry its task bindings over to
- * the hook's task storage (when the hook serves r). All or nothing.
+ * whoever owns task membership. All or nothing.
  */
-int rdt_core_hook_tasks(struct rdtalloc *r, const struct rdt_state *old);
+int rdt_core_carry_tasks(struct rdtalloc *r, const struct rdt_state *old);
+/* Does the state's binding t still name a live task (the same one)? */
+bool rdt_core_binding_alive(const struct rdtalloc *r, const struct rdt_task *t);
+/* From the state's table alone: live tasks of group g (g 0: every other live task). */
+int rdt_core_table_tasks(struct rdtalloc *r, int g, pid_t **out, size_t *n);
+/* From the state's table alone: the group of live task tid started at start. */
+int rdt_core_table_group(struct rdtalloc *r, pid_t tid, uint64_t start);
 /* Live tasks of group g of r->st, ascending; caller frees. */
 int rdt_core_collect_tasks(struct rdtalloc *r, int g, pid_t **out, size_t *n);
 

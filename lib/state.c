@@ -677,6 +677,26 @@ static int read_cdp(struct rdt_state *st, json_object *root, const char *path,
 	return 0;
 }
 
+/* Absent in states written before the rule was a setting: those used "cpu". */
+static int read_precedence(struct rdt_state *st, json_object *root, const char *path,
+			   char *err, size_t len)
+{
+	json_object *v;
+	const char *p;
+
+	if (!json_object_object_get_ex(root, "precedence", &v))
+		return 0;
+	p = json_object_is_type(v, json_type_string) ? json_object_get_string(v) : "";
+	if (!strcmp(p, "cpu"))
+		st->precedence = RDT_PREC_CPU;
+	else if (!strcmp(p, "task"))
+		st->precedence = RDT_PREC_TASK;
+	else
+		return BAD("state file %s: precedence '%.16s' is neither 'cpu' nor 'task'", path,
+			   p);
+	return 0;
+}
+
 /* The parse kept by read_machine, if the file is still the one it read. */
 static json_object *take_cached(struct rdt_store *s)
 {
@@ -729,6 +749,8 @@ int rdt_store_read(struct rdt_store *s, const struct rdt_machine *m, const char 
 	if (ret)
 		goto out;
 	ret = read_cdp(st, root, s->path, err, len);
+	if (!ret)
+		ret = read_precedence(st, root, s->path, err, len);
 	if (ret)
 		goto out;
 	/* The CLOSIDs recorded win; rdt_state_rebuild checks them. */
@@ -939,6 +961,8 @@ static json_object *state_json(const struct rdt_state *st, const char *backend)
 	for (r = 0; r < RDT_NRES; r++)
 		json_object_object_add(cdp, rdt_res_name(r), json_object_new_boolean(st->cdp[r]));
 	json_object_object_add(root, "cdp", cdp);
+	json_object_object_add(root, "precedence", json_object_new_string(
+		st->precedence == RDT_PREC_TASK ? "task" : "cpu"));
 	json_object_object_add(root, "next_seq", json_object_new_int64((int64_t)st->next_seq));
 	json_object_object_add(root, "groups", groups);
 	for (i = 0; i < st->m->ncpus; i++) {

@@ -45,8 +45,25 @@ struct rdtalloc_opts {
 	unsigned int flags;	/* RDTALLOC_F_* */
 	/* msr backend: device root, <root>/<cpu>/msr; NULL: $RDTALLOC_MSR_ROOT, else /dev/cpu */
 	const char *msr_root;
+	/*
+	 * resctrl backend: where resctrl is mounted; NULL: $RDTALLOC_RESCTRL_ROOT,
+	 * else the first resctrl entry of the mount table.
+	 */
+	const char *resctrl_root;
+	/*
+	 * Which group's allocation wins on a CPU bound to a group while a task of
+	 * another group runs there (RDTALLOC_PRECEDENCE_*). Chosen when the state
+	 * is created; 0: the backend's default (cpu on sim and msr, task on
+	 * resctrl). Reopening a state with the other rule is refused (-EBUSY).
+	 */
+	unsigned int precedence;
 	/* new fields go here, at the end */
 };
+
+/* The CPU's group wins (the 2016 rscctrl patch set's rule; sim and msr default). */
+#define RDTALLOC_PRECEDENCE_CPU 1
+/* A task's non-default group wins (the kernel's resctrl rule, the only one it has). */
+#define RDTALLOC_PRECEDENCE_TASK 2
 
 /*
  * Declare and initialise an options struct: zeroed, .sz set, the named
@@ -90,9 +107,11 @@ RDTALLOC_API const char *rdtalloc_errmsg(const rdtalloc_t *r);
 /* Text for a negative errno returned by this library. */
 RDTALLOC_API const char *rdtalloc_strerror(int err);
 
-/* The backend in use ("sim", "msr") and why it was chosen (one line). */
+/* The backend in use ("sim", "msr", "resctrl") and why it was chosen (one line). */
 RDTALLOC_API const char *rdtalloc_backend(const rdtalloc_t *r);
 RDTALLOC_API const char *rdtalloc_backend_reason(const rdtalloc_t *r);
+/* The precedence rule of r's state: RDTALLOC_PRECEDENCE_CPU or _TASK. */
+RDTALLOC_API int rdtalloc_get_precedence(rdtalloc_t *r);
 
 /* ---- Groups --------------------------------------------------------- */
 /*

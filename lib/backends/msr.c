@@ -23,6 +23,7 @@
 #include "backends/msr.h"
 #include "detect/detect.h"
 #include "hook/hook.h"
+#include "mounts.h"
 
 #define CAP_SYS_RAWIO_BIT 17
 #define PQR_CLOSID_FIELD UINT64_C(0xffffffff00000000)
@@ -375,53 +376,6 @@ static bool has_rawio(void)
 	return found < 0 ? geteuid() == 0 : found == 1;
 }
 
-/* Mount points in the mount table escape blanks and backslashes as \ooo. */
-static void unescape_octal(char *s)
-{
-	char *o = s;
-
-	for (; *s; s++) {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
-		    s[3] >= '0' && s[3] <= '7') {
-			*o++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
-			s += 3;
-		} else {
-			*o++ = *s;
-		}
-	}
-	*o = '\0';
-}
-
-/*
- * 1 with the mount point in where when resctrl is mounted, 0 when not,
- * -errno when the table cannot be read: then we cannot tell, and two owners
- * of the same registers is the one thing to avoid.
- */
-static int resctrl_mounted(const char *mounts, char *where, size_t len)
-{
-	char line[4096], *save, *mnt, *type;
-	int ret = 0;
-	FILE *f;
-
-	f = fopen(mounts, "re");
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		if (!strtok_r(line, " \t\n", &save))
-			continue;
-		mnt = strtok_r(NULL, " \t\n", &save);
-		type = strtok_r(NULL, " \t\n", &save);
-		if (!mnt || !type || strcmp(type, "resctrl"))
-			continue;
-		unescape_octal(mnt);
-		snprintf(where, len, "%s", mnt);
-		ret = 1;
-		break;
-	}
-	fclose(f);
-	return ret;
-}
-
 static int check_driver(const char *root, char *reason, size_t len)
 {
 	char path[PATH_MAX];
@@ -443,7 +397,7 @@ static int check_resctrl(const struct rdt_backend_env *env, char *reason, size_t
 	const char *mounts = env && env->mounts && *env->mounts ? env->mounts
 								 : "/proc/self/mounts";
 	char where[PATH_MAX] = "";
-	int ret = resctrl_mounted(mounts, where, sizeof(where));
+	int ret = rdt_resctrl_mounted(mounts, where, sizeof(where));
 
 	if (ret < 0) {
 		snprintf(reason, len, "cannot read the mount table %s to check that resctrl is "
@@ -742,6 +696,11 @@ static int msr_task_binding(void *ctx, char *err, size_t len)
 const struct rdt_backend rdt_backend_msr = {
 	.name = "msr",
 	.simulated = false,
+	.hook = true,
+	/* the switch hook's BPF program applies either rule */
+	.precedences = (1u << RDT_PREC_CPU) | (1u << RDT_PREC_TASK),
+	.default_precedence = RDT_PREC_CPU,
+	.ops = &rdt_hw_group_ops,
 	.usable = msr_usable,
 	.host_machine = msr_host_machine,
 	.open = msr_open,

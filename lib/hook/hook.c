@@ -49,6 +49,9 @@ static int open_hook(rdtalloc_t *r, struct rdt_hook **h)
 
 static int need_store(rdtalloc_t *r)
 {
+	if (!r->be->hook)
+		return rdt_fail(r, -EOPNOTSUPP, "backend %s has no switch hook: the kernel "
+				"switches CLOSIDs itself, for tasks and CPUs alike", r->be->name);
 	if (r->store)
 		return 0;
 	return rdt_fail(r, -EINVAL, "the switch hook cannot serve an ephemeral context: its "

@@ -254,6 +254,7 @@ int rdt_hook_set_served(struct rdt_hook *h, const struct rdtalloc *r)
 	h->ctl->serve_dev = (uint64_t)sb.st_dev;
 	h->ctl->serve_ino = (uint64_t)sb.st_ino;
 	snprintf(h->ctl->serve_backend, sizeof(h->ctl->serve_backend), "%s", r->be->name);
+	h->ctl->precedence = r->st ? (__u32)r->st->precedence : RDT_HOOK_PREC_CPU;
 	if ((size_t)snprintf(h->ctl->serve_dir, sizeof(h->ctl->serve_dir), "%s", dir) >=
 	    sizeof(h->ctl->serve_dir))
 		return hook_fail(h, -ENAMETOOLONG, "the state directory %.200s... is too long for "
@@ -804,7 +805,7 @@ static __u32 closid_of(struct rdt_hook *h, uint64_t seq, __u32 adom)
 	return bpf_map_lookup_elem(h->fd[M_GCLOS], &key, &k) == 0 ? k : 0;
 }
 
-/* The BPF program's rule, from user space: CPU's group, else the task's, else default. */
+/* The BPF program's rule, from user space (closid_for in bpf/switch_hook.bpf.c). */
 int rdt_hook_closid_for(struct rdt_hook *h, unsigned int cpu, pid_t tid, unsigned int *closid)
 {
 	uint64_t seq;
@@ -817,13 +818,14 @@ int rdt_hook_closid_for(struct rdt_hook *h, unsigned int cpu, pid_t tid, unsigne
 		return -errno;
 	if (adom == RDT_HOOK_NO_DOMAIN)
 		return -ENODEV;
-	if (!seq && tid > 0) {
-		int ret = rdt_hook_task_group(h, tid, &seq);
+	if ((!seq || h->ctl->precedence == RDT_HOOK_PREC_TASK) && tid > 0) {
+		uint64_t tseq = 0;
+		int ret = rdt_hook_task_group(h, tid, &tseq);
 
-		if (ret == -ESRCH)
-			seq = 0;	/* exited: it no longer counts */
-		else if (ret)
+		if (ret && ret != -ESRCH)
 			return ret;	/* unknown: better no answer than default's */
+		if (!ret && tseq)	/* -ESRCH: exited, it no longer counts */
+			seq = tseq;
 	}
 	*closid = closid_of(h, seq, adom);
 	return 0;

@@ -443,6 +443,7 @@ int rdt_state_new(const struct rdt_machine *m, struct rdt_state **out)
 	if (!st)
 		return -ENOMEM;
 	st->m = m;
+	st->precedence = RDT_PREC_CPU;
 	err = build_layout(st);
 	if (!err)
 		err = regs_init(st);
@@ -534,6 +535,7 @@ int rdt_state_clone(const struct rdt_state *src, struct rdt_state **out)
 	if (!st)
 		return -ENOMEM;
 	st->m = m;
+	st->precedence = src->precedence;
 	err = build_layout(st);
 	if (err)
 		goto fail;
@@ -942,15 +944,22 @@ void rdt_forget_task(struct rdt_state *st, pid_t tid)
 	rdt_task_map_del(&st->tasks, tid);
 }
 
-int rdt_effective_group(const struct rdt_state *st, int cpu, pid_t tid)
+int rdt_precedence_group(const struct rdt_state *st, int cpu, int task_group)
 {
-	const struct rdt_task *t;
 	int g = st->cpu_group[cpu];
 
+	if (st->precedence == RDT_PREC_TASK && task_group > 0)
+		return task_group;
 	if (g >= 0)
 		return g;
-	t = rdt_task_map_get(&st->tasks, tid);
-	return t ? t->group : 0;
+	return task_group > 0 ? task_group : 0;
+}
+
+int rdt_effective_group(const struct rdt_state *st, int cpu, pid_t tid)
+{
+	const struct rdt_task *t = tid ? rdt_task_map_get(&st->tasks, tid) : NULL;
+
+	return rdt_precedence_group(st, cpu, t ? t->group : 0);
 }
 
 unsigned int rdt_effective_closid(const struct rdt_state *st, int cpu, pid_t tid)

@@ -85,8 +85,18 @@ struct rdt_sink {
 	const char *(*last_error)(const void *ctx);
 };
 
+/*
+ * Which group wins on a CPU bound to a group while a task of another group
+ * runs there. The values are the API's RDTALLOC_PRECEDENCE_*.
+ */
+enum rdt_precedence {
+	RDT_PREC_CPU = 1,	/* the CPU's group, else the task's (the 2016 rscctrl rule) */
+	RDT_PREC_TASK = 2,	/* the task's non-default group, else the CPU's (resctrl's) */
+};
+
 struct rdt_state {
 	const struct rdt_machine *m;	/* not owned */
+	enum rdt_precedence precedence;	/* fixed when the state is created */
 	unsigned int nslots;
 	struct rdt_slot *slot;
 	unsigned int *slot_of[RDT_NRES];	/* [ndom] -> global slot */
@@ -139,7 +149,9 @@ int rdt_bind_task(struct rdt_state *st, int g, pid_t tid, uint64_t start);
 /* Forget a task's binding (it exited): no register is touched until the next switch. */
 void rdt_forget_task(struct rdt_state *st, pid_t tid);
 
-/* Group in force on cpu for task tid (precedence), and its CLOSID there. */
+/* The group in force on cpu for a task of group task_group (0: default), by st->precedence. */
+int rdt_precedence_group(const struct rdt_state *st, int cpu, int task_group);
+/* Group in force on cpu for task tid (st->precedence), and its CLOSID there. */
 int rdt_effective_group(const struct rdt_state *st, int cpu, pid_t tid);
 unsigned int rdt_effective_closid(const struct rdt_state *st, int cpu, pid_t tid);
 

@@ -61,13 +61,15 @@ expect_out "empty CPU list changed nothing" "1"
 # cpu assoc: per CPU the group it is bound to and the CLOSID in force there
 ok "p1 gets its own masks" schema set p1 'L3:0=f;1=f'
 ok "cpu assoc" cpu assoc
-expect_out "cpu assoc" " CPU bound to             CLOSID (IA32_PQR_ASSOC)
+expect_out "cpu assoc" "precedence=cpu: a CPU bound to a group runs every task with that group's allocation; on other CPUs a task runs with its own group's
+ CPU bound to             CLOSID (IA32_PQR_ASSOC)
    0 default              0
    1 p1                   1
    2 default              0
    3 p2                   0"
 ok "cpu assoc -j of a list" -j cpu assoc 1,3
-json "cpu assoc -j" "[[e['cpu'], e['group'], e['closid']] for e in d]" '[[1, "p1", 1], [3, "p2", 0]]'
+json "cpu assoc -j" "[[e['cpu'], e['group'], e['closid'], e['precedence']] for e in d]" \
+	'[[1, "p1", 1, "cpu"], [3, "p2", 0, "cpu"]]'
 usage "cpu assoc of a bad list" "cpu assoc: CPU list 'x': not a CPU number or a range a-b" \
 	cpu assoc x
 failure "cpu assoc of a CPU that is not there" \

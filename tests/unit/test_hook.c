@@ -916,17 +916,16 @@ static void make_devices(const char *root, int ncpus)
 	}
 }
 
-static void msr_tasks_through_the_hook(void **state)
+/*
+ * A device root of plain files for every CPU, a mount table without resctrl
+ * (the agent inherits RDTALLOC_MOUNTS) and a state directory root/state.
+ */
+static void msr_fixture(char *root, char *dir, size_t len)
 {
-	char root[64] = "/tmp/rdt-test-hook-msr-XXXXXX", dir[128], mounts[128], name[64];
 	int ncpus = (int)sysconf(_SC_NPROCESSORS_CONF);
-	uint64_t closid;
-	unsigned int k;
-	rdtalloc_t *r;
-	pid_t tids[8];
+	char mounts[128];
 	FILE *f;
 
-	SKIP_IF_NEEDED();
 	assert_false(dir_exists(RDT_HOOK_DIR));
 	assert_non_null(mkdtemp(root));
 	make_devices(root, ncpus);
@@ -935,9 +934,21 @@ static void msr_tasks_through_the_hook(void **state)
 	assert_non_null(f);
 	fputs("proc /proc proc rw 0 0\n", f);
 	fclose(f);
-	snprintf(dir, sizeof(dir), "%s/state", root);
+	snprintf(dir, len, "%s/state", root);
 	assert_int_equal(mkdir(dir, 0700), 0);
-	setenv("RDTALLOC_MOUNTS", mounts, 1);	/* the agent inherits it */
+	setenv("RDTALLOC_MOUNTS", mounts, 1);
+}
+
+static void msr_tasks_through_the_hook(void **state)
+{
+	char root[64] = "/tmp/rdt-test-hook-msr-XXXXXX", dir[128], name[64];
+	uint64_t closid;
+	unsigned int k;
+	rdtalloc_t *r;
+	pid_t tids[8];
+
+	SKIP_IF_NEEDED();
+	msr_fixture(root, dir, sizeof(dir));
 	RDTALLOC_OPTS(rdtalloc_opts, o, .backend = "msr", .state_dir = dir, .machine = MSR_CAPS,
 		      .msr_root = root);
 	assert_int_equal(rdtalloc_open(&r, &o), 0);
@@ -978,6 +989,54 @@ static void msr_tasks_through_the_hook(void **state)
 	remove_tree(root);
 }
 
+/*
+ * precedence=task: on a CPU bound to m2, the child (bound to m1) still runs
+ * with m1's CLOSID, decided by the BPF program at each switch; a task with
+ * no group of its own gets the CPU's.
+ */
+static void msr_task_precedence_through_the_hook(void **state)
+{
+	char root[64] = "/tmp/rdt-test-hook-prec-XXXXXX", dir[128];
+	char err[256] = "";
+	struct rdt_hook *h;
+	unsigned int k;
+	rdtalloc_t *r;
+
+	SKIP_IF_NEEDED();
+	msr_fixture(root, dir, sizeof(dir));
+	RDTALLOC_OPTS(rdtalloc_opts, o, .backend = "msr", .state_dir = dir, .machine = MSR_CAPS,
+		      .msr_root = root, .precedence = RDTALLOC_PRECEDENCE_TASK);
+	assert_int_equal(rdtalloc_open(&r, &o), 0);
+	assert_int_equal(rdtalloc_get_precedence(r), RDTALLOC_PRECEDENCE_TASK);
+	assert_int_equal(rdtalloc_group_create(r, "m1"), 0);
+	assert_int_equal(rdtalloc_group_create(r, "m2"), 0);
+	assert_int_equal(rdtalloc_set_schema(r, "m1", "L3:0=f"), 0);
+	assert_int_equal(rdtalloc_set_schema(r, "m2", "L3:0=f0"), 0);
+	assert_int_equal(rdtalloc_hook_start(r), 0);
+	assert_int_equal(rdt_hook_open(&h, err, sizeof(err)), 0);
+	assert_int_equal(rdtalloc_bind_cpu(r, "m2", CPU), 0);
+	assert_int_equal(rdtalloc_bind_task(r, "m1", fx.child), 0);
+	/* the maps' answer, as the BPF program computes it */
+	assert_int_equal(rdt_hook_closid_for(h, CPU, fx.child, &k), 0);
+	assert_int_equal(k, 1);
+	assert_int_equal(rdt_hook_closid_for(h, CPU, getpid(), &k), 0);
+	assert_int_equal(k, 2);
+	assert_int_equal(rdtalloc_effective_closid(r, CPU, fx.child, &k), 0);
+	assert_int_equal(k, 1);
+	assert_int_equal(rdtalloc_effective_closid(r, CPU, getpid(), &k), 0);
+	assert_int_equal(k, 2);
+	/* and the register: the child's switch-ins write m1's CLOSID on m2's CPU */
+	assert_true(msr_shows(root, CPU, 1ull << 32 | RMID, WITHIN_MS));
+	/* back in default, the child runs with the CPU's group's */
+	assert_int_equal(rdtalloc_bind_task(r, NULL, fx.child), 0);
+	assert_true(msr_shows(root, CPU, 2ull << 32 | RMID, WITHIN_MS));
+	rdt_hook_close(h);
+	assert_int_equal(rdtalloc_hook_stop(r), 0);
+	rdtalloc_close(r);
+	unsetenv("RDTALLOC_MOUNTS");
+	remove_tree(root);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -993,6 +1052,7 @@ int main(void)
 		cmocka_unit_test(maps_follow_every_change),
 		cmocka_unit_test(stop_leaves_nothing),
 		cmocka_unit_test(msr_tasks_through_the_hook),
+		cmocka_unit_test(msr_task_precedence_through_the_hook),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);

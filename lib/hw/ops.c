@@ -1,0 +1,441 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * hw ops: the group level of the backends whose registers we write
+ * ourselves (sim, msr). The engine's CLOSIDs and register image are the
+ * truth; the backend's sink writes them through, reconcile re-applies them
+ * at open, and a failed call puts the registers back from a copy of the
+ * state taken when it began. Task membership lives in the state's table,
+ * or, while the switch hook serves the state, in the hook's task storage
+ * (which also sees forks), with the maps mirroring the state.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <rdtalloc/rdtalloc.h>
+
+#include "backend.h"
+#include "core.h"
+#include "errors.h"
+#include "hook/hook.h"
+#include "state.h"
+#include "tasks.h"
+
+/* ---- The switch hook ------------------------------------------------------ */
+
+static void hook_drop(struct rdtalloc *r)
+{
+	rdt_hook_close(r->hook);
+	r->hook = NULL;
+	r->hook_serves = false;
+}
+
+/*
+ * A stat of the pin directory per call: the hook is loaded and unloaded by
+ * other processes, and a new load is a new directory (a new inode). Pins we
+ * may not open (they are root's) count as no hook.
+ */
+struct rdt_hook *rdt_hw_hook(struct rdtalloc *r)
+{
+	char err[RDT_ERRMSG_MAX];
+	struct rdt_hook *h;
+	struct stat sb;
+
+	if (!r->be->hook || !r->store || r->m->virtual_tasks || !rdt_hook_built() ||
+	    stat(RDT_HOOK_DIR, &sb)) {
+		hook_drop(r);
+		return NULL;
+	}
+	if (!r->hook || r->hook_ino != (unsigned long)sb.st_ino) {
+		hook_drop(r);
+		if (rdt_hook_open(&h, err, sizeof(err)))
+			return NULL;
+		r->hook = h;
+		r->hook_ino = (unsigned long)sb.st_ino;
+		r->hook_serves = rdt_hook_serves(h, r);
+	}
+	return r->hook_serves ? r->hook : NULL;
+}
+
+static unsigned int reconcile_flags(struct rdtalloc *r, bool first)
+{
+	unsigned int flags = first ? RDT_RECONCILE_FIRST : 0;
+
+	/* the agent writes PQR_ASSOC ahead of the state's image */
+	if (!first && rdt_hw_hook(r))
+		flags |= RDT_RECONCILE_NO_PQR;
+	return flags;
+}
+
+/*
+ * The register file's digest for the state, where the backend has one and
+ * the switch hook is not loaded (its agent writes PQR_ASSOC without one);
+ * 0 when not known.
+ */
+static uint64_t regs_digest(struct rdtalloc *r)
+{
+	char err[RDT_ERRMSG_MAX];
+	uint64_t d;
+
+	if (!r->be->digest || rdt_hw_hook(r) ||
+	    r->be->digest(r->be_ctx, r->st, 0, &d, err, sizeof(err)))
+		return 0;
+	return d;
+}
+
+/* After a failed call: the maps back to the state in the file (best effort). */
+static void hook_resync(struct rdtalloc *r)
+{
+	struct rdt_hook *h = rdt_hw_hook(r);
+	struct rdt_state *st;
+	char err[RDT_ERRMSG_MAX];
+
+	if (!h || rdt_store_read(r->store, r->m, r->be->name, &st, err, sizeof(err)))
+		return;
+	rdt_hook_sync(h, st, NULL);
+	rdt_state_free(st);
+}
+
+/* The live group with sequence number seq, else the default group. */
+static int group_of_seq(const struct rdt_state *st, uint64_t seq)
+{
+	unsigned int g;
+
+	for (g = 1; seq && g < st->ngroups; g++)
+		if (st->groups[g].live && st->groups[g].seq == seq)
+			return (int)g;
+	return 0;
+}
+
+static uint64_t seq_of(const struct rdt_state *st, int g)
+{
+	return g > 0 ? st->groups[g].seq : 0;
+}
+
+/* The group of a live task from the hook's task storage, which also knows forks. */
+static int hook_task_group(struct rdtalloc *r, struct rdt_hook *h, pid_t tid)
+{
+	uint64_t seq = 0;
+
+	if (rdt_hook_task_group(h, tid, &seq))
+		return 0;
+	return group_of_seq(r->st, seq);
+}
+
+/*
+ * One task's binding in the hook's task storage, remembered with what it was
+ * so that abort can put it back when the call fails after all (the state
+ * file not written): the storage and the file never disagree.
+ */
+static int hook_bind(struct rdtalloc *r, struct rdt_hook *h, pid_t tid, uint64_t start,
+		     uint64_t seq)
+{
+	struct rdt_hook_undo *u;
+	uint64_t was = 0;
+	int ret;
+
+	if (r->nhook_undo == r->hook_undo_cap) {
+		size_t cap = r->hook_undo_cap ? r->hook_undo_cap * 2 : 8;
+
+		u = realloc(r->hook_undo, cap * sizeof(*u));
+		if (!u)
+			return rdt_fail(r, -ENOMEM, "out of memory");
+		r->hook_undo = u;
+		r->hook_undo_cap = cap;
+	}
+	ret = rdt_hook_task_group(h, tid, &was);
+	if (!ret)
+		ret = rdt_hook_bind_task(h, tid, start, seq);
+	/* exited meanwhile: the kernel freed its storage, nothing to carry */
+	if (ret == -ESRCH)
+		return 0;
+	if (ret)
+		return rdt_fail(r, ret, "%s", rdt_hook_errmsg(h));
+	r->hook_undo[r->nhook_undo++] = (struct rdt_hook_undo){ tid, start, was };
+	return 0;
+}
+
+/* The call failed: the task storage back as it was, newest change first. */
+static void hook_undo_tasks(struct rdtalloc *r)
+{
+	struct rdt_hook *h = r->nhook_undo ? rdt_hw_hook(r) : NULL;
+
+	while (h && r->nhook_undo) {
+		const struct rdt_hook_undo *u = &r->hook_undo[--r->nhook_undo];
+
+		rdt_hook_bind_task(h, u->tid, u->start, u->seq);
+	}
+	r->nhook_undo = 0;
+}
+
+/* ---- The transaction ------------------------------------------------------ */
+
+/*
+ * Hardware is a function of the state: a new state programs every register
+ * (all-ones, CLOSID 0); an existing one is re-applied where the registers
+ * disagree with it (a crash between the two, a reboot, someone else's
+ * writes), and the reason line says so once.
+ */
+static int hw_open(struct rdtalloc *r)
+{
+	char err[RDT_ERRMSG_MAX] = "";
+	unsigned int fixed = 0;
+	uint64_t d = 0;
+	size_t n;
+	int ret;
+
+	if (!r->be->reconcile)
+		return 0;
+	if (r->store) {
+		/* exclusive: a new digest is written back */
+		ret = rdt_store_lock(r->store, true);
+		if (ret)
+			return rdt_fail(NULL, ret, "cannot lock %s", rdt_store_path(r->store));
+		/* reads back as the last call left it: nothing changed behind our back */
+		if (!r->fresh && r->st->regs.digest && (d = regs_digest(r)) == r->st->regs.digest) {
+			rdt_store_unlock(r->store);
+			return 0;
+		}
+	}
+	ret = r->be->reconcile(r->be_ctx, r->st, reconcile_flags(r, r->fresh), &fixed, err,
+			       sizeof(err));
+	if (!ret && r->store && (fixed || d != r->st->regs.digest)) {
+		r->st->regs.digest = regs_digest(r);
+		ret = rdt_store_write(r->store, r->st, r->be->name, err, sizeof(err));
+		if (ret) {
+			rdt_store_unlock(r->store);
+			return rdt_fail(NULL, ret, "%s", err);
+		}
+	}
+	if (r->store)
+		rdt_store_unlock(r->store);
+	if (ret)
+		return rdt_fail(NULL, ret, "backend %s: %s", r->be->name, err);
+	n = strlen(r->reason);
+	if (fixed && !r->fresh)
+		snprintf(r->reason + n, sizeof(r->reason) - n,
+			 "; %u registers disagreed with the state and were re-applied", fixed);
+	return 0;
+}
+
+static void hw_close(struct rdtalloc *r)
+{
+	hook_drop(r);
+	free(r->hook_undo);
+	r->hook_undo = NULL;
+}
+
+/*
+ * Where writes reach real registers, keep the state as it was before the
+ * call: if a register write fails half-way, the registers already written
+ * are put back from it, so no domain is left half-programmed. And what the
+ * hook's maps hold now: commit pushes only the difference.
+ */
+static int hw_begin(struct rdtalloc *r, bool write)
+{
+	if (!write)
+		return 0;
+	if (r->sink && rdt_state_clone(r->st, &r->undo))
+		return rdt_fail(r, -ENOMEM, "out of memory");
+	if (rdt_hw_hook(r))
+		rdt_hook_snap_take(r->st, &r->hook_before);
+	return 0;
+}
+
+/* The maps first: a failure there still leaves the state file as it was. */
+static int hw_commit(struct rdtalloc *r)
+{
+	struct rdt_hook *h;
+	int ret;
+
+	if (r->groups_changed && (h = rdt_hw_hook(r))) {
+		r->hook_synced = true;
+		ret = rdt_hook_sync(h, r->st, r->hook_before);
+		if (ret)
+			return rdt_fail(r, ret, "%s", rdt_hook_errmsg(h));
+	}
+	if (r->sink && r->store)
+		r->st->regs.digest = regs_digest(r);
+	return 0;
+}
+
+/* A write failed: registers back to the undo image, the state back to it. */
+static void hw_abort(struct rdtalloc *r, bool committed)
+{
+	char err[RDT_ERRMSG_MAX] = "";
+	unsigned int fixed = 0;
+
+	(void)committed;
+	if (r->undo) {
+		if (r->be->reconcile)
+			r->be->reconcile(r->be_ctx, r->undo, reconcile_flags(r, false), &fixed,
+					 err, sizeof(err));
+		rdt_state_free(r->st);
+		r->st = r->undo;
+		r->undo = NULL;
+	}
+	if (r->hook_synced && r->store)
+		hook_resync(r);
+	hook_undo_tasks(r);
+}
+
+static void hw_finish(struct rdtalloc *r)
+{
+	r->nhook_undo = 0;
+	r->hook_synced = false;
+	rdt_hook_snap_free(r->hook_before);
+	r->hook_before = NULL;
+	rdt_state_free(r->undo);
+	r->undo = NULL;
+}
+
+/* ---- Tasks ------------------------------------------------------------------ */
+
+static int hw_tasks_allowed(struct rdtalloc *r)
+{
+	char why[RDT_ERRMSG_MAX] = "";
+	int ret;
+
+	if (!r->be->task_binding || rdt_hw_hook(r))
+		return 0;
+	ret = r->be->task_binding(r->be_ctx, why, sizeof(why));
+	return ret ? rdt_fail(r, ret, "%s", why) : 0;
+}
+
+/* The state's table has it already; the hook's task storage too, when it serves. */
+static int hw_bind_task(struct rdtalloc *r, int g, pid_t tid, uint64_t start)
+{
+	struct rdt_hook *h = rdt_hw_hook(r);
+
+	return h ? hook_bind(r, h, tid, start, seq_of(r->st, g)) : 0;
+}
+
+static int hw_carry_tasks(struct rdtalloc *r, const struct rdt_state *old)
+{
+	const struct rdt_task_map *nm = &r->st->tasks, *om = &old->tasks;
+	struct rdt_hook *h = rdt_hw_hook(r);
+	size_t i, k;
+	int ret = 0;
+
+	if (!h)
+		return 0;
+	/* pass 0: bindings of the new state that differ; pass 1: those it dropped */
+	for (k = 0; k < 2 && !ret; k++) {
+		const struct rdt_task_map *a = k ? om : nm, *b = k ? nm : om;
+
+		for (i = 0; i < a->cap && !ret; i++) {
+			const struct rdt_task *t = &a->slots[i], *u;
+
+			if (!t->tid)
+				continue;
+			u = rdt_task_map_get(b, t->tid);
+			if (k == 0 && u && seq_of(old, u->group) == seq_of(r->st, t->group))
+				continue;
+			if (k == 1 && u)
+				continue;
+			/* a failure is undone by abort, with the others */
+			ret = hook_bind(r, h, t->tid, t->start, k ? 0 : seq_of(r->st, t->group));
+		}
+	}
+	return ret;
+}
+
+static int hw_group_tasks(struct rdtalloc *r, int g, pid_t **out, size_t *n)
+{
+	struct rdt_hook *h = rdt_hw_hook(r);
+	int ret;
+
+	/* the hook's iterator: live tasks only, forked children included */
+	if (h) {
+		ret = rdt_hook_tasks(h, seq_of(r->st, g), out, n);
+		return ret ? rdt_fail(r, ret, "%s", rdt_hook_errmsg(h)) : 0;
+	}
+	return rdt_core_table_tasks(r, g, out, n);
+}
+
+static int hw_task_group(struct rdtalloc *r, pid_t tid, uint64_t start, int *g)
+{
+	struct rdt_hook *h = rdt_hw_hook(r);
+
+	*g = h ? hook_task_group(r, h, tid) : rdt_core_table_group(r, tid, start);
+	return 0;
+}
+
+static int hw_effective_closid(struct rdtalloc *r, int cpu, pid_t tid, bool stale,
+			       unsigned int *closid)
+{
+	struct rdt_hook *h = tid ? rdt_hw_hook(r) : NULL;
+	int g;
+
+	if (h) {
+		/* the task storage knows forked children the state's table does not */
+		g = rdt_precedence_group(r->st, cpu, hook_task_group(r, h, tid));
+		*closid = r->st->groups[g].closid[r->st->cpu_adom[cpu]];
+	} else {
+		*closid = rdt_effective_closid(r->st, cpu, stale ? 0 : tid);
+	}
+	return 0;
+}
+
+static int hw_group_closid(struct rdtalloc *r, int g, unsigned int adom, unsigned int *closid)
+{
+	*closid = r->st->groups[g].closid[adom];
+	return 0;
+}
+
+/* The engine's CLOSID table of the domain's allocation domain. */
+static int hw_closids(struct rdtalloc *r, int res, int dom, struct rdtalloc_closid_info *out,
+		      size_t max)
+{
+	const struct rdt_slot *sl = &r->st->slot[r->st->slot_of[res][dom]];
+	const struct rdt_adom *a = &r->st->adom[sl->adom];
+	unsigned int k;
+	int n = 0;
+
+	for (k = 0; k < a->nclos; k++) {
+		const uint64_t *key = &a->key[((size_t)k * a->nslots + sl->pos) * 2];
+
+		if (!a->refcount[k])
+			continue;
+		if ((size_t)n < max) {
+			out[n].closid = k;
+			out[n].mask = key[0];
+			out[n].code_mask = key[1];
+			out[n].refcount = a->refcount[k];
+		}
+		n++;
+	}
+	return n;
+}
+
+static int hw_sim_switch_allowed(struct rdtalloc *r)
+{
+	if (!r->be->simulated)
+		return rdt_fail(r, -EOPNOTSUPP, "backend %s runs real tasks: context switches "
+				"are simulated only by the sim backend", r->be->name);
+	if (rdt_hw_hook(r))
+		return rdt_fail(r, -EBUSY, "the switch hook follows the real context switches "
+				"on this state (rdtctl hook status); simulated ones would fight "
+				"its agent: stop it first (rdtctl hook stop)");
+	return 0;
+}
+
+const struct rdt_group_ops rdt_hw_group_ops = {
+	.open = hw_open,
+	.close = hw_close,
+	.begin = hw_begin,
+	.commit = hw_commit,
+	.abort = hw_abort,
+	.finish = hw_finish,
+	.tasks_allowed = hw_tasks_allowed,
+	.bind_task = hw_bind_task,
+	.carry_tasks = hw_carry_tasks,
+	.group_tasks = hw_group_tasks,
+	.task_group = hw_task_group,
+	.effective_closid = hw_effective_closid,
+	.group_closid = hw_group_closid,
+	.closids = hw_closids,
+	.sim_switch_allowed = hw_sim_switch_allowed,
+};

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * mounts: where resctrl is mounted, from a mount table in the
+ * /proc/self/mounts format. The msr backend refuses to run where the kernel
+ * owns CAT; the resctrl backend finds its root the same way.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "mounts.h"
+
+/* Mount points in the mount table escape blanks and backslashes as \ooo. */
+static void unescape_octal(char *s)
+{
+	char *o = s;
+
+	for (; *s; s++) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
+		    s[3] >= '0' && s[3] <= '7') {
+			*o++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
+			s += 3;
+		} else {
+			*o++ = *s;
+		}
+	}
+	*o = '\0';
+}
+
+/*
+ * 1 with the mount point in where when resctrl is mounted, 0 when not,
+ * -errno when the table cannot be read: then we cannot tell, and two owners
+ * of the same registers is the one thing to avoid.
+ */
+int rdt_resctrl_mounted(const char *mounts, char *where, size_t len)
+{
+	char line[4096], *save, *mnt, *type;
+	int ret = 0;
+	FILE *f;
+
+	f = fopen(mounts, "re");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strtok_r(line, " \t\n", &save))
+			continue;
+		mnt = strtok_r(NULL, " \t\n", &save);
+		type = strtok_r(NULL, " \t\n", &save);
+		if (!mnt || !type || strcmp(type, "resctrl"))
+			continue;
+		unescape_octal(mnt);
+		snprintf(where, len, "%s", mnt);
+		ret = 1;
+		break;
+	}
+	fclose(f);
+	return ret;
+}
+

@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* mounts: the resctrl mount point from a mount table (lib/mounts.c). */
+#ifndef RDT_MOUNTS_H
+#define RDT_MOUNTS_H
+
+#include <stddef.h>
+
+/*
+ * 1 with the first resctrl mount point in where, 0 when resctrl is not
+ * mounted, -errno when the table cannot be read.
+ */
+int rdt_resctrl_mounted(const char *mounts, char *where, size_t len);
+
+#endif
