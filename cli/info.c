@@ -5,6 +5,7 @@
  * and a printer (JSON -> text), so that more facts (CPUID, presets) are
  * one more row, not edits all over.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,7 @@ static json_object *collect_backend(rdtalloc_t *r)
 {
 	struct rdtalloc_stats st = { .sz = sizeof(st) };
 	json_object *o, *w;
+	unsigned int pqr;
 	int ret, prec;
 
 	ret = rdtalloc_get_stats(r, &st);
@@ -38,7 +40,12 @@ static json_object *collect_backend(rdtalloc_t *r)
 	jset(o, "reason", jstr(rdtalloc_backend_reason(r)));
 	jset(o, "precedence", jstr(precedence_name(prec)));
 	jset(o, "library", jstr(rdtalloc_version_string()));
-	/* register writes over the life of the state: the engine writes only changes */
+	/*
+	 * Register writes over the life of the state: the engine writes only
+	 * changes. Where the kernel owns the registers (resctrl) there are none.
+	 */
+	if (rdtalloc_read_pqr(r, 0, &pqr) == -EOPNOTSUPP)
+		return o;
 	w = jobj();
 	jset(w, "mask", jint((long long)st.mask_writes));
 	jset(w, "pqr", jint((long long)st.pqr_writes));
@@ -55,6 +62,8 @@ static void print_backend(json_object *o)
 	printf("library:  librdtalloc %s\n", jget_str(o, "library"));
 	printf("rule:     precedence=%s (%s)\n", jget_str(o, "precedence"),
 	       precedence_text(jget_str(o, "precedence")));
+	if (!w)
+		return;
 	printf("writes:   %lld mask, %lld PQR_ASSOC, %lld QOS_CFG (since the state was made)\n",
 	       (long long)json_object_get_int64(jget(w, "mask")),
 	       (long long)json_object_get_int64(jget(w, "pqr")),

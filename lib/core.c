@@ -31,6 +31,7 @@
 static const struct rdt_backend *const backends[] = {
 	&rdt_backend_sim,
 	&rdt_backend_msr,
+	&rdt_backend_resctrl,
 };
 
 #define OPTS_HAS(opts, field) \

@@ -26,7 +26,7 @@ struct rdtalloc {
 	void *be_ctx;
 	bool be_open;
 	const struct rdt_sink *sink;
-	char reason[256];		/* why this backend */
+	char reason[512];		/* why this backend */
 	char no_cat[160];		/* the backend's CPUID refusal, deferred until the state is read */
 	struct rdt_machine *m;
 	struct rdt_store *store;	/* NULL: ephemeral */

@@ -9,17 +9,14 @@
  *
  * Usage: bench_cli [RDTCTL] [ROUNDS]
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <ftw.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
+
+#include "bench.h"
 
 #ifndef RDTCTL_PATH
 #define RDTCTL_PATH "rdtctl"
@@ -27,27 +24,14 @@
 
 #define MACHINE "topology=package:2 l3:1 core:2 pu:1;tasks=virtual"
 
-extern char **environ;
-
 static const char *rdtctl = RDTCTL_PATH;
 static char state_dir[] = "/tmp/rdtctl-bench.XXXXXX";
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 /* Run rdtctl with the common options + args; stdout to /dev/null. Returns seconds. */
 static double run(char *const *args, const char *stdin_file)
 {
-	posix_spawn_file_actions_t fa;
 	char *argv[16];
-	int n = 0, status;
-	double t0, t;
-	pid_t pid;
+	int n = 0;
 
 	argv[n++] = (char *)rdtctl;
 	if (strcmp(args[0], "--version") != 0) {
@@ -63,22 +47,7 @@ static double run(char *const *args, const char *stdin_file)
 		argv[n++] = args[i];
 	argv[n] = NULL;
 
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-	if (stdin_file)
-		posix_spawn_file_actions_addopen(&fa, 0, stdin_file, O_RDONLY, 0);
-	t0 = now();
-	if (posix_spawn(&pid, rdtctl, &fa, NULL, argv, environ)) {
-		fprintf(stderr, "bench_cli: cannot run %s: %s\n", rdtctl, strerror(errno));
-		exit(1);
-	}
-	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status)) {
-		fprintf(stderr, "bench_cli: '%s %s' failed\n", rdtctl, args[0]);
-		exit(1);
-	}
-	t = now() - t0;
-	posix_spawn_file_actions_destroy(&fa);
-	return t;
+	return bench_spawn(argv, stdin_file);
 }
 
 /* A configuration with n groups g0..g(n-1) sharing a few masks. */
@@ -101,19 +70,6 @@ static void write_config(const char *path, int n)
 static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
 {
 	return remove(path);
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 struct figures {
@@ -154,9 +110,9 @@ static struct figures measure(int groups, int rounds)
 		s[i] = run(schema, NULL);
 		b[i] = run(bind, NULL);
 	}
-	fig.version = median(v, rounds);
-	fig.schema = median(s, rounds);
-	fig.bind = median(b, rounds);
+	fig.version = bench_median(v, rounds);
+	fig.schema = bench_median(s, rounds);
+	fig.bind = bench_median(b, rounds);
 	free(v);
 	free(s);
 	free(b);

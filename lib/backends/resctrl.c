@@ -1,0 +1,1913 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * resctrl backend: the kernel owns CAT (Documentation/arch/x86/resctrl.rst);
+ * we drive its filesystem. Capabilities come from info/, not CPUID.
+ *
+ * The kernel gives one CLOSID per control group. Our groups share CLOSIDs
+ * when their masks are equal, so here a *class* - the set of our groups
+ * whose schemas are identical in every domain - is one control group that we
+ * create, named rdtalloc-<n>; the default group is the root group. Control
+ * groups we did not create are never written, moved or removed, and count
+ * against the CLOSIDs.
+ *
+ * Every write call is realised by comparing the kernel with the new state:
+ * classes are matched to our directories (same schemata first, then the one
+ * most of its groups were in), then mkdir, schemata, cpus_list and task moves
+ * are done with an undo log, and directories no class holds are removed. A
+ * failure undoes the earlier steps, so the kernel and the state file agree.
+ *
+ * The kernel knows classes, not our groups: task membership per group is
+ * kept in the state's table and answered from what the kernel lists (a dead
+ * task is never listed; a child forked in a class is counted in its thread
+ * group leader's group, else its nearest bound ancestor's, else the class's
+ * oldest group).
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <rdtalloc/rdtalloc.h>
+
+#include "backend.h"
+#include "config.h"
+#include "core.h"
+#include "errors.h"
+#include "mounts.h"
+#include "state.h"
+#include "tasks.h"
+
+#define RC_PREFIX	"rdtalloc-"
+#define RC_DIR_MAX	4096		/* top-level directories we look at */
+#define RC_SMALL_MAX	(64 << 10)	/* schemata, cpus_list, info files */
+#define RC_TASKS_MAX	(64 << 20)	/* a tasks file: a host's every thread id */
+#define RC_ANCESTORS	64		/* PPid steps when attributing a forked child */
+
+struct rc_undo {
+	enum { UNDO_RMDIR, UNDO_WRITE, UNDO_TASK, UNDO_MKDIR } op;
+	char dir[64];			/* "" : the root group */
+	char file[16];
+	char *text;			/* UNDO_WRITE: old content; UNDO_MKDIR: schemata */
+	char *text2;			/* UNDO_MKDIR: cpus_list */
+	pid_t tid;
+};
+
+struct rc_ctx {
+	char root[PATH_MAX];
+	const struct rdt_machine *m;
+	unsigned int num_closids;	/* the smallest of the resources' */
+	bool cdp[RDT_NRES];		/* as mounted */
+	struct rdt_state *before;	/* the state when this write call began */
+	struct rc_undo *undo;
+	size_t nundo, cap_undo;
+	unsigned int changes;		/* kernel files written by the last realise */
+	unsigned int ours, foreign;	/* control groups after the last realise */
+	char foreign_names[192];	/* " (a, b, ...)" of those not ours, for info */
+};
+
+/* One top-level control group of the kernel's. */
+struct rc_dir {
+	char name[64];
+	int n;				/* rdtalloc-<n>; -1: not ours */
+	uint64_t *key;			/* ours: its schemata in our key layout */
+	bool key_ok;
+	int cls;			/* the class it holds after the change; -1: none */
+	int was;			/* the class of the state before it held; -1 */
+	bool created, remove;
+};
+
+/* A class: our groups (ascending seq) with one key. */
+struct rc_class {
+	const uint64_t *key;
+	int *groups;
+	unsigned int ngroups;
+	int dir;			/* index into the dir list; -1: to be created */
+};
+
+struct rc_view {
+	struct rc_dir *dirs;
+	unsigned int ndirs, nours, nforeign;
+	struct rc_class *cls;
+	unsigned int ncls;
+	int *cls_of;			/* [st->ngroups]: class of each group; -1 default */
+	uint64_t *keys;			/* [ngroups][nkey] */
+	size_t nkey;
+};
+
+static struct rc_ctx *ctx_of(struct rdtalloc *r)
+{
+	return r->be_ctx;
+}
+
+/* ---- Files ------------------------------------------------------------------ */
+
+/* root/dir/file; the root is bounded (settings) and names are short, so it fits. */
+static void rel_path(const struct rc_ctx *c, const char *dir, const char *file, char *buf,
+		     size_t len)
+{
+	if (snprintf(buf, len, "%s%s%s%s%s", c->root, *dir ? "/" : "", dir, *file ? "/" : "",
+		     file) >= (int)len)
+		buf[0] = '\0';
+}
+
+/* A whole file, bounded; *out is NUL-terminated and malloc'ed. */
+static int read_all(const char *path, size_t max, char **out, size_t *outlen)
+{
+	size_t len = 0, cap = 4096;
+	char *buf = malloc(cap + 1), *p;
+	ssize_t got;
+	int fd, ret = 0;
+
+	if (!buf)
+		return -ENOMEM;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		free(buf);
+		return -errno;
+	}
+	for (;;) {
+		if (len == cap) {
+			if (cap >= max) {
+				ret = -EFBIG;
+				break;
+			}
+			cap = cap * 2 > max ? max : cap * 2;
+			p = realloc(buf, cap + 1);
+			if (!p) {
+				ret = -ENOMEM;
+				break;
+			}
+			buf = p;
+		}
+		got = read(fd, buf + len, cap - len);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			ret = -errno;
+			break;
+		}
+		if (got == 0)
+			break;
+		len += (size_t)got;
+	}
+	close(fd);
+	if (ret) {
+		free(buf);
+		return ret;
+	}
+	buf[len] = '\0';
+	*out = buf;
+	if (outlen)
+		*outlen = len;
+	return 0;
+}
+
+static void trim(char *s)
+{
+	size_t n = strlen(s);
+
+	while (n && isspace((unsigned char)s[n - 1]))
+		s[--n] = '\0';
+}
+
+/* info/last_cmd_status, one line; "" when it cannot be read. */
+static void last_status(const struct rc_ctx *c, char *buf, size_t len)
+{
+	char path[PATH_MAX], *text = NULL, *nl;
+
+	buf[0] = '\0';
+	rel_path(c, "info", "last_cmd_status", path, sizeof(path));
+	if (read_all(path, RC_SMALL_MAX, &text, NULL))
+		return;
+	nl = strchr(text, '\n');
+	if (nl)
+		*nl = '\0';
+	snprintf(buf, len, "%s", text);
+	free(text);
+}
+
+static int read_small(struct rdtalloc *r, const char *dir, const char *file, char **out)
+{
+	char path[PATH_MAX];
+	int ret;
+
+	rel_path(ctx_of(r), dir, file, path, sizeof(path));
+	ret = read_all(path, RC_SMALL_MAX, out, NULL);
+	if (ret)
+		return rdt_fail(r, ret, "resctrl: cannot read %s: %s", path, strerror(-ret));
+	return 0;
+}
+
+/*
+ * One write(2) of text to a control group's file, as the kernel wants it;
+ * its refusal is reported with what info/last_cmd_status says.
+ */
+static int write_file(struct rdtalloc *r, const char *dir, const char *file, const char *text)
+{
+	struct rc_ctx *c = ctx_of(r);
+	char path[PATH_MAX], status[256], shown[96];
+	size_t n = strlen(text);
+	ssize_t w;
+	int fd, ret = 0;
+
+	rel_path(c, dir, file, path, sizeof(path));
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return rdt_fail(r, -errno, "resctrl: cannot open %s: %s", path, strerror(errno));
+	w = write(fd, text, n);
+	if (w < 0)
+		ret = -errno;
+	else if ((size_t)w != n)
+		ret = -EIO;
+	close(fd);
+	if (!ret)
+		return 0;
+	last_status(c, status, sizeof(status));
+	snprintf(shown, sizeof(shown), "%s", text);
+	trim(shown);
+	for (char *p = shown; *p; p++)
+		if (*p == '\n')
+			*p = ' ';
+	if (ret == -ESRCH && !strcmp(file, "tasks"))
+		return ret;	/* the caller decides: the task exited */
+	return rdt_fail(r, ret, "resctrl: %s%s%s: '%s': %s", dir, *dir ? "/" : "", file, shown,
+			status[0] && strcmp(status, "ok") ? status : strerror(-ret));
+}
+
+/* ---- Undo log ---------------------------------------------------------------- */
+
+static int undo_push(struct rc_ctx *c, const struct rc_undo *u)
+{
+	if (c->nundo == c->cap_undo) {
+		size_t cap = c->cap_undo ? c->cap_undo * 2 : 16;
+		struct rc_undo *v = realloc(c->undo, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		c->undo = v;
+		c->cap_undo = cap;
+	}
+	c->undo[c->nundo++] = *u;
+	return 0;
+}
+
+static void undo_free(struct rc_ctx *c)
+{
+	while (c->nundo) {
+		struct rc_undo *u = &c->undo[--c->nundo];
+
+		free(u->text);
+		free(u->text2);
+	}
+}
+
+static void undo_write(struct rdtalloc *r, const char *dir, const char *file, const char *text)
+{
+	if (text)
+		write_file(r, dir, file, text);
+}
+
+/* Put the kernel back as it was, newest step first; best effort. */
+static void undo_replay(struct rdtalloc *r)
+{
+	struct rc_ctx *c = ctx_of(r);
+	char path[PATH_MAX], tid[24], saved[RDT_ERRMSG_MAX];
+
+	snprintf(saved, sizeof(saved), "%s", rdtalloc_errmsg(r));
+	while (c->nundo) {
+		struct rc_undo *u = &c->undo[--c->nundo];
+
+		switch (u->op) {
+		case UNDO_RMDIR:
+			rel_path(c, u->dir, "", path, sizeof(path));
+			rmdir(path);
+			break;
+		case UNDO_WRITE:
+			undo_write(r, u->dir, u->file, u->text);
+			break;
+		case UNDO_TASK:
+			snprintf(tid, sizeof(tid), "%d\n", (int)u->tid);
+			write_file(r, u->dir, "tasks", tid);
+			break;
+		case UNDO_MKDIR:
+			rel_path(c, u->dir, "", path, sizeof(path));
+			if (!mkdir(path, 0755)) {
+				undo_write(r, u->dir, "schemata", u->text);
+				undo_write(r, u->dir, "cpus_list", u->text2);
+			}
+			break;
+		}
+		free(u->text);
+		free(u->text2);
+	}
+	if (saved[0])
+		rdt_fail(r, -EIO, "%s", saved);	/* the first failure is the one to report */
+}
+
+/* ---- Keys: a group's masks in every domain, as the kernel sees them ---------- */
+
+static size_t key_len(const struct rdt_state *st)
+{
+	return (size_t)st->nslots * 2;
+}
+
+/* The masks of group g; the code half only where CDP is on. */
+static void group_key(const struct rdt_state *st, int g, uint64_t *key)
+{
+	unsigned int s;
+
+	for (s = 0; s < st->nslots; s++) {
+		key[s * 2] = st->groups[g].mask[s * 2];
+		key[s * 2 + 1] = st->cdp[st->slot[s].res] ? st->groups[g].mask[s * 2 + 1] : 0;
+	}
+}
+
+static int parse_res(const char *name, enum rdt_res *res, int *half)
+{
+	static const struct {
+		const char *name;
+		enum rdt_res res;
+		int half;	/* 0 data (or both), 1 code, 2 both halves of a CDP-off line */
+	} names[] = {
+		{ "L3", RDT_L3, 2 }, { "L3DATA", RDT_L3, 0 }, { "L3CODE", RDT_L3, 1 },
+		{ "L2", RDT_L2, 2 }, { "L2DATA", RDT_L2, 0 }, { "L2CODE", RDT_L2, 1 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(names[i].name, name)) {
+			*res = names[i].res;
+			*half = names[i].half;
+			return 0;
+		}
+	return -ENOENT;
+}
+
+/*
+ * One line of a schemata file ("    L3:0=7ff;1=7ff"): its resource and half
+ * (parse_res), and the "id=mask;..." part; NULL for a line of a resource
+ * the machine does not allocate (MB) or no resource line at all.
+ */
+static char *schemata_line(char *line, const struct rdt_machine *m, enum rdt_res *res,
+			   int *half)
+{
+	char *colon;
+
+	while (isspace((unsigned char)*line))
+		line++;
+	colon = strchr(line, ':');
+	if (!colon)
+		return NULL;
+	*colon = '\0';
+	if (parse_res(line, res, half) || !m->caps[*res].present)
+		return NULL;
+	return colon + 1;
+}
+
+/*
+ * A schemata file as the kernel prints it ("    L3:0=7ff;1=7ff") into our
+ * key layout. Lines of resources we do not allocate (MB) are skipped.
+ */
+static int parse_schemata(const struct rdt_state *st, char *text, uint64_t *key)
+{
+	char *line, *save = NULL;
+	unsigned int seen = 0;
+
+	memset(key, 0, key_len(st) * sizeof(*key));
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *items, *item, *isave = NULL;
+		enum rdt_res res;
+		int half;
+
+		items = schemata_line(line, st->m, &res, &half);
+		if (!items)
+			continue;
+		for (item = strtok_r(items, ";", &isave); item;
+		     item = strtok_r(NULL, ";", &isave)) {
+			char *end;
+			unsigned long id = strtoul(item, &end, 10);
+			uint64_t mask;
+			int d;
+
+			if (*end != '=')
+				return -EINVAL;
+			mask = strtoull(end + 1, &end, 16);
+			d = rdt_machine_domain(st->m, res, (unsigned int)id);
+			if (d < 0)
+				return -EINVAL;
+			if (half == 1 && st->cdp[res])
+				key[st->slot_of[res][d] * 2 + 1] = mask;
+			else if (half != 1)
+				key[st->slot_of[res][d] * 2] = mask;
+			seen++;
+		}
+	}
+	return seen ? 0 : -EINVAL;
+}
+
+/* Our key as schemata lines, every domain of every resource. */
+static char *format_schemata(const struct rdt_state *st, const uint64_t *key)
+{
+	size_t cap = 64 + (size_t)st->nslots * 2 * 32, off = 0;
+	char *buf = malloc(cap);
+	unsigned int res, half, d;
+
+	if (!buf)
+		return NULL;
+	buf[0] = '\0';
+	for (res = 0; res < RDT_NRES; res++) {
+		if (!st->m->caps[res].present)
+			continue;
+		for (half = 0; half < (st->cdp[res] ? 2u : 1u); half++) {
+			off += (size_t)snprintf(buf + off, cap - off, "%s%s:", rdt_res_name(res),
+						!st->cdp[res] ? "" : half ? "CODE" : "DATA");
+			for (d = 0; d < st->m->ndom[res]; d++)
+				off += (size_t)snprintf(buf + off, cap - off, "%s%u=%llx",
+							d ? ";" : "",
+							st->m->dom[res][d].cache_id,
+							(unsigned long long)key[st->slot_of[res][d] * 2 + half]);
+			off += (size_t)snprintf(buf + off, cap - off, "\n");
+		}
+	}
+	return buf;
+}
+
+/* ---- The view: the kernel's directories and the state's classes ------------ */
+
+static bool is_ours(const char *name, int *n)
+{
+	const char *p = name + strlen(RC_PREFIX);
+	char *end;
+	long v;
+
+	if (strncmp(name, RC_PREFIX, strlen(RC_PREFIX)) || !isdigit((unsigned char)*p) ||
+	    (*p == '0' && p[1]))
+		return false;
+	v = strtol(p, &end, 10);
+	if (*end || v < 1 || v > RC_DIR_MAX)
+		return false;
+	*n = (int)v;
+	return true;
+}
+
+/* A top-level directory but info/ and the monitoring ones is a control group. */
+static bool is_control_group(const struct rc_ctx *c, const struct dirent *e)
+{
+	char path[PATH_MAX];
+	struct stat sb;
+
+	if (e->d_name[0] == '.' || !strcmp(e->d_name, "info") ||
+	    !strcmp(e->d_name, "mon_groups") || !strcmp(e->d_name, "mon_data") ||
+	    strlen(e->d_name) >= sizeof(((struct rc_dir *)0)->name))
+		return false;
+	if (e->d_type == DT_DIR)
+		return true;
+	if (e->d_type != DT_UNKNOWN)
+		return false;
+	rel_path(c, e->d_name, "", path, sizeof(path));
+	return !stat(path, &sb) && S_ISDIR(sb.st_mode);
+}
+
+static void view_free(struct rc_view *v)
+{
+	unsigned int i;
+
+	for (i = 0; i < v->ndirs; i++)
+		free(v->dirs[i].key);
+	for (i = 0; i < v->ncls; i++)
+		free(v->cls[i].groups);
+	free(v->dirs);
+	free(v->cls);
+	free(v->cls_of);
+	free(v->keys);
+	memset(v, 0, sizeof(*v));
+}
+
+/* Every top-level control group, ours with their schemata parsed. */
+static int list_dirs(struct rdtalloc *r, const struct rdt_state *st, struct rc_view *v)
+{
+	struct rc_ctx *c = ctx_of(r);
+	struct dirent *e;
+	DIR *dir;
+	int ret = 0;
+
+	dir = opendir(c->root);
+	if (!dir)
+		return rdt_fail(r, -errno, "resctrl: cannot list %s: %s", c->root, strerror(errno));
+	v->dirs = calloc(RC_DIR_MAX, sizeof(*v->dirs));
+	if (!v->dirs)
+		ret = rdt_fail(r, -ENOMEM, "out of memory");
+	while (!ret && (e = readdir(dir))) {
+		struct rc_dir *d;
+		char *text;
+
+		if (!is_control_group(c, e))
+			continue;
+		if (v->ndirs == RC_DIR_MAX) {
+			ret = rdt_fail(r, -E2BIG, "resctrl: more than %d control groups in %s",
+				       RC_DIR_MAX, c->root);
+			break;
+		}
+		d = &v->dirs[v->ndirs++];
+		memcpy(d->name, e->d_name, strlen(e->d_name) + 1);	/* length checked */
+		d->cls = d->was = -1;
+		if (!is_ours(d->name, &d->n)) {
+			d->n = -1;
+			v->nforeign++;
+			continue;
+		}
+		v->nours++;
+		d->key = calloc(key_len(st), sizeof(*d->key));
+		if (!d->key) {
+			ret = rdt_fail(r, -ENOMEM, "out of memory");
+			break;
+		}
+		ret = read_small(r, d->name, "schemata", &text);
+		if (ret)
+			break;
+		d->key_ok = parse_schemata(st, text, d->key) == 0;
+		free(text);
+	}
+	closedir(dir);
+	return ret;
+}
+
+static const struct rdt_state *cmp_st;
+static size_t cmp_nkey;
+static const uint64_t *cmp_keys;
+
+static int cmp_group_key(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	int k = memcmp(cmp_keys + (size_t)x * cmp_nkey, cmp_keys + (size_t)y * cmp_nkey,
+		       cmp_nkey * sizeof(uint64_t));
+
+	if (k)
+		return k;
+	return (cmp_st->groups[x].seq > cmp_st->groups[y].seq) -
+	       (cmp_st->groups[x].seq < cmp_st->groups[y].seq);
+}
+
+/* The classes of st: live non-default groups by identical key, oldest group first. */
+static int make_classes(struct rdtalloc *r, const struct rdt_state *st, struct rc_view *v)
+{
+	unsigned int g, n = 0, i, j;
+	int *order;
+
+	v->nkey = key_len(st);
+	v->keys = malloc(((size_t)st->ngroups * v->nkey + 1) * sizeof(uint64_t));
+	v->cls_of = malloc(((size_t)st->ngroups + 1) * sizeof(int));
+	order = malloc(((size_t)st->ngroups + 1) * sizeof(int));
+	v->cls = calloc((size_t)st->ngroups + 1, sizeof(*v->cls));
+	if (!v->keys || !v->cls_of || !order || !v->cls) {
+		free(order);
+		return rdt_fail(r, -ENOMEM, "out of memory");
+	}
+	for (g = 0; g < st->ngroups; g++) {
+		v->cls_of[g] = -1;
+		if (!st->groups[g].live)
+			continue;
+		group_key(st, (int)g, v->keys + (size_t)g * v->nkey);
+		if (g)
+			order[n++] = (int)g;
+	}
+	/* qsort has no argument: the calls are under the context's lock, one at a time */
+	cmp_st = st;
+	cmp_nkey = v->nkey;
+	cmp_keys = v->keys;
+	qsort(order, n, sizeof(int), cmp_group_key);
+	for (i = 0; i < n; i = j) {
+		struct rc_class *k = &v->cls[v->ncls];
+
+		for (j = i + 1; j < n && !memcmp(v->keys + (size_t)order[i] * v->nkey,
+						 v->keys + (size_t)order[j] * v->nkey,
+						 v->nkey * sizeof(uint64_t)); j++)
+			;
+		k->key = v->keys + (size_t)order[i] * v->nkey;
+		k->groups = malloc((j - i) * sizeof(int));
+		if (!k->groups) {
+			free(order);
+			return rdt_fail(r, -ENOMEM, "out of memory");
+		}
+		memcpy(k->groups, order + i, (j - i) * sizeof(int));
+		/* by creation order, so groups[0] is the oldest */
+		cmp_keys = NULL;
+		k->ngroups = j - i;
+		for (unsigned int a = 1; a < k->ngroups; a++)
+			for (unsigned int b = a; b > 0 && st->groups[k->groups[b]].seq <
+						       st->groups[k->groups[b - 1]].seq; b--) {
+				int t = k->groups[b];
+
+				k->groups[b] = k->groups[b - 1];
+				k->groups[b - 1] = t;
+			}
+		cmp_keys = v->keys;
+		k->dir = -1;
+		for (unsigned int a = 0; a < k->ngroups; a++)
+			v->cls_of[k->groups[a]] = (int)v->ncls;
+		v->ncls++;
+	}
+	free(order);
+	return 0;
+}
+
+/* Our directory holding exactly this key, not yet claimed; -1 when none. */
+static int dir_with_key(const struct rc_view *v, const uint64_t *key)
+{
+	unsigned int i;
+
+	for (i = 0; i < v->ndirs; i++)
+		if (v->dirs[i].n > 0 && v->dirs[i].key_ok && v->dirs[i].cls < 0 &&
+		    !memcmp(v->dirs[i].key, key, v->nkey * sizeof(uint64_t)))
+			return (int)i;
+	return -1;
+}
+
+/* The view of r->st as the kernel holds it now: every class with its directory. */
+static int view_current(struct rdtalloc *r, struct rc_view *v)
+{
+	unsigned int k;
+	int ret;
+
+	memset(v, 0, sizeof(*v));
+	ret = list_dirs(r, r->st, v);
+	if (!ret)
+		ret = make_classes(r, r->st, v);
+	for (k = 0; !ret && k < v->ncls; k++) {
+		int d = dir_with_key(v, v->cls[k].key);
+
+		if (d < 0) {
+			ret = rdt_fail(r, -ESTALE, "resctrl does not hold this state: no control "
+				       "group of ours in %s has the schema of group '%s' (changed "
+				       "behind our back?); any write call, or reopening, re-applies "
+				       "it", ctx_of(r)->root, r->st->groups[v->cls[k].groups[0]].name);
+			break;
+		}
+		v->cls[k].dir = d;
+		v->dirs[d].cls = (int)k;
+	}
+	if (ret)
+		view_free(v);
+	return ret;
+}
+
+/* The class number the API reports for group g: n of rdtalloc-<n>, 0 for the root. */
+static unsigned int class_number(const struct rc_view *v, int g)
+{
+	int k = v->cls_of[g];
+
+	return k < 0 ? 0 : (unsigned int)v->dirs[v->cls[k].dir].n;
+}
+
+/* ---- Tasks as the kernel lists them ------------------------------------------- */
+
+static int read_tasks(struct rdtalloc *r, const char *dir, pid_t **out, size_t *n)
+{
+	char path[PATH_MAX], *text, *p, *end;
+	size_t cap = 64, k = 0;
+	pid_t *v;
+	int ret;
+
+	rel_path(ctx_of(r), dir, "tasks", path, sizeof(path));
+	ret = read_all(path, RC_TASKS_MAX, &text, NULL);
+	if (ret)
+		return rdt_fail(r, ret, "resctrl: cannot read %s: %s", path, strerror(-ret));
+	v = malloc(cap * sizeof(*v));
+	for (p = text; v && *p; p = end) {
+		long t = strtol(p, &end, 10);
+
+		if (end == p) {
+			end = p + 1;
+			continue;
+		}
+		if (t <= 0 || t > INT32_MAX)
+			continue;
+		if (k == cap) {
+			pid_t *w = realloc(v, cap * 2 * sizeof(*v));
+
+			if (!w) {
+				free(v);
+				v = NULL;
+				break;
+			}
+			v = w;
+			cap *= 2;
+		}
+		v[k++] = (pid_t)t;
+	}
+	free(text);
+	if (!v)
+		return rdt_fail(r, -ENOMEM, "out of memory");
+	*out = v;
+	*n = k;
+	return 0;
+}
+
+static bool listed(const pid_t *v, size_t n, pid_t tid)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (v[i] == tid)
+			return true;
+	return false;
+}
+
+/* Tgid and PPid of a live thread, from /proc/TID/status. */
+static int task_parents(pid_t tid, pid_t *tgid, pid_t *ppid)
+{
+	char path[64], line[128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	*tgid = *ppid = 0;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "Tgid:", 5))
+			*tgid = (pid_t)atoi(line + 5);
+		else if (!strncmp(line, "PPid:", 5))
+			*ppid = (pid_t)atoi(line + 5);
+	}
+	fclose(f);
+	return 0;
+}
+
+/* The bound group of tid in st's table, when it names this very task; else -1. */
+static int bound_group(struct rdtalloc *r, const struct rdt_state *st, pid_t tid)
+{
+	const struct rdt_task *t = rdt_task_map_get(&st->tasks, tid);
+
+	return t && rdt_core_binding_alive(r, t) ? t->group : -1;
+}
+
+/*
+ * Which of class k's groups a task the kernel lists in k's directory belongs
+ * to: its own binding; else its thread group leader's, else its nearest
+ * bound ancestor's (the kernel put it there at fork) when in this class;
+ * else the class's oldest group.
+ */
+static int attribute(struct rdtalloc *r, const struct rdt_state *st, const struct rc_view *v,
+		     int k, pid_t tid)
+{
+	pid_t tgid, ppid, cur = tid;
+	int g, step;
+
+	g = bound_group(r, st, tid);
+	if (g > 0 && v->cls_of[g] == k)
+		return g;
+	if (!task_parents(tid, &tgid, &ppid) && tgid != tid) {
+		g = bound_group(r, st, tgid);
+		if (g > 0 && v->cls_of[g] == k)
+			return g;
+	}
+	for (step = 0; step < RC_ANCESTORS && !task_parents(cur, &tgid, &ppid) && ppid > 1;
+	     step++) {
+		g = bound_group(r, st, ppid);
+		if (g > 0 && v->cls_of[g] == k)
+			return g;
+		cur = ppid;
+	}
+	return v->cls[k].groups[0];
+}
+
+/* ---- Realising a state ------------------------------------------------------------ */
+
+/* The class of st's group g in view v of st, by the group's name and seq; -1: default or gone. */
+static int class_in(const struct rdt_state *st, const struct rc_view *v,
+		    const struct rdt_state *other, int og)
+{
+	int g;
+
+	if (og <= 0)
+		return -1;
+	g = rdt_group_find(st, other->groups[og].name);
+	if (g <= 0 || st->groups[g].seq != other->groups[og].seq)
+		return -1;
+	return v->cls_of[g];
+}
+
+/*
+ * Choose a directory for every class: the one with its schemata already;
+ * else the one most of its groups were in before (so their tasks and
+ * children stay put); else any of ours no class wants; else a new one.
+ */
+static void assign_dirs(const struct rdt_state *st, struct rc_view *v,
+			const struct rdt_state *before, struct rc_view *bv)
+{
+	unsigned int k, i, d;
+
+	for (k = 0; k < v->ncls; k++) {
+		int hit = dir_with_key(v, v->cls[k].key);
+
+		if (hit >= 0) {
+			v->cls[k].dir = hit;
+			v->dirs[hit].cls = (int)k;
+		}
+	}
+	for (k = 0; bv && k < v->ncls; k++) {
+		unsigned int best = 0;
+		int pick = -1;
+
+		if (v->cls[k].dir >= 0)
+			continue;
+		for (d = 0; d < v->ndirs; d++) {
+			unsigned int votes = 0;
+
+			if (v->dirs[d].n < 0 || v->dirs[d].cls >= 0 || v->dirs[d].was < 0)
+				continue;
+			for (i = 0; i < v->cls[k].ngroups; i++) {
+				int g = v->cls[k].groups[i];
+
+				if (class_in(before, bv, st, g) == v->dirs[d].was)
+					votes++;
+			}
+			if (votes > best) {
+				best = votes;
+				pick = (int)d;
+			}
+		}
+		if (pick >= 0) {
+			v->cls[k].dir = pick;
+			v->dirs[pick].cls = (int)k;
+		}
+	}
+	for (k = 0, d = 0; k < v->ncls; k++) {
+		if (v->cls[k].dir >= 0)
+			continue;
+		while (d < v->ndirs && (v->dirs[d].n < 0 || v->dirs[d].cls >= 0))
+			d++;
+		if (d == v->ndirs)
+			break;
+		v->cls[k].dir = (int)d;
+		v->dirs[d].cls = (int)k;
+	}
+	for (d = 0; d < v->ndirs; d++)
+		v->dirs[d].remove = v->dirs[d].n > 0 && v->dirs[d].cls < 0;
+}
+
+/* Which class of the state before each of our directories held (by its schemata). */
+static void mark_was(struct rc_view *v, const struct rc_view *bv)
+{
+	unsigned int d, k;
+
+	for (d = 0; bv && d < v->ndirs; d++)
+		for (k = 0; v->dirs[d].n > 0 && v->dirs[d].key_ok && k < bv->ncls; k++)
+			if (!memcmp(v->dirs[d].key, bv->cls[k].key, v->nkey * sizeof(uint64_t))) {
+				v->dirs[d].was = (int)k;
+				break;
+			}
+}
+
+static int check_closids(struct rdtalloc *r, const struct rc_view *v)
+{
+	struct rc_ctx *c = ctx_of(r);
+	unsigned int k, need = 0;
+
+	for (k = 0; k < v->ncls; k++)
+		need += v->cls[k].dir < 0;
+	if (!need || 1 + v->nours + v->nforeign + need <= c->num_closids)
+		return 0;
+	return rdt_fail(r, -ENOSPC, "resctrl has no free CLOSID: %u in use, %u of them not ours "
+			"(%u distinct schemas need %u control groups beside the root; %u CLOSIDs "
+			"in all)", 1 + v->nours + v->nforeign, v->nforeign, v->ncls, v->ncls,
+			c->num_closids);
+}
+
+static int new_dir(struct rdtalloc *r, struct rc_view *v, int k)
+{
+	struct rc_ctx *c = ctx_of(r);
+	struct rc_undo u = { .op = UNDO_RMDIR };
+	char path[PATH_MAX], status[256];
+	unsigned int i;
+	struct rc_dir *d;
+	int n;
+
+	for (n = 1; n <= RC_DIR_MAX; n++) {
+		for (i = 0; i < v->ndirs && v->dirs[i].n != n; i++)
+			;
+		if (i == v->ndirs)
+			break;
+	}
+	if (n > RC_DIR_MAX || v->ndirs == RC_DIR_MAX)
+		return rdt_fail(r, -E2BIG, "resctrl: too many control groups");
+	d = &v->dirs[v->ndirs];
+	memset(d, 0, sizeof(*d));
+	snprintf(d->name, sizeof(d->name), RC_PREFIX "%d", n);
+	rel_path(c, d->name, "", path, sizeof(path));
+	if (mkdir(path, 0755)) {
+		int err = -errno;
+
+		last_status(c, status, sizeof(status));
+		if (err == -ENOSPC)
+			return rdt_fail(r, err, "resctrl has no free CLOSID: %u in use, %u of them "
+					"not ours (mkdir %s: %s)", 1 + v->nours + v->nforeign,
+					v->nforeign, path, status[0] ? status : strerror(-err));
+		return rdt_fail(r, err, "resctrl: mkdir %s: %s", path,
+				status[0] && strcmp(status, "ok") ? status : strerror(-err));
+	}
+	snprintf(u.dir, sizeof(u.dir), "%s", d->name);
+	if (undo_push(c, &u)) {
+		rmdir(path);
+		return rdt_fail(r, -ENOMEM, "out of memory");
+	}
+	d->n = n;
+	d->cls = k;
+	d->was = -1;
+	d->created = true;
+	v->ndirs++;
+	v->nours++;
+	v->cls[k].dir = (int)(d - v->dirs);
+	c->changes++;
+	return 0;
+}
+
+/* Write a file, remembering what it held for the undo log; no write when equal. */
+static int write_logged(struct rdtalloc *r, const char *dir, const char *file, const char *text,
+			bool (*same)(const char *a, const char *b))
+{
+	struct rc_ctx *c = ctx_of(r);
+	struct rc_undo u = { .op = UNDO_WRITE };
+	char *old = NULL;
+	int ret;
+
+	ret = read_small(r, dir, file, &old);
+	if (ret)
+		return ret;
+	if (same(old, text)) {
+		free(old);
+		return 0;
+	}
+	ret = write_file(r, dir, file, text);
+	if (ret) {
+		free(old);
+		return ret;
+	}
+	snprintf(u.dir, sizeof(u.dir), "%s", dir);
+	snprintf(u.file, sizeof(u.file), "%s", file);
+	u.text = old;
+	if (undo_push(c, &u)) {
+		free(old);
+		return rdt_fail(r, -ENOMEM, "out of memory");
+	}
+	c->changes++;
+	return 0;
+}
+
+static const struct rdt_state *same_st;
+
+static bool same_schemata(const char *a, const char *b)
+{
+	size_t n = key_len(same_st);
+	uint64_t *ka = calloc(n + 1, sizeof(uint64_t)), *kb = calloc(n + 1, sizeof(uint64_t));
+	char *ca = strdup(a), *cb = strdup(b);
+	bool same = ka && kb && ca && cb && !parse_schemata(same_st, ca, ka) &&
+		    !parse_schemata(same_st, cb, kb) && !memcmp(ka, kb, n * sizeof(uint64_t));
+
+	free(ka);
+	free(kb);
+	free(ca);
+	free(cb);
+	return same;
+}
+
+/* An empty cpus_list reads as a blank line; our parser wants at least one CPU. */
+static int parse_cpus(const char *text, int **cpus, unsigned int *n)
+{
+	char err[64], *line;
+	int ret;
+
+	*cpus = NULL;
+	*n = 0;
+	if (!text[strspn(text, " \t\n")])
+		return 0;
+	line = strdup(text);
+	if (!line)
+		return -ENOMEM;
+	trim(line);	/* the kernel ends it with a newline */
+	ret = rdt_cpulist_parse(line, cpus, n, err, sizeof(err));
+	free(line);
+	return ret;
+}
+
+static bool same_cpus(const char *a, const char *b)
+{
+	int *ca = NULL, *cb = NULL;
+	unsigned int na = 0, nb = 0;
+	bool same;
+
+	if (parse_cpus(a, &ca, &na) || parse_cpus(b, &cb, &nb))
+		same = false;
+	else
+		same = na == nb && (!na || !memcmp(ca, cb, na * sizeof(int)));
+	free(ca);
+	free(cb);
+	return same;
+}
+
+/* cur: what the directory holds, parsed by list_dirs (NULL: read it). */
+static int write_schemata(struct rdtalloc *r, const char *dir, const uint64_t *key,
+			  const uint64_t *cur)
+{
+	char *text;
+	int ret;
+
+	if (cur && !memcmp(cur, key, key_len(r->st) * sizeof(*key)))
+		return 0;
+	text = format_schemata(r->st, key);
+	if (!text)
+		return rdt_fail(r, -ENOMEM, "out of memory");
+	same_st = r->st;
+	ret = write_logged(r, dir, "schemata", text, same_schemata);
+	free(text);
+	return ret;
+}
+
+/* The CPUs bound to class k's groups, as a cpus_list line. */
+static int class_cpus(struct rdtalloc *r, const struct rc_view *v, int k, char **out)
+{
+	const struct rdt_state *st = r->st;
+	int *cpus = malloc(((size_t)st->m->ncpus + 1) * sizeof(int));
+	size_t n = 0, len = (size_t)st->m->ncpus * 12 + 2;
+	unsigned int c;
+
+	*out = malloc(len);
+	if (!cpus || !*out) {
+		free(cpus);
+		free(*out);
+		*out = NULL;
+		return rdt_fail(r, -ENOMEM, "out of memory");
+	}
+	for (c = 0; c < st->m->ncpus; c++)
+		if (st->cpu_group[c] > 0 && v->cls_of[st->cpu_group[c]] == k)
+			cpus[n++] = (int)c;
+	rdt_cpulist_format(cpus, n, *out, len - 1);
+	strcat(*out, "\n");
+	free(cpus);
+	return 0;
+}
+
+/* A CPU of ours must not be taken from a control group we did not create. */
+static int check_foreign_cpus(struct rdtalloc *r, const struct rc_view *v)
+{
+	unsigned int d, i;
+	int ret = 0;
+
+	for (d = 0; d < v->ndirs && !ret; d++) {
+		int *cpus = NULL;
+		unsigned int n = 0;
+		char *text;
+
+		if (v->dirs[d].n > 0)
+			continue;
+		ret = read_small(r, v->dirs[d].name, "cpus_list", &text);
+		if (ret)
+			break;
+		if (parse_cpus(text, &cpus, &n))
+			n = 0;
+		free(text);
+		for (i = 0; i < n; i++) {
+			int c = cpus[i];
+
+			if (c >= 0 && (unsigned int)c < r->m->ncpus && r->st->cpu_group[c] > 0) {
+				ret = rdt_fail(r, -EBUSY, "CPU %d is in resctrl group '%s', which "
+					       "librdtalloc did not create: it will not take it (%s "
+					       "wants it)", c, v->dirs[d].name,
+					       r->st->groups[r->st->cpu_group[c]].name);
+				break;
+			}
+		}
+		free(cpus);
+	}
+	return ret;
+}
+
+/* Move one task to dir, logging where it was; an exited task is no error. */
+static int move_task(struct rdtalloc *r, pid_t tid, const char *to, const char *from)
+{
+	struct rc_undo u = { .op = UNDO_TASK, .tid = tid };
+	char text[24];
+	int ret;
+
+	snprintf(text, sizeof(text), "%d\n", (int)tid);
+	ret = write_file(r, to, "tasks", text);
+	if (ret == -ESRCH)
+		return 0;
+	if (ret)
+		return ret;
+	snprintf(u.dir, sizeof(u.dir), "%s", from);
+	if (undo_push(ctx_of(r), &u))
+		return rdt_fail(r, -ENOMEM, "out of memory");
+	ctx_of(r)->changes++;
+	return 0;
+}
+
+static const char *dir_name(const struct rc_view *v, int k)
+{
+	return k < 0 || v->cls[k].dir < 0 ? "" : v->dirs[v->cls[k].dir].name;
+}
+
+/*
+ * Tasks the kernel lists in a directory whose class changed (or that goes):
+ * bound ones move with their binding below; the others (children forked in
+ * it) follow the group they are counted in.
+ */
+static int move_unbound(struct rdtalloc *r, struct rc_view *v, const struct rdt_state *before,
+			const struct rc_view *bv, unsigned int d)
+{
+	const char *from = v->dirs[d].name;
+	pid_t *tids = NULL;
+	size_t n = 0, i;
+	int ret;
+
+	ret = read_tasks(r, from, &tids, &n);
+	for (i = 0; !ret && i < n; i++) {
+		int og, g, k;
+
+		if (bound_group(r, r->st, tids[i]) >= 0 || bound_group(r, before, tids[i]) >= 0)
+			continue;
+		og = attribute(r, before, bv, v->dirs[d].was, tids[i]);
+		g = rdt_group_find(r->st, before->groups[og].name);
+		k = g > 0 && r->st->groups[g].seq == before->groups[og].seq ? v->cls_of[g] : -1;
+		if (strcmp(dir_name(v, k), from))
+			ret = move_task(r, tids[i], dir_name(v, k), from);
+	}
+	free(tids);
+	return ret;
+}
+
+static bool created_any(const struct rc_view *v)
+{
+	unsigned int d;
+
+	for (d = 0; d < v->ndirs; d++)
+		if (v->dirs[d].created)
+			return true;
+	return false;
+}
+
+/* Every bound task whose class changed goes to its class's directory. */
+static int move_bound(struct rdtalloc *r, struct rc_view *v, const struct rdt_state *before,
+		      const struct rc_view *bv, const char **was_dir)
+{
+	const struct rdt_task_map *tm = &r->st->tasks;
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; i < tm->cap && !ret; i++) {
+		const struct rdt_task *t = &tm->slots[i];
+		const char *to, *from = NULL;
+		int bg;
+
+		if (!t->tid || !rdt_core_binding_alive(r, t))
+			continue;
+		to = dir_name(v, v->cls_of[t->group]);
+		bg = before ? bound_group(r, before, t->tid) : -1;
+		if (bg >= 0) {
+			int bk = bv->cls_of[bg];
+
+			from = bk < 0 ? "" : was_dir[bk];
+			if (from && !strcmp(from, to))
+				continue;
+		}
+		ret = move_task(r, t->tid, to, from ? from : "");
+	}
+	/* tasks bound before and not now are the default group's */
+	for (i = 0; before && i < before->tasks.cap && !ret; i++) {
+		const struct rdt_task *t = &before->tasks.slots[i];
+		int bk;
+
+		if (!t->tid || rdt_task_map_get(tm, t->tid) || !rdt_core_binding_alive(r, t))
+			continue;
+		bk = bv->cls_of[t->group];
+		if (bk >= 0 && was_dir[bk])
+			ret = move_task(r, t->tid, "", was_dir[bk]);
+	}
+	return ret;
+}
+
+static int remove_dir(struct rdtalloc *r, struct rc_view *v, unsigned int d)
+{
+	struct rc_ctx *c = ctx_of(r);
+	struct rc_undo u = { .op = UNDO_MKDIR };
+	char path[PATH_MAX];
+	int ret;
+
+	snprintf(u.dir, sizeof(u.dir), "%s", v->dirs[d].name);
+	ret = read_small(r, u.dir, "schemata", &u.text);
+	if (!ret)
+		ret = read_small(r, u.dir, "cpus_list", &u.text2);
+	if (ret)
+		goto fail;
+	rel_path(c, u.dir, "", path, sizeof(path));
+	if (rmdir(path)) {
+		ret = rdt_fail(r, -errno, "resctrl: rmdir %s: %s", path, strerror(errno));
+		goto fail;
+	}
+	if (undo_push(c, &u)) {
+		ret = rdt_fail(r, -ENOMEM, "out of memory");
+		goto fail;
+	}
+	c->changes++;
+	return 0;
+fail:
+	free(u.text);
+	free(u.text2);
+	return ret;
+}
+
+/* " (a, b, c, ...)": the control groups not ours, for info */
+static void names_not_ours(const struct rc_view *v, char *buf, size_t len)
+{
+	unsigned int d, k = 0;
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (d = 0; d < v->ndirs && off < len; d++) {
+		if (v->dirs[d].n > 0)
+			continue;
+		if (k++ == 3) {
+			off += (size_t)snprintf(buf + off, len - off, ", ...");
+			break;
+		}
+		off += (size_t)snprintf(buf + off, len - off, "%s%.40s", k > 1 ? ", " : " (",
+					v->dirs[d].name);
+	}
+	if (k && off < len)
+		snprintf(buf + off, len - off, ")");
+}
+
+/*
+ * Make the kernel hold r->st. before: the state the kernel held (NULL at
+ * open: not known, the kernel is read as it is). On failure the steps done
+ * are undone.
+ */
+static int realise(struct rdtalloc *r, const struct rdt_state *before)
+{
+	struct rc_ctx *c = ctx_of(r);
+	struct rc_view v = { 0 }, bv = { 0 };
+	const char **was_dir = NULL;
+	unsigned int k, d;
+	int ret;
+	char *text = NULL;
+
+	c->changes = 0;
+	ret = list_dirs(r, r->st, &v);
+	if (!ret)
+		ret = make_classes(r, r->st, &v);
+	if (!ret && before)
+		ret = make_classes(r, before, &bv);
+	if (ret)
+		goto out;
+	mark_was(&v, before ? &bv : NULL);
+	assign_dirs(r->st, &v, before, before ? &bv : NULL);
+	ret = check_closids(r, &v);
+	if (!ret)
+		ret = check_foreign_cpus(r, &v);
+	if (ret)
+		goto out;
+	/* where each class of the state before is now, for the task moves */
+	was_dir = calloc(bv.ncls + 1, sizeof(*was_dir));
+	if (!was_dir) {
+		ret = rdt_fail(r, -ENOMEM, "out of memory");
+		goto out;
+	}
+	for (d = 0; d < v.ndirs; d++)
+		if (v.dirs[d].was >= 0)
+			was_dir[v.dirs[d].was] = v.dirs[d].name;
+	for (k = 0; !ret && k < v.ncls; k++)
+		if (v.cls[k].dir < 0)
+			ret = new_dir(r, &v, (int)k);
+	if (!ret)
+		ret = write_schemata(r, "", v.keys, NULL);	/* the default group's, in the root */
+	for (k = 0; !ret && k < v.ncls; k++) {
+		const struct rc_dir *dir = &v.dirs[v.cls[k].dir];
+
+		ret = write_schemata(r, dir->name, v.cls[k].key,
+				     dir->key_ok && !dir->created ? dir->key : NULL);
+	}
+	for (k = 0; !ret && k < v.ncls; k++) {
+		ret = class_cpus(r, &v, (int)k, &text);
+		if (!ret)
+			ret = write_logged(r, v.dirs[v.cls[k].dir].name, "cpus_list", text,
+					   same_cpus);
+		free(text);
+		text = NULL;
+	}
+	for (d = 0; !ret && before && d < v.ndirs; d++) {
+		struct rc_dir *dir = &v.dirs[d];
+		bool same;
+
+		if (dir->n < 0 || dir->created || dir->was < 0)
+			continue;
+		/* the same groups as before: its children stay where they are */
+		same = !dir->remove && bv.cls[dir->was].ngroups == v.cls[dir->cls].ngroups;
+		for (k = 0; same && k < bv.cls[dir->was].ngroups; k++)
+			same = class_in(r->st, &v, before, bv.cls[dir->was].groups[k]) == dir->cls;
+		if (!same)
+			ret = move_unbound(r, &v, before, &bv, d);
+	}
+	/*
+	 * At open (no state before) the bound tasks are placed again only when
+	 * a control group of ours had to be made (a reboot, a remount): tasks
+	 * files are the dearest to read, and nobody but us moves our tasks.
+	 */
+	if (!ret && (before || created_any(&v)))
+		ret = move_bound(r, &v, before, &bv, was_dir);
+	/* remove the directories no class holds: their CPUs and tasks go to the root */
+	for (d = 0; !ret && d < v.ndirs; d++)
+		if (v.dirs[d].remove)
+			ret = remove_dir(r, &v, d);
+	if (ret) {
+		undo_replay(r);
+	} else {
+		c->ours = v.nours;
+		c->foreign = v.nforeign;
+		for (d = 0; d < v.ndirs; d++)
+			c->ours -= v.dirs[d].remove;
+		names_not_ours(&v, c->foreign_names, sizeof(c->foreign_names));
+	}
+out:
+	free(was_dir);
+	view_free(&v);
+	view_free(&bv);
+	return ret;
+}
+
+/* ---- Group ops ----------------------------------------------------------------- */
+
+static int rc_open_ops(struct rdtalloc *r)
+{
+	struct rc_ctx *c = ctx_of(r);
+	char err[RDT_ERRMSG_MAX] = "";
+	unsigned int res, free_ids;
+	size_t n;
+	int ret;
+
+	if (r->store && (ret = rdt_store_lock(r->store, true)))
+		return rdt_fail(NULL, ret, "cannot lock %s", rdt_store_path(r->store));
+	/* CDP is how resctrl was mounted: a new state has it as the kernel does */
+	for (res = 0, ret = 0; r->fresh && !ret && res < RDT_NRES; res++)
+		if (c->cdp[res] && !r->st->cdp[res] && rdt_set_cdp(r->st, res, true))
+			ret = rdt_fail(NULL, -EINVAL, "resctrl: %s", r->st->err);
+	if (!ret)
+		ret = realise(r, NULL);
+	if (ret)
+		rdt_fail(NULL, ret, "%s", rdtalloc_errmsg(r));
+	if (!ret && r->store && (r->fresh || c->changes)) {
+		ret = rdt_store_write(r->store, r->st, r->be->name, err, sizeof(err));
+		if (ret)
+			rdt_fail(NULL, ret, "%s", err);
+	}
+	undo_free(c);
+	if (r->store)
+		rdt_store_unlock(r->store);
+	if (ret)
+		return ret;
+	rdt_clear_err(r);
+	n = strlen(r->reason);
+	free_ids = c->num_closids > c->ours + 1 + c->foreign ?
+		   c->num_closids - c->ours - 1 - c->foreign : 0;
+	snprintf(r->reason + n, sizeof(r->reason) - n, "; resctrl at %s%s: CLOSIDs in use: the "
+		 "root, %u group%s of ours, %u not ours%s; %u free of %u%s", c->root,
+		 c->cdp[RDT_L3] ? " (CDP on)" : "", c->ours, c->ours == 1 ? "" : "s", c->foreign,
+		 c->foreign_names, free_ids, c->num_closids, c->changes && !r->fresh ?
+		 "; the kernel disagreed with the state and was brought back to it" : "");
+	return 0;
+}
+
+static void rc_close_ops(struct rdtalloc *r)
+{
+	struct rc_ctx *c = ctx_of(r);
+
+	if (!c)
+		return;
+	undo_free(c);
+	free(c->undo);
+	c->undo = NULL;
+	c->cap_undo = 0;
+	rdt_state_free(c->before);
+	c->before = NULL;
+}
+
+static int rc_begin(struct rdtalloc *r, bool write)
+{
+	struct rc_ctx *c = ctx_of(r);
+
+	if (write && rdt_state_clone(r->st, &c->before))
+		return rdt_fail(r, -ENOMEM, "out of memory");
+	return 0;
+}
+
+static int rc_commit(struct rdtalloc *r)
+{
+	return realise(r, ctx_of(r)->before);
+}
+
+static void rc_abort(struct rdtalloc *r, bool committed)
+{
+	if (committed)
+		undo_replay(r);
+}
+
+static void rc_finish(struct rdtalloc *r)
+{
+	struct rc_ctx *c = ctx_of(r);
+
+	undo_free(c);
+	rdt_state_free(c->before);
+	c->before = NULL;
+}
+
+static int rc_tasks_allowed(struct rdtalloc *r)
+{
+	(void)r;
+	return 0;
+}
+
+/* The binding is in the state's table; commit moves the task in the kernel. */
+static int rc_bind_task(struct rdtalloc *r, int g, pid_t tid, uint64_t start)
+{
+	(void)r, (void)g, (void)tid, (void)start;
+	return 0;
+}
+
+static int rc_carry_tasks(struct rdtalloc *r, const struct rdt_state *old)
+{
+	(void)r, (void)old;
+	return 0;
+}
+
+static int cmp_pid(const void *a, const void *b)
+{
+	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static int rc_group_tasks(struct rdtalloc *r, int g, pid_t **out, size_t *n)
+{
+	struct rc_view v;
+	size_t i, k = 0;
+	pid_t *tids = NULL;
+	int ret, cls;
+
+	if (g == 0) {
+		ret = read_tasks(r, "", out, n);
+		if (!ret)
+			qsort(*out, *n, sizeof(pid_t), cmp_pid);
+		return ret;
+	}
+	ret = view_current(r, &v);
+	if (ret)
+		return ret;
+	cls = v.cls_of[g];
+	ret = read_tasks(r, v.dirs[v.cls[cls].dir].name, &tids, n);
+	for (i = 0; !ret && i < *n; i++)
+		if (attribute(r, r->st, &v, cls, tids[i]) == g)
+			tids[k++] = tids[i];
+	view_free(&v);
+	if (ret)
+		return ret;
+	qsort(tids, k, sizeof(pid_t), cmp_pid);
+	*out = tids;
+	*n = k;
+	return 0;
+}
+
+/* The directory the kernel lists tid in (index into v.dirs), -1: the root or not ours. */
+static int find_listing(struct rdtalloc *r, const struct rc_view *v, pid_t tid, int first,
+			int *where)
+{
+	unsigned int d;
+	pid_t *tids;
+	size_t n;
+	int ret;
+
+	*where = -1;
+	for (d = 0; d < v->ndirs; d++) {
+		int i = d == 0 ? first : (int)d - (d <= (unsigned int)first ? 1 : 0);
+
+		if (first < 0)
+			i = (int)d;
+		if (i < 0 || v->dirs[i].n < 0 || v->dirs[i].cls < 0)
+			continue;
+		ret = read_tasks(r, v->dirs[i].name, &tids, &n);
+		if (ret)
+			return ret;
+		if (listed(tids, n, tid))
+			*where = i;
+		free(tids);
+		if (*where >= 0)
+			return 0;
+	}
+	return 0;
+}
+
+static int rc_task_group(struct rdtalloc *r, pid_t tid, uint64_t start, int *g)
+{
+	struct rc_view v;
+	int ret, bg, where;
+
+	(void)start;
+	*g = 0;
+	ret = view_current(r, &v);
+	if (ret)
+		return ret;
+	bg = bound_group(r, r->st, tid);
+	ret = find_listing(r, &v, tid, bg > 0 ? v.cls[v.cls_of[bg]].dir : -1, &where);
+	if (!ret && where >= 0)
+		*g = attribute(r, r->st, &v, v.dirs[where].cls, tid);
+	view_free(&v);
+	return ret;
+}
+
+static int rc_effective_closid(struct rdtalloc *r, int cpu, pid_t tid, bool stale,
+			       unsigned int *closid)
+{
+	struct rc_view v;
+	int ret, tg = 0;
+
+	(void)stale;
+	if (tid) {
+		ret = rc_task_group(r, tid, 0, &tg);
+		if (ret)
+			return ret;
+	}
+	ret = view_current(r, &v);
+	if (ret)
+		return ret;
+	*closid = class_number(&v, rdt_precedence_group(r->st, cpu, tg));
+	view_free(&v);
+	return 0;
+}
+
+static int rc_group_closid(struct rdtalloc *r, int g, unsigned int adom, unsigned int *closid)
+{
+	struct rc_view v;
+	int ret;
+
+	(void)adom;
+	ret = view_current(r, &v);
+	if (ret)
+		return ret;
+	*closid = class_number(&v, g);
+	view_free(&v);
+	return 0;
+}
+
+/* One control group per class: its number, its masks in this domain, its groups. */
+static int rc_closids(struct rdtalloc *r, int res, int dom, struct rdtalloc_closid_info *out,
+		      size_t max)
+{
+	unsigned int s = r->st->slot_of[res][dom], k;
+	struct rc_view v;
+	int ret, n = 0;
+
+	ret = view_current(r, &v);
+	if (ret)
+		return ret;
+	for (k = 0; k <= v.ncls; k++) {
+		const uint64_t *key = k ? v.cls[k - 1].key : v.keys;
+
+		if ((size_t)n < max) {
+			out[n].closid = k ? (unsigned int)v.dirs[v.cls[k - 1].dir].n : 0;
+			out[n].mask = key[s * 2];
+			out[n].code_mask = r->st->cdp[res] ? key[s * 2 + 1] : key[s * 2];
+			out[n].refcount = k ? v.cls[k - 1].ngroups : 1;
+		}
+		n++;
+	}
+	view_free(&v);
+	/* ascending by number, as the other backends list CLOSIDs */
+	for (int a = 1; a < n && (size_t)a < max; a++)
+		for (int b = a; b > 0 && out[b].closid < out[b - 1].closid; b--) {
+			struct rdtalloc_closid_info t = out[b];
+
+			out[b] = out[b - 1];
+			out[b - 1] = t;
+		}
+	return n;
+}
+
+static int rc_sim_switch_allowed(struct rdtalloc *r)
+{
+	return rdt_fail(r, -EOPNOTSUPP, "backend %s runs real tasks, and the kernel switches "
+			"their CLOSIDs: context switches are simulated only by the sim backend",
+			r->be->name);
+}
+
+static const struct rdt_group_ops resctrl_ops = {
+	.open = rc_open_ops,
+	.close = rc_close_ops,
+	.begin = rc_begin,
+	.commit = rc_commit,
+	.abort = rc_abort,
+	.finish = rc_finish,
+	.tasks_allowed = rc_tasks_allowed,
+	.bind_task = rc_bind_task,
+	.carry_tasks = rc_carry_tasks,
+	.group_tasks = rc_group_tasks,
+	.task_group = rc_task_group,
+	.effective_closid = rc_effective_closid,
+	.group_closid = rc_group_closid,
+	.closids = rc_closids,
+	.sim_switch_allowed = rc_sim_switch_allowed,
+};
+
+/* ---- The kernel's capabilities ------------------------------------------------------ */
+
+/* Where resctrl is: the setting, else the mount table. */
+static int find_root(const struct rdt_backend_env *env, char *root, size_t len, char *reason,
+		     size_t rlen)
+{
+	const char *mounts = env && env->mounts && *env->mounts ? env->mounts
+								 : "/proc/self/mounts";
+	char path[PATH_MAX];
+	struct stat sb;
+	int ret;
+
+	if (env && env->resctrl_root && *env->resctrl_root) {
+		snprintf(root, len, "%s", env->resctrl_root);
+		snprintf(path, sizeof(path), "%s/info/last_cmd_status", root);
+		if (stat(path, &sb)) {
+			snprintf(reason, rlen, "no resctrl at %s (no %s: %s); check --resctrl-root "
+				 "or RDTALLOC_RESCTRL_ROOT", root, path, strerror(errno));
+			return -ENOENT;
+		}
+		return 0;
+	}
+	ret = rdt_resctrl_mounted(mounts, root, len);
+	if (ret < 0) {
+		snprintf(reason, rlen, "cannot read the mount table %s: %s", mounts,
+			 strerror(-ret));
+		return ret;
+	}
+	if (ret == 0) {
+		snprintf(reason, rlen, "resctrl is not mounted: mount -t resctrl resctrl "
+			 "/sys/fs/resctrl");
+		return -ENOENT;
+	}
+	return 0;
+}
+
+static int rc_usable(const struct rdt_backend_env *env, char *reason, size_t len)
+{
+	char root[PATH_MAX];
+
+	return find_root(env, root, sizeof(root), reason, len);
+}
+
+struct rc_res_info {
+	bool present, cdp;
+	unsigned int closids, cbm_len, min_bits;
+	uint64_t shareable;
+	bool sparse;
+};
+
+static int info_num(const char *root, const char *dir, const char *file, int base,
+		    uint64_t *val, bool *present)
+{
+	char path[PATH_MAX], *text, *end;
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/info/%s/%s", root, dir, file);
+	ret = read_all(path, RC_SMALL_MAX, &text, NULL);
+	if (ret == -ENOENT && present) {
+		*present = false;
+		return 0;
+	}
+	if (ret)
+		return ret;
+	errno = 0;
+	*val = strtoull(text, &end, base);
+	ret = errno || end == text ? -EINVAL : 0;
+	free(text);
+	if (present)
+		*present = !ret;
+	return ret;
+}
+
+/* info/<L3|L3DATA>/... of one resource. */
+static int read_res_info(const char *root, enum rdt_res res, struct rc_res_info *ri,
+			 char *err, size_t len)
+{
+	static const char *const files[] = { "cbm_mask", "min_cbm_bits", "num_closids",
+					     "shareable_bits" };
+	char dir[16], path[PATH_MAX];
+	uint64_t v[4] = { 0 }, sparse = 0;
+	struct stat sb;
+	bool have;
+	unsigned int i;
+	int ret;
+
+	memset(ri, 0, sizeof(*ri));
+	snprintf(dir, sizeof(dir), "%s", rdt_res_name(res));
+	if (snprintf(path, sizeof(path), "%s/info/%s", root, dir) >= (int)sizeof(path))
+		return -ENAMETOOLONG;
+	if (stat(path, &sb)) {
+		snprintf(dir, sizeof(dir), "%sDATA", rdt_res_name(res));
+		if (snprintf(path, sizeof(path), "%s/info/%s", root, dir) >= (int)sizeof(path) ||
+		    stat(path, &sb))
+			return 0;
+		ri->cdp = true;
+	}
+	for (i = 0; i < 4; i++) {
+		ret = info_num(root, dir, files[i], i == 0 || i == 3 ? 16 : 10, &v[i], NULL);
+		if (ret) {
+			snprintf(err, len, "cannot read %s/info/%s/%s: %s", root, dir, files[i],
+				 strerror(-ret));
+			return ret;
+		}
+	}
+	ret = info_num(root, dir, "sparse_masks", 10, &sparse, &have);
+	if (ret)
+		sparse = 0;
+	if (!v[0] || (v[0] & (v[0] + 1)) || v[2] < 1 || v[2] > 4096) {
+		snprintf(err, len, "%s/info/%s: cbm_mask %llx or num_closids %llu out of range",
+			 root, dir, (unsigned long long)v[0], (unsigned long long)v[2]);
+		return -EINVAL;
+	}
+	ri->present = true;
+	ri->cbm_len = (unsigned int)__builtin_popcountll(v[0]);
+	/* Linux allows 0 on AMD; our masks are never empty (docs/machine.md) */
+	ri->min_bits = v[1] < 1 ? 1 : v[1] > ri->cbm_len ? ri->cbm_len : (unsigned int)v[1];
+	ri->closids = (unsigned int)v[2] * (ri->cdp ? 2 : 1);
+	ri->shareable = v[3] & v[0];
+	ri->sparse = sparse == 1;
+	return 0;
+}
+
+/* The given description without its resource keys; then the kernel's. */
+static int rc_machine_desc(const struct rdt_backend_env *env, const char *given, char **desc,
+			   char *err, size_t len)
+{
+	char root[PATH_MAX], *canon = NULL, *out = NULL, *item, *save = NULL;
+	struct rdt_machine *m = NULL;
+	struct rc_res_info ri[RDT_NRES];
+	size_t cap, off = 0;
+	unsigned int res;
+	int ret;
+
+	ret = find_root(env, root, sizeof(root), err, len);
+	for (res = 0; !ret && res < RDT_NRES; res++)
+		ret = read_res_info(root, res, &ri[res], err, len);
+	if (ret)
+		return ret;
+	if (!ri[RDT_L3].present && !ri[RDT_L2].present) {
+		snprintf(err, len, "resctrl at %s has no cache allocation (no info/L3, info/L2)",
+			 root);
+		return -ENODEV;
+	}
+	ret = rdt_machine_build(given ? given : "", &m, err, len);
+	if (ret)
+		return ret;
+	if (m->virtual_tasks) {
+		rdt_machine_free(m);
+		snprintf(err, len, "resctrl binds real tasks: tasks=virtual is for the simulator");
+		return -EINVAL;
+	}
+	canon = strdup(m->desc);
+	rdt_machine_free(m);
+	cap = (canon ? strlen(canon) : 0) + 512;
+	out = malloc(cap);
+	if (!canon || !out) {
+		free(canon);
+		free(out);
+		return -ENOMEM;
+	}
+	out[0] = '\0';
+	for (item = strtok_r(canon, ";", &save); item; item = strtok_r(NULL, ";", &save)) {
+		while (*item == ' ')
+			item++;
+		if (!*item || !strncmp(item, "l3.", 3) || !strncmp(item, "l2.", 3) ||
+		    !strncmp(item, "tasks=", 6))
+			continue;
+		off += (size_t)snprintf(out + off, cap - off, "%s;", item);
+	}
+	free(canon);
+	for (res = 0; res < RDT_NRES; res++) {
+		const char *p = res == RDT_L3 ? "l3" : "l2";
+
+		if (!ri[res].present) {
+			if (res == RDT_L3)
+				off += (size_t)snprintf(out + off, cap - off, "l3.closids=0;");
+			continue;
+		}
+		off += (size_t)snprintf(out + off, cap - off, "%s.closids=%u;%s.cbm_len=%u;"
+					"%s.min_cbm_bits=%u;%s.shareable_bits=%llx;%s.cdp=%d;"
+					"%s.sparse=%d;", p, ri[res].closids, p, ri[res].cbm_len,
+					p, ri[res].min_bits, p,
+					(unsigned long long)ri[res].shareable, p, ri[res].cdp, p,
+					ri[res].sparse);
+	}
+	snprintf(out + off, cap - off, "tasks=real");
+	*desc = out;
+	return 0;
+}
+
+/* The kernel's domain ids (root schemata) must be the machine's cache ids. */
+static int check_domains(struct rc_ctx *c, const struct rdt_machine *m, char *err, size_t len)
+{
+	char path[PATH_MAX], *text, *line, *save = NULL;
+	int ret;
+
+	rel_path(c, "", "schemata", path, sizeof(path));
+	ret = read_all(path, RC_SMALL_MAX, &text, NULL);
+	if (ret) {
+		snprintf(err, len, "cannot read %s: %s", path, strerror(-ret));
+		return ret;
+	}
+	for (line = strtok_r(text, "\n", &save); !ret && line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *items, *item, *isave = NULL;
+		unsigned int nd = 0;
+		enum rdt_res res;
+		int half;
+
+		items = schemata_line(line, m, &res, &half);
+		if (!items)
+			continue;
+		for (item = strtok_r(items, ";", &isave); item;
+		     item = strtok_r(NULL, ";", &isave), nd++) {
+			unsigned int id = (unsigned int)strtoul(item, NULL, 10);
+
+			if (rdt_machine_domain(m, res, id) < 0) {
+				snprintf(err, len, "resctrl has %s domain %u, which the machine's "
+					 "topology has no cache id for: give --machine the host's "
+					 "topology", rdt_res_name(res), id);
+				ret = -EINVAL;
+			}
+		}
+		if (!ret && nd != m->ndom[res]) {
+			snprintf(err, len, "resctrl has %u %s domains, the machine %u: give "
+				 "--machine the host's topology", nd, rdt_res_name(res),
+				 m->ndom[res]);
+			ret = -EINVAL;
+		}
+	}
+	free(text);
+	return ret;
+}
+
+static int rc_open(void **ctx, const struct rdt_machine *m, const struct rdt_backend_env *env,
+		   char *err, size_t len)
+{
+	struct rc_ctx *c;
+	unsigned int res;
+	int ret;
+
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	c->m = m;
+	ret = find_root(env, c->root, sizeof(c->root), err, len);
+	/* m was built from info/ (rc_machine_desc): CDP as mounted, CLOSIDs doubled then */
+	for (res = 0; !ret && res < RDT_NRES; res++) {
+		unsigned int n;
+
+		if (!m->caps[res].present)
+			continue;
+		c->cdp[res] = m->caps[res].cdp;
+		n = m->caps[res].closids / (c->cdp[res] ? 2 : 1);
+		if (!c->num_closids || n < c->num_closids)
+			c->num_closids = n;
+	}
+	if (!ret)
+		ret = check_domains(c, m, err, len);
+	if (ret) {
+		free(c);
+		return ret;
+	}
+	*ctx = c;
+	return 0;
+}
+
+static void rc_close(void *ctx)
+{
+	free(ctx);
+}
+
+const struct rdt_backend rdt_backend_resctrl = {
+	.name = "resctrl",
+	.simulated = false,
+	.hook = false,
+	.cdp_fixed = true,
+	.precedences = 1u << RDT_PREC_TASK,
+	.default_precedence = RDT_PREC_TASK,
+	.precedence_why = "the kernel's resctrl runs a task of a non-default group with that "
+			  "group's allocation on every CPU (resctrl.rst, \"Resource allocation "
+			  "rules\"), and has no other rule",
+	.ops = &resctrl_ops,
+	.usable = rc_usable,
+	.machine_desc = rc_machine_desc,
+	.open = rc_open,
+	.close = rc_close,
+};

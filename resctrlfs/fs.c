@@ -1,0 +1,677 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * fs: the FUSE face of the model - paths to nodes, the file tables of a
+ * group and of info/, and the operations. Every operation runs under one
+ * mutex and, when --state is given, saves the model after a change. Errors
+ * the VFS would give on real resctrl (EACCES on a read-only file, EPERM for
+ * mkdir outside the root, ...) are given here so that programs see them.
+ */
+#define FUSE_USE_VERSION 31
+
+#include <errno.h>
+#include <fcntl.h>
+#include <fuse.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "rfs_fs.h"
+
+enum node_kind { N_ROOT, N_GROUP, N_INFO, N_INFO_RES, N_FILE };
+
+enum file_id {
+	F_CPUS, F_CPUS_LIST, F_MODE, F_SCHEMATA, F_SIZE, F_TASKS,
+	F_LAST_CMD_STATUS,
+	F_CBM_MASK, F_MIN_CBM_BITS, F_NUM_CLOSIDS, F_SHAREABLE_BITS, F_BIT_USAGE,
+	F_SPARSE_MASKS, F_MIN_BANDWIDTH, F_BANDWIDTH_GRAN, F_DELAY_LINEAR,
+};
+
+struct rfs_file {
+	const char *name;
+	enum file_id id;
+	unsigned int mode;
+};
+
+/* The files of every control group, the root group included. */
+static const struct rfs_file group_files[] = {
+	{ "cpus", F_CPUS, 0644 },
+	{ "cpus_list", F_CPUS_LIST, 0644 },
+	{ "mode", F_MODE, 0644 },
+	{ "schemata", F_SCHEMATA, 0644 },
+	{ "size", F_SIZE, 0444 },
+	{ "tasks", F_TASKS, 0644 },
+};
+
+/* info/<schema>/ of a cache (bitmap) schema ... */
+static const struct rfs_file cache_files[] = {
+	{ "bit_usage", F_BIT_USAGE, 0444 },
+	{ "cbm_mask", F_CBM_MASK, 0444 },
+	{ "min_cbm_bits", F_MIN_CBM_BITS, 0444 },
+	{ "num_closids", F_NUM_CLOSIDS, 0444 },
+	{ "shareable_bits", F_SHAREABLE_BITS, 0444 },
+	{ "sparse_masks", F_SPARSE_MASKS, 0444 },
+};
+
+/* ... and of a memory bandwidth (range) schema, for when MB is added. */
+static const struct rfs_file mb_files[] = {
+	{ "bandwidth_gran", F_BANDWIDTH_GRAN, 0444 },
+	{ "delay_linear", F_DELAY_LINEAR, 0444 },
+	{ "min_bandwidth", F_MIN_BANDWIDTH, 0444 },
+	{ "num_closids", F_NUM_CLOSIDS, 0444 },
+};
+
+static const struct rfs_file info_files[] = {
+	{ "last_cmd_status", F_LAST_CMD_STATUS, 0444 },
+};
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+struct node {
+	enum node_kind kind;
+	unsigned int closid;		/* N_ROOT, N_GROUP, group files */
+	int sch;			/* N_INFO_RES and its files, else -1 */
+	const struct rfs_file *file;	/* N_FILE */
+};
+
+static struct rfs_model *md;
+static const char *state_path;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static time_t mount_time;
+
+void rfs_fs_setup(struct rfs_model *model, const char *state)
+{
+	md = model;
+	state_path = state;
+	mount_time = time(NULL);
+}
+
+static const struct rfs_file *find_file(const struct rfs_file *t, size_t n, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(t[i].name, name))
+			return &t[i];
+	return NULL;
+}
+
+static void res_files(int sch, const struct rfs_file **t, size_t *n)
+{
+	if (md->sch[sch].fmt == RFS_FMT_RANGE) {
+		*t = mb_files;
+		*n = N(mb_files);
+	} else {
+		*t = cache_files;
+		*n = N(cache_files);
+	}
+}
+
+static int find_schema(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < md->nsch; i++)
+		if (!strcmp(md->sch[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+/* Next component of *p into out; 0 at the end, -ENAMETOOLONG if too long. */
+static int next_comp(const char **p, char *out, size_t outlen)
+{
+	const char *s = *p, *e;
+
+	while (*s == '/')
+		s++;
+	if (!*s)
+		return 0;
+	e = strchrnul(s, '/');
+	if ((size_t)(e - s) >= outlen)
+		return -ENAMETOOLONG;
+	memcpy(out, s, (size_t)(e - s));
+	out[e - s] = '\0';
+	*p = e;
+	return 1;
+}
+
+static int resolve_in_info(struct node *n, const char *name, bool in_res)
+{
+	const struct rfs_file *t;
+	size_t cnt;
+
+	if (in_res) {
+		res_files(n->sch, &t, &cnt);
+		n->file = find_file(t, cnt, name);
+		if (!n->file)
+			return -ENOENT;
+		n->kind = N_FILE;
+		return 0;
+	}
+	n->file = find_file(info_files, N(info_files), name);
+	if (n->file) {
+		n->kind = N_FILE;
+		return 0;
+	}
+	n->sch = find_schema(name);
+	if (n->sch < 0)
+		return -ENOENT;
+	n->kind = N_INFO_RES;
+	return 0;
+}
+
+static int resolve_step(struct node *n, const char *name)
+{
+	int g;
+
+	switch (n->kind) {
+	case N_ROOT:
+		if (!strcmp(name, "info")) {
+			n->kind = N_INFO;
+			return 0;
+		}
+		n->file = find_file(group_files, N(group_files), name);
+		if (n->file) {
+			n->kind = N_FILE;
+			return 0;
+		}
+		g = rfs_group_find(md, name);
+		if (g < 0)
+			return -ENOENT;
+		n->kind = N_GROUP;
+		n->closid = (unsigned int)g;
+		return 0;
+	case N_GROUP:
+		n->file = find_file(group_files, N(group_files), name);
+		if (!n->file)
+			return -ENOENT;
+		n->kind = N_FILE;
+		return 0;
+	case N_INFO:
+		return resolve_in_info(n, name, false);
+	case N_INFO_RES:
+		return resolve_in_info(n, name, true);
+	case N_FILE:
+		return -ENOTDIR;
+	}
+	return -ENOENT;
+}
+
+static int resolve(const char *path, struct node *n)
+{
+	char name[RFS_NAME_MAX + 1];
+	int ret;
+
+	*n = (struct node){ .kind = N_ROOT, .sch = -1 };
+	while ((ret = next_comp(&path, name, sizeof(name))) > 0) {
+		ret = resolve_step(n, name);
+		if (ret)
+			return ret;
+	}
+	return ret;
+}
+
+static bool in_info(const struct node *n)
+{
+	return n->kind == N_INFO || n->kind == N_INFO_RES || (n->kind == N_FILE && n->sch >= 0) ||
+	       (n->kind == N_FILE && n->file->id == F_LAST_CMD_STATUS);
+}
+
+/* Save after a change; a failure is logged, the change itself stands. */
+static void save(void)
+{
+	char err[512];
+
+	if (!state_path || !md->dirty)
+		return;
+	if (rfs_state_save(md, state_path, err, sizeof(err)))
+		fprintf(stderr, "rdtalloc-resctrlfs: %s\n", err);
+}
+
+static void *op_init(struct fuse_conn_info *conn, struct fuse_config *cfg)
+{
+	/*
+	 * Every read must see the model as it is now (direct_io). Names and
+	 * attributes change only through this mount (mkdir, rmdir, chown), which
+	 * updates the kernel's caches itself, so they may be cached: without
+	 * that every path costs a LOOKUP and a GETATTR per component, ten times
+	 * the requests a client makes. A name that does not exist is not
+	 * cached, so a group made by another mount of the same --state is seen.
+	 */
+	cfg->direct_io = 1;
+	cfg->kernel_cache = 0;
+	cfg->entry_timeout = 1.0;
+	cfg->attr_timeout = 1.0;
+	cfg->negative_timeout = 0;
+	return NULL;
+}
+
+static int op_getattr(const char *path, struct stat *st, struct fuse_file_info *fi)
+{
+	struct node n;
+	int ret;
+
+	memset(st, 0, sizeof(*st));
+	pthread_mutex_lock(&lock);
+	ret = resolve(path, &n);
+	if (ret)
+		goto out;
+	st->st_atime = st->st_mtime = st->st_ctime = mount_time;
+	if (!in_info(&n)) {
+		st->st_uid = md->grp[n.closid].uid;
+		st->st_gid = md->grp[n.closid].gid;
+	}
+	if (n.kind == N_FILE) {
+		st->st_mode = S_IFREG | n.file->mode;
+		st->st_nlink = 1;
+	} else {
+		st->st_mode = S_IFDIR | (in_info(&n) ? 0555 : 0755);
+		st->st_nlink = 2;
+	}
+out:
+	pthread_mutex_unlock(&lock);
+	return ret;
+}
+
+/* Entries carry their type, as kernfs gives d_type: readers skip files without a stat. */
+static const struct stat dir_type = { .st_mode = S_IFDIR };
+static const struct stat file_type = { .st_mode = S_IFREG };
+
+static void fill_files(void *buf, fuse_fill_dir_t fill, const struct rfs_file *t, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		fill(buf, t[i].name, &file_type, 0, 0);
+}
+
+static int op_readdir(const char *path, void *buf, fuse_fill_dir_t fill, off_t off,
+		      struct fuse_file_info *fi, enum fuse_readdir_flags flags)
+{
+	const struct rfs_file *t;
+	struct node n;
+	unsigned int i;
+	size_t cnt;
+	int ret;
+
+	pthread_mutex_lock(&lock);
+	ret = resolve(path, &n);
+	if (ret)
+		goto out;
+	if (n.kind == N_FILE) {
+		ret = -ENOTDIR;
+		goto out;
+	}
+	fill(buf, ".", NULL, 0, 0);
+	fill(buf, "..", NULL, 0, 0);
+	switch (n.kind) {
+	case N_ROOT:
+		fill_files(buf, fill, group_files, N(group_files));
+		fill(buf, "info", &dir_type, 0, 0);
+		for (i = 1; i < md->nclosid; i++)
+			if (md->grp[i].used)
+				fill(buf, md->grp[i].name, &dir_type, 0, 0);
+		break;
+	case N_GROUP:
+		fill_files(buf, fill, group_files, N(group_files));
+		break;
+	case N_INFO:
+		fill_files(buf, fill, info_files, N(info_files));
+		for (i = 0; i < md->nsch; i++)
+			fill(buf, md->sch[i].name, &dir_type, 0, 0);
+		break;
+	case N_INFO_RES:
+		res_files(n.sch, &t, &cnt);
+		fill_files(buf, fill, t, cnt);
+		break;
+	case N_FILE:
+		break;
+	}
+out:
+	pthread_mutex_unlock(&lock);
+	return ret;
+}
+
+static void show_info_res(const struct node *n, struct rfs_buf *b)
+{
+	const struct rfs_schema *s = &md->sch[n->sch];
+
+	switch (n->file->id) {
+	case F_CBM_MASK:
+		rfs_buf_printf(b, "%llx\n", (unsigned long long)s->cbm_mask);
+		break;
+	case F_MIN_CBM_BITS:
+		rfs_buf_printf(b, "%u\n", s->min_cbm_bits);
+		break;
+	case F_NUM_CLOSIDS:
+		rfs_buf_printf(b, "%u\n", s->num_closid);
+		break;
+	case F_SHAREABLE_BITS:
+		rfs_buf_printf(b, "%llx\n", (unsigned long long)s->shareable);
+		break;
+	case F_SPARSE_MASKS:
+		rfs_buf_printf(b, "%u\n", s->sparse);
+		break;
+	case F_BIT_USAGE:
+		rfs_bit_usage_show(md, (unsigned int)n->sch, b);
+		break;
+	case F_MIN_BANDWIDTH:
+		rfs_buf_printf(b, "%u\n", s->min_bw);
+		break;
+	case F_BANDWIDTH_GRAN:
+		rfs_buf_printf(b, "%u\n", s->bw_gran);
+		break;
+	case F_DELAY_LINEAR:
+		rfs_buf_printf(b, "%u\n", s->delay_linear);
+		break;
+	default:
+		break;
+	}
+}
+
+static void show(const struct node *n, struct rfs_buf *b)
+{
+	if (n->sch >= 0) {
+		show_info_res(n, b);
+		return;
+	}
+	switch (n->file->id) {
+	case F_CPUS:
+	case F_CPUS_LIST:
+		rfs_cpus_show(md, n->closid, n->file->id == F_CPUS_LIST, b);
+		break;
+	case F_MODE:
+		rfs_mode_show(md, n->closid, b);
+		break;
+	case F_SCHEMATA:
+		rfs_schemata_show(md, n->closid, b);
+		break;
+	case F_SIZE:
+		rfs_size_show(md, n->closid, b);
+		break;
+	case F_TASKS:
+		rfs_tasks_show(md, n->closid, b);
+		break;
+	case F_LAST_CMD_STATUS:
+		rfs_status_show(md, b);
+		break;
+	default:
+		break;
+	}
+}
+
+static int op_open(const char *path, struct fuse_file_info *fi)
+{
+	struct rfs_buf *b;
+	struct node n;
+	int ret;
+
+	pthread_mutex_lock(&lock);
+	ret = resolve(path, &n);
+	if (!ret && n.kind != N_FILE)
+		ret = -EISDIR;
+	/* kernfs refuses write opens of files without a write mode, root too. */
+	if (!ret && (fi->flags & O_ACCMODE) != O_RDONLY && !(n.file->mode & 0222))
+		ret = -EACCES;
+	pthread_mutex_unlock(&lock);
+	if (ret)
+		return ret;
+	b = calloc(1, sizeof(*b));
+	if (!b)
+		return -ENOMEM;
+	fi->fh = (uintptr_t)b;
+	fi->direct_io = 1;
+	fi->nonseekable = 0;
+	return 0;
+}
+
+static int op_release(const char *path, struct fuse_file_info *fi)
+{
+	struct rfs_buf *b = (struct rfs_buf *)(uintptr_t)fi->fh;
+
+	if (b) {
+		rfs_buf_free(b);
+		free(b);
+	}
+	return 0;
+}
+
+/* Like seq_file: the text is made at offset 0, later offsets page through it. */
+static int op_read(const char *path, char *out, size_t size, off_t off,
+		   struct fuse_file_info *fi)
+{
+	struct rfs_buf *b = (struct rfs_buf *)(uintptr_t)fi->fh;
+	struct node n;
+	int ret;
+
+	pthread_mutex_lock(&lock);
+	ret = resolve(path, &n);
+	if (!ret && n.kind != N_FILE)
+		ret = -EISDIR;
+	if (!ret && (off == 0 || !b->s)) {
+		rfs_buf_free(b);
+		show(&n, b);
+		ret = b->err;
+		save();
+	}
+	pthread_mutex_unlock(&lock);
+	if (ret)
+		return ret;
+	if ((size_t)off >= b->len)
+		return 0;
+	if (size > b->len - (size_t)off)
+		size = b->len - (size_t)off;
+	memcpy(out, b->s + off, size);
+	return (int)size;
+}
+
+static int dispatch_write(const struct node *n, char *buf, size_t len)
+{
+	struct fuse_context *ctx = fuse_get_context();
+
+	switch (n->file->id) {
+	case F_CPUS:
+	case F_CPUS_LIST:
+		return rfs_cpus_write(md, n->closid, n->file->id == F_CPUS_LIST, buf);
+	case F_MODE:
+		return rfs_mode_write(md, n->closid, buf, len);
+	case F_SCHEMATA:
+		return rfs_schemata_write(md, n->closid, buf, len);
+	case F_TASKS:
+		return rfs_tasks_write(md, n->closid, buf, ctx->pid, ctx->uid);
+	default:
+		return -EINVAL;
+	}
+}
+
+/* Each write() is one command, as kernfs makes it; offsets do not matter. */
+static int op_write(const char *path, const char *data, size_t size, off_t off,
+		    struct fuse_file_info *fi)
+{
+	struct node n;
+	char *buf;
+	int ret;
+
+	if (size > RFS_WRITE_MAX)
+		return -E2BIG;
+	buf = malloc(size + 1);
+	if (!buf)
+		return -ENOMEM;
+	memcpy(buf, data, size);
+	buf[size] = '\0';
+	pthread_mutex_lock(&lock);
+	ret = resolve(path, &n);
+	if (!ret && n.kind != N_FILE)
+		ret = -EISDIR;
+	if (!ret)
+		ret = dispatch_write(&n, buf, size);
+	save();
+	pthread_mutex_unlock(&lock);
+	free(buf);
+	return ret ? ret : (int)size;
+}
+
+/* `echo x > file` truncates first; resctrl files have nothing to cut. */
+static int op_truncate(const char *path, off_t size, struct fuse_file_info *fi)
+{
+	struct node n;
+	int ret;
+
+	pthread_mutex_lock(&lock);
+	ret = resolve(path, &n);
+	if (!ret && n.kind != N_FILE)
+		ret = -EISDIR;
+	if (!ret && !(n.file->mode & 0222))
+		ret = -EACCES;
+	pthread_mutex_unlock(&lock);
+	return ret;
+}
+
+static int op_mkdir(const char *path, mode_t mode)
+{
+	struct fuse_context *ctx = fuse_get_context();
+	const char *slash = strrchr(path, '/');
+	char parent[4096];
+	struct node n;
+	int ret;
+
+	if (!slash || (size_t)(slash - path) >= sizeof(parent))
+		return -EINVAL;
+	memcpy(parent, path, (size_t)(slash - path));
+	parent[slash - path] = '\0';
+	pthread_mutex_lock(&lock);
+	ret = resolve(parent, &n);
+	if (!ret && n.kind == N_FILE)
+		ret = -ENOTDIR;
+	/* Control groups only at the top; no monitoring, so nothing below. */
+	if (!ret && n.kind != N_ROOT)
+		ret = strchr(slash + 1, '\n') ? -EINVAL : -EPERM;
+	if (!ret)
+		ret = rfs_mkdir(md, slash + 1, ctx->uid, ctx->gid);
+	save();
+	pthread_mutex_unlock(&lock);
+	return ret;
+}
+
+static int op_rmdir(const char *path)
+{
+	struct node n;
+	int ret;
+
+	pthread_mutex_lock(&lock);
+	ret = resolve(path, &n);
+	if (!ret) {
+		switch (n.kind) {
+		case N_GROUP:
+			ret = rfs_rmdir(md, n.closid);
+			break;
+		case N_ROOT:
+			ret = -EBUSY;
+			break;
+		case N_FILE:
+			ret = -ENOTDIR;
+			break;
+		default:
+			ret = -EPERM;	/* info/ has no rdtgroup */
+			break;
+		}
+	}
+	save();
+	pthread_mutex_unlock(&lock);
+	return ret;
+}
+
+/* rdtgroup_rename() moves MON groups only, and there are none here. */
+static int op_rename(const char *from, const char *to, unsigned int flags)
+{
+	const char *slash = strrchr(to, '/');
+	char parent[4096];
+	struct node src, dst;
+	int ret;
+
+	if (!slash || (size_t)(slash - to) >= sizeof(parent))
+		return -EINVAL;
+	memcpy(parent, to, (size_t)(slash - to));
+	parent[slash - to] = '\0';
+	pthread_mutex_lock(&lock);
+	ret = resolve(from, &src);
+	if (!ret)
+		ret = resolve(parent, &dst);
+	if (!ret && (in_info(&src) || in_info(&dst)))
+		ret = -ENOENT;
+	if (!ret) {
+		rfs_status_clear(md);
+		if (src.kind == N_FILE || dst.kind == N_FILE)
+			rfs_status_printf(md, "Source and destination must be directories");
+		else
+			rfs_status_printf(md, "Source must be a MON group\n");
+		ret = -EPERM;
+	}
+	save();
+	pthread_mutex_unlock(&lock);
+	return ret;
+}
+
+/* chown of a group's directory or files makes its user the owner (kernfs). */
+static int op_chown(const char *path, uid_t uid, gid_t gid, struct fuse_file_info *fi)
+{
+	struct rfs_group *g;
+	struct node n;
+	int ret;
+
+	pthread_mutex_lock(&lock);
+	ret = resolve(path, &n);
+	if (!ret && in_info(&n))
+		ret = -EPERM;
+	if (!ret) {
+		g = &md->grp[n.closid];
+		if (uid != (uid_t)-1)
+			g->uid = uid;
+		if (gid != (gid_t)-1)
+			g->gid = gid;
+		md->dirty = true;
+	}
+	save();
+	pthread_mutex_unlock(&lock);
+	return ret;
+}
+
+static int op_chmod(const char *path, mode_t mode, struct fuse_file_info *fi)
+{
+	return -EPERM;
+}
+
+static int op_utimens(const char *path, const struct timespec tv[2], struct fuse_file_info *fi)
+{
+	return 0;
+}
+
+static int op_create(const char *path, mode_t mode, struct fuse_file_info *fi)
+{
+	return -EACCES;
+}
+
+static int op_unlink(const char *path)
+{
+	return -EPERM;
+}
+
+const struct fuse_operations rfs_fuse_ops = {
+	.init = op_init,
+	.getattr = op_getattr,
+	.readdir = op_readdir,
+	.open = op_open,
+	.release = op_release,
+	.read = op_read,
+	.write = op_write,
+	.truncate = op_truncate,
+	.mkdir = op_mkdir,
+	.rmdir = op_rmdir,
+	.rename = op_rename,
+	.chown = op_chown,
+	.chmod = op_chmod,
+	.utimens = op_utimens,
+	.create = op_create,
+	.unlink = op_unlink,
+};

@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * rdtalloc-resctrlfs: mount an emulation of the Linux resctrl filesystem
+ * (cache allocation) on MOUNTPOINT, for testing resctrl users on machines
+ * without CAT. This file parses the command line, builds the machine and
+ * the model, loads --state and runs the libfuse loop until SIGTERM, SIGINT,
+ * SIGHUP or fusermount3 -u, then unmounts.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "rfs_fs.h"
+
+/* fuse_parse_cmdline() and struct fuse_cmdline_opts live here. */
+#include <fuse_lowlevel.h>
+
+/* broadwell-ep: L3 CAT, two L3 domains, 16 CLOSIDs, CDP capable. */
+#define DEFAULT_MACHINE "preset=broadwell-ep"
+
+struct opts {
+	const char *mountpoint;
+	const char *machine;
+	const char *state;
+	bool cdp, cdpl2, foreground, debug;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: rdtalloc-resctrlfs MOUNTPOINT [--machine DESC] [--cdp] [--cdpl2]\n"
+		"                          [--state FILE] [-f] [-d]\n"
+		"  --machine DESC  machine description as for rdtctl --machine\n"
+		"                  (default: %s)\n"
+		"  --cdp, --cdpl2  mount with L3 / L2 code and data prioritization\n"
+		"  --state FILE    keep the tree in FILE (JSON) across restarts\n"
+		"  -f              stay in the foreground\n"
+		"  -d              foreground with FUSE debug output\n"
+		"See rdtalloc-resctrlfs(1) and docs/resctrlfs.md.\n", DEFAULT_MACHINE);
+}
+
+static int parse_args(int argc, char **argv, struct opts *o)
+{
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			usage(stdout);
+			exit(0);
+		} else if (!strcmp(a, "--machine") || !strcmp(a, "--state")) {
+			if (i + 1 == argc) {
+				fprintf(stderr, "rdtalloc-resctrlfs: %s needs a value\n", a);
+				return -EINVAL;
+			}
+			*(a[2] == 'm' ? &o->machine : &o->state) = argv[++i];
+		} else if (!strncmp(a, "--machine=", 10)) {
+			o->machine = a + 10;
+		} else if (!strncmp(a, "--state=", 8)) {
+			o->state = a + 8;
+		} else if (!strcmp(a, "--cdp")) {
+			o->cdp = true;
+		} else if (!strcmp(a, "--cdpl2")) {
+			o->cdpl2 = true;
+		} else if (!strcmp(a, "-f")) {
+			o->foreground = true;
+		} else if (!strcmp(a, "-d")) {
+			o->debug = true;
+		} else if (a[0] == '-' || o->mountpoint) {
+			fprintf(stderr, "rdtalloc-resctrlfs: unknown argument '%s'\n", a);
+			return -EINVAL;
+		} else {
+			o->mountpoint = a;
+		}
+	}
+	if (!o->mountpoint) {
+		fprintf(stderr, "rdtalloc-resctrlfs: no MOUNTPOINT given\n");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* A daemon killed with SIGKILL leaves its mount behind: say how to clear it. */
+static int check_mountpoint(const char *mp)
+{
+	struct stat st;
+
+	if (!stat(mp, &st)) {
+		if (S_ISDIR(st.st_mode))
+			return 0;
+		fprintf(stderr, "rdtalloc-resctrlfs: %s: not a directory\n", mp);
+		return -ENOTDIR;
+	}
+	if (errno == ENOTCONN)
+		fprintf(stderr, "rdtalloc-resctrlfs: %s: stale mount of a dead daemon; "
+			"run 'fusermount3 -u -z %s' and start again\n", mp, mp);
+	else
+		fprintf(stderr, "rdtalloc-resctrlfs: %s: %s\n", mp, strerror(errno));
+	return -errno;
+}
+
+/* The daemon moves to / when it detaches: keep a relative --state usable. */
+static char *absolute(const char *path)
+{
+	char cwd[4096], *abs;
+
+	if (path[0] == '/')
+		return strdup(path);
+	if (!getcwd(cwd, sizeof(cwd)))
+		return NULL;
+	if (asprintf(&abs, "%s/%s", cwd, path) < 0)
+		return NULL;
+	return abs;
+}
+
+static int setup_model(const struct opts *o, struct rdt_machine **m, struct rfs_model *md)
+{
+	char err[1024];
+	int ret;
+
+	ret = rdt_machine_build(o->machine ? o->machine : DEFAULT_MACHINE, m, err, sizeof(err));
+	if (ret) {
+		fprintf(stderr, "rdtalloc-resctrlfs: --machine: %s\n", err);
+		return ret;
+	}
+	ret = rfs_model_init(md, *m, o->cdp, o->cdpl2, err, sizeof(err));
+	if (ret) {
+		fprintf(stderr, "rdtalloc-resctrlfs: %s\n", err);
+		return ret;
+	}
+	if (!o->state)
+		return 0;
+	ret = rfs_state_load(md, o->state, err, sizeof(err));
+	if (ret < 0) {
+		fprintf(stderr, "rdtalloc-resctrlfs: %s\n", err);
+		return ret;
+	}
+	md->dirty = true;
+	ret = rfs_state_save(md, o->state, err, sizeof(err));
+	if (ret)
+		fprintf(stderr, "rdtalloc-resctrlfs: %s\n", err);
+	return ret;
+}
+
+/*
+ * fuse_main() without its one flaw for us: it reports an exit by SIGTERM as
+ * a failure (status 8), and a clean stop must exit 0.
+ */
+static int run_fuse(int argc, char **argv)
+{
+	struct fuse_args args = FUSE_ARGS_INIT(argc, argv);
+	struct fuse_cmdline_opts co = { 0 };
+	struct fuse_session *se;
+	struct fuse *fuse;
+	int ret = 1;
+
+	if (fuse_parse_cmdline(&args, &co))
+		goto out_args;
+	fuse = fuse_new(&args, &rfs_fuse_ops, sizeof(rfs_fuse_ops), NULL);
+	if (!fuse)
+		goto out_args;
+	if (fuse_mount(fuse, co.mountpoint))
+		goto out_destroy;
+	if (fuse_daemonize(co.foreground))
+		goto out_unmount;
+	se = fuse_get_session(fuse);
+	if (fuse_set_signal_handlers(se))
+		goto out_unmount;
+	ret = fuse_loop(fuse);
+	fuse_remove_signal_handlers(se);
+	if (ret == SIGTERM || ret == SIGINT || ret == SIGHUP)
+		ret = 0;
+	else if (ret)
+		fprintf(stderr, "rdtalloc-resctrlfs: FUSE loop failed: %s\n", strerror(-ret));
+	ret = ret ? 1 : 0;
+out_unmount:
+	fuse_unmount(fuse);
+out_destroy:
+	fuse_destroy(fuse);
+out_args:
+	free(co.mountpoint);
+	fuse_opt_free_args(&args);
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	struct rdt_machine *m = NULL;
+	struct rfs_model md;
+	struct opts o = { 0 };
+	char *fargv[16], *state = NULL;
+	int fargc = 0, ret;
+
+	memset(&md, 0, sizeof(md));
+	if (parse_args(argc, argv, &o)) {
+		usage(stderr);
+		return 2;
+	}
+	if (check_mountpoint(o.mountpoint))
+		return 1;
+	if (o.state) {
+		state = absolute(o.state);
+		if (!state) {
+			fprintf(stderr, "rdtalloc-resctrlfs: --state %s: %s\n", o.state,
+				strerror(errno));
+			return 1;
+		}
+		o.state = state;
+	}
+	if (setup_model(&o, &m, &md)) {
+		ret = 1;
+		goto out;
+	}
+	rfs_fs_setup(&md, o.state);
+	fargv[fargc++] = argv[0];
+	fargv[fargc++] = (char *)o.mountpoint;
+	fargv[fargc++] = "-o";
+	/* fuse.resctrl in /proc/mounts: never taken for the real resctrl. */
+	fargv[fargc++] = geteuid() == 0 ?
+		"fsname=resctrl,subtype=resctrl,default_permissions,allow_other" :
+		"fsname=resctrl,subtype=resctrl,default_permissions";
+	/* One thread: the model needs no finer locking than fs.c's mutex. */
+	fargv[fargc++] = "-s";
+	if (o.foreground)
+		fargv[fargc++] = "-f";
+	if (o.debug)
+		fargv[fargc++] = "-d";
+	fargv[fargc] = NULL;
+	ret = run_fuse(fargc, fargv);
+out:
+	rfs_model_free(&md);
+	if (m)
+		rdt_machine_free(m);
+	free(state);
+	return ret;
+}

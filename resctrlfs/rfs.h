@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * rfs: the model behind rdtalloc-resctrlfs, an emulation of the CAT part of
+ * the Linux resctrl filesystem. It owns the schemas (one per schemata line),
+ * the control groups and their CLOSIDs, the per-CLOSID mask "registers",
+ * modes, CPU sets, task records and info/last_cmd_status. It knows nothing of
+ * FUSE (fs.c), of /proc (tasks.c reads it) or of the state file (state.c).
+ *
+ * Semantics follow the kernel's fs/resctrl/rdtgroup.c and ctrlmondata.c and
+ * Documentation/arch/x86/resctrl.rst, read for behaviour only; see
+ * docs/resctrlfs.md for what is and is not emulated.
+ */
+#ifndef RFS_H
+#define RFS_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "machine.h"
+
+#define RFS_MAX_SCHEMAS 8
+#define RFS_NAME_MAX 255		/* longest group name (NAME_MAX) */
+#define RFS_STATUS_LEN 512		/* the kernel's last_cmd_status buffer */
+#define RFS_WRITE_MAX 4096		/* kernfs atomic_write_len = PAGE_SIZE */
+#define RFS_RES_MB RDT_NRES		/* resource id of a future MB schema */
+
+enum rfs_conf { RFS_CONF_NONE, RFS_CONF_CODE, RFS_CONF_DATA };
+enum rfs_fmt { RFS_FMT_BITMAP, RFS_FMT_RANGE };
+enum rfs_mode { RFS_MODE_SHAREABLE, RFS_MODE_EXCLUSIVE };
+
+/* One line of the schemata file and one directory under info/. */
+struct rfs_schema {
+	char name[16];			/* "L3", "L3CODE", "MB" */
+	int res;			/* enum rdt_res, or RFS_RES_MB */
+	enum rfs_fmt fmt;
+	enum rfs_conf conf;
+	int peer;			/* CDP sibling schema index, or -1 */
+	unsigned int num_closid;	/* info/X/num_closids */
+	/* RFS_FMT_BITMAP */
+	unsigned int cbm_len;
+	uint64_t cbm_mask;		/* also the default control value */
+	uint64_t shareable;
+	unsigned int min_cbm_bits;
+	bool sparse;
+	/* RFS_FMT_RANGE (MB): not built yet, the fields say what it needs */
+	unsigned int min_bw, bw_gran, max_bw;
+	bool delay_linear;
+	/* domains, ascending id, and their control values per CLOSID */
+	unsigned int ndom;
+	const struct rdt_domain *dom;
+	uint64_t *ctrl;			/* [dom * nclosid + closid] */
+};
+
+struct rfs_group {
+	bool used;
+	char name[RFS_NAME_MAX + 1];	/* "" for the root group */
+	enum rfs_mode mode;
+	uint8_t *cpus;			/* [ncpus]: 1 when the CPU is ours */
+	uid_t uid;			/* owner of the directory and its files */
+	gid_t gid;
+};
+
+/*
+ * A task placed by a write to a tasks file (or pinned by the fork
+ * approximation, tasks.c). start: field 22 of /proc/TID/stat, to tell a
+ * reused tid from the task we placed. since: when it was placed, in the
+ * same clock ticks, so that only tasks started later inherit from it.
+ */
+struct rfs_task {
+	pid_t tid;
+	unsigned long long start;
+	unsigned long long since;
+	unsigned int closid;
+};
+
+struct rfs_model {
+	struct rdt_machine *m;
+	bool cdp[RDT_NRES];		/* --cdp, --cdpl2 */
+	struct rfs_schema sch[RFS_MAX_SCHEMAS];
+	unsigned int nsch;
+	int name_width;			/* schemata names are right-aligned to it */
+	unsigned int nclosid;		/* usable CLOSIDs: least num_closid */
+	struct rfs_group *grp;		/* [nclosid], indexed by CLOSID; 0 is root */
+	unsigned int ncpus;		/* nr_cpu_ids of the machine */
+	struct rfs_task *tasks;
+	size_t ntasks, tasks_cap;
+	char status[RFS_STATUS_LEN];
+	size_t status_len;
+	bool dirty;			/* changed since the last save */
+};
+
+/* A growing output buffer; on allocation failure it keeps err set. */
+struct rfs_buf {
+	char *s;
+	size_t len, cap;
+	int err;
+};
+
+void rfs_buf_printf(struct rfs_buf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void rfs_buf_putc(struct rfs_buf *b, char c);
+void rfs_buf_free(struct rfs_buf *b);
+
+int rfs_model_init(struct rfs_model *md, struct rdt_machine *m, bool cdpl3, bool cdpl2,
+		   char *err, size_t errlen);
+void rfs_model_free(struct rfs_model *md);
+
+void rfs_status_clear(struct rfs_model *md);
+void rfs_status_printf(struct rfs_model *md, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void rfs_status_show(const struct rfs_model *md, struct rfs_buf *b);
+
+/* CLOSID of the group called name, or -1. */
+int rfs_group_find(const struct rfs_model *md, const char *name);
+int rfs_mkdir(struct rfs_model *md, const char *name, uid_t uid, gid_t gid);
+int rfs_rmdir(struct rfs_model *md, unsigned int closid);
+
+void rfs_schemata_show(const struct rfs_model *md, unsigned int closid, struct rfs_buf *b);
+int rfs_schemata_write(struct rfs_model *md, unsigned int closid, char *buf, size_t len);
+void rfs_size_show(const struct rfs_model *md, unsigned int closid, struct rfs_buf *b);
+void rfs_mode_show(const struct rfs_model *md, unsigned int closid, struct rfs_buf *b);
+int rfs_mode_write(struct rfs_model *md, unsigned int closid, char *buf, size_t len);
+void rfs_cpus_show(const struct rfs_model *md, unsigned int closid, bool list,
+		   struct rfs_buf *b);
+int rfs_cpus_write(struct rfs_model *md, unsigned int closid, bool list, char *buf);
+void rfs_bit_usage_show(const struct rfs_model *md, unsigned int s, struct rfs_buf *b);
+
+/* cpumask.c: the kernel's bitmap text forms, over nbits bits in bits[]. */
+int rfs_bitmap_parse(const char *buf, uint8_t *bits, unsigned int nbits);
+int rfs_bitmap_parselist(const char *buf, uint8_t *bits, unsigned int nbits);
+void rfs_bitmap_print(const uint8_t *bits, unsigned int nbits, struct rfs_buf *b);
+void rfs_bitmap_print_list(const uint8_t *bits, unsigned int nbits, struct rfs_buf *b);
+/* kstrtoul()/kstrtoint() rules: whole string, optional trailing '\n'. */
+int rfs_kstrtoull(const char *s, unsigned int base, unsigned long long *res);
+int rfs_kstrtoint(const char *s, unsigned int base, int *res);
+char *rfs_strim(char *s);
+
+/* tasks.c */
+void rfs_tasks_show(struct rfs_model *md, unsigned int closid, struct rfs_buf *b);
+int rfs_tasks_write(struct rfs_model *md, unsigned int closid, char *buf,
+		    pid_t caller, uid_t caller_uid);
+/* Every record of closid goes to the root group (rmdir). */
+void rfs_tasks_release(struct rfs_model *md, unsigned int closid);
+int rfs_task_set(struct rfs_model *md, pid_t tid, unsigned long long start,
+		 unsigned long long since, unsigned int closid);
+
+/* state.c */
+int rfs_state_load(struct rfs_model *md, const char *path, char *err, size_t errlen);
+int rfs_state_save(struct rfs_model *md, const char *path, char *err, size_t errlen);
+
+#endif

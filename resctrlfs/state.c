@@ -1,0 +1,370 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * state: the model as a JSON file (--state), so that a daemon killed with
+ * SIGKILL comes back with the same tree. Written whole after each change,
+ * crash-safe: a temporary file in the same directory, fsync, rename over
+ * the old one, fsync of the directory. Loading checks that the file was
+ * written for the same machine and mount options before touching the model.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "rfs.h"
+
+#define STATE_VERSION 1
+
+static json_object *cpus_json(const struct rfs_model *md, const uint8_t *cpus)
+{
+	struct rfs_buf b = { 0 };
+	json_object *o;
+
+	rfs_bitmap_print_list(cpus, md->ncpus, &b);
+	o = json_object_new_string(b.s ? b.s : "");
+	rfs_buf_free(&b);
+	return o;
+}
+
+static json_object *groups_json(const struct rfs_model *md)
+{
+	json_object *arr = json_object_new_array();
+	unsigned int i;
+
+	for (i = 0; i < md->nclosid; i++) {
+		const struct rfs_group *g = &md->grp[i];
+		json_object *o;
+
+		if (!g->used)
+			continue;
+		o = json_object_new_object();
+		json_object_object_add(o, "closid", json_object_new_int((int)i));
+		json_object_object_add(o, "name", json_object_new_string(g->name));
+		json_object_object_add(o, "mode", json_object_new_string(
+			g->mode == RFS_MODE_EXCLUSIVE ? "exclusive" : "shareable"));
+		json_object_object_add(o, "cpus", cpus_json(md, g->cpus));
+		json_object_object_add(o, "uid", json_object_new_int64(g->uid));
+		json_object_object_add(o, "gid", json_object_new_int64(g->gid));
+		json_object_array_add(arr, o);
+	}
+	return arr;
+}
+
+/* Every control value, of free CLOSIDs too: it is register state. */
+static json_object *ctrl_json(const struct rfs_model *md)
+{
+	json_object *o = json_object_new_object();
+	unsigned int i, n;
+	char hex[24];
+
+	for (i = 0; i < md->nsch; i++) {
+		const struct rfs_schema *s = &md->sch[i];
+		json_object *arr = json_object_new_array();
+
+		for (n = 0; n < s->ndom * md->nclosid; n++) {
+			snprintf(hex, sizeof(hex), "%llx", (unsigned long long)s->ctrl[n]);
+			json_object_array_add(arr, json_object_new_string(hex));
+		}
+		json_object_object_add(o, s->name, arr);
+	}
+	return o;
+}
+
+static json_object *tasks_json(const struct rfs_model *md)
+{
+	json_object *arr = json_object_new_array();
+	size_t i;
+
+	for (i = 0; i < md->ntasks; i++) {
+		const struct rfs_task *t = &md->tasks[i];
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "tid", json_object_new_int(t->tid));
+		json_object_object_add(o, "start", json_object_new_int64((int64_t)t->start));
+		json_object_object_add(o, "since", json_object_new_int64((int64_t)t->since));
+		json_object_object_add(o, "closid", json_object_new_int((int)t->closid));
+		json_object_array_add(arr, o);
+	}
+	return arr;
+}
+
+static json_object *model_json(const struct rfs_model *md)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "version", json_object_new_int(STATE_VERSION));
+	json_object_object_add(o, "machine", json_object_new_string(md->m->desc));
+	json_object_object_add(o, "cdp", json_object_new_boolean(md->cdp[RDT_L3]));
+	json_object_object_add(o, "cdpl2", json_object_new_boolean(md->cdp[RDT_L2]));
+	json_object_object_add(o, "last_cmd_status", json_object_new_string(md->status));
+	json_object_object_add(o, "groups", groups_json(md));
+	json_object_object_add(o, "ctrl", ctrl_json(md));
+	json_object_object_add(o, "tasks", tasks_json(md));
+	return o;
+}
+
+static int write_all(int fd, const char *s, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, s, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		s += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static int fsync_dir_of(const char *path)
+{
+	char *copy = strdup(path);
+	int fd, ret = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	fd = open(dirname(copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0 || fsync(fd))
+		ret = -errno;
+	if (fd >= 0)
+		close(fd);
+	free(copy);
+	return ret;
+}
+
+int rfs_state_save(struct rfs_model *md, const char *path, char *err, size_t errlen)
+{
+	json_object *o = model_json(md);
+	const char *text;
+	char tmp[4096];
+	int fd, ret;
+
+	text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY);
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid()) >= (int)sizeof(tmp)) {
+		ret = -ENAMETOOLONG;
+		snprintf(err, errlen, "state %s: path too long", path);
+		goto out;
+	}
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		ret = -errno;
+		snprintf(err, errlen, "state %s: cannot create %s: %s", path, tmp, strerror(-ret));
+		goto out;
+	}
+	ret = write_all(fd, text, strlen(text));
+	if (!ret)
+		ret = write_all(fd, "\n", 1);
+	if (!ret && fsync(fd))
+		ret = -errno;
+	if (close(fd) && !ret)
+		ret = -errno;
+	if (!ret && rename(tmp, path))
+		ret = -errno;
+	if (ret) {
+		snprintf(err, errlen, "state %s: cannot write: %s", path, strerror(-ret));
+		unlink(tmp);
+		goto out;
+	}
+	ret = fsync_dir_of(path);
+	if (ret)
+		snprintf(err, errlen, "state %s: cannot sync its directory: %s", path,
+			 strerror(-ret));
+	else
+		md->dirty = false;
+out:
+	json_object_put(o);
+	return ret;
+}
+
+static json_object *get(json_object *o, const char *key, json_type type)
+{
+	json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, type))
+		return NULL;
+	return v;
+}
+
+static int load_group(struct rfs_model *md, json_object *o, char *err, size_t errlen)
+{
+	json_object *name = get(o, "name", json_type_string), *cl = get(o, "closid", json_type_int);
+	json_object *mode = get(o, "mode", json_type_string), *cpus = get(o, "cpus", json_type_string);
+	json_object *uid = get(o, "uid", json_type_int), *gid = get(o, "gid", json_type_int);
+	struct rfs_group *g;
+	int c;
+
+	if (!name || !cl || !mode || !cpus || !uid || !gid) {
+		snprintf(err, errlen, "a group lacks name, closid, mode, cpus, uid or gid");
+		return -EINVAL;
+	}
+	c = json_object_get_int(cl);
+	if (c < 0 || (unsigned int)c >= md->nclosid || strlen(json_object_get_string(name)) >
+	    RFS_NAME_MAX || (c == 0) != (json_object_get_string(name)[0] == '\0')) {
+		snprintf(err, errlen, "group '%s': bad closid %d", json_object_get_string(name), c);
+		return -EINVAL;
+	}
+	g = &md->grp[c];
+	if (g->used || (c && rfs_group_find(md, json_object_get_string(name)) >= 0)) {
+		snprintf(err, errlen, "group '%s' (closid %d) given twice",
+			 json_object_get_string(name), c);
+		return -EINVAL;
+	}
+	g->used = true;
+	snprintf(g->name, sizeof(g->name), "%s", json_object_get_string(name));
+	g->mode = strcmp(json_object_get_string(mode), "exclusive") ? RFS_MODE_SHAREABLE :
+		  RFS_MODE_EXCLUSIVE;
+	g->uid = (uid_t)json_object_get_int64(uid);
+	g->gid = (gid_t)json_object_get_int64(gid);
+	if (rfs_bitmap_parselist(json_object_get_string(cpus), g->cpus, md->ncpus)) {
+		snprintf(err, errlen, "group '%s': bad cpus", g->name);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int load_ctrl(struct rfs_model *md, json_object *ctrl, char *err, size_t errlen)
+{
+	unsigned int i, n;
+
+	for (i = 0; i < md->nsch; i++) {
+		struct rfs_schema *s = &md->sch[i];
+		json_object *arr = get(ctrl, s->name, json_type_array);
+
+		if (!arr || json_object_array_length(arr) != (size_t)s->ndom * md->nclosid) {
+			snprintf(err, errlen, "ctrl.%s: missing or of the wrong length", s->name);
+			return -EINVAL;
+		}
+		for (n = 0; n < s->ndom * md->nclosid; n++) {
+			json_object *v = json_object_array_get_idx(arr, n);
+			unsigned long long x;
+
+			if (!json_object_is_type(v, json_type_string) ||
+			    rfs_kstrtoull(json_object_get_string(v), 16, &x) || x > s->cbm_mask) {
+				snprintf(err, errlen, "ctrl.%s[%u]: not a mask", s->name, n);
+				return -EINVAL;
+			}
+			s->ctrl[n] = x;
+		}
+	}
+	return 0;
+}
+
+static int load_tasks(struct rfs_model *md, json_object *arr, char *err, size_t errlen)
+{
+	size_t i;
+
+	for (i = 0; i < json_object_array_length(arr); i++) {
+		json_object *o = json_object_array_get_idx(arr, i);
+		json_object *tid = get(o, "tid", json_type_int), *st = get(o, "start", json_type_int);
+		json_object *since = get(o, "since", json_type_int), *cl = get(o, "closid", json_type_int);
+		int c;
+
+		if (!tid || !st || !since || !cl) {
+			snprintf(err, errlen, "tasks[%zu]: lacks tid, start, since or closid", i);
+			return -EINVAL;
+		}
+		c = json_object_get_int(cl);
+		if (c < 0 || (unsigned int)c >= md->nclosid || !md->grp[c].used) {
+			snprintf(err, errlen, "tasks[%zu]: closid %d is no group", i, c);
+			return -EINVAL;
+		}
+		if (rfs_task_set(md, json_object_get_int(tid),
+				 (unsigned long long)json_object_get_int64(st),
+				 (unsigned long long)json_object_get_int64(since), (unsigned int)c))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int check_header(const struct rfs_model *md, json_object *o, char *err, size_t errlen)
+{
+	json_object *ver = get(o, "version", json_type_int), *mach = get(o, "machine", json_type_string);
+	json_object *cdp = get(o, "cdp", json_type_boolean), *cdpl2 = get(o, "cdpl2", json_type_boolean);
+
+	if (!ver || json_object_get_int(ver) != STATE_VERSION || !mach || !cdp || !cdpl2) {
+		snprintf(err, errlen, "not a version %d state file", STATE_VERSION);
+		return -EINVAL;
+	}
+	if (strcmp(json_object_get_string(mach), md->m->desc)) {
+		snprintf(err, errlen, "written for machine '%s'; start with that --machine "
+			 "or remove the file", json_object_get_string(mach));
+		return -EINVAL;
+	}
+	if (json_object_get_boolean(cdp) != md->cdp[RDT_L3] ||
+	    json_object_get_boolean(cdpl2) != md->cdp[RDT_L2]) {
+		snprintf(err, errlen, "written with%s --cdp and with%s --cdpl2; start the same "
+			 "way or remove the file", json_object_get_boolean(cdp) ? "" : "out",
+			 json_object_get_boolean(cdpl2) ? "" : "out");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int load_json(struct rfs_model *md, json_object *o, char *err, size_t errlen)
+{
+	json_object *groups = get(o, "groups", json_type_array), *ctrl = get(o, "ctrl", json_type_object);
+	json_object *tasks = get(o, "tasks", json_type_array);
+	json_object *status = get(o, "last_cmd_status", json_type_string);
+	unsigned int i;
+	size_t k;
+	int ret;
+
+	ret = check_header(md, o, err, errlen);
+	if (ret)
+		return ret;
+	if (!groups || !ctrl || !tasks || !status) {
+		snprintf(err, errlen, "lacks groups, ctrl, tasks or last_cmd_status");
+		return -EINVAL;
+	}
+	for (i = 0; i < md->nclosid; i++) {
+		md->grp[i].used = false;
+		memset(md->grp[i].cpus, 0, md->ncpus);
+	}
+	for (k = 0; k < json_object_array_length(groups); k++) {
+		ret = load_group(md, json_object_array_get_idx(groups, k), err, errlen);
+		if (ret)
+			return ret;
+	}
+	if (!md->grp[0].used) {
+		snprintf(err, errlen, "no root group (closid 0)");
+		return -EINVAL;
+	}
+	ret = load_ctrl(md, ctrl, err, errlen);
+	if (!ret)
+		ret = load_tasks(md, tasks, err, errlen);
+	if (!ret) {
+		snprintf(md->status, sizeof(md->status), "%s", json_object_get_string(status));
+		md->status_len = strlen(md->status);
+	}
+	return ret;
+}
+
+/* 0 and the model loaded; 1 when there is no file yet; -errno on error. */
+int rfs_state_load(struct rfs_model *md, const char *path, char *err, size_t errlen)
+{
+	char msg[512] = "";
+	json_object *o;
+	int ret;
+
+	if (access(path, F_OK) && errno == ENOENT)
+		return 1;
+	o = json_object_from_file(path);
+	if (!o) {
+		snprintf(err, errlen, "state %s: not JSON (%s); remove it to start afresh",
+			 path, json_util_get_last_err());
+		return -EINVAL;
+	}
+	ret = load_json(md, o, msg, sizeof(msg));
+	json_object_put(o);
+	if (ret)
+		snprintf(err, errlen, "state %s: %s", path, msg);
+	return ret;
+}

@@ -1,0 +1,273 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# test_resctrl: rdtctl on the resctrl backend, against the resctrl emulator
+# (rdtalloc-resctrlfs, a FUSE filesystem; $RDTALLOC_TEST_RESCTRLFS names it).
+# What is checked is what the kernel would hold: one control group per
+# distinct schema (rdtalloc-<n>), whatever the number of our groups; groups
+# split and merged with their tasks; control groups not ours never touched;
+# no free CLOSID as a named error that changes nothing; the kernel's own
+# refusals quoted; the kernel brought back to the state at open.
+. "$(dirname "$0")/lib.sh"
+need_python
+
+FS=${RDTALLOC_TEST_RESCTRLFS:-}
+if [ "$(id -u)" -ne 0 ] || [ ! -c /dev/fuse ]; then
+	echo "SKIP: the resctrl emulator needs root and /dev/fuse" >&2
+	exit 77
+fi
+if [ -z "$FS" ] || [ ! -x "$FS" ]; then
+	echo "FAIL: RDTALLOC_TEST_RESCTRLFS is not the emulator ('$FS')" >&2
+	exit 1
+fi
+
+MNT=$TMP/resctrl
+MACHINE=$MACHINE_REAL
+FSPID=
+
+mounted()
+{
+	grep -q " $MNT fuse.resctrl " /proc/mounts
+}
+
+# mount_fs ARGS: the emulator on $MNT for this test's machine
+mount_fs()
+{
+	mkdir -p "$MNT"
+	"$FS" "$MNT" -f --machine "$MACHINE" "$@" 2>"$TMP/fs.log" &
+	FSPID=$!
+	i=0
+	while ! mounted; do
+		i=$((i + 1))
+		if [ $i -gt 100 ]; then
+			echo "FATAL: the emulator did not mount: $(cat "$TMP/fs.log")" >&2
+			exit 1
+		fi
+		sleep 0.05
+	done
+}
+
+umount_fs()
+{
+	if mounted; then
+		fusermount3 -u -z "$MNT" 2>/dev/null
+	fi
+	[ -n "$FSPID" ] && wait "$FSPID" 2>/dev/null
+	FSPID=
+}
+trap 'cleanup_children; umount_fs; rm -rf "$TMP"' EXIT
+
+rdt()
+{
+	"$RDTCTL" --backend resctrl --resctrl-root "$MNT" --state-dir "$STATE" \
+		--machine "$MACHINE" "$@"
+}
+
+# ours: our control groups, one per line
+ours()
+{
+	(cd "$MNT" && ls -d rdtalloc-* 2>/dev/null)
+}
+
+# expect_file DESC FILE TEXT: the kernel file holds exactly TEXT
+expect_file()
+{
+	e_got=$(cat "$2" 2>&1)
+	if [ "$e_got" = "$3" ]; then pass; else
+		fail "$1: $2 holds '$e_got', wanted '$3'"; fi
+}
+
+# expect_tasks DESC DIR PID...: the kernel lists exactly these tasks in DIR
+expect_lists()
+{
+	l_desc=$1 l_file=$2
+	shift 2
+	for p in "$@"; do
+		if grep -qx "$p" "$l_file"; then pass; else
+			fail "$l_desc: $p is not in $l_file"; fi
+	done
+}
+
+expect_not_lists()
+{
+	if grep -qx "$3" "$2"; then fail "$1: $3 is in $2"; else pass; fi
+}
+
+mount_fs
+
+# ---- capabilities from the kernel, the rule, the refusals ----------------
+ok "info" info
+expect_out_has "info: backend" "backend:  resctrl (backend 'resctrl' requested by the caller; resctrl at $MNT: CLOSIDs in use: the root, 0 groups of ours, 0 not ours; 15 free of 16)"
+expect_out_has "info: rule" "rule:     precedence=task (a task of a non-default group runs with its group's allocation on every CPU; other tasks with the CPU's group's)"
+ok "info -j" -j info
+json "info -j: the kernel's CLOSIDs" "[[r['name'], r['closids'], r['cbm_len']] for r in d['resources']]" '[["L3", 16, 20]]'
+json "info -j: precedence" "d['backend']['precedence']" "task"
+
+STATE2=$TMP/state2
+mkdir -m 700 "$STATE2"
+run_raw --backend resctrl --resctrl-root "$MNT" --state-dir "$STATE2" --precedence cpu info
+expect_rc 1 "precedence=cpu refused"
+expect_err_has "precedence=cpu: why" "backend resctrl cannot honour precedence=cpu: the kernel's resctrl runs a task of a non-default group with that group's allocation on every CPU"
+run_raw --backend resctrl --resctrl-root "$TMP/nowhere" --state-dir "$STATE2" info
+expect_rc 1 "a root that is not resctrl"
+expect_err_has "no resctrl there" "no resctrl at $TMP/nowhere"
+run_env RDTALLOC_MOUNTS=/dev/null "$RDTCTL" --backend resctrl --state-dir "$STATE2" info
+expect_rc 1 "resctrl not mounted"
+expect_err_has "not mounted" "resctrl is not mounted: mount -t resctrl resctrl /sys/fs/resctrl"
+run cdp L3 on
+expect_rc 1 "CDP is the mount's"
+expect_err_has "CDP: remount" "CDP is how resctrl was mounted (off now); remount it"
+
+# ---- a control group we did not create ------------------------------------
+mkdir "$MNT/runtime-x"
+echo "L3:0=c0000;1=c0000" >"$MNT/runtime-x/schemata"
+echo 3 >"$MNT/runtime-x/cpus_list"
+
+# ---- 40 groups, 5 schemas: 5 control groups ---------------------------------
+i=0
+while [ $i -lt 40 ]; do
+	k=$((i % 5))
+	m=$(printf %x $((1 << k)))
+	rdt -q group create "g$i" --schema "L3:0=$m;1=$m" || fail "create g$i"
+	i=$((i + 1))
+done
+expect_file "5 distinct schemas, 5 control groups" /dev/stdin "$(printf 'rdtalloc-%s\n' 1 2 3 4 5)" <<EOF
+$(ours)
+EOF
+got=$(cat "$MNT"/rdtalloc-*/schemata | sort | tr -d ' ' | tr '\n' ' ')
+want="L3:0=10;1=10 L3:0=1;1=1 L3:0=2;1=2 L3:0=4;1=4 L3:0=8;1=8 "
+if [ "$got" = "$want" ]; then pass; else fail "schemata of the 5: '$got', wanted '$want'"; fi
+expect_file "the runtime's group untouched" "$MNT/runtime-x/schemata" "    L3:0=c0000;1=c0000"
+ok "info" info
+expect_out_has "info counts" "backend:  resctrl (backend 'resctrl' requested by the caller; resctrl at $MNT: CLOSIDs in use: the root, 5 groups of ours, 1 not ours (runtime-x); 9 free of 16)"
+ok "closids" -j closids L3
+json "closids: one per class, with its groups" "[(c['closid'], c['refcount']) for c in d[0]['closids']]" '[[0, 1], [1, 8], [2, 8], [3, 8], [4, 8], [5, 8]]'
+
+# ---- no free CLOSID: named, all or nothing ------------------------------------
+# 1 root + 5 + 1 foreign = 7 in use: 9 more distinct schemas fit, the 10th not
+i=0
+while [ $i -lt 9 ]; do
+	rdt -q schema set "g$i" "L3:0=$(printf %x $((0x300 << i)));1=3" || fail "schema set g$i"
+	i=$((i + 1))
+done
+snapshot "$TMP/before"
+ls -R "$MNT" >"$TMP/tree.before"
+failure "the 16th CLOSID" "resctrl has no free CLOSID: 16 in use, 1 of them not ours (15 distinct schemas need 15 control groups beside the root; 16 CLOSIDs in all)" \
+	schema set g9 "L3:0=3;1=3"
+unchanged "no CLOSID: state unchanged" "$TMP/before"
+ls -R "$MNT" >"$TMP/tree.after"
+if cmp -s "$TMP/tree.before" "$TMP/tree.after"; then pass; else
+	fail "no CLOSID: the kernel's tree changed"; fi
+# the same schema as another group: it shares that group's control group
+ok "an existing schema still fits" schema set g9 "L3:0=300;1=3"
+if [ "$(ours | wc -l)" -eq 14 ]; then pass; else fail "14 of ours: $(ours | wc -l)"; fi
+ok "reset" reset
+if [ -z "$(ours)" ]; then pass; else fail "reset leaves no group of ours: $(ours)"; fi
+expect_file "reset: root all-ones" "$MNT/schemata" "    L3:0=fffff;1=fffff"
+expect_file "reset: the runtime's group untouched" "$MNT/runtime-x/schemata" "    L3:0=c0000;1=c0000"
+
+# ---- tasks: split and merge move them in the kernel ----------------------------
+ok "a" group create a --schema "L3:0=f;1=f"
+ok "b" group create b --schema "L3:0=f;1=f"
+spawn sleep 300
+T1=$SPAWNED
+spawn sleep 300
+T2=$SPAWNED
+ok "bind T1 to a" task bind a "$T1"
+ok "bind T2 to b" task bind b "$T2"
+expect_file "a and b share one control group" /dev/stdin "rdtalloc-1" <<EOF
+$(ours)
+EOF
+expect_lists "both in it" "$MNT/rdtalloc-1/tasks" "$T1" "$T2"
+ok "task show a" -j task show a
+json "a's tasks" "d['tasks']" "[$T1]"
+ok "task show b" -j task show b
+json "b's tasks" "d['tasks']" "[$T2]"
+ok "split b off" schema set b "L3:0=f0;1=f0"
+expect_file "split: two control groups" /dev/stdin "$(printf 'rdtalloc-1\nrdtalloc-2')" <<EOF
+$(ours)
+EOF
+expect_lists "split: T1 stays" "$MNT/rdtalloc-1/tasks" "$T1"
+expect_lists "split: T2 moved" "$MNT/rdtalloc-2/tasks" "$T2"
+expect_not_lists "split: T2 left" "$MNT/rdtalloc-1/tasks" "$T2"
+expect_file "split: b's schemata" "$MNT/rdtalloc-2/schemata" "    L3:0=f0;1=f0"
+ok "task group of T2" -j task show b
+json "T2 is b's" "d['tasks']" "[$T2]"
+ok "merge a into b's schema" schema set a "L3:0=f0;1=f0"
+expect_file "merge: one control group" /dev/stdin "rdtalloc-2" <<EOF
+$(ours)
+EOF
+expect_lists "merge: T1 moved" "$MNT/rdtalloc-2/tasks" "$T1" "$T2"
+ok "cpu bind a 1" cpu bind a 1
+expect_file "cpus_list" "$MNT/rdtalloc-2/cpus_list" "1"
+ok "cpu assoc" -j cpu assoc
+json "cpu assoc: class numbers, the rule" "[(c['cpu'], c['group'], c['closid'], c['precedence']) for c in d]" \
+	'[[0, "default", 0, "task"], [1, "a", 2, "task"], [2, "default", 0, "task"], [3, "default", 0, "task"]]'
+ok "unbind T2" task bind default "$T2"
+expect_not_lists "unbound: T2 left" "$MNT/rdtalloc-2/tasks" "$T2"
+expect_lists "unbound: T2 in the root" "$MNT/tasks" "$T2"
+kill "$T1"
+wait "$T1" 2>/dev/null
+ok "task show a after T1 exited" -j task show a
+json "a's tasks: the dead one is not listed" "d['tasks']" "[]"
+ok "group remove a" group remove a
+ok "group remove b" group remove b
+if [ -z "$(ours)" ]; then pass; else fail "groups removed, no control group left: $(ours)"; fi
+expect_file "CPU 1 back to the root" "$MNT/cpus_list" "0-2"
+
+# ---- the kernel's refusal, quoted ------------------------------------------------
+# (an exclusive group may overlap no other, the root included)
+ok "default off the runtime's ways" schema set default "L3:0=ffff;1=ffff"
+ok "x" group create x --schema "L3:0=f;1=f"
+echo exclusive >"$MNT/runtime-x/mode" || fail "runtime-x exclusive"
+failure "overlapping an exclusive group" \
+	"resctrl: rdtalloc-1/schemata: 'L3:0=f0000;1=f0000': Overlaps with exclusive group" \
+	schema set x "L3:0=f0000;1=f0000"
+expect_file "refused: x's control group as before" "$MNT/rdtalloc-1/schemata" "    L3:0=f;1=f"
+ok "x's schema as before" schema show x
+expect_out "x's schema as before" "L3:0=0000f;1=0000f"
+echo shareable >"$MNT/runtime-x/mode"
+
+# ---- a CPU of a control group not ours is not taken ----------------------------
+failure "CPU 3 is the runtime's" "CPU 3 is in resctrl group 'runtime-x', which librdtalloc did not create: it will not take it (x wants it)" \
+	cpu bind x 3
+expect_file "CPU 3 still the runtime's" "$MNT/runtime-x/cpus_list" "3"
+
+# ---- the kernel changed behind our back: open brings it back ----------------------
+ok "y" group create y --schema "L3:0=ff;1=ff"
+dir=$(ours | tail -1)
+echo "L3:0=1" >"$MNT/$dir/schemata"
+ok "info after a change behind our back" info
+expect_out_has "info says so" "backend:  resctrl (backend 'resctrl' requested by the caller; resctrl at $MNT: CLOSIDs in use: the root, 2 groups of ours, 1 not ours (runtime-x); 12 free of 16; the kernel disagreed with the state and was brought back to it)"
+expect_file "y's schemata re-applied" "$MNT/$dir/schemata" "    L3:0=ff;1=ff"
+rmdir "$MNT/$dir"
+ok "schema show after rmdir behind our back" schema show y
+if [ -d "$MNT/$dir" ]; then pass; else fail "the removed control group was not re-created"; fi
+
+# ---- save and apply ----------------------------------------------------------------
+ok "save" save
+printf '%s\n' "$OUT" >"$TMP/conf"
+ok "reset" reset
+ok "apply" apply "$TMP/conf"
+ok "schema show y" schema show y
+expect_out "apply: y back" "L3:0=000ff;1=000ff"
+if [ "$(ours | wc -l)" -eq 2 ]; then pass; else fail "apply: 2 of ours: $(ours)"; fi
+
+# ---- the simulator's verbs are refused ----------------------------------------------
+failure "no switch hook" "backend resctrl has no switch hook: the kernel switches CLOSIDs itself, for tasks and CPUs alike" \
+	hook start
+
+umount_fs
+
+# ---- CDP, as mounted --------------------------------------------------------------------
+STATE=$TMP/state-cdp
+mkdir -m 700 "$STATE"
+mount_fs --cdp
+ok "info with CDP" -j info
+json "CDP on, CLOSIDs halved" "[(r['name'], r['cdp'], r['closids'], r['hw_closids']) for r in d['resources']]" '[["L3", true, 8, 16]]'
+ok "cdp group" group create c --schema "L3DATA:0=f;1=f"
+dir=$(ours)
+expect_file "CDP schemata" "$MNT/$dir/schemata" "$(printf 'L3DATA:0=f;1=f\nL3CODE:0=fffff;1=fffff')"
+run cdp L3 off
+expect_rc 1 "CDP cannot be turned off here"
+umount_fs
+
+finish

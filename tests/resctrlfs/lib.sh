@@ -1,0 +1,133 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Helpers of the rdtalloc-resctrlfs tests, sourced by every test_*.sh:
+#   sh test_x.sh /path/to/rdtalloc-resctrlfs
+# A test mounts the emulator on a fresh directory (always unmounted at exit),
+# then checks exact file contents, errnos and info/last_cmd_status texts.
+# It skips (77) only when not root or without /dev/fuse.
+
+BIN=${1:?usage: sh $0 /path/to/rdtalloc-resctrlfs}
+PASS=0
+FAIL=0
+DPID=
+TMP=$(mktemp -d /tmp/rfs-test.XXXXXX)
+MNT=$TMP/mnt
+mkdir "$MNT"
+
+if [ "$(id -u)" != 0 ]; then
+	echo "SKIP: needs root (FUSE mount with allow_other)"
+	exit 77
+fi
+if [ ! -c /dev/fuse ]; then
+	echo "SKIP: no /dev/fuse"
+	exit 77
+fi
+
+cleanup() {
+	stop_fs
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+mounted() {
+	grep -q " $MNT fuse.resctrl " /proc/mounts
+}
+
+# start_fs [ARGS...]: run the daemon in the foreground (so that we know its
+# pid) and wait until the mount appears.
+start_fs() {
+	"$BIN" "$MNT" -f "$@" 2>"$TMP/daemon.log" &
+	DPID=$!
+	i=0
+	while ! mounted; do
+		i=$((i + 1))
+		if [ $i -gt 100 ] || ! kill -0 "$DPID" 2>/dev/null; then
+			echo "FATAL: the daemon did not mount: $(cat "$TMP/daemon.log")"
+			exit 1
+		fi
+		sleep 0.05
+	done
+}
+
+stop_fs() {
+	if mounted || [ -n "$(grep " $MNT " /proc/mounts)" ]; then
+		fusermount3 -u -z "$MNT" 2>/dev/null
+	fi
+	if [ -n "$DPID" ]; then
+		wait "$DPID" 2>/dev/null
+		DPID=
+	fi
+}
+
+pass() {
+	PASS=$((PASS + 1))
+}
+
+fail() {
+	FAIL=$((FAIL + 1))
+	echo "FAIL: $*"
+}
+
+# check NAME EXPECTED ACTUAL
+check() {
+	if [ "$2" = "$3" ]; then
+		pass
+	else
+		fail "$1: expected [$2], got [$3]"
+	fi
+}
+
+# check_file FILE EXPECTED: the whole content, EXPECTED plus one newline.
+check_file() {
+	if printf '%s\n' "$2" | cmp -s - "$1"; then
+		pass
+	else
+		fail "$1: expected [$2], got [$(cat "$1" 2>&1)]"
+	fi
+}
+
+# wr FILE DATA: one write() of DATA exactly; sets ERR to the errno text.
+wr() {
+	ERR=
+	if printf '%s' "$2" | dd of="$1" bs=8192 conv=notrunc status=none 2>"$TMP/err"; then
+		return 0
+	fi
+	ERR=$(sed -n 's/.*: //p' "$TMP/err" | tail -n 1)
+	return 1
+}
+
+# ok_write NAME FILE DATA: the write succeeds and last_cmd_status is ok.
+ok_write() {
+	if wr "$2" "$3"; then
+		check "$1 (status)" "ok" "$(cat "$MNT/info/last_cmd_status")"
+	else
+		fail "$1: write of [$3] to $2 failed: $ERR ($(cat "$MNT/info/last_cmd_status"))"
+	fi
+}
+
+# bad_write NAME FILE DATA ERRNO-TEXT STATUS: the write fails with that errno
+# and leaves STATUS in last_cmd_status ("-" to skip that check).
+bad_write() {
+	if wr "$2" "$3"; then
+		fail "$1: write of [$3] to $2 succeeded"
+		return
+	fi
+	check "$1 (errno)" "$4" "$ERR"
+	if [ "$5" != "-" ]; then
+		check "$1 (status)" "$5" "$(cat "$MNT/info/last_cmd_status")"
+	fi
+}
+
+# errtext CMD...: run CMD, print the errno text of its failure ("" if none).
+errtext() {
+	if "$@" 2>"$TMP/err"; then
+		echo ""
+	else
+		sed -n 's/.*: //p' "$TMP/err" | tail -n 1
+	fi
+}
+
+finish() {
+	echo "$PASS passed, $FAIL failed"
+	[ "$FAIL" = 0 ]
+}
