@@ -78,9 +78,9 @@ static double run(const char *be, char *const *args, const char *stdin_file)
 	char *argv[20], dir[128];
 	int n = 0;
 
-	snprintf(dir, sizeof(dir), "%s/state-%s", tmp, be);
 	argv[n++] = RDTCTL_PATH;
 	if (be) {
+		snprintf(dir, sizeof(dir), "%s/state-%s", tmp, be);
 		argv[n++] = "--backend";
 		argv[n++] = (char *)be;
 		argv[n++] = "--state-dir";
