@@ -240,6 +240,18 @@ static json_object *caps_json(const struct rdtalloc_cpu_caps *c)
 	jset(o, "stepping", jint(c->stepping));
 	jset(o, "rdt_alloc", jbool(c->rdt_alloc));
 	jset(o, "mba", jbool(c->mba));
+	if (c->mba_closids) {
+		json_object *m = jobj();
+
+		jset(m, "closids", jint(c->mba_closids));
+		if (c->mba_bw_len) {
+			jset(m, "bw_len", jint(c->mba_bw_len));
+		} else {
+			jset(m, "max_throttle", jint(c->mba_max_throttle));
+			jset(m, "linear", jbool(c->mba_linear));
+		}
+		jset(o, "mba_caps", m);
+	}
 	jset(o, "probe_needed", jbool(c->probe_needed));
 	for (unsigned int i = 0; i < c->nres && i < 2; i++) {
 		json_object *e = jobj();
@@ -261,7 +273,7 @@ static json_object *caps_json(const struct rdtalloc_cpu_caps *c)
 
 static void print_caps(json_object *o)
 {
-	json_object *res = jget(o, "resources");
+	json_object *res = jget(o, "resources"), *m;
 
 	printf("cpu:      %s %s (family 0x%llx model 0x%llx stepping %lld)\n",
 	       jget_str(o, "vendor"), jget_str(o, "brand"), jget_int(o, "family"),
@@ -275,6 +287,12 @@ static void print_caps(json_object *o)
 		       jget_str(e, "shareable_bits"), jget_bool(e, "cdp") ? "yes" : "no",
 		       jget_bool(e, "sparse") ? "sparse" : "contiguous");
 	}
+	if ((m = jget(o, "mba_caps")) && jget(m, "bw_len"))
+		printf("  MB: %lld CLOSIDs, %lld-bit bandwidth field (1/8 GB/s units)\n",
+		       jget_int(m, "closids"), jget_int(m, "bw_len"));
+	else if (m)
+		printf("  MB: %lld CLOSIDs, max throttle %lld%%, %s delay\n", jget_int(m, "closids"),
+		       jget_int(m, "max_throttle"), jget_bool(m, "linear") ? "linear" : "non-linear");
 	printf("\n");
 }
 

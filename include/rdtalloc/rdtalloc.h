@@ -314,6 +314,18 @@ struct rdtalloc_cpu_caps {
 	unsigned int nres;		/* entries used in res[] */
 	struct rdtalloc_cpu_res res[2];
 	char summary[160];		/* one line for humans */
+	/*
+	 * Memory bandwidth allocation, when mba is set (appended in 0.3).
+	 * Intel (CPUID 0x10.3): mba_closids, mba_max_throttle (the largest
+	 * delay value, e.g. 90: at most 90% throttled), mba_linear (delay
+	 * values are linear). AMD (0x80000020.1): mba_closids and mba_bw_len,
+	 * the width in bits of the bandwidth field of its per-CLOSID MSRs
+	 * (bandwidth in 1/8 GB/s). Zero where the vendor has no such field.
+	 */
+	unsigned int mba_closids;
+	unsigned int mba_max_throttle;
+	int mba_linear;
+	unsigned int mba_bw_len;
 };
 
 /* Decode the CPU this process runs on (libcpuid). */

@@ -12,11 +12,17 @@
  *          ECX[2] CDP, ECX[3] non-contiguous CBMs (Intel; SDM "CPUID.(EAX=10H,
  *          ECX=ResID):ECX[bit 3]", Linux union cpuid_0x10_x_ecx.noncont),
  *          EDX[15:0] highest CLOSID
+ *   0x10.3 (Intel MBA; SDM vol. 2A, CPUID leaf 10H, ResID 3): EAX[11:0] the
+ *          maximum throttling (delay) value, minus one; ECX[2] the delay
+ *          values are linear; EDX[15:0] highest CLOSID
  *   AMD enumerates L3 allocation through the same leaf 0x10 (Linux reads it
  *   for both vendors) and always accepts non-contiguous masks; its leaf
- *   0x80000020 describes memory bandwidth enforcement (subleaf 1: EAX =
- *   bandwidth width, EDX = highest COS), reported here as MBA together with
- *   0x80000008 EBX[6], not as a cache CBM.
+ *   0x80000020 describes memory bandwidth enforcement (AMD64 Technology
+ *   Platform Quality of Service Extensions, "L3 external bandwidth
+ *   enforcement": subleaf 0 EBX[1] supported; subleaf 1 EAX the width of
+ *   the bandwidth field of L3QOS_BW_CONTROL_n, EDX the highest COS),
+ *   reported here as MBA together with 0x80000008 EBX[6], not as a cache
+ *   CBM.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -168,12 +174,39 @@ static void decode_mba(const struct rdt_cpuid_dump *d, struct rdtalloc_cpu_caps 
 
 	if (!amd_like(c)) {
 		c->mba = (alloc_ebx >> 3) & 1;
+		if (!c->mba)
+			return;
+		rdt_cpuid_get(d, 0x10, 3, r);
+		/* a recording without the subleaf (AIDA64's omit it): not known */
+		if (!r[0] && !r[3])
+			return;
+		c->mba_max_throttle = (r[0] & 0xfff) + 1;
+		c->mba_linear = (r[2] >> 2) & 1;
+		c->mba_closids = (r[3] & 0xffff) + 1;
 		return;
 	}
 	rdt_cpuid_get(d, EXT_BASE + 8, 0, r);
 	c->mba = (r[1] >> 6) & 1;
 	rdt_cpuid_get(d, EXT_BASE + 0x20, 0, r);
 	c->mba |= (r[1] >> 1) & 1;
+	if (!((r[1] >> 1) & 1))
+		return;
+	rdt_cpuid_get(d, EXT_BASE + 0x20, 1, r);
+	c->mba_bw_len = r[0];
+	c->mba_closids = r[3] + 1;
+}
+
+/* "; MBA 8 CLOSIDs, max throttle 90%, linear" or "; MBA 16 CLOSIDs, 11-bit bandwidth" */
+static void summarize_mba(const struct rdtalloc_cpu_caps *c, char *p, size_t left)
+{
+	if (!c->mba_closids)
+		snprintf(p, left, "; MBA");
+	else if (c->mba_bw_len)
+		snprintf(p, left, "; MBA %u CLOSIDs, %u-bit bandwidth", c->mba_closids,
+			 c->mba_bw_len);
+	else
+		snprintf(p, left, "; MBA %u CLOSIDs, max throttle %u%%, %s", c->mba_closids,
+			 c->mba_max_throttle, c->mba_linear ? "linear" : "non-linear");
 }
 
 static void summarize(struct rdtalloc_cpu_caps *c)
@@ -210,7 +243,7 @@ static void summarize(struct rdtalloc_cpu_caps *c)
 			     r->sparse ? ", non-contiguous masks" : "");
 	}
 	if (c->mba && n >= 0 && (size_t)n < left)
-		snprintf(p + n, left - (size_t)n, "; MBA");
+		summarize_mba(c, p + n, left - (size_t)n);
 }
 
 void rdt_cpuid_decode(const struct rdt_cpuid_dump *d, struct rdtalloc_cpu_caps *c)
@@ -251,7 +284,7 @@ static void exec_leaf(uint32_t leaf, uint32_t subleaf, uint32_t regs[4])
 int rdt_cpuid_read_host(struct rdt_cpuid_dump *d)
 {
 	static const uint32_t basic[][2] = { { 1, 0 }, { 7, 0 }, { 0x10, 0 }, { 0x10, 1 },
-					     { 0x10, 2 } };
+					     { 0x10, 2 }, { 0x10, 3 } };
 	static const uint32_t ext[][2] = { { 2, 0 }, { 3, 0 }, { 4, 0 }, { 8, 0 },
 					   { 0x20, 0 }, { 0x20, 1 } };
 	uint32_t r[4], max;

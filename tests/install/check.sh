@@ -130,12 +130,18 @@ else
 	fail "declared but not exported:$missing"
 fi
 
-# Symbol versions: the hook calls came in 0.2, everything else is 0.1.
+# Symbol versions: the hook calls came in 0.2, rdtalloc_get_precedence in 0.3,
+# everything else is 0.1.
 vers=$(objdump -T "$so" | awk '$NF ~ /^rdtalloc_/ { print $(NF-1), $NF }')
-wrong=$(printf '%s\n' "$vers" | awk '($2 ~ /^rdtalloc_hook_/) != ($1 == "RDTALLOC_0.2") ||
-	$1 !~ /^RDTALLOC_0\.[12]$/ { print $2 "@" $1 }')
+wrong=$(printf '%s\n' "$vers" | awk '{
+	want = "RDTALLOC_0.1"
+	if ($2 ~ /^rdtalloc_hook_/) want = "RDTALLOC_0.2"
+	if ($2 == "rdtalloc_get_precedence") want = "RDTALLOC_0.3"
+	if ($1 != want) print $2 "@" $1
+}')
 if [ -n "$vers" ] && [ -z "$wrong" ]; then
-	pass "symbol versions: rdtalloc_hook_* at RDTALLOC_0.2, the rest at RDTALLOC_0.1"
+	pass "symbol versions: rdtalloc_hook_* at RDTALLOC_0.2, rdtalloc_get_precedence at" \
+		"RDTALLOC_0.3, the rest at RDTALLOC_0.1"
 else
 	fail "wrong symbol versions: $(echo "$wrong" | tr '\n' ' ')"
 fi

@@ -62,16 +62,17 @@ static const struct want dumps[] = {
 	{ "amd-ryzen-5800x-zen3.txt", "AuthenticAMD", "AMD Ryzen 7 5800X 8-Core Processor", 0x19,
 	  0x21, 2, 1, 1, 0, 1, { { "L3", 16, 16, 0, 1, 1 } },
 	  "AMD Ryzen 7 5800X 8-Core Processor: L3 CAT 16 CLOSIDs, 16-bit CBM, CDP, non-contiguous "
-	  "masks; MBA" },
+	  "masks; MBA 16 CLOSIDs, 11-bit bandwidth" },
 	{ "amd-threadripper-7995wx-zen4.txt", "AuthenticAMD",
 	  "AMD Ryzen Threadripper PRO 7995WX 96-Cores", 0x19, 0x18, 1, 1, 1, 0, 1,
 	  { { "L3", 16, 16, 0, 1, 1 } },
 	  "AMD Ryzen Threadripper PRO 7995WX 96-Cores: L3 CAT 16 CLOSIDs, 16-bit CBM, CDP, "
-	  "non-contiguous masks; MBA" },
+	  "non-contiguous masks; MBA 16 CLOSIDs, 11-bit bandwidth" },
 	{ "constructed-intel-xeon-8280-cascadelake.txt", "GenuineIntel",
 	  "Intel(R) Xeon(R) Platinum 8280 CPU @ 2.70GHz", 6, 0x55, 7, 1, 1, 0, 1,
 	  { { "L3", 16, 11, 0x600, 1, 0 } },
-	  "Intel(R) Xeon(R) Platinum 8280 CPU @ 2.70GHz: L3 CAT 16 CLOSIDs, 11-bit CBM, CDP; MBA" },
+	  "Intel(R) Xeon(R) Platinum 8280 CPU @ 2.70GHz: L3 CAT 16 CLOSIDs, 11-bit CBM, CDP; MBA 8 "
+	  "CLOSIDs, max throttle 90%, linear" },
 	{ "constructed-intel-xeon-8380-icelake-sp.txt", "GenuineIntel",
 	  "Intel(R) Xeon(R) Platinum 8380 CPU @ 2.30GHz", 6, 0x6a, 6, 1, 1, 0, 1,
 	  { { "L3", 16, 12, 0, 1, 0 } },
@@ -84,11 +85,33 @@ static const struct want dumps[] = {
 	{ "constructed-amd-epyc-7763-milan.txt", "AuthenticAMD", "AMD EPYC 7763 64-Core Processor",
 	  0x19, 0x01, 1, 1, 1, 0, 1, { { "L3", 16, 16, 0, 1, 1 } },
 	  "AMD EPYC 7763 64-Core Processor: L3 CAT 16 CLOSIDs, 16-bit CBM, CDP, non-contiguous "
-	  "masks; MBA" },
+	  "masks; MBA 16 CLOSIDs, 11-bit bandwidth" },
 	{ "constructed-amd-epyc-9654-genoa.txt", "AuthenticAMD", "AMD EPYC 9654 96-Core Processor",
 	  0x19, 0x11, 1, 1, 1, 0, 1, { { "L3", 16, 16, 0, 1, 1 } },
 	  "AMD EPYC 9654 96-Core Processor: L3 CAT 16 CLOSIDs, 16-bit CBM, CDP, non-contiguous "
-	  "masks; MBA" },
+	  "masks; MBA 16 CLOSIDs, 11-bit bandwidth" },
+};
+
+/* What each dump says of MBA: CLOSIDs, Intel's max throttle and linearity, AMD's width. */
+static const struct want_mba {
+	const char *file;
+	unsigned int closids, max_throttle;
+	int linear;
+	unsigned int bw_len;
+} mba_dumps[] = {
+	/* Intel with 0x10.3 recorded (constructed, tests/data/cpuid/SOURCES.md) */
+	{ "constructed-intel-xeon-8280-cascadelake.txt", 8, 90, 1, 0 },
+	/* MBA enumerated, 0x10.3 not in the recording: not known */
+	{ "intel-xeon-8160-skylake-sp.txt", 0, 0, 0, 0 },
+	{ "constructed-intel-xeon-8480-sapphirerapids.txt", 0, 0, 0, 0 },
+	/* AMD 0x80000020.1: EAX 11 (bits of bandwidth), EDX 15 (highest COS) */
+	{ "amd-ryzen-5800x-zen3.txt", 16, 0, 0, 11 },
+	{ "amd-threadripper-7995wx-zen4.txt", 16, 0, 0, 11 },
+	{ "constructed-amd-epyc-7763-milan.txt", 16, 0, 0, 11 },
+	{ "constructed-amd-epyc-9654-genoa.txt", 16, 0, 0, 11 },
+	/* no MBA */
+	{ "intel-i7-6900k-broadwell-e.txt", 0, 0, 0, 0 },
+	{ "amd-zen4-vm.txt", 0, 0, 0, 0 },
 };
 
 static void data_path(char *buf, size_t len, const char *file)
@@ -119,6 +142,27 @@ static void check_caps(const struct rdtalloc_cpu_caps *c, const struct want *w)
 		assert_int_equal(c->res[i].sparse, w->res[i].sparse);
 	}
 	assert_string_equal(c->summary, w->summary);
+}
+
+static void test_mba_fields(void **state)
+{
+	char path[512];
+	unsigned int i;
+
+	for (i = 0; i < sizeof(mba_dumps) / sizeof(mba_dumps[0]); i++) {
+		const struct want_mba *w = &mba_dumps[i];
+		struct rdtalloc_cpu_caps c;
+
+		memset(&c, 0x5a, sizeof(c));
+		c.sz = sizeof(c);
+		data_path(path, sizeof(path), w->file);
+		if (rdtalloc_cpuid_decode_file(path, &c))
+			fail_msg("%s: %s", w->file, rdtalloc_errmsg(NULL));
+		if (c.mba_closids != w->closids || c.mba_max_throttle != w->max_throttle ||
+		    c.mba_linear != w->linear || c.mba_bw_len != w->bw_len)
+			fail_msg("%s: MBA %u CLOSIDs, throttle %u, linear %d, width %u", w->file,
+				 c.mba_closids, c.mba_max_throttle, c.mba_linear, c.mba_bw_len);
+	}
 }
 
 static void test_every_dump(void **state)
@@ -485,6 +529,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_dump),
+		cmocka_unit_test(test_mba_fields),
 		cmocka_unit_test(test_reader_values),
 		cmocka_unit_test(test_reader_lenient),
 		cmocka_unit_test(test_reader_errors),
