@@ -228,14 +228,194 @@ static int normalise_topology(struct errbuf *e, struct setting *st)
 	return 0;
 }
 
+/*
+ * Bounds on a topology before hwloc sees it. hwloc's synthetic parser
+ * trusts its input further than a library can trust a caller's:
+ *
+ * TOPO_MAX_LEVELS: hwloc 2.x keeps the levels in a fixed array of
+ * HWLOC_SYNTHETIC_MAX_DEPTH (128) entries, the implicit root included, and
+ * refuses a 127th level. But when the string has no NUMA level and no
+ * attached [numa], hwloc_backend_synthetic_init() inserts one by moving
+ * `count` entries up by one: with exactly 126 levels that writes one entry
+ * past the array (glibc's fortified memmove aborts the whole process). Real
+ * machines need about ten levels (package die numa group l3 l2 l1d l1i
+ * core pu); 32 leaves room for nested groups and stays far from 126. The
+ * count is hwloc's only because each level is a token of its own
+ * (check_topo_level()).
+ *
+ * Letters, digits, blanks and ':()[]=,*' only, and a type name of letters
+ * and digits up to its ':' (or, in [numa], up to '(' or ']'):
+ * hwloc_type_sscanf() reads a type up to the first other character and
+ * ignores the rest, so hwloc takes 'l3<0xdf><0xdf>pAckage:1' and 'l3*x:1'
+ * for 'l3:1' and normalise_topology() would quietly drop the junk; the
+ * fuzzer built its 126 levels out of such tokens. No level, attribute or
+ * index list of the grammar needs another character.
+ *
+ * TOPO_MAX_NAME: the type names hwloc knows have at most 8 characters
+ * ("NUMANode", "L1iCache"). hwloc refuses longer ones itself; this says
+ * which level is wrong, and keeps the name within normalise_topology()'s
+ * buffer.
+ *
+ * TOPO_MAX_LEN: hwloc has no limit of its own on the string, which it walks
+ * once per level (strchr, strtoul) and copies into the topology. An explicit
+ * indexes= list of all RDT_MAX_CPUS PUs is under 20000 characters.
+ */
+#define TOPO_MAX_LEVELS 32
+#define TOPO_MAX_NAME 16
+#define TOPO_MAX_LEN 32768
+#define TOPO_CHARS "letters, digits, spaces and ':()[]=,*'"
+
+/* The start of a long topology for a message: '%.*s%s' takes these three. */
+#define TOPO_QUOTE 40
+#define QUOTE(s, n) (int)((n) > TOPO_QUOTE ? TOPO_QUOTE : (n)), (s), (n) > TOPO_QUOTE ? "..." : ""
+
+static bool is_alnum(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+static bool topo_char_ok(char c)
+{
+	return is_alnum(c) || (c && strchr(" :()[]=,*", c));
+}
+
+static int check_topo_chars(struct errbuf *e, const char *topo)
+{
+	size_t i;
+
+	for (i = 0; topo[i]; i++) {
+		unsigned char c = (unsigned char)topo[i];
+
+		if (topo_char_ok(topo[i]))
+			continue;
+		if (c > ' ' && c < 0x7f)
+			return fail(e, -EINVAL, PFX "topology: character '%c' at offset %zu is not "
+				    "allowed (only %s)", c, i, TOPO_CHARS);
+		return fail(e, -EINVAL, PFX "topology: byte 0x%02x at offset %zu is not allowed "
+			    "(only %s)", c, i, TOPO_CHARS);
+	}
+	return 0;
+}
+
+/* The type name at tok[0..n): 1..TOPO_MAX_NAME letters and digits. */
+static int check_topo_name(struct errbuf *e, const char *tok, size_t n)
+{
+	size_t i;
+
+	if (n > TOPO_MAX_NAME)
+		return fail(e, -EINVAL, PFX "topology: level type '%.*s...' is longer than %u "
+			    "characters", TOPO_MAX_NAME, tok, TOPO_MAX_NAME);
+	for (i = 0; i < n && is_alnum(tok[i]); i++)
+		;
+	if (!n || i < n)
+		return fail(e, -EINVAL, PFX "topology: level type '%.*s' is not a name (letters "
+			    "and digits only)", (int)n, tok);
+	return 0;
+}
+
+static size_t span_digits(const char *p, const char *end)
+{
+	const char *q = p;
+
+	while (q < end && *q >= '0' && *q <= '9')
+		q++;
+	return (size_t)(q - p);
+}
+
+/*
+ * One level tok[0..n) is [TYPE:]COUNT[(ATTRIBUTES)], or memory attached to
+ * the level before it, [TYPE[(ATTRIBUTES)]], and nothing follows: hwloc
+ * reads on after a ')' or a count, so 'l2:1(size=1MiB)l2:1(size=1MiB)...'
+ * would be any number of levels to hwloc in what we count as one. For the
+ * same reason ATTRIBUTES hold no brackets: hwloc ends [numa at the first
+ * ']', wherever it is, and would read what follows it as levels that
+ * neither this count nor synthetic_pus() sees. 1: malformed.
+ */
+static int check_topo_level(struct errbuf *e, const char *tok, size_t n)
+{
+	bool attached = tok[0] == '[';
+	const char *p = tok + attached, *end = tok + n, *stop, *colon;
+	size_t digits;
+	int ret;
+
+	stop = memchr(p, '(', (size_t)(end - p));
+	if (attached && !stop)
+		stop = memchr(p, ']', (size_t)(end - p));
+	colon = memchr(p, ':', (size_t)((stop ? stop : end) - p));
+	if (attached || colon) {
+		const char *name_end = attached ? (stop ? stop : end) : colon;
+
+		ret = check_topo_name(e, p, (size_t)(name_end - p));
+		if (ret)
+			return ret;
+		p = attached ? name_end : colon + 1;
+	}
+	if (!attached) {
+		digits = span_digits(p, end);
+		if (!digits)
+			return 1;
+		p += digits;
+	}
+	if (p < end && *p == '(') {
+		for (p++; p < end && (is_alnum(*p) || strchr("=,*:", *p)); p++)
+			;
+		if (p == end || *p != ')')
+			return 1;
+		p++;
+	}
+	if (attached && p < end && *p == ']')
+		p++;
+	else if (attached)
+		return 1;
+	return p == end ? 0 : 1;
+}
+
+/* Length, characters, type names and levels of a topology (blanks squeezed). */
+static int check_topology(struct errbuf *e, const char *topo)
+{
+	size_t len = strlen(topo);
+	unsigned int levels = 0;
+	const char *p = topo;
+	int ret;
+
+	if (len > TOPO_MAX_LEN)
+		return fail(e, -EINVAL, PFX "topology '%.*s%s': %zu characters, at most %u",
+			    QUOTE(topo, len), len, TOPO_MAX_LEN);
+	ret = check_topo_chars(e, topo);
+	if (ret)
+		return ret;
+	while (*p) {
+		size_t n = strcspn(p, " ");
+
+		ret = check_topo_level(e, p, n);
+		if (ret < 0)
+			return ret;
+		if (ret)
+			return fail(e, -EINVAL, PFX "topology '%.*s%s': each level must be "
+				    "TYPE:COUNT (e.g. 'package:2 l3:1 core:4 pu:2')",
+				    QUOTE(topo, len));
+		levels += *p != '[';	/* [numa]: memory, not a level */
+		p += n;
+		if (*p == ' ')
+			p++;
+	}
+	if (levels > TOPO_MAX_LEVELS)
+		return fail(e, -EINVAL, PFX "topology '%.*s%s': %u levels, at most %u",
+			    QUOTE(topo, len), levels, TOPO_MAX_LEVELS);
+	return 0;
+}
+
 /* Checks that need no other key: the number itself and its fixed range. */
 static int check_value(struct errbuf *e, unsigned int k, const char *name, struct setting *st)
 {
 	const char *v = st->text;
 	unsigned int rk = (k - K_RES0) % RES_KEYS;
 
-	if (k == K_TOPOLOGY)
-		return normalise_topology(e, st);
+	if (k == K_TOPOLOGY) {
+		int ret = check_topology(e, v);
+
+		return ret ? ret : normalise_topology(e, st);
+	}
 	if (k == K_PRESET)
 		return 0;
 	if (k == K_TASKS) {
@@ -402,6 +582,47 @@ static uint64_t synthetic_pus(const char *topo)
 	return total;
 }
 
+/*
+ * Whether hwloc would refuse topo (normalised) after it has allocated its
+ * attached [numa] objects: hwloc_backend_synthetic_init() checks the levels
+ * it read (the last one is a PU, one level at most of package, die, core and
+ * PU, no NUMA level next to attached NUMA, all levels typed or none) and
+ * returns without freeing them, a leak per call that the fuzzer reports.
+ */
+static bool synthetic_leaks(const char *topo)
+{
+	enum { T_PACKAGE, T_DIE, T_NUMA, T_CORE, T_PU, T_N };
+	static const char *const once[T_N] = { "package", "die", "numa", "core", "pu" };
+	unsigned int seen[T_N] = { 0 }, levels = 0, untyped = 0, t;
+	bool attached = false, last_typed = false;
+	const char *p = topo, *last = NULL;
+
+	for (; *p; p += *p == ' ') {
+		size_t n = strcspn(p, " "), name = strcspn(p, ":(");
+
+		if (*p == '[') {
+			attached = true;
+		} else {
+			levels++;
+			last_typed = p[name] == ':';
+			untyped += !last_typed;
+			last = p;
+			for (t = 0; last_typed && t < T_N; t++)
+				seen[t] += strlen(once[t]) == name && !strncmp(p, once[t], name);
+		}
+		p += n;
+	}
+	if (!attached)
+		return false;
+	if (!levels || (last_typed && strncmp(last, "pu:", 3)))
+		return true;
+	if (seen[T_PU] + !last_typed != 1 || seen[T_PACKAGE] > 1 || seen[T_DIE] > 1 ||
+	    seen[T_CORE] > 1 || seen[T_NUMA])
+		return true;
+	untyped -= !last_typed;
+	return untyped && untyped != levels - 1;
+}
+
 static int load_topology(struct errbuf *e, const char *topo, hwloc_topology_t *out)
 {
 	hwloc_topology_t t;
@@ -421,7 +642,8 @@ static int load_topology(struct errbuf *e, const char *topo, hwloc_topology_t *o
 			return fail(e, -EINVAL, PFX "topology '%s' has more than %u PUs", topo,
 				    RDT_MAX_CPUS);
 		}
-		if (!*topo || hwloc_topology_set_synthetic(t, topo) || hwloc_topology_load(t)) {
+		if (!*topo || synthetic_leaks(topo) || hwloc_topology_set_synthetic(t, topo) ||
+		    hwloc_topology_load(t)) {
 			hwloc_topology_destroy(t);
 			return fail(e, -EINVAL, PFX "topology '%s': hwloc rejects it", topo);
 		}

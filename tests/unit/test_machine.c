@@ -302,7 +302,10 @@ static void test_errors(void **state)
 		   "TYPE:COUNT (e.g. 'package:2 l3:1 core:4 pu:2')");
 	/* Found by fuzz_machine: hwloc accepted this and allocated gigabytes. */
 	expect_err("topology=pa\xff\xff" "c2 kage:3 l3:11", -EINVAL,
-		   "machine description: topology 'pa\xff\xff" "c2 kage:3 l3:11': each level must be "
+		   "machine description: topology: byte 0xff at offset 2 is not allowed (only "
+		   "letters, digits, spaces and ':()[]=,*')");
+	expect_err("topology=pac2 kage:3 l3:11", -EINVAL,
+		   "machine description: topology 'pac2 kage:3 l3:11': each level must be "
 		   "TYPE:COUNT (e.g. 'package:2 l3:1 core:4 pu:2')");
 	expect_err("topology=package:2 frob:3 pu:1", -EINVAL,
 		   "machine description: topology 'package:2 frob:3 pu:1': hwloc rejects it");
@@ -369,6 +372,185 @@ static void test_errors(void **state)
 	expect_err("preset=haswell-ep;l3.cdp=1;l3.closids=3", -EINVAL,
 		   "machine description: l3.closids=3: must be even and at least 2 with l3.cdp=1 "
 		   "(CDP halves them)");
+}
+
+/* "topology=" and `n` copies of level, then tail; the caller frees it. */
+static char *topo_repeat(const char *head, const char *level, unsigned int n, const char *tail)
+{
+	size_t len = strlen("topology=") + strlen(head) + n * strlen(level) + strlen(tail) + 1;
+	char *d = malloc(len);
+	unsigned int i;
+
+	assert_non_null(d);
+	snprintf(d, len, "topology=%s", head);
+	for (i = 0; i < n; i++)
+		strcat(d, level);
+	strcat(d, tail);
+	return d;
+}
+
+/*
+ * Found by fuzz_machine (tests/fuzz/corpus/fuzz_machine/err-hwloc-overflow):
+ * 126 levels and no NUMA level made hwloc's NUMA insertion write past its
+ * 128-entry level array, and glibc aborted the process. The first is the
+ * smallest such topology; the fuzzer's was garbled tokens that hwloc read
+ * as l2 and l3 levels; then tokens that hwloc would read as several levels.
+ */
+static void test_hwloc_level_overflow(void **state)
+{
+	char *d = topo_repeat("", "l2:1 ", 125, "pu:1");
+
+	expect_err(d, -EINVAL, "machine description: topology 'l2:1 l2:1 l2:1 l2:1 l2:1 l2:1 "
+		   "l2:1 l2:1 ...': 126 levels, at most 32");
+	free(d);
+	/* hwloc reads on after a ')': one token would be 124 levels to it */
+	d = topo_repeat("package:1 ", "l2:1(size=1)", 124, " pu:1");
+	expect_err(d, -EINVAL, "machine description: topology 'package:1 l2:1(size=1)l2:1(size="
+		   "1)l2:1(s...': each level must be TYPE:COUNT (e.g. 'package:2 l3:1 core:4 "
+		   "pu:2')");
+	free(d);
+	/* hwloc ends [numa at the first ']': l3, core and pu hidden in one */
+	expect_err("topology=package:1 [numa(indexes=0]l3:1core:2pu:64[numa)]", -EINVAL,
+		   "machine description: topology 'package:1 [numa(indexes=0]l3:1core:2pu:6...': "
+		   "each level must be TYPE:COUNT (e.g. 'package:2 l3:1 core:4 pu:2')");
+	expect_err("topology=package:1 l3:1 core:2pu:1", -EINVAL,
+		   "machine description: topology 'package:1 l3:1 core:2pu:1': each level must "
+		   "be TYPE:COUNT (e.g. 'package:2 l3:1 core:4 pu:2')");
+	expect_err("topology=package:1 [numa l3:1 pu:2", -EINVAL,
+		   "machine description: topology 'package:1 [numa l3:1 pu:2': each level must "
+		   "be TYPE:COUNT (e.g. 'package:2 l3:1 core:4 pu:2')");
+	expect_err("topology=pAckage:1 l2:1 l3\xdf\xdfpAckage:1 l2:1 l3:4 core:1 pu:1;"
+		   "l2.closids=4", -EINVAL,
+		   "machine description: topology: byte 0xdf at offset 17 is not allowed (only "
+		   "letters, digits, spaces and ':()[]=,*')");
+}
+
+/* At most 32 levels; [numa] is memory attached to a level, not one. */
+static void test_topology_levels(void **state)
+{
+	struct rdt_machine *m;
+	char *d;
+
+	d = topo_repeat("package:1 l3:1 ", "group:1 ", 28, "core:2 pu:1");
+	m = build_ok(d);
+	assert_int_equal(m->ncpus, 2);
+	assert_int_equal(m->ndom[RDT_L3], 1);
+	rdt_machine_free(m);
+	free(d);
+	d = topo_repeat("package:1 [numa] l3:1 ", "group:1 [numa] ", 28, "core:2 pu:1");
+	rdt_machine_free(build_ok(d));
+	free(d);
+	d = topo_repeat("package:1 l3:1 ", "group:1 ", 29, "core:2 pu:1");
+	expect_err(d, -EINVAL, "machine description: topology 'package:1 l3:1 group:1 group:1 "
+		   "group:1 g...': 33 levels, at most 32");
+	free(d);
+}
+
+/* Only the characters of the grammar reach hwloc. */
+static void test_topology_chars(void **state)
+{
+	struct rdt_machine *m;
+
+	/* every allowed character, in the places the grammar puts them */
+	m = build_ok("topology=package:2 [numa(memory=1GiB)] l3:1(size=32MiB) core:2 "
+		     "pu:2(indexes=2*4:1*2)");
+	assert_int_equal(m->ncpus, 8);
+	assert_int_equal(m->ndom[RDT_L3], 2);
+	rdt_machine_free(m);
+	expect_err("topology=package:2 l3:1 core:2 pu:1.5", -EINVAL,
+		   "machine description: topology: character '.' at offset 26 is not allowed "
+		   "(only letters, digits, spaces and ':()[]=,*')");
+	expect_err("topology=package:2 l3:1 core:2 pu:-1", -EINVAL,
+		   "machine description: topology: character '-' at offset 25 is not allowed "
+		   "(only letters, digits, spaces and ':()[]=,*')");
+	expect_err("topology=package:2 l3:1 core:2 pu:1\x01", -EINVAL,
+		   "machine description: topology: byte 0x01 at offset 26 is not allowed "
+		   "(only letters, digits, spaces and ':()[]=,*')");
+}
+
+/*
+ * A type name is letters and digits, at most 16 (hwloc's longest has 8):
+ * hwloc would read 'l3*x' as l3 and ignore the rest.
+ */
+static void test_topology_name(void **state)
+{
+	rdt_machine_free(build_ok("topology=package:1 [numa] l3:1 pu:2(indexes=1,0)"));
+	/* levels without a type: hwloc names them (here down to an L3) */
+	rdt_machine_free(build_ok("topology=1 1 1 1 1 1 2(indexes=1,0)"));
+	expect_err("topology=package:1 l3*x:1 pu:2", -EINVAL,
+		   "machine description: topology: level type 'l3*x' is not a name (letters "
+		   "and digits only)");
+	expect_err("topology=package:1 [numa=1] l3:1 pu:2", -EINVAL,
+		   "machine description: topology: level type 'numa=1' is not a name (letters "
+		   "and digits only)");
+	expect_err("topology=package:1 :2 pu:2", -EINVAL,
+		   "machine description: topology: level type '' is not a name (letters "
+		   "and digits only)");
+	/* 16 characters reach hwloc (which knows no such type), 17 do not */
+	expect_err("topology=package:1 l3cachexxxxxxxxx:1 pu:2", -EINVAL,
+		   "machine description: topology 'package:1 l3cachexxxxxxxxx:1 pu:2': hwloc "
+		   "rejects it");
+	expect_err("topology=package:1 l3cachexxxxxxxxxx:1 pu:2", -EINVAL,
+		   "machine description: topology: level type 'l3cachexxxxxxxxx...' is longer "
+		   "than 16 characters");
+	expect_err("topology=package:1 [numaxxxxxxxxxxxxx] l3:1 pu:2", -EINVAL,
+		   "machine description: topology: level type 'numaxxxxxxxxxxxx...' is longer "
+		   "than 16 characters");
+}
+
+/*
+ * hwloc leaks its [numa] objects when it then refuses the levels, so
+ * those topologies are refused without it (fuzz_machine's leak check).
+ */
+static void test_topology_numa_attached(void **state)
+{
+	static const char *const refused[] = {
+		"package:1 [numa]",			/* last level not a PU */
+		"[numa]",				/* no level at all */
+		"package:1 [numa] l3:1 pu:2 pu:1",	/* two PU levels */
+		"package:1 [numa] package:1 l3:1 pu:2",
+		"die:1 die:1 [numa] l3:1 pu:2",
+		"package:1 l3:1 core:1 [numa] core:1 pu:2",
+		"numa:1 [numa] l3:1 pu:2",		/* NUMA level and attached */
+		"package:1 [numa] 1 l3:1 pu:2",		/* typed and untyped */
+		"package:1 [numa(indexes=0:1core:re:6uma)]",
+	};
+	char d[128], msg[256];
+	unsigned int i;
+
+	for (i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		snprintf(d, sizeof(d), "topology=%s", refused[i]);
+		snprintf(msg, sizeof(msg), "machine description: topology '%s': hwloc rejects it",
+			 refused[i]);
+		expect_err(d, -EINVAL, msg);
+	}
+	rdt_machine_free(build_ok("topology=package:2 [numa] die:1 l3:1 core:2 pu:2"));
+	rdt_machine_free(build_ok("topology=1 [numa] 1 1 1 1 1 2"));
+	rdt_machine_free(build_ok("topology=package:1 l3:1 [numa] core:2 [numa] 2"));
+}
+
+/* At most 32768 characters: room for an explicit index of every PU. */
+static void test_topology_length(void **state)
+{
+	static const char head[] = "topology=package:1 l3:1 pu:1(indexes=";
+	size_t len = strlen("topology=") + 32768;
+	char *d = malloc(len + 2);
+	struct rdt_machine *m;
+
+	assert_non_null(d);
+	memset(d, '0', len + 1);
+	memcpy(d, head, strlen(head));
+	d[len - 1] = ')';	/* 0000...0: PU 0 */
+	d[len] = '\0';
+	m = build_ok(d);
+	assert_int_equal(m->ncpus, 1);
+	rdt_machine_free(m);
+	d[len - 1] = '0';
+	d[len] = ')';
+	d[len + 1] = '\0';
+	expect_err(d, -EINVAL, "machine description: topology 'package:1 l3:1 "
+		   "pu:1(indexes=000000000000...': 32769 characters, at most 32768");
+	free(d);
 }
 
 /* A failed build leaves *out NULL and needs no err buffer. */
@@ -512,6 +694,12 @@ int main(void)
 		cmocka_unit_test(test_canonical),
 		cmocka_unit_test(test_preset_overrides),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_hwloc_level_overflow),
+		cmocka_unit_test(test_topology_levels),
+		cmocka_unit_test(test_topology_chars),
+		cmocka_unit_test(test_topology_name),
+		cmocka_unit_test(test_topology_numa_attached),
+		cmocka_unit_test(test_topology_length),
 		cmocka_unit_test(test_error_no_buffer),
 		cmocka_unit_test(test_hand_built),
 		cmocka_unit_test(test_res_names),
