@@ -28,6 +28,13 @@
 
 #define NOT_BUILT "this librdtalloc was built without the switch hook (RDTALLOC_BPF=OFF)"
 
+/* Whether or not the hook is built: the answer for backends that need none. */
+static int no_hook(rdtalloc_t *r)
+{
+	return rdt_fail(r, -EOPNOTSUPP, "backend %s has no switch hook: the kernel switches "
+			"CLOSIDs itself, for tasks and CPUs alike", r->be->name);
+}
+
 #if RDTALLOC_HAVE_BPF
 
 #include <linux/types.h>
@@ -50,8 +57,7 @@ static int open_hook(rdtalloc_t *r, struct rdt_hook **h)
 static int need_store(rdtalloc_t *r)
 {
 	if (!r->be->hook)
-		return rdt_fail(r, -EOPNOTSUPP, "backend %s has no switch hook: the kernel "
-				"switches CLOSIDs itself, for tasks and CPUs alike", r->be->name);
+		return no_hook(r);
 	if (r->store)
 		return 0;
 	return rdt_fail(r, -EINVAL, "the switch hook cannot serve an ephemeral context: its "
@@ -515,6 +521,8 @@ RDTALLOC_API int rdtalloc_hook_cpus(rdtalloc_t *r, struct rdtalloc_hook_cpu *out
 
 RDTALLOC_API int rdtalloc_hook_start(rdtalloc_t *r)
 {
+	if (r && !r->be->hook)
+		return no_hook(r);
 	return r ? rdt_fail(r, -EOPNOTSUPP, NOT_BUILT) : -EINVAL;
 }
 
@@ -525,6 +533,8 @@ RDTALLOC_API int rdtalloc_hook_stop(rdtalloc_t *r)
 
 RDTALLOC_API int rdtalloc_hook_run(rdtalloc_t *r, volatile int *stop)
 {
+	if (r && !r->be->hook)
+		return no_hook(r);
 	return r ? rdt_fail(r, -EOPNOTSUPP, NOT_BUILT) : -EINVAL;
 }
 
