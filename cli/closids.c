@@ -47,7 +47,8 @@ json_object *closid_table(rdtalloc_t *r, const char *res, unsigned int id,
 				jpush(users, jstr(groups[g]));
 		}
 		jset(row, "closid", jint(cl[i].closid));
-		jset(row, "mask", jhex(cl[i].mask));
+		/* MB: a bandwidth, not a mask */
+		jset(row, "mask", strcmp(res, "MB") ? jhex(cl[i].mask) : jint((long long)cl[i].mask));
 		if (cdp)
 			jset(row, "code_mask", jhex(cl[i].code_mask));
 		jset(row, "refcount", jint(cl[i].refcount));
@@ -70,10 +71,12 @@ void print_closid_table(json_object *dom, const char *indent)
 	size_t n = json_object_array_length(rows);
 	bool cdp = jget_bool(dom, "cdp");
 
-	printf("%s%s cache id %lld: %zu CLOSID%s in use\n", indent, jget_str(dom, "resource"),
-	       jget_int(dom, "cache_id"), n, n == 1 ? "" : "s");
+	bool mb = !strcmp(jget_str(dom, "resource"), "MB");
+
+	printf("%s%s %s %lld: %zu CLOSID%s in use\n", indent, jget_str(dom, "resource"),
+	       mb ? "domain" : "cache id", jget_int(dom, "cache_id"), n, n == 1 ? "" : "s");
 	printf("%s  %-7s %-*s %-5s %s\n", indent, "CLOSID", cdp ? 24 : 12,
-	       cdp ? "MASK (data,code)" : "MASK", "REFS", "GROUPS");
+	       cdp ? "MASK (data,code)" : mb ? "BANDWIDTH" : "MASK", "REFS", "GROUPS");
 	for (size_t i = 0; i < n; i++) {
 		json_object *row = json_object_array_get_idx(rows, i);
 		json_object *users = jget(row, "groups");
@@ -82,6 +85,8 @@ void print_closid_table(json_object *dom, const char *indent)
 		if (cdp)
 			snprintf(mask, sizeof(mask), "%s,%s", jget_str(row, "mask"),
 				 jget_str(row, "code_mask"));
+		else if (json_object_is_type(jget(row, "mask"), json_type_int))
+			snprintf(mask, sizeof(mask), "%lld", jget_int(row, "mask"));
 		else
 			snprintf(mask, sizeof(mask), "%s", jget_str(row, "mask"));
 		printf("%s  %-7lld %-*s %-5lld", indent, jget_int(row, "closid"), cdp ? 24 : 12,

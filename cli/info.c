@@ -149,6 +149,12 @@ static json_object *collect_resource(rdtalloc_t *r, unsigned int idx)
 	jset(o, "cdp_supported", jbool(ri.cdp_supported));
 	jset(o, "cdp", jbool(ri.cdp_enabled));
 	jset(o, "sparse", jbool(ri.sparse_masks));
+	if (!strcmp(ri.name, "MB")) {
+		jset(o, "min_bandwidth", jint(ri.min_bandwidth));
+		jset(o, "bandwidth_gran", jint(ri.bandwidth_gran));
+		jset(o, "max_bandwidth", jint(ri.max_bandwidth));
+		jset(o, "units", jstr(ri.bandwidth_amd ? "1/8 GB/s" : "percent"));
+	}
 	doms = jarr();
 	for (int i = 0; i < n; i++) {
 		json_object *d = collect_domain(r, ri.name, ids[i]);
@@ -188,12 +194,36 @@ static json_object *collect_resources(rdtalloc_t *r)
 	return a;
 }
 
+/* MB: values, not masks; its domains are the L3 domains. */
+static void print_mb(json_object *o)
+{
+	json_object *doms = jget(o, "domains");
+
+	printf("\nMB memory bandwidth allocation\n");
+	printf("  CLOSIDs:        %lld (throttled groups use only these)\n",
+	       jget_int(o, "closids"));
+	printf("  values:         %lld .. %lld %s, in steps of %lld (rounded up)\n",
+	       jget_int(o, "min_bandwidth"), jget_int(o, "max_bandwidth"),
+	       jget_str(o, "units"), jget_int(o, "bandwidth_gran"));
+	printf("  %-10s %-16s %s\n", "domain", "CPUs", "CLOSIDs in use");
+	for (size_t i = 0; i < json_object_array_length(doms); i++) {
+		json_object *d = json_object_array_get_idx(doms, i);
+
+		printf("  %-10lld %-16s %lld\n", jget_int(d, "cache_id"), jget_str(d, "cpus"),
+		       jget_int(d, "closids_in_use"));
+	}
+}
+
 static void print_resource(json_object *o)
 {
 	json_object *doms = jget(o, "domains");
 	const char *cdp = !jget_bool(o, "cdp_supported") ? "not supported" :
 			  jget_bool(o, "cdp") ? "on" : "off (supported)";
 
+	if (!strcmp(jget_str(o, "name"), "MB")) {
+		print_mb(o);
+		return;
+	}
 	printf("\n%s cache allocation\n", jget_str(o, "name"));
 	printf("  CLOSIDs:        %lld", jget_int(o, "closids"));
 	if (jget_int(o, "closids") != jget_int(o, "hw_closids"))

@@ -503,20 +503,66 @@ static int build_machine(const char *desc, struct rdt_machine **m)
 }
 
 /*
+ * A state recorded before memory bandwidth was described has no mb.* items:
+ * canon without them (malloc'ed), to compare; NULL when recorded has them,
+ * canon has none, or out of memory.
+ */
+static char *without_mb(const char *recorded, const char *canon)
+{
+	char *out, *o;
+	const char *p;
+
+	if (strstr(recorded, "mb.") || !strstr(canon, "mb."))
+		return NULL;
+	out = malloc(strlen(canon) + 1);
+	if (!out)
+		return NULL;
+	for (p = canon, o = out; *p;) {
+		const char *end = strchr(p, ';');
+		size_t n = end ? (size_t)(end - p + 1) : strlen(p);
+
+		if (strncmp(p, "mb.", 3)) {
+			memcpy(o, p, n);
+			o += n;
+		}
+		p += n;
+	}
+	*o = '\0';
+	/* the host with nothing but MB added is the plain host */
+	if (!strcmp(out, "tasks=real") && !recorded[0])
+		out[0] = '\0';
+	return out;
+}
+
+/* The state has no MB: keep it so, rather than a machine its file does not fit. */
+static bool state_lacks_mb(const char *recorded, const struct rdt_machine *m)
+{
+	return m->caps[RDT_MB].present && !strstr(recorded, "mb.");
+}
+
+/*
  * A description recorded by an older version may spell the machine another
  * way (topology level names were not normalised): the same machine when it
  * builds to the same canonical string.
  */
 static bool same_machine(const char *recorded, const char *canon)
 {
-	char err[RDT_ERRMSG_MAX];
+	char err[RDT_ERRMSG_MAX], *plain = without_mb(recorded, canon);
 	struct rdt_machine *m = NULL;
 	bool same;
 
-	if (!recorded[0])
+	if (plain && !strcmp(plain, recorded)) {
+		free(plain);
+		return true;
+	}
+	if (!recorded[0]) {
+		free(plain);
 		return false;	/* the host: its canonical form is "" already */
-	same = rdt_machine_build(recorded, &m, err, sizeof(err)) == 0 && !strcmp(m->desc, canon);
+	}
+	same = rdt_machine_build(recorded, &m, err, sizeof(err)) == 0 &&
+	       (!strcmp(m->desc, canon) || (plain && !strcmp(m->desc, plain)));
 	rdt_machine_free(m);
+	free(plain);
 	return same;
 }
 
@@ -580,8 +626,14 @@ static int open_store(rdtalloc_t *r, const char *dir, const char *desc)
 					       rdt_store_path(r->store));
 				goto out;
 			}
-			r->m = want;
-			want = NULL;
+			if (state_lacks_mb(recorded, want)) {
+				ret = build_machine(recorded, &r->m);
+				if (ret)
+					goto out;
+			} else {
+				r->m = want;
+				want = NULL;
+			}
 		} else {
 			ret = given_machine(r, recorded, &r->m);
 			if (ret)
@@ -593,6 +645,13 @@ static int open_store(rdtalloc_t *r, const char *dir, const char *desc)
 					       "remove %s to start afresh", dir, recorded,
 					       r->be->name, r->m->desc, rdt_store_path(r->store));
 				goto out;
+			}
+			if (state_lacks_mb(recorded, r->m)) {
+				rdt_machine_free(r->m);
+				r->m = NULL;
+				ret = build_machine(recorded, &r->m);
+				if (ret)
+					goto out;
 			}
 		}
 		/* the file names its machine as written then, maybe spelled otherwise */
@@ -871,11 +930,11 @@ RDTALLOC_API int rdtalloc_group_foreach(rdtalloc_t *r, int (*cb)(const char *nam
 
 /* ---- Schemas --------------------------------------------------------------------- */
 
-static void free_parsed(struct rdt_schema_mask *parsed[RDT_NRES])
+static void free_parsed(struct rdt_schema_mask *parsed[RDT_NALL])
 {
 	unsigned int res;
 
-	for (res = 0; res < RDT_NRES; res++)
+	for (res = 0; res < RDT_NALL; res++)
 		free(parsed[res]);
 }
 
@@ -886,7 +945,7 @@ static void free_parsed(struct rdt_schema_mask *parsed[RDT_NRES])
 static int schema_request(rdtalloc_t *r, struct rdt_state *st, int g, const char *text,
 			  uint64_t **want, bool **set)
 {
-	struct rdt_schema_mask *parsed[RDT_NRES] = { 0 };
+	struct rdt_schema_mask *parsed[RDT_NALL] = { 0 };
 	const struct rdt_group *grp = &st->groups[g];
 	char err[RDT_ERRMSG_MAX] = "";
 	unsigned int res, d;
@@ -896,7 +955,7 @@ static int schema_request(rdtalloc_t *r, struct rdt_state *st, int g, const char
 	*set = calloc(st->nslots, sizeof(bool));
 	if (!*want || !*set)
 		goto fail;
-	for (res = 0; res < RDT_NRES; res++)
+	for (res = 0; res < RDT_NALL; res++)
 		if (r->m->caps[res].present &&
 		    !(parsed[res] = calloc(r->m->ndom[res], sizeof(**parsed))))
 			goto fail;
@@ -905,7 +964,7 @@ static int schema_request(rdtalloc_t *r, struct rdt_state *st, int g, const char
 		rdt_fail(r, ret, "%s", err[0] ? err : "invalid schema");
 		goto fail;
 	}
-	for (res = 0; res < RDT_NRES; res++) {
+	for (res = 0; res < RDT_NALL; res++) {
 		for (d = 0; parsed[res] && d < r->m->ndom[res]; d++) {
 			const struct rdt_schema_mask *p = &parsed[res][d];
 			unsigned int s = st->slot_of[res][d];
@@ -983,12 +1042,12 @@ RDTALLOC_API int rdtalloc_set_schema(rdtalloc_t *r, const char *group, const cha
 /* Format group g's schema; returns the length. */
 static int format_schema(const struct rdt_state *st, int g, char *buf, size_t len)
 {
-	uint64_t *data[RDT_NRES] = { 0 }, *code[RDT_NRES] = { 0 };
+	uint64_t *data[RDT_NALL] = { 0 }, *code[RDT_NALL] = { 0 };
 	const struct rdt_group *grp = &st->groups[g];
 	unsigned int res, d;
 	int ret = -ENOMEM;
 
-	for (res = 0; res < RDT_NRES; res++) {
+	for (res = 0; res < RDT_NALL; res++) {
 		if (!st->m->caps[res].present)
 			continue;
 		data[res] = malloc(st->m->ndom[res] * sizeof(uint64_t));
@@ -1004,7 +1063,7 @@ static int format_schema(const struct rdt_state *st, int g, char *buf, size_t le
 	}
 	ret = rdt_schema_format(st->m, st->cdp, data, code, buf, len);
 out:
-	for (res = 0; res < RDT_NRES; res++) {
+	for (res = 0; res < RDT_NALL; res++) {
 		free(data[res]);
 		free(code[res]);
 	}
@@ -1249,7 +1308,7 @@ static int nth_res(const struct rdt_machine *m, unsigned int idx)
 {
 	unsigned int res, k = 0;
 
-	for (res = 0; res < RDT_NRES; res++)
+	for (res = 0; res < RDT_NALL; res++)
 		if (m->caps[res].present && k++ == idx)
 			return (int)res;
 	return -1;
@@ -1294,6 +1353,12 @@ RDTALLOC_API int rdtalloc_get_resource_info(rdtalloc_t *r, unsigned int idx,
 	v.cdp_enabled = r->st->cdp[res];
 	v.sparse_masks = c->sparse;
 	v.num_domains = r->m->ndom[res];
+	if (res == RDT_MB) {
+		v.min_bandwidth = c->mb_min;
+		v.bandwidth_gran = c->mb_gran;
+		v.max_bandwidth = c->mb_max;
+		v.bandwidth_amd = c->mb_amd;
+	}
 	memcpy(info, &v, v.sz);
 	return end(r, false, 0);
 }

@@ -24,8 +24,20 @@
 /* Keys of a description; the per-resource ones repeat for l3 and l2. */
 enum { K_TOPOLOGY, K_PRESET, K_TASKS, K_RES0 };
 enum { RK_CLOSIDS, RK_CBM_LEN, RK_MIN_BITS, RK_SHAREABLE, RK_CDP, RK_SPARSE, RES_KEYS };
-#define NKEYS (K_RES0 + RDT_NRES * RES_KEYS)
+#define K_MB0 (K_RES0 + RDT_NRES * RES_KEYS)
+/* Memory bandwidth: its own keys, after the caches'. */
+enum { MBK_CLOSIDS, MBK_UNITS, MBK_MIN, MBK_GRAN, MBK_MAX, MB_KEYS };
+#define NKEYS (K_MB0 + MB_KEYS)
 #define RKEY(res, rk) (K_RES0 + (res) * RES_KEYS + (rk))
+#define MBKEY(mk) (K_MB0 + (mk))
+
+static const char *const mb_key_names[MB_KEYS] = { "closids", "units", "min", "gran", "max" };
+
+/* Defaults: Intel's percentages with a 10% step (Skylake-SP); AMD's 11-bit field. */
+#define RDT_MB_PCT_MAX 100
+#define RDT_MB_PCT_DEFAULT_STEP 10
+#define RDT_MB_AMD_DEFAULT_MAX 2048
+#define RDT_MB_AMD_MAX (1u << 20)
 
 static const char *const res_key_names[RES_KEYS] = {
 	"closids", "cbm_len", "min_cbm_bits", "shareable_bits", "cdp", "sparse",
@@ -75,6 +87,8 @@ static void key_name(unsigned int k, char *buf, size_t len)
 
 	if (k < K_RES0)
 		snprintf(buf, len, "%s", plain[k]);
+	else if (k >= K_MB0)
+		snprintf(buf, len, "mb.%s", mb_key_names[k - K_MB0]);
 	else
 		snprintf(buf, len, "%s.%s", res_prefix[(k - K_RES0) / RES_KEYS],
 			 res_key_names[(k - K_RES0) % RES_KEYS]);
@@ -406,6 +420,27 @@ static int check_topology(struct errbuf *e, const char *topo)
 }
 
 /* Checks that need no other key: the number itself and its fixed range. */
+/* mb.units is a word; the others are decimal numbers, bounded here, related in resolve_mb. */
+static int check_mb_value(struct errbuf *e, unsigned int mk, const char *name, struct setting *st)
+{
+	const char *v = st->text;
+
+	if (mk == MBK_UNITS) {
+		if (strcmp(v, "percent") && strcmp(v, "amd"))
+			return fail(e, -EINVAL, PFX "%s=%s: must be 'percent' (Intel) or 'amd' "
+				    "(AMD, 1/8 GB/s)", name, v);
+		st->num = !strcmp(v, "amd");
+		return 0;
+	}
+	if (!parse_dec(v, &st->num))
+		return fail(e, -EINVAL, PFX "%s=%s: not a number", name, v);
+	if (mk == MBK_CLOSIDS && st->num > RDT_MAX_CLOSIDS)
+		return fail(e, -EINVAL, PFX "%s=%s: must be 0..%u", name, v, RDT_MAX_CLOSIDS);
+	if (mk != MBK_CLOSIDS && (st->num < 1 || st->num > RDT_MB_AMD_MAX))
+		return fail(e, -EINVAL, PFX "%s=%s: must be 1..%u", name, v, RDT_MB_AMD_MAX);
+	return 0;
+}
+
 static int check_value(struct errbuf *e, unsigned int k, const char *name, struct setting *st)
 {
 	const char *v = st->text;
@@ -424,6 +459,8 @@ static int check_value(struct errbuf *e, unsigned int k, const char *name, struc
 		st->num = !strcmp(v, "virtual");
 		return 0;
 	}
+	if (k >= K_MB0)
+		return check_mb_value(e, k - K_MB0, name, st);
 	if (!(rk == RK_SHAREABLE ? parse_hex(v, &st->num) : parse_dec(v, &st->num)))
 		return fail(e, -EINVAL, PFX "%s=%s: not a %snumber", name, v,
 			    rk == RK_SHAREABLE ? "hex " : "");
@@ -800,7 +837,7 @@ static int build_cpu_tables(struct errbuf *e, struct rdt_machine *m)
 {
 	unsigned int r, i, c;
 
-	for (r = 0; r < RDT_NRES; r++) {
+	for (r = 0; r < RDT_NALL; r++) {
 		if (!m->caps[r].present)
 			continue;
 		m->cpu_dom[r] = malloc(m->ncpus * sizeof(int));
@@ -915,6 +952,87 @@ static int resolve_caps(struct errbuf *e, const struct spec *sp, enum rdt_res r,
 	return 0;
 }
 
+static uint64_t mb_get(const struct spec *sp, unsigned int mk, uint64_t def)
+{
+	const struct setting *st = &sp->s[MBKEY(mk)];
+
+	return st->set ? st->num : def;
+}
+
+/*
+ * Memory bandwidth from the mb.* keys. Its domains are the L3 domains, so
+ * it needs L3 allocation; with percentages the maximum is 100 (Intel's
+ * register holds 100 minus the value), with AMD units it is the value
+ * meaning unthrottled (1 << the field width).
+ */
+static int resolve_mb(struct errbuf *e, const struct spec *sp, struct rdt_machine *m)
+{
+	struct rdt_caps *c = &m->caps[RDT_MB];
+	uint64_t closids = mb_get(sp, MBK_CLOSIDS, 0);
+	unsigned int mk;
+	char name[32];
+
+	memset(c, 0, sizeof(*c));
+	if (closids == 0) {
+		for (mk = MBK_UNITS; mk < MB_KEYS; mk++)
+			if (sp->s[MBKEY(mk)].explicit) {
+				key_name(MBKEY(mk), name, sizeof(name));
+				return fail(e, -EINVAL, PFX "%s=%s: memory bandwidth allocation "
+					    "needs mb.closids", name, sp->s[MBKEY(mk)].text);
+			}
+		return 0;
+	}
+	if (!m->caps[RDT_L3].present)
+		return fail(e, -EINVAL, PFX "mb.closids=%llu: MB domains are the L3 domains, and "
+			    "there is no L3 allocation", (unsigned long long)closids);
+	if (closids > m->caps[RDT_L3].closids)
+		return fail(e, -EINVAL, PFX "mb.closids=%llu: more than the L3's %u CLOSIDs",
+			    (unsigned long long)closids, m->caps[RDT_L3].closids);
+	c->present = true;
+	c->closids = (unsigned int)closids;
+	c->mb_amd = mb_get(sp, MBK_UNITS, 0);
+	if (c->mb_amd) {
+		c->mb_max = (unsigned int)mb_get(sp, MBK_MAX, RDT_MB_AMD_DEFAULT_MAX);
+		c->mb_min = (unsigned int)mb_get(sp, MBK_MIN, 1);
+		c->mb_gran = (unsigned int)mb_get(sp, MBK_GRAN, 1);
+	} else {
+		c->mb_max = (unsigned int)mb_get(sp, MBK_MAX, RDT_MB_PCT_MAX);
+		c->mb_min = (unsigned int)mb_get(sp, MBK_MIN, RDT_MB_PCT_DEFAULT_STEP);
+		c->mb_gran = (unsigned int)mb_get(sp, MBK_GRAN, RDT_MB_PCT_DEFAULT_STEP);
+		if (c->mb_max != RDT_MB_PCT_MAX)
+			return fail(e, -EINVAL, PFX "mb.max=%u: with mb.units=percent the maximum "
+				    "is 100", c->mb_max);
+	}
+	if (c->mb_min > c->mb_max)
+		return fail(e, -EINVAL, PFX "mb.min=%u: above mb.max=%u", c->mb_min, c->mb_max);
+	if (c->mb_gran > c->mb_max)
+		return fail(e, -EINVAL, PFX "mb.gran=%u: above mb.max=%u", c->mb_gran, c->mb_max);
+	return 0;
+}
+
+/* MB's domains are the L3 domains: the same ids and CPUs, owned separately. */
+static int mirror_mb_domains(struct errbuf *e, struct rdt_machine *m)
+{
+	unsigned int n = m->ndom[RDT_L3], i;
+	struct rdt_domain *d;
+
+	if (!m->caps[RDT_MB].present)
+		return 0;
+	d = calloc(n ? n : 1, sizeof(*d));
+	if (!d)
+		return oom(e);
+	m->dom[RDT_MB] = d;
+	m->ndom[RDT_MB] = n;
+	for (i = 0; i < n; i++) {
+		d[i] = m->dom[RDT_L3][i];
+		d[i].cpus = malloc((d[i].ncpus ? d[i].ncpus : 1) * sizeof(int));
+		if (!d[i].cpus)
+			return oom(e);
+		memcpy(d[i].cpus, m->dom[RDT_L3][i].cpus, d[i].ncpus * sizeof(int));
+	}
+	return 0;
+}
+
 struct sbuf {
 	char *p;
 	size_t len, cap;
@@ -979,7 +1097,7 @@ static int canonical(struct errbuf *e, const char *topo, struct rdt_machine *m)
 	unsigned int r;
 
 	if (!topo && is_default_l3(&m->caps[RDT_L3]) && !m->caps[RDT_L2].present &&
-	    !m->virtual_tasks) {
+	    !m->caps[RDT_MB].present && !m->virtual_tasks) {
 		m->desc = strdup("");
 		return m->desc ? 0 : oom(e);
 	}
@@ -991,6 +1109,11 @@ static int canonical(struct errbuf *e, const char *topo, struct rdt_machine *m)
 		else if (r == RDT_L3)
 			sb_printf(&b, "l3.closids=0;");
 	}
+	/* absent MB adds nothing: descriptions made before MB keep their form */
+	if (m->caps[RDT_MB].present)
+		sb_printf(&b, "mb.closids=%u;mb.units=%s;mb.min=%u;mb.gran=%u;mb.max=%u;",
+			  m->caps[RDT_MB].closids, m->caps[RDT_MB].mb_amd ? "amd" : "percent",
+			  m->caps[RDT_MB].mb_min, m->caps[RDT_MB].mb_gran, m->caps[RDT_MB].mb_max);
 	sb_printf(&b, "tasks=%s", m->virtual_tasks ? "virtual" : "real");
 	if (b.oom) {
 		free(b.p);
@@ -1054,6 +1177,10 @@ static int assemble(struct errbuf *e, hwloc_topology_t t, const struct spec *sp,
 	if (!ret && m->caps[RDT_L2].present)
 		ret = collect_domains(e, t, HWLOC_OBJ_L2CACHE, m, RDT_L2);
 	if (!ret)
+		ret = resolve_mb(e, sp, m);
+	if (!ret)
+		ret = mirror_mb_domains(e, m);
+	if (!ret)
 		ret = build_cpu_tables(e, m);
 	if (!ret)
 		ret = check_l2_in_l3(e, m);
@@ -1107,7 +1234,7 @@ void rdt_machine_free(struct rdt_machine *m)
 
 	if (!m)
 		return;
-	for (r = 0; r < RDT_NRES; r++) {
+	for (r = 0; r < RDT_NALL; r++) {
 		free_domains(m->dom[r], m->ndom[r]);
 		free(m->cpu_dom[r]);
 	}
@@ -1120,7 +1247,7 @@ int rdt_machine_domain(const struct rdt_machine *m, enum rdt_res res, unsigned i
 {
 	unsigned int lo = 0, hi;
 
-	if (!m || (unsigned int)res >= RDT_NRES)
+	if (!m || (unsigned int)res >= RDT_NALL)
 		return -1;
 	hi = m->ndom[res];
 	while (lo < hi) {	/* dom[] is ascending by cache id */
@@ -1141,7 +1268,7 @@ int rdt_machine_cpu_domain(const struct rdt_machine *m, enum rdt_res res, int cp
 {
 	unsigned int i, c;
 
-	if (!m || (unsigned int)res >= RDT_NRES || cpu < 0 || (unsigned int)cpu >= m->ncpus ||
+	if (!m || (unsigned int)res >= RDT_NALL || cpu < 0 || (unsigned int)cpu >= m->ncpus ||
 	    !m->caps[res].present)
 		return -1;
 	if (m->cpu_dom[res])
@@ -1160,6 +1287,8 @@ const char *rdt_res_name(enum rdt_res res)
 		return "L3";
 	case RDT_L2:
 		return "L2";
+	case RDT_MB:
+		return "MB";
 	default:
 		return "?";
 	}
@@ -1173,5 +1302,7 @@ int rdt_res_parse(const char *name)
 		return RDT_L3;
 	if (!strcasecmp(name, "L2"))
 		return RDT_L2;
+	if (!strcasecmp(name, "MB"))
+		return RDT_MB;
 	return -1;
 }

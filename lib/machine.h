@@ -11,7 +11,12 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-enum rdt_res { RDT_L3 = 0, RDT_L2 = 1, RDT_NRES = 2 };
+/*
+ * Resources: the caches (RDT_NRES of them, what every cache loop covers) and
+ * memory bandwidth, whose domains are the L3 domains. Arrays indexed by
+ * resource that include MB are [RDT_NALL].
+ */
+enum rdt_res { RDT_L3 = 0, RDT_L2 = 1, RDT_NRES = 2, RDT_MB = 2, RDT_NALL = 3 };
 
 /* Defaults of the rscctrl simulation when a description says nothing. */
 #define RDT_SIM_CLOSIDS 16
@@ -29,6 +34,14 @@ struct rdt_caps {
 	uint64_t shareable_bits;
 	bool cdp;			/* CDP supported */
 	bool sparse;			/* non-contiguous masks allowed */
+	/*
+	 * MB only. A value is a percentage of the bandwidth (Intel: the
+	 * register holds the delay, 100 - value) or, with mb_amd, the
+	 * bandwidth in 1/8 GB/s (AMD). Values run mb_min .. mb_max in steps
+	 * of mb_gran (resctrl rounds up to the step); mb_max means unthrottled.
+	 */
+	unsigned int mb_min, mb_gran, mb_max;
+	bool mb_amd;
 };
 
 struct rdt_domain {
@@ -43,9 +56,9 @@ struct rdt_machine {
 	char *desc;			/* canonical description; "" = the host */
 	char vendor[16];		/* "GenuineIntel", "AuthenticAMD", "sim" */
 	char model[64];			/* processor name, or the preset's name */
-	struct rdt_caps caps[RDT_NRES];
-	unsigned int ndom[RDT_NRES];
-	struct rdt_domain *dom[RDT_NRES];	/* ascending cache id */
+	struct rdt_caps caps[RDT_NALL];
+	unsigned int ndom[RDT_NALL];
+	struct rdt_domain *dom[RDT_NALL];	/* ascending cache id; MB: the L3 domains' */
 	unsigned int ncpus;		/* CPU numbers run 0 .. ncpus-1 */
 	bool *cpu_present;		/* [ncpus]: exists, online and usable */
 	bool virtual_tasks;		/* tasks=virtual: any tid > 0 is accepted */
@@ -55,7 +68,7 @@ struct rdt_machine {
 	 * (-1: absent), so that rdt_machine_cpu_domain() is O(1). NULL in a
 	 * hand-built machine: the lookup then scans the domains instead.
 	 */
-	int *cpu_dom[RDT_NRES];
+	int *cpu_dom[RDT_NALL];
 };
 
 /*
@@ -72,7 +85,7 @@ int rdt_machine_domain(const struct rdt_machine *m, enum rdt_res res, unsigned i
 /* Domain index of cpu in res, or -1 (CPU absent, or res absent). */
 int rdt_machine_cpu_domain(const struct rdt_machine *m, enum rdt_res res, int cpu);
 
-/* "L3" / "L2"; and back (-1 when unknown; case-insensitive). */
+/* "L3" / "L2" / "MB"; and back (-1 when unknown; case-insensitive). */
 const char *rdt_res_name(enum rdt_res res);
 int rdt_res_parse(const char *name);
 

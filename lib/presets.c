@@ -63,9 +63,12 @@ static const struct rdt_preset presets[] = {
 		.vendor = "GenuineIntel",
 		.part = "Intel Xeon Platinum 8160 (Skylake-SP), 2 sockets",
 		.desc = "topology=package:2 l3:1 core:24 pu:2;l3.closids=16;l3.cbm_len=11;"
-			"l3.min_cbm_bits=1;l3.shareable_bits=0x600;l3.cdp=1;l3.sparse=0",
+			"l3.min_cbm_bits=1;l3.shareable_bits=0x600;l3.cdp=1;l3.sparse=0;"
+			"mb.closids=8;mb.units=percent;mb.min=10;mb.gran=10",
 		.source = "CPUID 0x10.1 of a Xeon Platinum 8160 (InstLatx64 "
-			  "GenuineIntel0050654_SkylakeXeon_20_CPUID.txt)",
+			  "GenuineIntel0050654_SkylakeXeon_20_CPUID.txt); MBA 8 CLOSIDs, at most "
+			  "90% throttled in 10% steps: pqos on Skylake-SP (intel-cmt-cat issues "
+			  "#75: MBA COS0-7; #69, #115: 90% the most)",
 	},
 	/*
 	 * pqos on Cascade Lake Xeons: "CDP support=1, #COS=16, #ways=11, ways
@@ -77,9 +80,10 @@ static const struct rdt_preset presets[] = {
 		.vendor = "GenuineIntel",
 		.part = "Intel Xeon Platinum 8280 (Cascade Lake-SP), 2 sockets",
 		.desc = "topology=package:2 l3:1 core:28 pu:2;l3.closids=16;l3.cbm_len=11;"
-			"l3.min_cbm_bits=1;l3.shareable_bits=0x600;l3.cdp=1;l3.sparse=0",
+			"l3.min_cbm_bits=1;l3.shareable_bits=0x600;l3.cdp=1;l3.sparse=0;"
+			"mb.closids=8;mb.units=percent;mb.min=10;mb.gran=10",
 		.source = "pqos output on Cascade Lake Xeons (intel-cmt-cat issues #187 and "
-			  "#252: 16 COS, 11 ways, contention mask 0x600, CDP)",
+			  "#252: 16 COS, 11 ways, contention mask 0x600, CDP; #222: MBA 8 COS)",
 	},
 	/*
 	 * Constructed: no recording of Ice Lake-SP leaf 0x10 was found. The CBM
@@ -152,10 +156,12 @@ static const struct rdt_preset presets[] = {
 		.vendor = "AuthenticAMD",
 		.part = "AMD EPYC 7763 (Milan, Zen 3), 2 sockets",
 		.desc = "topology=package:2 l3:8 core:8 pu:2;l3.closids=16;l3.cbm_len=16;"
-			"l3.min_cbm_bits=1;l3.shareable_bits=0;l3.cdp=1;l3.sparse=1",
+			"l3.min_cbm_bits=1;l3.shareable_bits=0;l3.cdp=1;l3.sparse=1;"
+			"mb.closids=16;mb.units=amd;mb.max=2048",
 		.source = "CPUID 0x10.1 of a Zen 3 Ryzen 7 5800X (InstLatx64 "
 			  "AuthenticAMD0A20F12_K19_Vermeer_03_CPUID.txt); Linux resctrl: "
-			  "AMD masks may be non-contiguous",
+			  "AMD masks may be non-contiguous; its 0x80000020.1: 11-bit bandwidth "
+			  "field (2048 = unlimited), 16 COS",
 	},
 	/*
 	 * CPUID leaf 0x10.1 of a Zen 4 Threadripper PRO 7995WX (the Zen 4 CCD of
@@ -167,10 +173,12 @@ static const struct rdt_preset presets[] = {
 		.vendor = "AuthenticAMD",
 		.part = "AMD EPYC 9654 (Genoa, Zen 4), 2 sockets",
 		.desc = "topology=package:2 l3:12 core:8 pu:2;l3.closids=16;l3.cbm_len=16;"
-			"l3.min_cbm_bits=1;l3.shareable_bits=0;l3.cdp=1;l3.sparse=1",
+			"l3.min_cbm_bits=1;l3.shareable_bits=0;l3.cdp=1;l3.sparse=1;"
+			"mb.closids=16;mb.units=amd;mb.max=2048",
 		.source = "CPUID 0x10.1 of a Zen 4 Threadripper PRO 7995WX (InstLatx64 "
 			  "AuthenticAMD0A10F81_K19_StormPeak_01_CPUID.txt); Linux resctrl: "
-			  "AMD masks may be non-contiguous",
+			  "AMD masks may be non-contiguous; its 0x80000020.1: 11-bit bandwidth "
+			  "field (2048 = unlimited), 16 COS",
 	},
 };
 

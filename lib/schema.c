@@ -38,9 +38,10 @@ static const struct res_name res_names[] = {
 	{ "L2", RDT_L2, HALF_BOTH },
 	{ "L2DATA", RDT_L2, HALF_DATA },
 	{ "L2CODE", RDT_L2, HALF_CODE },
+	{ "MB", RDT_MB, HALF_BOTH },
 };
 
-static const char *const base_names[RDT_NRES] = { "L3", "L2" };
+static const char *const base_names[RDT_NALL] = { "L3", "L2", "MB" };
 
 /* Longest piece of user text quoted in a message, in input bytes. */
 #define QUOTE_MAX 24
@@ -233,7 +234,7 @@ static const char *have_res(const struct rdt_machine *m, char *buf, size_t len)
 	int r;
 
 	buf[0] = '\0';
-	for (r = 0; r < RDT_NRES; r++) {
+	for (r = 0; r < RDT_NALL; r++) {
 		if (m->caps[r].present)
 			o += snprintf(buf + o, len - o, "%s%s", o ? "," : "", base_names[r]);
 	}
@@ -317,6 +318,12 @@ static bool already_given(const struct rdt_schema_mask *sm, enum rdt_half half)
 }
 
 /* The cache id word [p, e) into a domain index; fills dom with the prefix. */
+/* MB domains are the L3 domains, but they are no cache: "MB domain 1". */
+static const char *id_word(enum rdt_res res)
+{
+	return res == RDT_MB ? "domain" : "cache id";
+}
+
 static int parse_id(const struct parser *ps, const struct res_name *rn, const char *p,
 		    const char *e, char *dom, size_t domlen)
 {
@@ -328,8 +335,8 @@ static int parse_id(const struct parser *ps, const struct res_name *rn, const ch
 
 	for (d = p; d < e; d++) {
 		if (*d < '0' || *d > '9')
-			return fail(ps, "%s: cache id %s is not a decimal number", rn->name,
-				    quote(p, e - p, q, sizeof(q)));
+			return fail(ps, "%s: %s %s is not a decimal number", rn->name,
+				    id_word(rn->res), quote(p, e - p, q, sizeof(q)));
 		id = id * 10 + (unsigned long long)(*d - '0');
 		if (id > UINT_MAX) {
 			big = true;
@@ -342,12 +349,13 @@ static int parse_id(const struct parser *ps, const struct res_name *rn, const ch
 
 		/* only digits here: print them as given, cut like a quote */
 		if (big)
-			return fail(ps, "%s cache id %.*s%s does not exist (have %s)", rn->name,
-				    e - p > QUOTE_MAX ? QUOTE_MAX : (int)(e - p), p,
-				    e - p > QUOTE_MAX ? "..." : "", ids);
-		return fail(ps, "%s cache id %llu does not exist (have %s)", rn->name, id, ids);
+			return fail(ps, "%s %s %.*s%s does not exist (have %s)", rn->name,
+				    id_word(rn->res), e - p > QUOTE_MAX ? QUOTE_MAX : (int)(e - p),
+				    p, e - p > QUOTE_MAX ? "..." : "", ids);
+		return fail(ps, "%s %s %llu does not exist (have %s)", rn->name,
+			    id_word(rn->res), id, ids);
 	}
-	snprintf(dom, domlen, "%s cache id %llu", rn->name, id);
+	snprintf(dom, domlen, "%s %s %llu", rn->name, id_word(rn->res), id);
 	return idx;
 }
 
@@ -363,6 +371,94 @@ static const char *found(const char *p, const char *end, char *buf, size_t len)
 }
 
 /*
+ * A bandwidth value [p, end): decimal, rounded up to the granularity as
+ * resctrl does (bw_validate), then within min .. max.
+ */
+static int parse_bw(const struct parser *ps, const char *dom, const char *p, const char *end,
+		    uint64_t *val)
+{
+	const struct rdt_caps *c = &ps->m->caps[RDT_MB];
+	unsigned long long v = 0, r;
+	char q[QUOTE_BUF];
+	const char *d;
+
+	if (p == end)
+		return fail(ps, "%s: missing bandwidth after '='", dom);
+	for (d = p; d < end; d++) {
+		if (*d < '0' || *d > '9')
+			return fail(ps, "%s: bandwidth %s is not a decimal number", dom,
+				    quote(p, end - p, q, sizeof(q)));
+		v = v * 10 + (unsigned long long)(*d - '0');
+		if (v > UINT_MAX)
+			return fail(ps, "%s: %s is above the maximum %u", dom,
+				    quote(p, end - p, q, sizeof(q)), c->mb_max);
+	}
+	if (v < c->mb_min)
+		return fail(ps, "%s: %llu is below the minimum bandwidth %u", dom, v, c->mb_min);
+	r = c->mb_gran > 1 ? (v + c->mb_gran - 1) / c->mb_gran * c->mb_gran : v;
+	if (r > c->mb_max)
+		return fail(ps, "%s: %llu is above the maximum %u", dom, v, c->mb_max);
+	*val = r;
+	return 0;
+}
+
+/*
+ * "<id> =" of an entry at *pp: the domain (named in dom), its slot in *sm,
+ * not given before; *pp is left after the '='. Returns 0 or the error.
+ */
+static int parse_entry_head(const struct parser *ps, const struct res_name *rn,
+			    const char **pp, const char *end, char *dom, size_t domlen,
+			    struct rdt_schema_mask **sm)
+{
+	const char *p = *pp, *e = word_end(p, end);
+	char f[QUOTE_BUF + 16];
+	int idx;
+
+	if (e == p)
+		return fail(ps, "%s: missing %s before '%c'", rn->name,
+			    rn->res == RDT_MB ? "domain" : "cache id", *p);
+	idx = parse_id(ps, rn, p, e, dom, domlen);
+	if (idx < 0)
+		return idx;
+	*sm = &ps->out[rn->res][idx];
+	if (already_given(*sm, rn->half))
+		return fail(ps, "%s given twice", dom);
+	p = skip_ws(e, end);
+	if (p == end || *p != '=')
+		return fail(ps, "%s: expected '=' after the %s%s", dom,
+			    rn->res == RDT_MB ? "domain" : "cache id", found(p, end, f, sizeof(f)));
+	*pp = p + 1;
+	return 0;
+}
+
+/* One "<id>=<bandwidth>" entry of an MB line; see parse_entry. */
+static int parse_mb_entry(const struct parser *ps, const struct res_name *rn, const char **pp,
+			  const char *end)
+{
+	const char *p = *pp, *v, *ve;
+	struct rdt_schema_mask *sm;
+	char dom[64], q[QUOTE_BUF];
+	uint64_t bw = 0;
+	int ret;
+
+	ret = parse_entry_head(ps, rn, &p, end, dom, sizeof(dom), &sm);
+	if (ret)
+		return ret;
+	v = skip_ws(p, end);
+	ve = word_end(v, end);
+	p = skip_ws(ve, end);
+	if (p < end && *p != ';')
+		return fail(ps, "%s: unexpected %s after the bandwidth", dom,
+			    quote(p, word_end(p + 1, end) - p, q, sizeof(q)));
+	ret = parse_bw(ps, dom, v, ve, &bw);
+	if (ret)
+		return ret;
+	store(sm, HALF_BOTH, false, bw, bw);
+	*pp = p;
+	return 0;
+}
+
+/*
  * One "<id>=<mask>[,<mask>]" entry starting at *pp (not blank, not ';').
  * Syntax is checked left to right, then the CBM rules; only a fully valid
  * entry is stored. On success *pp points at the ';' or the end of the line.
@@ -370,28 +466,19 @@ static const char *found(const char *p, const char *end, char *buf, size_t len)
 static int parse_entry(const struct parser *ps, const struct res_name *rn, const char **pp,
 		       const char *end)
 {
-	const char *p = *pp, *e, *m1, *m1e, *m2, *m2e;
+	const char *p = *pp, *m1, *m1e, *m2, *m2e;
 	bool pair, cdp = ps->cdp && ps->cdp[rn->res];
 	struct rdt_schema_mask *sm;
 	uint64_t v1, v2 = 0;
-	char dom[64], q[QUOTE_BUF], f[QUOTE_BUF + 16];
-	int idx, ret;
+	char dom[64], q[QUOTE_BUF];
+	int ret;
 
-	e = word_end(p, end);
-	if (e == p)
-		return fail(ps, "%s: missing cache id before '%c'", rn->name, *p);
-	idx = parse_id(ps, rn, p, e, dom, sizeof(dom));
-	if (idx < 0)
-		return idx;
-	sm = &ps->out[rn->res][idx];
-	if (already_given(sm, rn->half))
-		return fail(ps, "%s given twice", dom);
-
-	p = skip_ws(e, end);
-	if (p == end || *p != '=')
-		return fail(ps, "%s: expected '=' after the cache id%s", dom,
-			    found(p, end, f, sizeof(f)));
-	m1 = skip_ws(p + 1, end);
+	if (rn->res == RDT_MB)
+		return parse_mb_entry(ps, rn, pp, end);
+	ret = parse_entry_head(ps, rn, &p, end, dom, sizeof(dom), &sm);
+	if (ret)
+		return ret;
+	m1 = skip_ws(p, end);
 	m1e = word_end(m1, end);
 	p = skip_ws(m1e, end);
 	pair = p < end && *p == ',';
@@ -441,7 +528,7 @@ static int parse_res(const struct parser *ps, const char **pp, const char *end,
 	rn = find_res(p, e - p);
 	if (!rn)
 		return fail(ps, "unknown resource %s (known: L3, L3DATA, L3CODE, L2, L2DATA, "
-			    "L2CODE)", quote(p, (e > p ? e : p + 1) - p, q, sizeof(q)));
+			    "L2CODE, MB)", quote(p, (e > p ? e : p + 1) - p, q, sizeof(q)));
 	if (!ps->m->caps[rn->res].present)
 		return fail(ps, "resource %s is not available on this machine (have %s)",
 			    base_names[rn->res], have_res(ps->m, have, sizeof(have)));
@@ -481,12 +568,13 @@ static int parse_line(const struct parser *ps, const struct span *l)
 		p++;		/* the ';' parse_entry stopped at */
 	}
 	if (!any)
-		return fail(ps, "%s: no <id>=<mask> given", rn->name);
+		return fail(ps, "%s: no <id>=<%s> given", rn->name,
+			    rn->res == RDT_MB ? "bandwidth" : "mask");
 	return 0;
 }
 
-int rdt_schema_parse(const struct rdt_machine *m, const bool cdp[RDT_NRES], const char *text,
-		     struct rdt_schema_mask *out[RDT_NRES], char *err, size_t errlen)
+int rdt_schema_parse(const struct rdt_machine *m, const bool cdp[RDT_NALL], const char *text,
+		     struct rdt_schema_mask *out[RDT_NALL], char *err, size_t errlen)
 {
 	struct parser ps = { .m = m, .cdp = cdp, .out = out, .err = err, .errlen = errlen };
 	const char *p = text;
@@ -500,7 +588,7 @@ int rdt_schema_parse(const struct rdt_machine *m, const bool cdp[RDT_NRES], cons
 		return fail(&ps, "schema: no machine or output given");
 	if (!text)
 		return fail(&ps, "schema text is NULL");
-	for (r = 0; r < RDT_NRES; r++) {
+	for (r = 0; r < RDT_NALL; r++) {
 		if (m->caps[r].present && m->ndom[r] && !out[r])
 			return fail(&ps, "schema: no output array for %s", base_names[r]);
 		if (m->caps[r].present && m->ndom[r])
@@ -560,8 +648,8 @@ static void put_hex(struct sink *s, uint64_t v, unsigned int width)
 	put(s, d);
 }
 
-int rdt_schema_format(const struct rdt_machine *m, const bool cdp[RDT_NRES],
-		      uint64_t *const data[RDT_NRES], uint64_t *const code[RDT_NRES],
+int rdt_schema_format(const struct rdt_machine *m, const bool cdp[RDT_NALL],
+		      uint64_t *const data[RDT_NALL], uint64_t *const code[RDT_NALL],
 		      char *buf, size_t len)
 {
 	struct sink s = { .buf = buf, .len = buf ? len : 0 };
@@ -569,10 +657,10 @@ int rdt_schema_format(const struct rdt_machine *m, const bool cdp[RDT_NRES],
 	unsigned int i;
 	int r;
 
-	for (r = 0; r < RDT_NRES; r++) {
+	for (r = 0; r < RDT_NALL; r++) {
 		const struct rdt_caps *c = &m->caps[r];
 		unsigned int width = (c->cbm_len + 3) / 4;
-		bool pair = cdp && cdp[r];
+		bool pair = r != RDT_MB && cdp && cdp[r];
 
 		if (!c->present || !m->ndom[r])
 			continue;
@@ -583,6 +671,11 @@ int rdt_schema_format(const struct rdt_machine *m, const bool cdp[RDT_NRES],
 		for (i = 0; i < m->ndom[r]; i++) {
 			snprintf(id, sizeof(id), "%s%u=", i ? ";" : "", m->dom[r][i].cache_id);
 			put(&s, id);
+			if (r == RDT_MB) {
+				snprintf(id, sizeof(id), "%llu", (unsigned long long)data[r][i]);
+				put(&s, id);
+				continue;
+			}
 			put_hex(&s, data[r][i], width);
 			if (pair) {
 				put(&s, ",");

@@ -27,20 +27,23 @@ struct rdt_schema_mask {
  * for a resource, "L3:0=ff" sets data_set and code_set with data == code.
  * With CDP on: "L3:0=ff" sets both to ff, "L3:0=d,c" sets data d / code c,
  * "L3DATA:0=d" only data, "L3CODE:0=c" only code.
- * Every mask is checked with rdt_cbm_check(). Returns 0, or -EINVAL with
+ * Every mask is checked with rdt_cbm_check(). An "MB:0=50;1=100" line
+ * (where the machine has MB) gives decimal bandwidths, rounded up to the
+ * granularity and checked against the minimum and maximum, as data ==
+ * code. Returns 0, or -EINVAL with
  * err naming the field. Never modifies anything but out and err.
  */
-int rdt_schema_parse(const struct rdt_machine *m, const bool cdp[RDT_NRES], const char *text,
-		     struct rdt_schema_mask *out[RDT_NRES], char *err, size_t errlen);
+int rdt_schema_parse(const struct rdt_machine *m, const bool cdp[RDT_NALL], const char *text,
+		     struct rdt_schema_mask *out[RDT_NALL], char *err, size_t errlen);
 
 /*
  * Format the masks of every domain of every present resource:
- * "L3:0=fffff;1=000ff\n" (hex zero-padded to the CBM width), with CDP on
+ * "L3:0=fffff;1=000ff\n" (hex zero-padded to the CBM width; MB decimal), with CDP on
  * "L3:0=<data>,<code>;...". data[res][i]/code[res][i] indexed like m->dom.
  * Returns the full length like snprintf (buf may be NULL when len is 0).
  */
-int rdt_schema_format(const struct rdt_machine *m, const bool cdp[RDT_NRES],
-		      uint64_t *const data[RDT_NRES], uint64_t *const code[RDT_NRES],
+int rdt_schema_format(const struct rdt_machine *m, const bool cdp[RDT_NALL],
+		      uint64_t *const data[RDT_NALL], uint64_t *const code[RDT_NALL],
 		      char *buf, size_t len);
 
 /*

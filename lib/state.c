@@ -542,9 +542,13 @@ static int read_group_row(struct rdt_state *st, struct cursor *c, const char *pa
 	for (sl = 0; sl < st->nslots * 2; sl++) {
 		const struct rdt_caps *caps = &st->m->caps[st->slot[sl / 2].res];
 
-		if (!field_num(c, 16, UINT64_MAX, &grp->mask[sl]) ||
-		    rdt_cbm_check(caps, grp->mask[sl], why, sizeof(why)))
+		if (!field_num(c, 16, UINT64_MAX, &grp->mask[sl]))
 			return BAD("state file %s: group '%s' has a bad mask", path, name);
+		if (st->slot[sl / 2].res == RDT_MB ?
+		    grp->mask[sl] < caps->mb_min || grp->mask[sl] > caps->mb_max :
+		    rdt_cbm_check(caps, grp->mask[sl], why, sizeof(why)) != 0)
+			return BAD("state file %s: group '%s' has a bad %s", path, name,
+				   st->slot[sl / 2].res == RDT_MB ? "bandwidth" : "mask");
 	}
 	if (!end_row(c))
 		return BAD("state file %s: group '%s' has extra fields", path, name);

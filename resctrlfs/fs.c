@@ -26,6 +26,7 @@ enum file_id {
 	F_LAST_CMD_STATUS,
 	F_CBM_MASK, F_MIN_CBM_BITS, F_NUM_CLOSIDS, F_SHAREABLE_BITS, F_BIT_USAGE,
 	F_SPARSE_MASKS, F_MIN_BANDWIDTH, F_BANDWIDTH_GRAN, F_DELAY_LINEAR,
+	F_THREAD_THROTTLE_MODE,
 };
 
 struct rfs_file {
@@ -54,12 +55,17 @@ static const struct rfs_file cache_files[] = {
 	{ "sparse_masks", F_SPARSE_MASKS, 0444 },
 };
 
-/* ... and of a memory bandwidth (range) schema, for when MB is added. */
+/*
+ * ... and of the memory bandwidth (range) schema. thread_throttle_mode is
+ * last so that AMD, which has no throttle mode and no such file
+ * (thread_throttle_mode_init()), sees the table without its last entry.
+ */
 static const struct rfs_file mb_files[] = {
 	{ "bandwidth_gran", F_BANDWIDTH_GRAN, 0444 },
 	{ "delay_linear", F_DELAY_LINEAR, 0444 },
 	{ "min_bandwidth", F_MIN_BANDWIDTH, 0444 },
 	{ "num_closids", F_NUM_CLOSIDS, 0444 },
+	{ "thread_throttle_mode", F_THREAD_THROTTLE_MODE, 0444 },
 };
 
 static const struct rfs_file info_files[] = {
@@ -101,7 +107,7 @@ static void res_files(int sch, const struct rfs_file **t, size_t *n)
 {
 	if (md->sch[sch].fmt == RFS_FMT_RANGE) {
 		*t = mb_files;
-		*n = N(mb_files);
+		*n = N(mb_files) - (md->sch[sch].throttle_max ? 0 : 1);
 	} else {
 		*t = cache_files;
 		*n = N(cache_files);
@@ -364,6 +370,10 @@ static void show_info_res(const struct node *n, struct rfs_buf *b)
 		break;
 	case F_DELAY_LINEAR:
 		rfs_buf_printf(b, "%u\n", s->delay_linear);
+		break;
+	case F_THREAD_THROTTLE_MODE:
+		/* Per-core throttling; "per-thread" parts are not modelled. */
+		rfs_buf_printf(b, "max\n");
 		break;
 	default:
 		break;

@@ -26,17 +26,23 @@ struct opts {
 	const char *mountpoint;
 	const char *machine;
 	const char *state;
-	bool cdp, cdpl2, foreground, debug;
+	const char *mb;
+	bool cdp, cdpl2, mba_mbps, foreground, debug;
 };
 
 static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: rdtalloc-resctrlfs MOUNTPOINT [--machine DESC] [--cdp] [--cdpl2]\n"
+		"                          [--mb CLOSIDS:MIN:GRAN[:amd:MAX]] [--mba-mbps]\n"
 		"                          [--state FILE] [-f] [-d]\n"
 		"  --machine DESC  machine description as for rdtctl --machine\n"
 		"                  (default: %s)\n"
 		"  --cdp, --cdpl2  mount with L3 / L2 code and data prioritization\n"
+		"  --mb SPEC       memory bandwidth allocation, whatever the machine says:\n"
+		"                  CLOSIDS:MIN:GRAN (Intel, percent) or\n"
+		"                  CLOSIDS:MIN:GRAN:amd:MAX (AMD, 1/8 GB/s)\n"
+		"  --mba-mbps      mount as with -o mba_MBps (MB values in MBps)\n"
 		"  --state FILE    keep the tree in FILE (JSON) across restarts\n"
 		"  -f              stay in the foreground\n"
 		"  -d              foreground with FUSE debug output\n"
@@ -53,12 +59,16 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			usage(stdout);
 			exit(0);
-		} else if (!strcmp(a, "--machine") || !strcmp(a, "--state")) {
+		} else if (!strcmp(a, "--machine") || !strcmp(a, "--state") || !strcmp(a, "--mb")) {
 			if (i + 1 == argc) {
 				fprintf(stderr, "rdtalloc-resctrlfs: %s needs a value\n", a);
 				return -EINVAL;
 			}
-			*(a[2] == 'm' ? &o->machine : &o->state) = argv[++i];
+			*(a[2] == 's' ? &o->state : a[3] == 'a' ? &o->machine : &o->mb) = argv[++i];
+		} else if (!strncmp(a, "--mb=", 5)) {
+			o->mb = a + 5;
+		} else if (!strcmp(a, "--mba-mbps")) {
+			o->mba_mbps = true;
 		} else if (!strncmp(a, "--machine=", 10)) {
 			o->machine = a + 10;
 		} else if (!strncmp(a, "--state=", 8)) {
@@ -128,7 +138,14 @@ static int setup_model(const struct opts *o, struct rdt_machine **m, struct rfs_
 		fprintf(stderr, "rdtalloc-resctrlfs: --machine: %s\n", err);
 		return ret;
 	}
-	ret = rfs_model_init(md, *m, o->cdp, o->cdpl2, err, sizeof(err));
+	if (o->mb) {
+		ret = rfs_mb_parse(o->mb, &(*m)->caps[RDT_MB], err, sizeof(err));
+		if (ret) {
+			fprintf(stderr, "rdtalloc-resctrlfs: %s\n", err);
+			return ret;
+		}
+	}
+	ret = rfs_model_init(md, *m, o->cdp, o->cdpl2, o->mba_mbps, err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, "rdtalloc-resctrlfs: %s\n", err);
 		return ret;
@@ -193,7 +210,7 @@ int main(int argc, char **argv)
 	struct rdt_machine *m = NULL;
 	struct rfs_model md;
 	struct opts o = { 0 };
-	char *fargv[16], *state = NULL;
+	char *fargv[16], *state = NULL, mntopts[160];
 	int fargc = 0, ret;
 
 	memset(&md, 0, sizeof(md));
@@ -220,10 +237,16 @@ int main(int argc, char **argv)
 	fargv[fargc++] = argv[0];
 	fargv[fargc++] = (char *)o.mountpoint;
 	fargv[fargc++] = "-o";
-	/* fuse.resctrl in /proc/mounts: never taken for the real resctrl. */
-	fargv[fargc++] = geteuid() == 0 ?
-		"fsname=resctrl,subtype=resctrl,default_permissions,allow_other" :
-		"fsname=resctrl,subtype=resctrl,default_permissions";
+	/*
+	 * fuse.resctrl in /proc/mounts: never taken for the real resctrl. The
+	 * kernel shows mba_MBps among the mount options; a FUSE mount's options
+	 * are the fuse module's own and take nothing else, so it goes into the
+	 * source instead: "resctrl,mba_MBps" (the comma escaped for libfuse).
+	 */
+	snprintf(mntopts, sizeof(mntopts), "fsname=resctrl%s,subtype=resctrl,"
+		 "default_permissions%s", o.mba_mbps ? "\\,mba_MBps" : "",
+		 geteuid() == 0 ? ",allow_other" : "");
+	fargv[fargc++] = mntopts;
 	/* One thread: the model needs no finer locking than fs.c's mutex. */
 	fargv[fargc++] = "-s";
 	if (o.foreground)

@@ -83,10 +83,73 @@ static int add_schema(struct rfs_model *md, enum rdt_res res, enum rfs_conf conf
 	s->sparse = c->sparse;
 	s->ndom = md->m->ndom[res];
 	s->dom = md->m->dom[res];
+	s->dflt = s->cbm_mask;
 	/* CDP-capable names keep room for the suffix: the table never shifts. */
 	width = (int)strlen(s->name) + (c->cdp && !md->cdp[res] ? 4 : 0);
 	if (width > md->name_width)
 		md->name_width = width;
+	return 0;
+}
+
+static unsigned int mb_max(const struct rdt_caps *c)
+{
+	if (c->mb_max)
+		return c->mb_max;
+	return c->mb_amd ? RFS_MB_MAX_AMD : RFS_MB_MAX_INTEL;
+}
+
+/*
+ * The MB schema, as __get_mem_config_intel() and __rdt_get_mem_config_amd()
+ * describe it: Intel linear delay (min_bandwidth and bandwidth_gran from the
+ * machine, 100 the maximum, thread_throttle_mode "max"), or AMD (bandwidth
+ * in 1/8 GB/s up to 1 << bw_len, no delay, no thread_throttle_mode). Its
+ * domains are the L3 domains, which the machine may or may not copy into
+ * dom[RDT_MB].
+ */
+static int add_mb_schema(struct rfs_model *md, char *err, size_t errlen)
+{
+	const struct rdt_caps *c = &md->m->caps[RDT_MB];
+	struct rfs_schema *s;
+
+	if (!c->closids || (!c->mb_gran && !c->mb_amd)) {
+		snprintf(err, errlen, "MB: the machine gives no CLOSIDs or a zero granularity");
+		return -EINVAL;
+	}
+	if (md->nsch == RFS_MAX_SCHEMAS) {
+		snprintf(err, errlen, "too many resources");
+		return -E2BIG;
+	}
+	memmove(&md->sch[1], &md->sch[0], md->nsch * sizeof(md->sch[0]));
+	md->nsch++;
+	s = &md->sch[0];
+	memset(s, 0, sizeof(*s));
+	snprintf(s->name, sizeof(s->name), "MB");
+	s->res = RFS_RES_MB;
+	s->fmt = RFS_FMT_RANGE;
+	s->conf = RFS_CONF_NONE;
+	s->peer = -1;
+	s->num_closid = c->closids;
+	s->min_bw = c->mb_min;
+	s->bw_gran = c->mb_gran ? c->mb_gran : 1;	/* AMD's is always 1 */
+	s->max_bw = mb_max(c);
+	s->delay_linear = !c->mb_amd;
+	s->throttle_max = !c->mb_amd;
+	s->mbps = md->mba_mbps;
+	/* rdtgroup_init_mba(): MBA_MAX_MBPS under mba_MBps, else the maximum. */
+	s->dflt = s->mbps ? RFS_MBA_MAX_MBPS : s->max_bw;
+	if (md->m->ndom[RDT_MB] && md->m->dom[RDT_MB]) {
+		s->ndom = md->m->ndom[RDT_MB];
+		s->dom = md->m->dom[RDT_MB];
+	} else {
+		s->ndom = md->m->ndom[RDT_L3];
+		s->dom = md->m->dom[RDT_L3];
+	}
+	if (!s->ndom || !s->dom) {
+		snprintf(err, errlen, "MB: the machine has no L3 domains");
+		return -EINVAL;
+	}
+	if ((int)strlen(s->name) > md->name_width)
+		md->name_width = (int)strlen(s->name);
 	return 0;
 }
 
@@ -109,6 +172,12 @@ static int build_schemas(struct rfs_model *md, char *err, size_t errlen)
 	if (ret) {
 		snprintf(err, errlen, "too many resources");
 		return ret;
+	}
+	/* Registered after the caches, so listed before them. */
+	if (md->m->caps[RDT_MB].present) {
+		ret = add_mb_schema(md, err, errlen);
+		if (ret)
+			return ret;
 	}
 	for (i = 0; i < md->nsch; i++)
 		for (j = 0; j < md->nsch; j++)
@@ -136,6 +205,22 @@ static int check_cdp(struct rfs_model *md, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * supports_mba_mbps(): MB with a linear scale at L3 scope. The kernel also
+ * wants MBM, which this emulator does not model, so that part is not asked.
+ */
+static int check_mba_mbps(struct rfs_model *md, char *err, size_t errlen)
+{
+	const struct rdt_caps *c = &md->m->caps[RDT_MB];
+
+	if (md->mba_mbps && (!c->present || c->mb_amd)) {
+		snprintf(err, errlen, "--mba-mbps: mba_MBps requires MBM and linear scale "
+			 "MBA at L3 scope (give an Intel --mb)");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int alloc_tables(struct rfs_model *md)
 {
 	unsigned int i, n;
@@ -154,15 +239,15 @@ static int alloc_tables(struct rfs_model *md)
 		s->ctrl = malloc((size_t)s->ndom * md->nclosid * sizeof(*s->ctrl));
 		if (!s->ctrl)
 			return -ENOMEM;
-		/* Mounting resets every control to the default (all bits). */
+		/* Mounting resets every control to the default (all bits, full bandwidth). */
 		for (n = 0; n < s->ndom * md->nclosid; n++)
-			s->ctrl[n] = s->cbm_mask;
+			s->ctrl[n] = s->dflt;
 	}
 	return 0;
 }
 
 int rfs_model_init(struct rfs_model *md, struct rdt_machine *m, bool cdpl3, bool cdpl2,
-		   char *err, size_t errlen)
+		   bool mba_mbps, char *err, size_t errlen)
 {
 	unsigned int i;
 	int ret;
@@ -171,15 +256,18 @@ int rfs_model_init(struct rfs_model *md, struct rdt_machine *m, bool cdpl3, bool
 	md->m = m;
 	md->cdp[RDT_L3] = cdpl3;
 	md->cdp[RDT_L2] = cdpl2;
+	md->mba_mbps = mba_mbps;
 	md->ncpus = m->ncpus;
 	ret = check_cdp(md, err, errlen);
+	if (!ret)
+		ret = check_mba_mbps(md, err, errlen);
 	if (ret)
 		return ret;
 	ret = build_schemas(md, err, errlen);
 	if (ret)
 		return ret;
 	if (!md->nsch) {
-		snprintf(err, errlen, "the machine has no cache allocation");
+		snprintf(err, errlen, "the machine has no cache or memory bandwidth allocation");
 		return -ENODEV;
 	}
 	md->nclosid = md->sch[0].num_closid;
@@ -247,6 +335,10 @@ static int init_domain(struct rfs_model *md, struct rfs_schema *s, unsigned int 
 	uint64_t used = s->shareable, val = s->shareable, c;
 	unsigned int i;
 
+	if (s->fmt == RFS_FMT_RANGE) {
+		*out = s->dflt;	/* rdtgroup_init_mba(): full bandwidth */
+		return 0;
+	}
 	for (i = 0; i < md->nclosid; i++) {
 		if (!md->grp[i].used || i == closid)
 			continue;
@@ -348,10 +440,10 @@ static void show_line(const struct rfs_model *md, const struct rfs_schema *s,
 
 		if (d)
 			rfs_buf_putc(b, ';');
-		if (!size)
-			rfs_buf_printf(b, "%u=%llx", s->dom[d].cache_id, (unsigned long long)v);
-		else if (s->fmt == RFS_FMT_RANGE)
+		if (s->fmt == RFS_FMT_RANGE)	/* "%d=%u", in size too: the value as is */
 			rfs_buf_printf(b, "%u=%llu", s->dom[d].cache_id, (unsigned long long)v);
+		else if (!size)
+			rfs_buf_printf(b, "%u=%llx", s->dom[d].cache_id, (unsigned long long)v);
 		else	/* the kernel divides first: ci->size / cbm_len * bits */
 			rfs_buf_printf(b, "%u=%u", s->dom[d].cache_id,
 				       (unsigned int)(s->dom[d].cache_size / s->cbm_len) *
@@ -496,6 +588,61 @@ static int parse_cbm(struct rfs_model *md, unsigned int si, unsigned int d, char
 	return 0;
 }
 
+/*
+ * bw_validate(): a u32 in decimal; under mba_MBps taken as it is, else
+ * refused outside [min_bandwidth, max] and rounded up to bandwidth_gran.
+ * The texts are those of the kernel since it parses with kstrtou32()
+ * (before, a non-number was "Non-decimal digit in MB value %s").
+ */
+static int bw_validate(struct rfs_model *md, const struct rfs_schema *s, const char *buf,
+		       uint64_t *out)
+{
+	unsigned long long bw;
+
+	if (rfs_kstrtoull(buf, 10, &bw) || bw > 0xffffffffULL) {
+		rfs_status_printf(md, "Invalid MB value %s\n", buf);
+		return -EINVAL;
+	}
+	if (s->mbps) {
+		*out = bw;
+		return 0;
+	}
+	if (bw < s->min_bw || bw > s->max_bw) {
+		rfs_status_printf(md, "MB value %u out of range [%d,%d]\n", (unsigned int)bw,
+				  (int)s->min_bw, (int)s->max_bw);
+		return -EINVAL;
+	}
+	*out = (bw + s->bw_gran - 1) / s->bw_gran * s->bw_gran;	/* roundup() */
+	return 0;
+}
+
+/*
+ * Under mba_MBps the kernel stores the value in the software controller's
+ * mbps_val[] at once and stages nothing: it stays even when a later part
+ * of the write fails, and naming a domain twice is no error (the last one
+ * wins). Both quirks are kept.
+ */
+static int parse_bw(struct rfs_model *md, unsigned int si, unsigned int d, char *buf,
+		    unsigned int closid, struct staged *st)
+{
+	const struct rfs_schema *s = &md->sch[si];
+	uint64_t val;
+
+	if (st->have[si][d]) {
+		rfs_status_printf(md, "Duplicate domain %u\n", s->dom[d].cache_id);
+		return -EINVAL;
+	}
+	if (bw_validate(md, s, buf, &val))
+		return -EINVAL;
+	if (s->mbps) {
+		*ctrl_at(md, s, d, closid) = val;
+		return 0;
+	}
+	st->val[si][d] = val;
+	st->have[si][d] = true;
+	return 0;
+}
+
 /* parse_line(): "id=mask;id=mask"; an unknown id fails with no message. */
 static int parse_line(struct rfs_model *md, unsigned int si, char *line, unsigned int closid,
 		      struct staged *st)
@@ -505,8 +652,6 @@ static int parse_line(struct rfs_model *md, unsigned int si, char *line, unsigne
 	char *dom, *ids;
 	unsigned int d;
 
-	if (s->fmt != RFS_FMT_BITMAP)
-		return -EINVAL;	/* MB parsing (parse_bw) comes with the MB schema */
 	while (line && line[0] != '\0') {
 		dom = strsep(&line, ";");
 		ids = strsep(&dom, "=");
@@ -520,7 +665,8 @@ static int parse_line(struct rfs_model *md, unsigned int si, char *line, unsigne
 				break;
 		if (d == s->ndom)
 			return -EINVAL;
-		if (parse_cbm(md, si, d, dom, closid, st))
+		if (s->fmt == RFS_FMT_RANGE ? parse_bw(md, si, d, dom, closid, st) :
+		    parse_cbm(md, si, d, dom, closid, st))
 			return -EINVAL;
 	}
 	return 0;
@@ -730,4 +876,71 @@ void rfs_bit_usage_show(const struct rfs_model *md, unsigned int si, struct rfs_
 		}
 	}
 	rfs_buf_putc(b, '\n');
+}
+
+/* One decimal field of --mb, up to the next ':' (or the end). */
+static int mb_field(const char **p, unsigned long long max, unsigned int *out)
+{
+	const char *e = strchrnul(*p, ':');
+	char num[24];
+	unsigned long long v;
+
+	if ((size_t)(e - *p) >= sizeof(num))
+		return -EINVAL;
+	memcpy(num, *p, (size_t)(e - *p));
+	num[e - *p] = '\0';
+	if (num[0] == '+' || rfs_kstrtoull(num, 10, &v) || v > max || strchr(num, '\n'))
+		return -EINVAL;
+	*out = (unsigned int)v;
+	*p = *e ? e + 1 : e;
+	return 0;
+}
+
+int rfs_mb_parse(const char *arg, struct rdt_caps *c, char *err, size_t errlen)
+{
+	struct rdt_caps mb = { .present = true };
+	const char *p = arg;
+
+	if (mb_field(&p, RDT_MAX_CLOSIDS, &mb.closids) || !mb.closids ||
+	    mb_field(&p, 0xffffffffULL, &mb.mb_min) ||
+	    mb_field(&p, 0xffffffffULL, &mb.mb_gran) || !mb.mb_gran)
+		goto bad;
+	mb.mb_max = RFS_MB_MAX_INTEL;
+	if (*p) {
+		if (!strncmp(p, "amd:", 4))
+			mb.mb_amd = true;
+		else if (strncmp(p, "percent:", 8))
+			goto bad;
+		p += mb.mb_amd ? 4 : 8;
+		if (mb_field(&p, 0xffffffffULL, &mb.mb_max) || *p || !mb.mb_max)
+			goto bad;
+	} else if (p > arg && p[-1] == ':') {
+		goto bad;
+	}
+	if (mb.mb_min > mb.mb_max) {
+		snprintf(err, errlen, "--mb %s: the minimum is above the maximum %u", arg,
+			 mb.mb_max);
+		return -EINVAL;
+	}
+	*c = mb;
+	return 0;
+bad:
+	snprintf(err, errlen, "--mb %s: expected CLOSIDS:MIN:GRAN or CLOSIDS:MIN:GRAN:amd:MAX "
+		 "(CLOSIDS 1..%u, GRAN and MAX at least 1)", arg, RDT_MAX_CLOSIDS);
+	return -EINVAL;
+}
+
+void rfs_mb_describe(const struct rdt_machine *m, char *buf, size_t len)
+{
+	const struct rdt_caps *c = &m->caps[RDT_MB];
+	/* As add_mb_schema() takes it, so that the text works as a --mb. */
+	unsigned int gran = c->mb_gran ? c->mb_gran : 1;
+
+	if (!c->present)
+		snprintf(buf, len, "%s", "");
+	else if (!c->mb_amd && mb_max(c) == RFS_MB_MAX_INTEL)
+		snprintf(buf, len, "%u:%u:%u", c->closids, c->mb_min, gran);
+	else
+		snprintf(buf, len, "%u:%u:%u:%s:%u", c->closids, c->mb_min, gran,
+			 c->mb_amd ? "amd" : "percent", mb_max(c));
 }

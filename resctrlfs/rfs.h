@@ -25,7 +25,10 @@
 #define RFS_NAME_MAX 255		/* longest group name (NAME_MAX) */
 #define RFS_STATUS_LEN 512		/* the kernel's last_cmd_status buffer */
 #define RFS_WRITE_MAX 4096		/* kernfs atomic_write_len = PAGE_SIZE */
-#define RFS_RES_MB RDT_NRES		/* resource id of a future MB schema */
+#define RFS_RES_MB RDT_MB		/* resource id of the MB schema */
+#define RFS_MB_MAX_INTEL 100		/* MAX_MBA_BW: percent, unthrottled */
+#define RFS_MB_MAX_AMD 2048		/* 1 << bw_len of the AMD parts we know */
+#define RFS_MBA_MAX_MBPS 4294967295ULL	/* MBA_MAX_MBPS (U32_MAX): mba_MBps default */
 
 enum rfs_conf { RFS_CONF_NONE, RFS_CONF_CODE, RFS_CONF_DATA };
 enum rfs_fmt { RFS_FMT_BITMAP, RFS_FMT_RANGE };
@@ -45,9 +48,12 @@ struct rfs_schema {
 	uint64_t shareable;
 	unsigned int min_cbm_bits;
 	bool sparse;
-	/* RFS_FMT_RANGE (MB): not built yet, the fields say what it needs */
+	/* RFS_FMT_RANGE (MB): percent (Intel), 1/8 GB/s (AMD) or MBps (mba_MBps) */
 	unsigned int min_bw, bw_gran, max_bw;
 	bool delay_linear;
+	bool throttle_max;		/* info/MB/thread_throttle_mode exists ("max") */
+	bool mbps;			/* mba_MBps: no range check, no rounding */
+	uint64_t dflt;			/* control value at mount and of a new group */
 	/* domains, ascending id, and their control values per CLOSID */
 	unsigned int ndom;
 	const struct rdt_domain *dom;
@@ -79,6 +85,7 @@ struct rfs_task {
 struct rfs_model {
 	struct rdt_machine *m;
 	bool cdp[RDT_NRES];		/* --cdp, --cdpl2 */
+	bool mba_mbps;			/* --mba-mbps: mount -o mba_MBps */
 	struct rfs_schema sch[RFS_MAX_SCHEMAS];
 	unsigned int nsch;
 	int name_width;			/* schemata names are right-aligned to it */
@@ -105,7 +112,15 @@ void rfs_buf_putc(struct rfs_buf *b, char c);
 void rfs_buf_free(struct rfs_buf *b);
 
 int rfs_model_init(struct rfs_model *md, struct rdt_machine *m, bool cdpl3, bool cdpl2,
-		   char *err, size_t errlen);
+		   bool mba_mbps, char *err, size_t errlen);
+/*
+ * --mb CLOSIDS:MIN:GRAN[:amd|percent[:MAX]]: set the machine's MB
+ * capabilities, whatever its description says. rfs_mb_describe() writes
+ * the canonical form of m's MB capabilities ("" without MB), for the state
+ * file to tell another MB from this one.
+ */
+int rfs_mb_parse(const char *arg, struct rdt_caps *c, char *err, size_t errlen);
+void rfs_mb_describe(const struct rdt_machine *m, char *buf, size_t len);
 void rfs_model_free(struct rfs_model *md);
 
 void rfs_status_clear(struct rfs_model *md);

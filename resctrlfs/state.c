@@ -67,7 +67,9 @@ static json_object *ctrl_json(const struct rfs_model *md)
 		json_object *arr = json_object_new_array();
 
 		for (n = 0; n < s->ndom * md->nclosid; n++) {
-			snprintf(hex, sizeof(hex), "%llx", (unsigned long long)s->ctrl[n]);
+			/* Masks in hex, bandwidths in decimal: as the schemata shows them. */
+			snprintf(hex, sizeof(hex), s->fmt == RFS_FMT_RANGE ? "%llu" : "%llx",
+				 (unsigned long long)s->ctrl[n]);
 			json_object_array_add(arr, json_object_new_string(hex));
 		}
 		json_object_object_add(o, s->name, arr);
@@ -96,11 +98,16 @@ static json_object *tasks_json(const struct rfs_model *md)
 static json_object *model_json(const struct rfs_model *md)
 {
 	json_object *o = json_object_new_object();
+	char mb[96];
 
 	json_object_object_add(o, "version", json_object_new_int(STATE_VERSION));
 	json_object_object_add(o, "machine", json_object_new_string(md->m->desc));
 	json_object_object_add(o, "cdp", json_object_new_boolean(md->cdp[RDT_L3]));
 	json_object_object_add(o, "cdpl2", json_object_new_boolean(md->cdp[RDT_L2]));
+	/* --mb may override the description: the MB capabilities are recorded too. */
+	rfs_mb_describe(md->m, mb, sizeof(mb));
+	json_object_object_add(o, "mb", json_object_new_string(mb));
+	json_object_object_add(o, "mba_mbps", json_object_new_boolean(md->mba_mbps));
 	json_object_object_add(o, "last_cmd_status", json_object_new_string(md->status));
 	json_object_object_add(o, "groups", groups_json(md));
 	json_object_object_add(o, "ctrl", ctrl_json(md));
@@ -246,8 +253,17 @@ static int load_ctrl(struct rfs_model *md, json_object *ctrl, char *err, size_t 
 			json_object *v = json_object_array_get_idx(arr, n);
 			unsigned long long x;
 
-			if (!json_object_is_type(v, json_type_string) ||
-			    rfs_kstrtoull(json_object_get_string(v), 16, &x) || x > s->cbm_mask) {
+			if (s->fmt == RFS_FMT_RANGE) {
+				if (!json_object_is_type(v, json_type_string) ||
+				    rfs_kstrtoull(json_object_get_string(v), 10, &x) ||
+				    x > 0xffffffffULL) {
+					snprintf(err, errlen, "ctrl.%s[%u]: not a bandwidth",
+						 s->name, n);
+					return -EINVAL;
+				}
+			} else if (!json_object_is_type(v, json_type_string) ||
+				   rfs_kstrtoull(json_object_get_string(v), 16, &x) ||
+				   x > s->cbm_mask) {
 				snprintf(err, errlen, "ctrl.%s[%u]: not a mask", s->name, n);
 				return -EINVAL;
 			}
@@ -284,6 +300,33 @@ static int load_tasks(struct rfs_model *md, json_object *arr, char *err, size_t 
 	return 0;
 }
 
+/* Files from before MB have neither key: they were written without MB. */
+static int check_mb(const struct rfs_model *md, json_object *o, char *err, size_t errlen)
+{
+	json_object *mb = get(o, "mb", json_type_string);
+	json_object *mbps = get(o, "mba_mbps", json_type_boolean);
+	const char *was = mb ? json_object_get_string(mb) : "";
+	bool was_mbps = mbps && json_object_get_boolean(mbps);
+	char now[96];
+
+	rfs_mb_describe(md->m, now, sizeof(now));
+	if (strcmp(was, now)) {
+		if (*was)
+			snprintf(err, errlen, "written with MB %s; start with --mb %s or "
+				 "remove the file", was, was);
+		else
+			snprintf(err, errlen, "written without MB; start without --mb or "
+				 "remove the file");
+		return -EINVAL;
+	}
+	if (was_mbps != md->mba_mbps) {
+		snprintf(err, errlen, "written with%s --mba-mbps; start the same way or "
+			 "remove the file", was_mbps ? "" : "out");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int check_header(const struct rfs_model *md, json_object *o, char *err, size_t errlen)
 {
 	json_object *ver = get(o, "version", json_type_int), *mach = get(o, "machine", json_type_string);
@@ -305,7 +348,7 @@ static int check_header(const struct rfs_model *md, json_object *o, char *err, s
 			 json_object_get_boolean(cdpl2) ? "" : "out");
 		return -EINVAL;
 	}
-	return 0;
+	return check_mb(md, o, err, errlen);
 }
 
 static int load_json(struct rfs_model *md, json_object *o, char *err, size_t errlen)

@@ -172,7 +172,7 @@ RDTALLOC_API int rdtalloc_cpu_group(rdtalloc_t *r, int cpu, char *buf, size_t le
 
 struct rdtalloc_resource_info {
 	size_t sz;
-	char name[8];			/* "L3", "L2" */
+	char name[8];			/* "L3", "L2", "MB" */
 	unsigned int num_closids;	/* usable now: halved while CDP is on */
 	unsigned int hw_closids;	/* the hardware's, CDP off */
 	unsigned int cbm_len;
@@ -182,9 +182,20 @@ struct rdtalloc_resource_info {
 	int cdp_enabled;
 	int sparse_masks;		/* non-contiguous masks allowed */
 	unsigned int num_domains;
+	/*
+	 * MB only (appended in 0.3; cbm_len and the mask fields are 0 there):
+	 * values run min_bandwidth .. max_bandwidth (unthrottled), rounded up
+	 * to bandwidth_gran; percent of the bandwidth, or with bandwidth_amd
+	 * the bandwidth in 1/8 GB/s. num_closids is MBA's own count, which may
+	 * be below the caches' (throttled groups use only those).
+	 */
+	unsigned int min_bandwidth;
+	unsigned int bandwidth_gran;
+	unsigned int max_bandwidth;
+	int bandwidth_amd;
 };
 
-/* Number of resources with allocation (L3 and/or L2). */
+/* Number of resources with allocation (L3, L2, MB). */
 RDTALLOC_API int rdtalloc_resource_count(rdtalloc_t *r);
 /* Resource idx (0 .. count-1). */
 RDTALLOC_API int rdtalloc_get_resource_info(rdtalloc_t *r, unsigned int idx,

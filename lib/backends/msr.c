@@ -124,9 +124,19 @@ static int reg_update(struct msr_ctx *c, int cpu, uint32_t addr, uint64_t field,
 	return reg_write(c, cpu, addr, (cur & ~field) | want);
 }
 
-static uint32_t mask_addr(enum rdt_res res, unsigned int reg)
+static uint32_t mask_addr(const struct rdt_machine *m, enum rdt_res res, unsigned int reg)
 {
+	if (res == RDT_MB)
+		return (m->caps[RDT_MB].mb_amd ? RDT_MSR_AMD_BW_BASE : RDT_MSR_MBA_THRTL_BASE) + reg;
 	return (res == RDT_L3 ? RDT_MSR_L3_MASK_BASE : RDT_MSR_L2_MASK_BASE) + reg;
+}
+
+/* What the register holds for a value of the image: Intel's MB register is a delay. */
+static uint64_t reg_value(const struct rdt_machine *m, enum rdt_res res, uint64_t val)
+{
+	if (res == RDT_MB && !m->caps[RDT_MB].mb_amd)
+		return val >= m->caps[RDT_MB].mb_max ? 0 : m->caps[RDT_MB].mb_max - val;
+	return val;
 }
 
 static uint32_t cfg_addr(enum rdt_res res)
@@ -166,7 +176,7 @@ static int sink_mask(void *ctx, enum rdt_res res, unsigned int dom, unsigned int
 	cpu = dom_cpu(c, res, dom);
 	if (cpu < 0)
 		return cpu;
-	return reg_write(c, cpu, mask_addr(res, reg), val);
+	return reg_write(c, cpu, mask_addr(c->m, res, reg), reg_value(c->m, res, val));
 }
 
 static int sink_cfg(void *ctx, enum rdt_res res, unsigned int dom, bool on)
@@ -299,8 +309,9 @@ static void fix_masks(struct fixer *f, const struct rdt_state *st)
 		if (n > st->regs.nregs)
 			n = st->regs.nregs;
 		for (reg = 0; reg < n; reg++)
-			fix_reg(f, cpu, mask_addr(res, reg), WHOLE_REG,
-				st->regs.mask[(size_t)s * st->regs.nregs + reg]);
+			fix_reg(f, cpu, mask_addr(st->m, res, reg), WHOLE_REG,
+				reg_value(st->m, res,
+					  st->regs.mask[(size_t)s * st->regs.nregs + reg]));
 	}
 }
 
@@ -513,6 +524,32 @@ static int describe_haswell(const char *root, char **desc, char *err, size_t len
 	return 0;
 }
 
+/*
+ * MBA as CPUID enumerates it. Intel with linear delays: the smallest share is
+ * 100 - the maximum throttle, and the step the same (as resctrl computes it;
+ * non-linear delays it does not support, nor do we). AMD: the bandwidth
+ * field's width; 1 << width is unlimited. Not more CLOSIDs than the L3 has.
+ */
+static void describe_mb(const struct rdtalloc_cpu_caps *caps, char *buf, size_t len,
+			size_t *off)
+{
+	unsigned int closids = caps->mba_closids, l3 = caps->res[0].closids;
+
+	if (!caps->mba || !closids || *off >= len)
+		return;
+	if (closids > l3)
+		closids = l3;
+	if (caps->mba_bw_len && caps->mba_bw_len < 20)
+		*off += (size_t)snprintf(buf + *off, len - *off, ";mb.closids=%u;mb.units=amd;"
+					 "mb.max=%u", closids, 1u << caps->mba_bw_len);
+	else if (!caps->mba_bw_len && caps->mba_linear && caps->mba_max_throttle &&
+		 caps->mba_max_throttle < 100)
+		*off += (size_t)snprintf(buf + *off, len - *off, ";mb.closids=%u;"
+					 "mb.units=percent;mb.min=%u;mb.gran=%u", closids,
+					 100 - caps->mba_max_throttle,
+					 100 - caps->mba_max_throttle);
+}
+
 int rdt_msr_describe_host(const struct rdtalloc_cpu_caps *caps, const char *root, char **desc,
 			  char *err, size_t len)
 {
@@ -545,6 +582,8 @@ int rdt_msr_describe_host(const struct rdtalloc_cpu_caps *caps, const char *root
 		snprintf(err, len, "CPUID: no cache allocation on this CPU (%s)", caps->summary);
 		return -ENODEV;
 	}
+	if (l3)
+		describe_mb(caps, buf, sizeof(buf), &off);
 	/* L2 only: say so, or the machine model would add its default L3. */
 	if (asprintf(desc, "%s%s", l3 ? "" : "l3.closids=0;", buf) < 0) {
 		*desc = NULL;
@@ -600,6 +639,18 @@ static int check_register_space(const struct rdt_machine *m, char *err, size_t l
 			 "(0x%x-0x%x)", m->caps[RDT_L2].closids, RDT_MSR_L2_MASK_MAX,
 			 RDT_MSR_L2_MASK_BASE, RDT_MSR_L2_MASK_BASE + RDT_MSR_L2_MASK_MAX - 1);
 		return -EINVAL;
+	}
+	if (m->caps[RDT_MB].present) {
+		bool amd = m->caps[RDT_MB].mb_amd;
+		unsigned int max = amd ? RDT_MSR_AMD_BW_MAX : RDT_MSR_MBA_THRTL_MAX;
+		uint32_t base = amd ? RDT_MSR_AMD_BW_BASE : RDT_MSR_MBA_THRTL_BASE;
+
+		if (m->caps[RDT_MB].closids > max) {
+			snprintf(err, len, "MB has %u CLOSIDs, but only %u bandwidth registers "
+				 "exist (0x%x-0x%x)", m->caps[RDT_MB].closids, max, base,
+				 base + max - 1);
+			return -EINVAL;
+		}
 	}
 	return 0;
 }

@@ -26,6 +26,18 @@
  */
 #define RDT_MSR_L3_MASK_MAX	128u
 #define RDT_MSR_L2_MASK_MAX	64u
+/*
+ * Memory bandwidth, one register per CLOSID. Intel (SDM vol. 3B, "Memory
+ * Bandwidth Allocation"): IA32_L2_QOS_EXT_BW_THRTL_n = 0xd50 + n holds the
+ * delay, 100 - the bandwidth percentage (0: unthrottled). AMD (AMD64
+ * Technology Platform Quality of Service Extensions, "L3 external bandwidth
+ * enforcement"): L3QOS_BW_CONTROL_n = 0xc0000200 + n holds the bandwidth in
+ * 1/8 GB/s, and the value 1 << width (the bit above the field) is unlimited.
+ */
+#define RDT_MSR_MBA_THRTL_BASE	0xd50u
+#define RDT_MSR_MBA_THRTL_MAX	64u
+#define RDT_MSR_AMD_BW_BASE	0xc0000200u
+#define RDT_MSR_AMD_BW_MAX	256u
 
 #define RDT_MSR_DEFAULT_ROOT	"/dev/cpu"
 

@@ -62,7 +62,7 @@ struct rc_ctx {
 	char root[PATH_MAX];
 	const struct rdt_machine *m;
 	unsigned int num_closids;	/* the smallest of the resources' */
-	bool cdp[RDT_NRES];		/* as mounted */
+	bool cdp[RDT_NALL];		/* as mounted */
 	struct rdt_state *before;	/* the state when this write call began */
 	struct rc_undo *undo;
 	size_t nundo, cap_undo;
@@ -337,6 +337,7 @@ static int parse_res(const char *name, enum rdt_res *res, int *half)
 	} names[] = {
 		{ "L3", RDT_L3, 2 }, { "L3DATA", RDT_L3, 0 }, { "L3CODE", RDT_L3, 1 },
 		{ "L2", RDT_L2, 2 }, { "L2DATA", RDT_L2, 0 }, { "L2CODE", RDT_L2, 1 },
+		{ "MB", RDT_MB, 2 },
 	};
 	size_t i;
 
@@ -397,7 +398,8 @@ static int parse_schemata(const struct rdt_state *st, char *text, uint64_t *key)
 
 			if (*end != '=')
 				return -EINVAL;
-			mask = strtoull(end + 1, &end, 16);
+			/* bandwidths are decimal, masks hex */
+			mask = strtoull(end + 1, &end, res == RDT_MB ? 10 : 16);
 			d = rdt_machine_domain(st->m, res, (unsigned int)id);
 			if (d < 0)
 				return -EINVAL;
@@ -421,14 +423,15 @@ static char *format_schemata(const struct rdt_state *st, const uint64_t *key)
 	if (!buf)
 		return NULL;
 	buf[0] = '\0';
-	for (res = 0; res < RDT_NRES; res++) {
+	for (res = 0; res < RDT_NALL; res++) {
 		if (!st->m->caps[res].present)
 			continue;
 		for (half = 0; half < (st->cdp[res] ? 2u : 1u); half++) {
 			off += (size_t)snprintf(buf + off, cap - off, "%s%s:", rdt_res_name(res),
 						!st->cdp[res] ? "" : half ? "CODE" : "DATA");
 			for (d = 0; d < st->m->ndom[res]; d++)
-				off += (size_t)snprintf(buf + off, cap - off, "%s%u=%llx",
+				off += (size_t)snprintf(buf + off, cap - off,
+							res == RDT_MB ? "%s%u=%llu" : "%s%u=%llx",
 							d ? ";" : "",
 							st->m->dom[res][d].cache_id,
 							(unsigned long long)key[st->slot_of[res][d] * 2 + half]);
@@ -1745,6 +1748,33 @@ static int read_res_info(const char *root, enum rdt_res res, struct rc_res_info 
 	return 0;
 }
 
+/*
+ * info/MB as mb.* items (docs/resctrl.md): num_closids, min_bandwidth,
+ * bandwidth_gran. The kernel does not say its maximum: percent (100) on
+ * Intel, and on AMD 1 << the field width, 2048 on every part so far unless
+ * the description says otherwise. Returns the length written.
+ */
+static size_t describe_mb(const char *root, bool amd, unsigned int amd_max, char *out,
+			  size_t len)
+{
+	uint64_t closids, min, gran;
+	bool have = false;
+
+	if (info_num(root, "MB", "num_closids", 10, &closids, &have) || !have ||
+	    info_num(root, "MB", "min_bandwidth", 10, &min, NULL) ||
+	    info_num(root, "MB", "bandwidth_gran", 10, &gran, NULL) || !closids)
+		return 0;
+	if (amd)
+		return (size_t)snprintf(out, len, "mb.closids=%llu;mb.units=amd;mb.min=%llu;"
+					"mb.gran=%llu;mb.max=%u;", (unsigned long long)closids,
+					(unsigned long long)(min ? min : 1),
+					(unsigned long long)(gran ? gran : 1),
+					amd_max ? amd_max : 2048);
+	return (size_t)snprintf(out, len, "mb.closids=%llu;mb.units=percent;mb.min=%llu;"
+				"mb.gran=%llu;", (unsigned long long)closids,
+				(unsigned long long)min, (unsigned long long)gran);
+}
+
 /* The given description without its resource keys; then the kernel's. */
 static int rc_machine_desc(const struct rdt_backend_env *env, const char *given, char **desc,
 			   char *err, size_t len)
@@ -1753,7 +1783,8 @@ static int rc_machine_desc(const struct rdt_backend_env *env, const char *given,
 	struct rdt_machine *m = NULL;
 	struct rc_res_info ri[RDT_NRES];
 	size_t cap, off = 0;
-	unsigned int res;
+	unsigned int res, amd_max;
+	bool amd;
 	int ret;
 
 	ret = find_root(env, root, sizeof(root), err, len);
@@ -1774,6 +1805,8 @@ static int rc_machine_desc(const struct rdt_backend_env *env, const char *given,
 		snprintf(err, len, "resctrl binds real tasks: tasks=virtual is for the simulator");
 		return -EINVAL;
 	}
+	amd = !strcmp(m->vendor, "AuthenticAMD") || !strcmp(m->vendor, "HygonGenuine");
+	amd_max = m->caps[RDT_MB].present && m->caps[RDT_MB].mb_amd ? m->caps[RDT_MB].mb_max : 0;
 	canon = strdup(m->desc);
 	rdt_machine_free(m);
 	cap = (canon ? strlen(canon) : 0) + 512;
@@ -1788,7 +1821,7 @@ static int rc_machine_desc(const struct rdt_backend_env *env, const char *given,
 		while (*item == ' ')
 			item++;
 		if (!*item || !strncmp(item, "l3.", 3) || !strncmp(item, "l2.", 3) ||
-		    !strncmp(item, "tasks=", 6))
+		    !strncmp(item, "mb.", 3) || !strncmp(item, "tasks=", 6))
 			continue;
 		off += (size_t)snprintf(out + off, cap - off, "%s;", item);
 	}
@@ -1808,6 +1841,7 @@ static int rc_machine_desc(const struct rdt_backend_env *env, const char *given,
 					(unsigned long long)ri[res].shareable, p, ri[res].cdp, p,
 					ri[res].sparse);
 	}
+	off += describe_mb(root, amd, amd_max, out + off, cap - off);
 	snprintf(out + off, cap - off, "tasks=real");
 	*desc = out;
 	return 0;
@@ -1869,13 +1903,17 @@ static int rc_open(void **ctx, const struct rdt_machine *m, const struct rdt_bac
 		return -ENOMEM;
 	c->m = m;
 	ret = find_root(env, c->root, sizeof(c->root), err, len);
-	/* m was built from info/ (rc_machine_desc): CDP as mounted, CLOSIDs doubled then */
-	for (res = 0; !ret && res < RDT_NRES; res++) {
+	/*
+	 * m was built from info/ (rc_machine_desc): CDP as mounted, CLOSIDs
+	 * doubled then. The kernel offers the fewest of every resource's,
+	 * MB's included.
+	 */
+	for (res = 0; !ret && res < RDT_NALL; res++) {
 		unsigned int n;
 
 		if (!m->caps[res].present)
 			continue;
-		c->cdp[res] = m->caps[res].cdp;
+		c->cdp[res] = res != RDT_MB && m->caps[res].cdp;
 		n = m->caps[res].closids / (c->cdp[res] ? 2 : 1);
 		if (!c->num_closids || n < c->num_closids)
 			c->num_closids = n;

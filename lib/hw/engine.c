@@ -63,17 +63,31 @@ static unsigned int res_closids(const struct rdt_state *st, enum rdt_res res)
 	return st->cdp[res] ? n / 2 : n;
 }
 
+/* All-ones for a cache; for MB the unthrottled value. */
 static uint64_t slot_full(const struct rdt_state *st, unsigned int s)
 {
-	return rdt_cbm_full(st->m->caps[st->slot[s].res].cbm_len);
+	const struct rdt_caps *c = &st->m->caps[st->slot[s].res];
+
+	return st->slot[s].res == RDT_MB ? c->mb_max : rdt_cbm_full(c->cbm_len);
 }
 
+/*
+ * The CLOSIDs of an allocation domain are its caches'. MBA may have fewer
+ * (8 beside 16 on Skylake-SP): those above its count have no bandwidth
+ * register and run unthrottled, so they serve groups that are not
+ * throttled (lowest_free) rather than shrinking the whole table as
+ * resctrl does.
+ */
 static void adom_update_nclos(struct rdt_state *st, struct rdt_adom *a)
 {
 	unsigned int i, n = UINT_MAX;
 
 	for (i = 0; i < a->nslots; i++) {
-		unsigned int c = res_closids(st, st->slot[a->slots[i]].res);
+		unsigned int c;
+
+		if (st->slot[a->slots[i]].res == RDT_MB)
+			continue;
+		c = res_closids(st, st->slot[a->slots[i]].res);
 
 		if (c < n)
 			n = c;
@@ -88,10 +102,31 @@ static unsigned int adom_hw_closids(const struct rdt_state *st, const struct rdt
 	for (i = 0; i < a->nslots; i++) {
 		unsigned int c = st->m->caps[st->slot[a->slots[i]].res].closids;
 
-		if (c < n)
+		if (st->slot[a->slots[i]].res != RDT_MB && c < n)
 			n = c;
 	}
 	return n;
+}
+
+/* CLOSIDs below this have bandwidth registers (all of them without MBA). */
+static unsigned int mb_closids(const struct rdt_state *st, const struct rdt_adom *a)
+{
+	return st->m->caps[RDT_MB].present && st->m->caps[RDT_MB].closids < a->nclos ?
+	       st->m->caps[RDT_MB].closids : a->nclos;
+}
+
+/* Do the masks (global-slot indexed) throttle bandwidth in allocation domain a? */
+static bool throttled(const struct rdt_state *st, const struct rdt_adom *a, const uint64_t *masks)
+{
+	unsigned int i;
+
+	for (i = 0; i < a->nslots; i++) {
+		unsigned int s = a->slots[i];
+
+		if (st->slot[s].res == RDT_MB && masks[s * 2] != slot_full(st, s))
+			return true;
+	}
+	return false;
 }
 
 static uint64_t *key_of(const struct rdt_state *st, const struct rdt_adom *a, unsigned int k)
@@ -138,11 +173,21 @@ static int find_key(const struct rdt_state *st, const struct rdt_adom *a, const 
 	return -1;
 }
 
-static int lowest_free(const struct rdt_adom *a)
+/*
+ * A free CLOSID for the masks: a throttled key only below the MBA count;
+ * an unthrottled one above it first, keeping the throttling ones for those
+ * who need them; the lowest such. Without MBA: the lowest free.
+ */
+static int lowest_free(const struct rdt_state *st, const struct rdt_adom *a,
+		       const uint64_t *masks)
 {
-	unsigned int k;
+	unsigned int k, mb = mb_closids(st, a);
 
-	for (k = 0; k < a->nclos; k++)
+	if (!throttled(st, a, masks))
+		for (k = mb; k < a->nclos; k++)
+			if (!a->refcount[k])
+				return (int)k;
+	for (k = 0; k < mb; k++)
 		if (!a->refcount[k])
 			return (int)k;
 	return -1;
@@ -164,14 +209,19 @@ static int write_mask(struct rdt_state *st, unsigned int s, unsigned int reg, ui
 	uint64_t *cell = &st->regs.mask[(size_t)s * st->regs.nregs + reg];
 	int err;
 
+	/* CLOSIDs above MBA's have no bandwidth register (and hold unthrottled keys) */
+	if (reg >= st->m->caps[st->slot[s].res].closids)
+		return 0;
 	if (*cell == val)
 		return 0;
 	if (st->sink) {
 		err = st->sink->write_mask(st->sink->ctx, st->slot[s].res, st->slot[s].dom, reg, val);
 		if (err)
-			return sink_fail(st, err, "%s cache id %u: writing mask register %u failed",
+			return sink_fail(st, err, "%s %s id %u: writing %s register %u failed",
 				    rdt_res_name(st->slot[s].res),
-				    st->m->dom[st->slot[s].res][st->slot[s].dom].cache_id, reg);
+				    st->slot[s].res == RDT_MB ? "domain" : "cache",
+				    st->m->dom[st->slot[s].res][st->slot[s].dom].cache_id,
+				    st->slot[s].res == RDT_MB ? "bandwidth" : "mask", reg);
 	}
 	*cell = val;
 	st->regs.mask_writes++;
@@ -305,7 +355,7 @@ static int build_layout(struct rdt_state *st)
 	enum rdt_res owner = m->caps[RDT_L3].present ? RDT_L3 : RDT_L2;
 	unsigned int r, d, s = 0, ai;
 
-	for (r = 0; r < RDT_NRES; r++)
+	for (r = 0; r < RDT_NALL; r++)
 		if (m->caps[r].present)
 			st->nslots += m->ndom[r];
 	st->nadom = m->ndom[owner];
@@ -319,7 +369,7 @@ static int build_layout(struct rdt_state *st)
 	for (d = 0; d < m->ncpus; d++)
 		st->cpu_adom[d] = UINT_MAX;
 
-	for (r = 0; r < RDT_NRES; r++) {
+	for (r = 0; r < RDT_NALL; r++) {
 		if (!m->caps[r].present)
 			continue;
 		st->slot_of[r] = calloc(m->ndom[r], sizeof(unsigned int));
@@ -377,7 +427,7 @@ static int regs_init(struct rdt_state *st)
 	unsigned int r, s, i;
 
 	st->regs.nregs = 0;
-	for (r = 0; r < RDT_NRES; r++)
+	for (r = 0; r < RDT_NALL; r++)
 		if (m->caps[r].present && m->caps[r].closids > st->regs.nregs)
 			st->regs.nregs = m->caps[r].closids;
 	st->regs.mask = malloc((size_t)st->nslots * st->regs.nregs * sizeof(uint64_t));
@@ -497,7 +547,7 @@ void rdt_state_free(struct rdt_state *st)
 		free(st->groups[i].mask);
 		free(st->groups[i].closid);
 	}
-	for (i = 0; i < RDT_NRES; i++)
+	for (i = 0; i < RDT_NALL; i++)
 		free(st->slot_of[i]);
 	free(st->groups);
 	free(st->free_groups);
@@ -649,7 +699,7 @@ static int plan_new_group(struct rdt_state *st, int *plan)
 		full[s * 2] = full[s * 2 + 1] = slot_full(st, s);
 	for (ai = 0; ai < st->nadom; ai++) {
 		plan[ai] = find_key(st, &st->adom[ai], full);
-		if (plan[ai] < 0 && lowest_free(&st->adom[ai]) < 0) {
+		if (plan[ai] < 0 && lowest_free(st, &st->adom[ai], full) < 0) {
 			adom_label(st, ai, label, sizeof(label));
 			err = fail(st, -ENOSPC, "%s: no free CLOSID for a new group (%u in use)",
 				   label, st->adom[ai].inuse);
@@ -716,7 +766,7 @@ int rdt_group_add(struct rdt_state *st, const char *name, int *idx)
 		int k = plan[ai];
 
 		if (k < 0) {
-			k = lowest_free(a);
+			k = lowest_free(st, a, g->mask);
 			key_set(st, a, (unsigned int)k, g->mask);
 			a->inuse++;
 		}
@@ -824,15 +874,21 @@ int rdt_group_set_masks(struct rdt_state *st, int gi, const uint64_t *want, cons
 		if (k >= 0) {
 			plan[ai] = PLAN_SHARE;
 			target[ai] = k;
-		} else if (a->refcount[old] == 1) {
+		} else if (a->refcount[old] == 1 &&
+			   (old < mb_closids(st, a) || !throttled(st, a, nm))) {
 			plan[ai] = PLAN_INPLACE;
 			target[ai] = (int)old;
 		} else {
-			k = lowest_free(a);
+			k = lowest_free(st, a, nm);
 			if (k < 0) {
 				adom_label(st, ai, label, sizeof(label));
-				err = fail(st, -ENOSPC, "%s: no free CLOSID (%u in use)", label,
-					   a->inuse);
+				if (throttled(st, a, nm) && mb_closids(st, a) < a->nclos)
+					err = fail(st, -ENOSPC, "%s: no free CLOSID with a bandwidth "
+						   "register (MBA has %u of the %u CLOSIDs, all in "
+						   "use)", label, mb_closids(st, a), a->nclos);
+				else
+					err = fail(st, -ENOSPC, "%s: no free CLOSID (%u in use)",
+						   label, a->inuse);
 				goto out;
 			}
 			plan[ai] = PLAN_NEW;
@@ -1126,6 +1182,9 @@ int rdt_state_rebuild(struct rdt_state *st)
 			if (k >= a->nclos)
 				return fail(st, -EINVAL, "group '%s' holds CLOSID %u of %u", g->name,
 					    k, a->nclos);
+			if (k >= mb_closids(st, a) && throttled(st, a, g->mask))
+				return fail(st, -EINVAL, "group '%s' throttles bandwidth on CLOSID "
+					    "%u, which has no bandwidth register", g->name, k);
 			if (!a->refcount[k]) {
 				key_set(st, a, k, g->mask);
 				a->inuse++;

@@ -99,11 +99,11 @@ struct rdt_state {
 	enum rdt_precedence precedence;	/* fixed when the state is created */
 	unsigned int nslots;
 	struct rdt_slot *slot;
-	unsigned int *slot_of[RDT_NRES];	/* [ndom] -> global slot */
+	unsigned int *slot_of[RDT_NALL];	/* [ndom] -> global slot */
 	unsigned int nadom;
 	struct rdt_adom *adom;
 	unsigned int *cpu_adom;		/* [ncpus]; UINT_MAX when the CPU is absent */
-	bool cdp[RDT_NRES];
+	bool cdp[RDT_NALL];			/* MB: always false */
 
 	unsigned int ngroups;		/* slots used in groups[], live or not */
 	unsigned int cap_groups;

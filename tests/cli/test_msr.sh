@@ -173,6 +173,45 @@ RDTALLOC_MOUNTS=$MOUNTS run_raw --backend msr --msr-root "$TMP/none" --state-dir
 expect_rc 1 "a device root without devices"
 expect_err_has "names the missing device and the option" \
 	"no $TMP/none/0/msr: load the msr driver (modprobe msr), or check the device root $TMP/none (--msr-root, RDTALLOC_MSR_ROOT)"
+# Memory bandwidth, Intel: IA32_L2_QOS_EXT_BW_THRTL_n (0xd50 + n) holds the
+# delay, 100 - the percentage; 0 (unthrottled) at first use.
+STATE=$TMP/state-mb
+mkdir -m 700 "$STATE"
+MB_INTEL="$MACHINE;mb.closids=8;mb.units=percent;mb.min=10;mb.gran=10"
+msr --machine "$MB_INTEL" group create m --schema 'L3:0=ff;1=ff'
+expect_rc 0 "MB: a group"
+expect_reg "MB: CLOSID 1 unthrottled at first" 0 0xd51 0x0
+msr schema set m 'MB:0=50;1=75'
+expect_rc 0 "MB: schema set"
+expect_reg "MB: domain 0, CLOSID 1: delay 50" 0 0xd51 0x32
+expect_reg "MB: domain 1, CLOSID 1: 75 rounded up to 80, delay 20" 2 0xd51 0x14
+expect_reg "MB: CLOSID 0 stays unthrottled" 0 0xd50 0x3200
+msr schema show m
+expect_out "MB: the schema shows the rounded value" "L3:0=000ff;1=000ff
+MB:0=50;1=80"
+msr schema set m 'MB:0=5'
+expect_rc 1 "MB: below the minimum"
+expect_err_has "MB: the message" "MB domain 0: 5 is below the minimum bandwidth 10"
+expect_reg "MB: refused, the register unchanged" 0 0xd51 0x32
+msr -j closids MB
+json "closids MB: bandwidths" "[(c['closid'], c['mask']) for c in d[0]['closids']]" \
+	'[[0, 100], [1, 50]]'
+
+# Memory bandwidth, AMD: L3QOS_BW_CONTROL_n (0xc0000200 + n) holds the
+# bandwidth in 1/8 GB/s; 2048 (the bit above the 11-bit field) is unlimited.
+STATE=$TMP/state-mb-amd
+mkdir -m 700 "$STATE"
+MB_AMD="$MACHINE;mb.closids=16;mb.units=amd;mb.max=2048"
+msr --machine "$MB_AMD" group create m --schema 'MB:0=1234'
+expect_rc 0 "MB AMD: a group"
+# (Plain files overlap registers byte-wise: first use wrote 0x800 to the
+# registers of CLOSIDs 0..15 in turn, each 8 bytes from its own address, so
+# the byte at +k is 0x00 and only +16 holds the 0x08 of the last one.)
+expect_reg "MB AMD: domain 0, CLOSID 1" 0 0xc0000201 0x4d2
+expect_reg "MB AMD: domain 1, CLOSID 1 not written" 2 0xc0000201 0x0
+expect_reg "MB AMD: domain 0, CLOSID 0's low byte not written" 0 0xc0000200 0x4d200
+STATE=$TMP/state
+
 echo "resctrl /sys/fs/resctrl resctrl rw 0 0" >>"$MOUNTS"
 msr info
 expect_rc 1 "resctrl mounted"

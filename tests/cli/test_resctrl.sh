@@ -270,4 +270,30 @@ run cdp L3 off
 expect_rc 1 "CDP cannot be turned off here"
 umount_fs
 
+# ---- memory bandwidth: info/MB and the MB line ---------------------------------------
+STATE=$TMP/state-mb
+mkdir -m 700 "$STATE"
+MACHINE_FS="$MACHINE_REAL;mb.closids=8;mb.units=percent;mb.min=10;mb.gran=10"
+MACHINE_SAVED=$MACHINE
+MACHINE=$MACHINE_FS
+mount_fs
+MACHINE=$MACHINE_SAVED
+ok "info with MB" -j info
+json "MB from info/MB" "[(r['name'], r['closids'], r.get('min_bandwidth'), r.get('bandwidth_gran')) for r in d['resources']]" \
+	'[["L3", 16, null, null], ["MB", 8, 10, 10]]'
+ok "a throttled group" group create s --schema "MB:0=55"
+dir=$(ours)
+expect_file "the MB line, rounded up, in the kernel" "$MNT/$dir/schemata" \
+	"$(printf '    MB:0=60;1=100\n    L3:0=fffff;1=fffff')"
+failure "below the minimum: ours before the kernel's" "MB domain 1: 5 is below the minimum bandwidth 10" \
+	schema set s "MB:1=5"
+expect_file "refused: unchanged" "$MNT/$dir/schemata" "$(printf '    MB:0=60;1=100\n    L3:0=fffff;1=fffff')"
+ok "same masks, other bandwidth: another control group" group create t --schema "MB:0=70"
+if [ "$(ours | wc -l)" -eq 2 ]; then pass; else fail "2 of ours: $(ours)"; fi
+ok "the same combination: shared" group create u --schema "MB:0=70"
+if [ "$(ours | wc -l)" -eq 2 ]; then pass; else fail "still 2 of ours: $(ours)"; fi
+ok "info: the kernel offers MB's 8 CLOSIDs" info
+expect_out_has "info: 8 in all" "backend:  resctrl (backend 'resctrl' requested by the caller; resctrl at $MNT: CLOSIDs in use: the root, 2 groups of ours, 0 not ours; 5 free of 8)"
+umount_fs
+
 finish

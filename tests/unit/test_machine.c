@@ -268,7 +268,8 @@ static void test_preset_overrides(void **state)
 	assert_true(a->virtual_tasks);
 	assert_string_equal(a->desc, "topology=package:2 l3:1 core:24 pu:2;l3.closids=8;"
 			    "l3.cbm_len=11;l3.min_cbm_bits=1;l3.shareable_bits=0x600;l3.cdp=1;"
-			    "l3.sparse=0;tasks=virtual");
+			    "l3.sparse=0;mb.closids=8;mb.units=percent;mb.min=10;mb.gran=10;"
+			    "mb.max=100;tasks=virtual");
 	assert_string_equal(a->desc, b->desc);
 	assert_string_equal(a->vendor, "GenuineIntel");
 	assert_string_equal(a->model, "skylake-sp");

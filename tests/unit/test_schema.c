@@ -33,10 +33,10 @@ struct spec {
 
 struct tm {
 	struct rdt_machine m;
-	struct rdt_domain dom[RDT_NRES][MAXDOM];
-	struct rdt_schema_mask outm[RDT_NRES][MAXDOM];
-	struct rdt_schema_mask *out[RDT_NRES];
-	bool cdp[RDT_NRES];
+	struct rdt_domain dom[RDT_NALL][MAXDOM];
+	struct rdt_schema_mask outm[RDT_NALL][MAXDOM];
+	struct rdt_schema_mask *out[RDT_NALL];
+	bool cdp[RDT_NALL];
 	char err[ERRLEN];
 };
 
@@ -77,7 +77,7 @@ static void tm_init(struct tm *t, const struct spec *s)
 static int tm_parse(struct tm *t, const char *text)
 {
 	struct rdt_machine before = t->m;
-	struct rdt_domain dom_before[RDT_NRES][MAXDOM];
+	struct rdt_domain dom_before[RDT_NALL][MAXDOM];
 	int ret;
 
 	memcpy(dom_before, t->dom, sizeof(dom_before));
@@ -205,13 +205,13 @@ static void test_resource_names(void **state)
 		expect_ok(&t, buf);
 	}
 	expect_err(&t, "L4:0=1", "unknown resource \"L4\" (known: L3, L3DATA, L3CODE, L2, "
-		   "L2DATA, L2CODE)");
-	expect_err(&t, "MB:0=10", "unknown resource \"MB\" (known: L3, L3DATA, L3CODE, L2, "
-		   "L2DATA, L2CODE)");
+		   "L2DATA, L2CODE, MB)");
+	/* a resource the grammar knows, on a machine without MBA */
+	expect_err(&t, "MB:0=10", "resource MB is not available on this machine (have L3,L2)");
 	expect_err(&t, "L3DAT:0=1", "unknown resource \"L3DAT\" (known: L3, L3DATA, L3CODE, "
-		   "L2, L2DATA, L2CODE)");
+		   "L2, L2DATA, L2CODE, MB)");
 	expect_err(&t, "=0", "unknown resource \"=\" (known: L3, L3DATA, L3CODE, L2, "
-		   "L2DATA, L2CODE)");
+		   "L2DATA, L2CODE, MB)");
 	expect_err(&t, ":0=1", "missing resource name before ':'");
 	expect_err(&t, "  :0=1", "missing resource name before ':'");
 	expect_err(&t, "L3 0=1", "expected ':' after L3, found \"0\"");
@@ -275,7 +275,7 @@ static void test_many_domains_have_list(void **state)
 	enum { N = 64 };
 	struct rdt_domain dom[N];
 	struct rdt_schema_mask out[N];
-	struct rdt_schema_mask *outp[RDT_NRES] = { out, NULL };
+	struct rdt_schema_mask *outp[RDT_NALL] = { out, NULL };
 	struct rdt_machine m = { 0 };
 	char err[ERRLEN], want[ERRLEN], text[64];
 	int ret;
@@ -396,14 +396,14 @@ static void test_line_prefix(void **state)
 	/* one non-blank line: no prefix, whatever the blank lines around it */
 	expect_err(&t, "\n\n  \nL3:0=5\n\n", "L3 cache id 0: mask 0x5 is not contiguous");
 	expect_err(&t, "\r\n\r\nL4:0=1\r\n", "unknown resource \"L4\" (known: L3, L3DATA, "
-		   "L3CODE, L2, L2DATA, L2CODE)");
+		   "L3CODE, L2, L2DATA, L2CODE, MB)");
 	/* several: the physical line, blank lines counted */
 	expect_err(&t, "L3:0=f\n\nL3:1=5", "line 3: L3 cache id 1: mask 0x5 is not contiguous");
 	expect_err(&t, "L3:0=5\nL3:1=f", "line 1: L3 cache id 0: mask 0x5 is not contiguous");
 	expect_err(&t, "\r\nL3:0=f\r\n \r\n\tL2:0=1\r\n",
 		   "line 4: resource L2 is not available on this machine (have L3)");
 	expect_err(&t, "L3:0=f\nL3:1=f\nbogus", "line 3: unknown resource \"bogus\" (known: "
-		   "L3, L3DATA, L3CODE, L2, L2DATA, L2CODE)");
+		   "L3, L3DATA, L3CODE, L2, L2DATA, L2CODE, MB)");
 }
 
 /* ---- CDP ---------------------------------------------------------------- */
@@ -597,8 +597,8 @@ static void test_cbm_check(void **state)
 static int fmt(const struct tm *t, uint64_t *d3, uint64_t *c3, uint64_t *d2, uint64_t *c2,
 	       char *buf, size_t len)
 {
-	uint64_t *const data[RDT_NRES] = { d3, d2 };
-	uint64_t *const code[RDT_NRES] = { c3, c2 };
+	uint64_t *const data[RDT_NALL] = { d3, d2 };
+	uint64_t *const code[RDT_NALL] = { c3, c2 };
 
 	return rdt_schema_format(&t->m, t->cdp, data, code, buf, len);
 }
@@ -677,7 +677,7 @@ static void test_format_truncation(void **state)
 /* Format what was parsed (every domain present), parse it again, compare. */
 static void round_trip(struct tm *t, const char *text)
 {
-	uint64_t d[RDT_NRES][MAXDOM], c[RDT_NRES][MAXDOM];
+	uint64_t d[RDT_NALL][MAXDOM], c[RDT_NALL][MAXDOM];
 	char buf[1024];
 	int n;
 
@@ -752,7 +752,7 @@ static void test_round_trip_random(void **state)
 	struct tm t;
 
 	for (int k = 0; k < 400; k++) {
-		uint64_t d[RDT_NRES][MAXDOM], c[RDT_NRES][MAXDOM];
+		uint64_t d[RDT_NALL][MAXDOM], c[RDT_NALL][MAXDOM];
 		char buf[1024];
 
 		tm_init(&t, specs[k % 4]);
@@ -849,7 +849,7 @@ static void test_big_inputs(void **state)
 	free(s);
 	s = big_repeat("", "L", MIB, ":0=1");
 	expect_err(&t, s, "unknown resource \"LLLLLLLLLLLLLLLLLLLLLLLL...\" (known: L3, L3DATA, "
-		   "L3CODE, L2, L2DATA, L2CODE)");
+		   "L3CODE, L2, L2DATA, L2CODE, MB)");
 	free(s);
 	s = big_repeat("L3:0=f;", ";", MIB, "");
 	expect_err(&t, s, "L3: empty entry before ';'");
@@ -877,11 +877,11 @@ static void test_control_chars(void **state)
 	expect_err(&t, "L3:0=f\vf", "L3 cache id 0: mask \"f\\x0bf\" is not hex");
 	expect_err(&t, "L3:0=\xff", "L3 cache id 0: mask \"\\xff\" is not hex");
 	expect_err(&t, "L3\x7f:0=f", "unknown resource \"L3\\x7f\" (known: L3, L3DATA, L3CODE, "
-		   "L2, L2DATA, L2CODE)");
+		   "L2, L2DATA, L2CODE, MB)");
 	expect_err(&t, "\x1b[31mL3:0=f", "unknown resource \"\\x1b[31mL3\" (known: L3, L3DATA, "
-		   "L3CODE, L2, L2DATA, L2CODE)");
+		   "L3CODE, L2, L2DATA, L2CODE, MB)");
 	expect_err(&t, "\fL3:0=f", "unknown resource \"\\x0cL3\" (known: L3, L3DATA, L3CODE, "
-		   "L2, L2DATA, L2CODE)");
+		   "L2, L2DATA, L2CODE, MB)");
 	expect_err(&t, "L3:\b0=f", "L3: cache id \"\\x080\" is not a decimal number");
 	expect_err(&t, "L3:\"0\"=f", "L3: cache id \"\\\"0\\\"\" is not a decimal number");
 	expect_err(&t, "L3:0=f\\", "L3 cache id 0: mask \"f\\\\\" is not hex");
@@ -938,7 +938,7 @@ static void gen_text(const struct tm *t, char *buf, size_t len)
 	static const char *const half[] = { "", "DATA", "CODE" };
 	static const char *const ws[] = { "", "", "", " ", "\t", " \t " };
 	static const char *const eol[] = { "\n", "\r\n", "\n\n", ";\n" };
-	bool used[RDT_NRES][MAXDOM] = { { false } };
+	bool used[RDT_NALL][MAXDOM] = { { false } };
 	unsigned int lines = 1 + (unsigned int)(rng() % 2);
 	char num[16];
 	size_t o = 0;
@@ -1076,7 +1076,7 @@ static void test_err_buffer(void **state)
 
 static void test_bad_args(void **state)
 {
-	struct rdt_schema_mask *none[RDT_NRES] = { NULL, NULL };
+	struct rdt_schema_mask *none[RDT_NALL] = { NULL, NULL };
 	struct tm t;
 
 	tm_init(&t, &SPEC_STD);
