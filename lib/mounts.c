@@ -5,6 +5,7 @@
  * owns CAT; the resctrl backend finds its root the same way.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -57,3 +58,40 @@ int rdt_resctrl_mounted(const char *mounts, char *where, size_t len)
 	return ret;
 }
 
+
+/* Does a comma-separated list hold word? */
+static bool list_has(const char *list, const char *word)
+{
+	size_t n = strlen(word);
+	const char *p;
+
+	for (p = list; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+		if (!strncmp(p, word, n) && (p[n] == ',' || !p[n]))
+			return true;
+	return false;
+}
+
+int rdt_mount_has_option(const char *mounts, const char *where, const char *opt)
+{
+	char line[4096], *save, *src, *mnt, *opts;
+	int ret = 0;
+	FILE *f;
+
+	f = fopen(mounts, "re");
+	if (!f)
+		return -errno;
+	while (!ret && fgets(line, sizeof(line), f)) {
+		src = strtok_r(line, " \t\n", &save);
+		mnt = strtok_r(NULL, " \t\n", &save);
+		if (!src || !mnt || !strtok_r(NULL, " \t\n", &save))
+			continue;
+		opts = strtok_r(NULL, " \t\n", &save);
+		unescape_octal(mnt);
+		if (strcmp(mnt, where))
+			continue;
+		unescape_octal(src);
+		ret = list_has(opts ? opts : "", opt) || list_has(src, opt);
+	}
+	fclose(f);
+	return ret;
+}

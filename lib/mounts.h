@@ -11,4 +11,11 @@
  */
 int rdt_resctrl_mounted(const char *mounts, char *where, size_t len);
 
+/*
+ * 1 when the mount at where lists opt among its options (or its source,
+ * where a FUSE emulation has to put it), 0 when not, -errno when the table
+ * cannot be read.
+ */
+int rdt_mount_has_option(const char *mounts, const char *where, const char *opt);
+
 #endif

@@ -63,6 +63,7 @@ struct rc_ctx {
 	const struct rdt_machine *m;
 	unsigned int num_closids;	/* the smallest of the resources' */
 	bool cdp[RDT_NALL];		/* as mounted */
+	bool mba_mbps;			/* mounted with -o mba_MBps */
 	struct rdt_state *before;	/* the state when this write call began */
 	struct rc_undo *undo;
 	size_t nundo, cap_undo;
@@ -1378,9 +1379,10 @@ static int rc_open_ops(struct rdtalloc *r)
 	n = strlen(r->reason);
 	free_ids = c->num_closids > c->ours + 1 + c->foreign ?
 		   c->num_closids - c->ours - 1 - c->foreign : 0;
-	snprintf(r->reason + n, sizeof(r->reason) - n, "; resctrl at %s%s: CLOSIDs in use: the "
+	snprintf(r->reason + n, sizeof(r->reason) - n, "; resctrl at %s%s%s: CLOSIDs in use: the "
 		 "root, %u group%s of ours, %u not ours%s; %u free of %u%s", c->root,
-		 c->cdp[RDT_L3] ? " (CDP on)" : "", c->ours, c->ours == 1 ? "" : "s", c->foreign,
+		 c->cdp[RDT_L3] ? " (CDP on)" : "",
+		 c->mba_mbps ? " (mba_MBps: MB in MBps, left to the kernel)" : "", c->ours, c->ours == 1 ? "" : "s", c->foreign,
 		 c->foreign_names, free_ids, c->num_closids, c->changes && !r->fresh ?
 		 "; the kernel disagreed with the state and was brought back to it" : "");
 	return 0;
@@ -1841,7 +1843,15 @@ static int rc_machine_desc(const struct rdt_backend_env *env, const char *given,
 					(unsigned long long)ri[res].shareable, p, ri[res].cdp, p,
 					ri[res].sparse);
 	}
-	off += describe_mb(root, amd, amd_max, out + off, cap - off);
+	/*
+	 * With mba_MBps the MB values are MBps that the kernel's software
+	 * controller turns into percentages: not ours to drive. MB is left
+	 * out of the machine (its lines are left to the kernel) and info says
+	 * so in the reason line.
+	 */
+	if (rdt_mount_has_option(env && env->mounts && *env->mounts ? env->mounts :
+				 "/proc/self/mounts", root, "mba_MBps") != 1)
+		off += describe_mb(root, amd, amd_max, out + off, cap - off);
 	snprintf(out + off, cap - off, "tasks=real");
 	*desc = out;
 	return 0;
@@ -1920,6 +1930,18 @@ static int rc_open(void **ctx, const struct rdt_machine *m, const struct rdt_bac
 	}
 	if (!ret)
 		ret = check_domains(c, m, err, len);
+	if (!ret)
+		c->mba_mbps = rdt_mount_has_option(env && env->mounts && *env->mounts ? env->mounts :
+						   "/proc/self/mounts", c->root, "mba_MBps") == 1;
+	/* MB left to the kernel still limits its CLOSIDs */
+	if (!ret && c->mba_mbps) {
+		uint64_t n = 0;
+		bool have = false;
+
+		if (!info_num(c->root, "MB", "num_closids", 10, &n, &have) && have && n &&
+		    n < c->num_closids)
+			c->num_closids = (unsigned int)n;
+	}
 	if (ret) {
 		free(c);
 		return ret;

@@ -296,4 +296,17 @@ ok "info: the kernel offers MB's 8 CLOSIDs" info
 expect_out_has "info: 8 in all" "backend:  resctrl (backend 'resctrl' requested by the caller; resctrl at $MNT: CLOSIDs in use: the root, 2 groups of ours, 0 not ours; 5 free of 8)"
 umount_fs
 
+# mba_MBps: MB values are MBps for the kernel's software controller; we
+# leave MB to it and say so
+STATE=$TMP/state-mbps
+mkdir -m 700 "$STATE"
+MACHINE=$MACHINE_FS
+mount_fs --mba-mbps
+MACHINE=$MACHINE_SAVED
+ok "info on mba_MBps" info
+expect_out_has "info: mba_MBps said" "backend:  resctrl (backend 'resctrl' requested by the caller; resctrl at $MNT (mba_MBps: MB in MBps, left to the kernel): CLOSIDs in use: the root, 0 groups of ours, 0 not ours; 7 free of 8)"
+failure "no MB line of ours there" "resource MB is not available on this machine (have L3)" \
+	group create s --schema "MB:0=50"
+umount_fs
+
 finish
