@@ -793,7 +793,8 @@ RDTALLOC_API void rdtalloc_close(rdtalloc_t *r)
 {
 	if (!r)
 		return;
-	if (r->be_open)
+	/* the group level holds what it opened (the hook) even without a backend open */
+	if (r->be)
 		r->be->ops->close(r);
 	if (r->be_open && r->be->close)
 		r->be->close(r->be_ctx);
