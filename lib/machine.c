@@ -637,6 +637,9 @@ static bool synthetic_leaks(const char *topo)
 	for (; *p; p += *p == ' ') {
 		size_t n = strcspn(p, " "), name = strcspn(p, ":(");
 
+		if (name > n)	/* the word's own type, not the next word's */
+			name = n;
+
 		if (*p == '[') {
 			attached = true;
 		} else {
