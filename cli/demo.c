@@ -12,7 +12,8 @@
 
 #include "rdtctl.h"
 
-#define DEMO_MACHINE "topology=package:2 l3:1 core:2 pu:1;tasks=virtual"
+#define DEMO_MACHINE "topology=package:2 l3:1 core:2 pu:1;tasks=virtual;" \
+	"mb.closids=16;mb.units=percent;mb.min=10;mb.gran=10"
 
 enum demo_op { OP_CREATE, OP_SCHEMA, OP_BIND };
 
@@ -70,6 +71,14 @@ static const struct demo_step steps[] = {
 		"p2 takes the next 5 bits (0x7c00). The three masks on cache 0 do not overlap: "
 		"no noisy neighbour can evict the real-time tasks' lines.",
 		{ { OP_BIND, "p2", NULL, 5678 }, { OP_SCHEMA, "p2", "L3:0=7c00", 0 } }, 2,
+	},
+	{
+		"the streaming neighbour is throttled",
+		"Cache ways do not stop a streaming job from saturating memory bandwidth. "
+		"The default group, where task 4321 runs, gets at most half of socket 0's "
+		"(MBA, an MB line beside the masks); the real-time groups stay unthrottled. "
+		"CLOSID 0 of cache 0 now stands for the mask and the bandwidth together.",
+		{ { OP_SCHEMA, "default", "MB:0=50", 0 } }, 1,
 	},
 };
 

@@ -11,6 +11,7 @@ expect_out_has "demo: the machine" "  L3 cache id 0: CPUs 0-1"
 expect_out_has "demo: step 1 command" "\$ rdtctl schema set default 'L3:0=3ff;1=fffff'"
 expect_out_has "demo: step 3 command" "\$ rdtctl schema set p1 'L3:0=f8000'"
 expect_out_has "demo: step 4 command" "\$ rdtctl task bind p2 5678"
+expect_out_has "demo: step 5 command" "\$ rdtctl schema set default 'MB:0=50'"
 expect_out_has "demo: final register of cache 0" \
 	"  L3 cache id 0: IA32_L3_QOS_MASK_0 = 0x3ff (refcount 1)"
 expect_out_has "demo: cache 1 shared by three" \
@@ -25,7 +26,9 @@ expect_out_has "demo: the same CLOSID again writes nothing" \
 if have_python; then
 	run_raw -j demo
 	expect_rc 0 "demo -j"
-	json "demo: five steps" 'len(d["steps"])' '5'
+	json "demo: six steps" 'len(d["steps"])' '6'
+	json "demo: the last step throttles the default group on socket 0" \
+		'[c["closids"] for c in d["steps"][5]["closids"] if c["resource"] == "MB" and c["cache_id"] == 0][0][0]["mask"]' '50'
 	json "demo: the last step's switches" \
 		'[(s["cpu"], s["task"], s["group"], s["closid"]) for s in d["steps"][4]["switches"]]' \
 		'[[0, 1234, "p1", 2], [0, 4321, "default", 0], [1, 5678, "p2", 1], [1, 4321, "default", 0]]'
