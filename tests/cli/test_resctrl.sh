@@ -270,6 +270,24 @@ run cdp L3 off
 expect_rc 1 "CDP cannot be turned off here"
 umount_fs
 
+# ---- L2 beside L3 -------------------------------------------------------------------------
+STATE=$TMP/state-l2
+mkdir -m 700 "$STATE"
+MACHINE_SAVED=$MACHINE
+MACHINE="topology=package:1 l3:1 l2:2 core:1 pu:2;l2.closids=8;l2.cbm_len=8"
+mount_fs
+ok "info with L2" -j info
+json "L3 and L2 from info/" "[(r['name'], r['closids'], r['cbm_len']) for r in d['resources']]" \
+	'[["L3", 16, 20], ["L2", 8, 8]]'
+ok "an L2 schema" group create l --schema "L2:0=f;1=f0"
+dir=$(ours)
+expect_file "the L2 line in the kernel" "$MNT/$dir/schemata" \
+	"$(printf '    L2:0=f;1=f0\n    L3:0=fffff')"
+ok "L2 partial update" schema set l "L2:1=3"
+expect_file "L2 partial in the kernel" "$MNT/$dir/schemata" "$(printf '    L2:0=f;1=3\n    L3:0=fffff')"
+umount_fs
+MACHINE=$MACHINE_SAVED
+
 # ---- memory bandwidth: info/MB and the MB line ---------------------------------------
 STATE=$TMP/state-mb
 mkdir -m 700 "$STATE"
