@@ -1347,11 +1347,34 @@ out:
 
 /* ---- Group ops ----------------------------------------------------------------- */
 
+/*
+ * Bindings of tasks that have exited: the kernel dropped them from its
+ * tasks files; the state drops them too. Returns how many.
+ */
+static unsigned int drop_exited(struct rdtalloc *r)
+{
+	struct rdt_task_map *tm = &r->st->tasks;
+	unsigned int dropped = 0;
+	size_t i = 0;
+
+	while (i < tm->cap) {
+		struct rdt_task *t = &tm->slots[i];
+
+		if (t->tid && !rdt_core_binding_alive(r, t)) {
+			rdt_forget_task(r->st, t->tid);	/* shifts a later entry here */
+			dropped++;
+			continue;
+		}
+		i++;
+	}
+	return dropped;
+}
+
 static int rc_open_ops(struct rdtalloc *r)
 {
 	struct rc_ctx *c = ctx_of(r);
 	char err[RDT_ERRMSG_MAX] = "";
-	unsigned int res, free_ids;
+	unsigned int res, free_ids, exited = 0;
 	size_t n;
 	int ret;
 
@@ -1362,10 +1385,12 @@ static int rc_open_ops(struct rdtalloc *r)
 		if (c->cdp[res] && !r->st->cdp[res] && rdt_set_cdp(r->st, res, true))
 			ret = rdt_fail(NULL, -EINVAL, "resctrl: %s", r->st->err);
 	if (!ret)
+		exited = drop_exited(r);
+	if (!ret)
 		ret = realise(r, NULL);
 	if (ret)
 		rdt_fail(NULL, ret, "%s", rdtalloc_errmsg(r));
-	if (!ret && r->store && (r->fresh || c->changes)) {
+	if (!ret && r->store && (r->fresh || c->changes || exited)) {
 		ret = rdt_store_write(r->store, r->st, r->be->name, err, sizeof(err));
 		if (ret)
 			rdt_fail(NULL, ret, "%s", err);
@@ -1385,6 +1410,11 @@ static int rc_open_ops(struct rdtalloc *r)
 		 c->mba_mbps ? " (mba_MBps: MB in MBps, left to the kernel)" : "", c->ours, c->ours == 1 ? "" : "s", c->foreign,
 		 c->foreign_names, free_ids, c->num_closids, c->changes && !r->fresh ?
 		 "; the kernel disagreed with the state and was brought back to it" : "");
+	n = strlen(r->reason);
+	if (exited)
+		snprintf(r->reason + n, sizeof(r->reason) - n, "; %u bound task%s had exited "
+			 "and %s dropped", exited, exited == 1 ? "" : "s",
+			 exited == 1 ? "was" : "were");
 	return 0;
 }
 

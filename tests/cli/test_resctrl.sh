@@ -206,6 +206,11 @@ expect_not_lists "unbound: T2 left" "$MNT/rdtalloc-2/tasks" "$T2"
 expect_lists "unbound: T2 in the root" "$MNT/tasks" "$T2"
 kill "$T1"
 wait "$T1" 2>/dev/null
+ok "info after T1 exited" info
+case $OUT in
+*"; 1 bound task had exited and was dropped)"*) pass ;;
+*) fail "info does not say the exited task was dropped: $OUT" ;;
+esac
 ok "task show a after T1 exited" -j task show a
 json "a's tasks: the dead one is not listed" "d['tasks']" "[]"
 ok "group remove a" group remove a
