@@ -44,6 +44,7 @@ static const char usage_text[] =
 "  schema show [GROUP]\n"
 "  task bind GROUP TID... [--process] move tasks into GROUP (--process: every thread)\n"
 "  task show [GROUP]\n"
+"  exec GROUP [--] CMD [ARGS...]       run CMD in GROUP from its first instruction\n"
 "  cpu bind GROUP CPULIST             move CPUs into GROUP, e.g. cpu bind p1 0-3,8\n"
 "  cpu show [GROUP]\n"
 "  cpu assoc [CPULIST]                per CPU: its group, the CLOSID in IA32_PQR_ASSOC\n"
@@ -72,6 +73,7 @@ static const struct cmd objects[] = {
 	{ "group", do_group },
 	{ "schema", do_schema },
 	{ "task", do_task },
+	{ "exec", do_exec },
 	{ "cpu", do_cpu },
 	{ "closids", do_closids },
 	{ "cdp", do_cdp },
@@ -154,7 +156,9 @@ static int parse_globals(int argc, char **argv)
 		case 'h':
 			return do_help(0, NULL);
 		case OPT_VERSION:
-			printf("rdtctl %s\n", rdtalloc_version_string());
+			/* the library may be newer than the rdtctl built against it */
+			printf("rdtctl %s (librdtalloc %s)\n", RDTALLOC_VERSION_STRING,
+			       rdtalloc_version_string());
 			return EXIT_OK;
 		case ':':
 			return usage_error("option '%s' needs a value", argv[optind - 1]);

@@ -66,7 +66,7 @@ _rdtctl()
 	fi
 
 	local globals="--backend --state-dir --machine --msr-root --resctrl-root --precedence --json --pretty --quiet --help --version"
-	local objects="info group schema task cpu closids cdp save apply reset hook demo help"
+	local objects="info group schema task exec cpu closids cdp save apply reset hook demo help"
 
 	case $prev in
 	--backend)

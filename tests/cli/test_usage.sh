@@ -7,8 +7,8 @@
 
 run_raw --version
 expect_rc 0 "--version"
-if printf '%s\n' "$OUT" | grep -Eqx 'rdtctl [0-9]+\.[0-9]+\.[0-9]+.*'; then pass; else
-	fail "--version prints 'rdtctl <version>'"; fi
+if printf '%s\n' "$OUT" | grep -Eqx 'rdtctl [0-9]+\.[0-9]+\.[0-9]+ \(librdtalloc [0-9]+\.[0-9]+\.[0-9]+\)'; then
+	pass; else fail "--version prints 'rdtctl <version> (librdtalloc <version>)'"; fi
 
 run_raw --help
 expect_rc 0 "--help"
@@ -23,7 +23,7 @@ expect_rc 0 "help command"
 ok "a first command creates the state" group create p1
 snapshot "$TMP/before"
 
-OBJS="info, group, schema, task, cpu, closids, cdp, save, apply, reset, hook, demo, help"
+OBJS="info, group, schema, task, exec, cpu, closids, cdp, save, apply, reset, hook, demo, help"
 usage "no command" "no command given"
 usage "unknown command" "unknown command 'frob' (one of: $OBJS)" frob
 usage "ambiguous prefix" "'c' is ambiguous (one of: $OBJS)" c
