@@ -116,7 +116,7 @@ int do_closids(int argc, char **argv)
 	if (ret)
 		return ret;
 	MAX_ARGS(1, "closids [RESOURCE]");
-	r = ctx();
+	r = ctx_ro();
 	if (!r)
 		return EXIT_FAIL;
 	if (argc == 1) {

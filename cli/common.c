@@ -200,7 +200,7 @@ const char *precedence_text(const char *name)
 
 /* ---- the context ---------------------------------------------------------- */
 
-rdtalloc_t *ctx(void)
+static rdtalloc_t *ctx_flags(unsigned int flags)
 {
 	int ret;
 
@@ -209,7 +209,7 @@ rdtalloc_t *ctx(void)
 	RDTALLOC_OPTS(rdtalloc_opts, o, .backend = g_opts.backend,
 		      .state_dir = g_opts.state_dir, .machine = g_opts.machine,
 		      .msr_root = g_opts.msr_root, .resctrl_root = g_opts.resctrl_root,
-		      .precedence = g_opts.precedence);
+		      .precedence = g_opts.precedence, .flags = flags);
 	ret = rdtalloc_open(&g_ctx, &o);
 	if (ret) {
 		g_ctx = NULL;
@@ -217,6 +217,21 @@ rdtalloc_t *ctx(void)
 		return NULL;
 	}
 	return g_ctx;
+}
+
+rdtalloc_t *ctx(void)
+{
+	return ctx_flags(0);
+}
+
+rdtalloc_t *ctx_ro(void)
+{
+	return ctx_flags(RDTALLOC_F_NO_CREATE);
+}
+
+rdtalloc_t *ctx_replace(void)
+{
+	return ctx_flags(g_opts.machine ? RDTALLOC_F_REPLACE_MACHINE : 0);
 }
 
 void ctx_close(void)
@@ -616,7 +631,7 @@ int show_groups(const char *verb, int argc, char **argv,
 		return ret;
 	snprintf(synopsis, sizeof(synopsis), "%s [GROUP]", verb);
 	MAX_ARGS(1, synopsis);
-	r = ctx();
+	r = ctx_ro();
 	if (!r)
 		return EXIT_FAIL;
 	if (argc == 1) {

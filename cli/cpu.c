@@ -221,7 +221,7 @@ static int cpu_assoc(int argc, char **argv)
 	MAX_ARGS(1, synopsis);
 	if (argc == 1 && (ret = parse_list("cpu assoc", argv[0], &cpus, &n)))
 		return ret;
-	r = ctx();
+	r = ctx_ro();
 	if (!r) {
 		free(cpus);
 		return EXIT_FAIL;

@@ -118,7 +118,7 @@ static int group_list(int argc, char **argv)
 	if (ret)
 		return ret;
 	MAX_ARGS(0, "group list");
-	r = ctx();
+	r = ctx_ro();
 	if (!r)
 		return EXIT_FAIL;
 	n = list_groups(r, &names);
@@ -246,7 +246,7 @@ static int group_show(int argc, char **argv)
 	if (ret)
 		return ret;
 	MAX_ARGS(1, "group show [NAME]");
-	r = ctx();
+	r = ctx_ro();
 	if (!r)
 		return EXIT_FAIL;
 	nd = list_domains(r, NULL, &doms);

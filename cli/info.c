@@ -425,7 +425,7 @@ int do_info(int argc, char **argv)
 		return info_cpuid(dump);
 	if (presets)
 		return info_presets();
-	r = ctx();
+	r = ctx_ro();
 	if (!r)
 		return EXIT_FAIL;
 	doc = jobj();

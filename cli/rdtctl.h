@@ -97,6 +97,10 @@ int fail_lib(rdtalloc_t *r, int err);
  * options. NULL when the open failed (already reported: return EXIT_FAIL).
  */
 rdtalloc_t *ctx(void);
+/* For commands that only look: a state that does not exist yet is not created. */
+rdtalloc_t *ctx_ro(void);
+/* For reset: a state made for another machine than --machine is replaced. */
+rdtalloc_t *ctx_replace(void);
 void ctx_close(void);
 
 /*

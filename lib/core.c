@@ -38,6 +38,8 @@ static const struct rdt_backend *const backends[] = {
 	((opts) && (opts)->sz >= offsetof(typeof(*(opts)), field) + sizeof((opts)->field))
 #define OPTS_GET(opts, field, def) (OPTS_HAS(opts, field) ? (opts)->field : (def))
 
+#define KNOWN_FLAGS (RDTALLOC_F_EPHEMERAL | RDTALLOC_F_NO_CREATE | RDTALLOC_F_REPLACE_MACHINE)
+
 /* Bound tasks checked for exit per write, so stale bindings go away gradually. */
 #define GC_BATCH 32
 
@@ -76,6 +78,11 @@ static int begin(rdtalloc_t *r, bool write)
 
 	pthread_mutex_lock(&r->mu);
 	rdt_clear_err(r);
+	if (write && r->peek) {
+		pthread_mutex_unlock(&r->mu);
+		return rdt_fail(r, -EROFS, "this context was opened to look (RDTALLOC_F_NO_CREATE) "
+				"and there is no state yet: reopen without the flag to make one");
+	}
 	if (!r->store) {
 		ret = r->be->ops->begin(r, write);
 		if (ret) {
@@ -301,9 +308,9 @@ static int opts_check(const struct rdtalloc_opts *opts)
 			return rdt_fail(NULL, -EINVAL, "rdtalloc_opts has options this library "
 					"(%s) does not know (byte %zu is set)",
 					RDTALLOC_VERSION_STRING, i);
-	if (OPTS_GET(opts, flags, 0) & ~RDTALLOC_F_EPHEMERAL)
+	if (OPTS_GET(opts, flags, 0) & ~KNOWN_FLAGS)
 		return rdt_fail(NULL, -EINVAL, "rdtalloc_opts.flags has unknown bits 0x%x",
-				OPTS_GET(opts, flags, 0) & ~RDTALLOC_F_EPHEMERAL);
+				OPTS_GET(opts, flags, 0) & ~KNOWN_FLAGS);
 	return 0;
 }
 
@@ -618,6 +625,20 @@ static int open_store(rdtalloc_t *r, const char *dir, const char *desc)
 			ret = given_machine(r, desc, &want);
 			if (ret)
 				goto out;
+			if (strcmp(want->desc, recorded) && !same_machine(recorded, want->desc) &&
+			    (r->flags & RDTALLOC_F_REPLACE_MACHINE)) {
+				/* replaced: a new state for the machine asked for */
+				rdt_machine_free(want);
+				want = NULL;
+				ret = new_state(r, desc);
+				if (!ret)
+					ret = rdt_store_write(r->store, r->st, r->be->name, err,
+							      sizeof(err));
+				if (ret && !rdtalloc_errmsg(NULL)[0])
+					rdt_fail(NULL, ret, "%s", err[0] ? err : strerror(-ret));
+				r->fresh = !ret;
+				goto out;
+			}
 			if (strcmp(want->desc, recorded) && !same_machine(recorded, want->desc)) {
 				ret = rdt_fail(NULL, -EBUSY, "the state in %s was made for machine "
 					       "'%s', not '%s'; to reset it for the new machine, "
@@ -728,6 +749,32 @@ static int settings(rdtalloc_t *r, const struct rdtalloc_opts *opts, const char 
 	return 0;
 }
 
+/*
+ * RDTALLOC_F_NO_CREATE: no state in the directory yet means a look at a new
+ * one, in memory, that writes nothing (r->peek).
+ */
+static int peek_check(rdtalloc_t *r, const char *dir)
+{
+	char path[PATH_MAX];
+	size_t n;
+	int ret;
+
+	if (!dir) {
+		ret = rdt_store_default_dir(r->be->name, path, sizeof(path));
+		if (ret)
+			return rdt_fail(NULL, ret, "no default state directory: set "
+					"XDG_RUNTIME_DIR or HOME, or give one");
+		dir = path;
+	}
+	if (rdt_store_exists(dir))
+		return 0;
+	r->peek = true;
+	n = strlen(r->reason);
+	snprintf(r->reason + n, sizeof(r->reason) - n, "; no state in %.200s yet: a new one is "
+		 "shown, nothing is written", dir);
+	return 0;
+}
+
 RDTALLOC_API int rdtalloc_open(rdtalloc_t **out, const struct rdtalloc_opts *opts)
 {
 	const char *desc;
@@ -757,7 +804,11 @@ RDTALLOC_API int rdtalloc_open(rdtalloc_t **out, const struct rdtalloc_opts *opt
 		ret = precedence_check(r);
 	if (ret)
 		goto fail;
-	if (r->flags & RDTALLOC_F_EPHEMERAL) {
+	if (!(r->flags & RDTALLOC_F_EPHEMERAL) && (r->flags & RDTALLOC_F_NO_CREATE))
+		ret = peek_check(r, OPTS_GET(opts, state_dir, NULL));
+	if (ret)
+		goto fail;
+	if ((r->flags & RDTALLOC_F_EPHEMERAL) || r->peek) {
 		ret = new_state(r, desc);
 		r->fresh = true;
 	} else {
@@ -1085,7 +1136,10 @@ RDTALLOC_API int rdtalloc_get_schema(rdtalloc_t *r, const char *group, char *buf
 		ret = g;
 	} else {
 		ret = format_schema(r->st, g, buf, len);
-		if (ret >= 0 && (size_t)ret >= len)
+		/* buf NULL, len 0: a question for the length, as snprintf answers it */
+		if (ret >= 0 && !buf)
+			;
+		else if (ret >= 0 && (size_t)ret >= len)
 			ret = rdt_fail(r, -ERANGE, "the schema needs %d bytes, the buffer has %zu",
 				       ret + 1, len);
 		else if (ret < 0)
@@ -1256,10 +1310,13 @@ RDTALLOC_API int rdtalloc_group_cpus(rdtalloc_t *r, const char *group, int *cpus
 	return end(r, false, n);
 }
 
+/* 0, or with buf NULL and len 0 the length of the name (the question for the size). */
 static int copy_name(rdtalloc_t *r, const char *name, char *buf, size_t len)
 {
 	size_t n = strlen(name);
 
+	if (!buf && !len)
+		return (int)n;
 	if (!buf || n >= len)
 		return rdt_fail(r, -ERANGE, "the group name needs %zu bytes", n + 1);
 	memcpy(buf, name, n + 1);

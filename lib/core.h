@@ -36,6 +36,7 @@ struct rdtalloc {
 	char *msr_root;
 	bool dirty;			/* this call changed st */
 	bool fresh;			/* the state was created by this open */
+	bool peek;			/* RDTALLOC_F_NO_CREATE found no state: read only */
 	size_t gc_cursor;		/* where the exited-task sweep resumes */
 	char *resctrl_root;
 	unsigned int precedence;	/* the rule asked for (RDT_PREC_*); 0: none */

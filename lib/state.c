@@ -61,6 +61,16 @@ static int errf(char *err, size_t len, int code, const char *fmt, ...)
 
 /* ---- Directory and file checks ------------------------------------------ */
 
+bool rdt_store_exists(const char *dir)
+{
+	char path[PATH_MAX];
+	struct stat sb;
+
+	if (snprintf(path, sizeof(path), "%s/%s", dir, STATE_FILE) >= (int)sizeof(path))
+		return false;
+	return stat(path, &sb) == 0;
+}
+
 int rdt_store_default_dir(const char *backend, char *buf, size_t len)
 {
 	const char *xdg = getenv("XDG_RUNTIME_DIR"), *home = getenv("HOME");

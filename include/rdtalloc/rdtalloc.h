@@ -36,6 +36,19 @@ typedef struct rdtalloc rdtalloc_t;
 
 /* Keep nothing on disk: state lives in this context only. */
 #define RDTALLOC_F_EPHEMERAL (1u << 0)
+/*
+ * Look without creating (0.3): when the state directory holds no state
+ * yet, the context shows a new state in memory, touches neither the disk
+ * nor the hardware, and refuses changes (-EROFS). An existing state opens
+ * as usual. For read-only tools (rdtctl info, show, closids, cpu assoc).
+ */
+#define RDTALLOC_F_NO_CREATE (1u << 1)
+/*
+ * A state recorded for another machine than opts.machine is replaced by a
+ * new one for opts.machine instead of refused (-EBUSY) (0.3): its groups
+ * and bindings are dropped. rdtctl reset --machine uses it.
+ */
+#define RDTALLOC_F_REPLACE_MACHINE (1u << 2)
 
 struct rdtalloc_opts {
 	size_t sz;		/* sizeof(struct rdtalloc_opts) of the caller */
@@ -143,14 +156,20 @@ RDTALLOC_API int rdtalloc_group_foreach(rdtalloc_t *r,
 RDTALLOC_API int rdtalloc_set_schema(rdtalloc_t *r, const char *group, const char *schema);
 /*
  * Every domain of every resource, one line per resource, rscctrl form.
- * Returns the length of the full text (like snprintf); -ERANGE when it does
- * not fit in len (buf then holds nothing useful).
+ * Returns the length of the full text (like snprintf); buf NULL with len 0
+ * asks for that length alone. -ERANGE when it does not fit in a buffer of
+ * len (buf then holds nothing useful).
  */
 RDTALLOC_API int rdtalloc_get_schema(rdtalloc_t *r, const char *group, char *buf, size_t len);
 
 /* ---- Membership ----------------------------------------------------- */
 
-/* Move a task (thread id; 0: the calling thread) into group. -ESRCH: no such task. */
+/*
+ * Move a task (thread id; 0: the calling thread) into group. -ESRCH: no such
+ * task. A launcher binds itself (tid 0) and then execs the program: exec
+ * keeps the thread's id and start time, so the program runs in the group
+ * from its first instruction (rdtctl exec does this).
+ */
 RDTALLOC_API int rdtalloc_bind_task(rdtalloc_t *r, const char *group, pid_t tid);
 /* Move a CPU into group (the default group: unbind it). */
 RDTALLOC_API int rdtalloc_bind_cpu(rdtalloc_t *r, const char *group, int cpu);
@@ -164,7 +183,11 @@ RDTALLOC_API int rdtalloc_bind_cpu(rdtalloc_t *r, const char *group, int cpu);
 RDTALLOC_API int rdtalloc_group_tasks(rdtalloc_t *r, const char *group, pid_t *tids, size_t max);
 RDTALLOC_API int rdtalloc_group_cpus(rdtalloc_t *r, const char *group, int *cpus, size_t max);
 
-/* The group of a task / CPU, copied into buf ("default" when none). */
+/*
+ * The group of a task / CPU, copied into buf ("default" when none): 0, or
+ * -ERANGE when it does not fit. buf NULL with len 0 returns the name's
+ * length instead (the buffer then needs one byte more).
+ */
 RDTALLOC_API int rdtalloc_task_group(rdtalloc_t *r, pid_t tid, char *buf, size_t len);
 RDTALLOC_API int rdtalloc_cpu_group(rdtalloc_t *r, int cpu, char *buf, size_t len);
 
@@ -290,6 +313,29 @@ RDTALLOC_API int rdtalloc_save_config(rdtalloc_t *r, char *buf, size_t len);
  * names the line. Returns the number of changes made (0: already matched).
  */
 RDTALLOC_API int rdtalloc_apply_config(rdtalloc_t *r, const char *text, unsigned int flags);
+
+/* Apply: a task line naming a task that does not exist is skipped (and reported). */
+#define RDTALLOC_APPLY_SKIP_MISSING_TASKS (1u << 2)
+/* Save: write the task bindings too (by default only durable ones: groups, schemas, CPUs). */
+#define RDTALLOC_SAVE_TASKS (1u << 0)
+
+/*
+ * rdtalloc_save_config with flags (RDTALLOC_SAVE_*): without
+ * RDTALLOC_SAVE_TASKS the text holds what survives a reboot - groups,
+ * schemas, CPUs - and no task ids. Returns the full length like snprintf
+ * (buf may be NULL when len is 0); -ERANGE is never returned.
+ */
+RDTALLOC_API int rdtalloc_save_config_flags(rdtalloc_t *r, unsigned int flags, char *buf,
+					    size_t len);
+/*
+ * rdtalloc_apply_config that also says what it did (or, with
+ * RDTALLOC_APPLY_DRY_RUN, would do): one line per change, and per task
+ * skipped with RDTALLOC_APPLY_SKIP_MISSING_TASKS, written into report like
+ * snprintf (NULL with len 0: not wanted). *report_len (when not NULL) gets
+ * the full length of the report. Returns the number of changes.
+ */
+RDTALLOC_API int rdtalloc_apply_config_report(rdtalloc_t *r, const char *text, unsigned int flags,
+					      char *report, size_t len, size_t *report_len);
 
 
 /* ---- Utilities --------------------------------------------------------- */

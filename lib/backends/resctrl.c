@@ -1378,12 +1378,16 @@ static int rc_open_ops(struct rdtalloc *r)
 	size_t n;
 	int ret;
 
-	if (r->store && (ret = rdt_store_lock(r->store, true)))
-		return rdt_fail(NULL, ret, "cannot lock %s", rdt_store_path(r->store));
 	/* CDP is how resctrl was mounted: a new state has it as the kernel does */
 	for (res = 0, ret = 0; r->fresh && !ret && res < RDT_NRES; res++)
 		if (c->cdp[res] && !r->st->cdp[res] && rdt_set_cdp(r->st, res, true))
 			ret = rdt_fail(NULL, -EINVAL, "resctrl: %s", r->st->err);
+	if (ret || r->peek)	/* a look at a new state: the kernel is not ours to change */
+		return ret;
+	if (r->store && (ret = rdt_store_lock(r->store, true))) {
+		rdt_fail(NULL, ret, "cannot lock %s", rdt_store_path(r->store));
+		return ret;
+	}
 	if (!ret)
 		exited = drop_exited(r);
 	if (!ret)

@@ -186,7 +186,7 @@ static int hw_open(struct rdtalloc *r)
 	size_t n;
 	int ret;
 
-	if (!r->be->reconcile)
+	if (!r->be->reconcile || r->peek)
 		return 0;
 	if (r->store) {
 		/* exclusive: a new digest is written back */

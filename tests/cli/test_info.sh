@@ -6,6 +6,18 @@ need_python
 
 DATA=$(cd "$(dirname "$0")/../data/cpuid" && pwd)
 
+# a look at a state directory that holds nothing creates nothing
+rm -rf "$STATE"
+for cmd in info "group list" "group show" "schema show" "task show default" "cpu show" \
+	"cpu assoc" closids; do
+	ok "$cmd on no state" $cmd
+	if [ -e "$STATE" ]; then fail "$cmd created $STATE"; rm -rf "$STATE"; else pass; fi
+done
+ok "info on no state" info
+expect_out_has "info says there is no state" "backend:  sim (backend 'sim' requested by the caller; no state in $STATE yet: a new one is shown, nothing is written)"
+ok "the first change makes the state" group create first
+if [ -f "$STATE/state.json" ]; then pass; else fail "no state after a change"; fi
+ok "group remove first" group remove first
 ok "info" info
 expect_out_has "info names the backend" "backend:  sim (backend 'sim' requested by the caller)"
 ok "info -j" -j info

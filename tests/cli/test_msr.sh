@@ -75,7 +75,11 @@ with open(sys.argv[1], "r+b") as f:
     f.write(struct.pack("<Q", 0x2a))
 ' "$ROOT/3/msr"
 msr --machine "$MACHINE" info
+expect_rc 0 "a look before first use"
+expect_reg "a look writes no register" 2 0xc9f 0x0
+msr --machine "$MACHINE" reset
 expect_rc 0 "first use"
+msr info
 expect_out_has "info names the backend" "backend:  msr (backend 'msr' requested by the caller)"
 expect_reg "first use: PQR_ASSOC of CPU 3 keeps its RMID" 3 0xc8f 0x2a
 expect_reg "first use: last L3 mask of domain 1 is all-ones" 2 0xc9f 0xfffff

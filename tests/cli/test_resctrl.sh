@@ -94,6 +94,9 @@ expect_not_lists()
 mount_fs
 
 # ---- capabilities from the kernel, the rule, the refusals ----------------
+ok "a look: nothing made" info
+expect_out_has "info: no state yet" "backend:  resctrl (backend 'resctrl' requested by the caller; no state in $STATE yet: a new one is shown, nothing is written)"
+ok "the first change makes the state" reset
 ok "info" info
 expect_out_has "info: backend" "backend:  resctrl (backend 'resctrl' requested by the caller; resctrl at $MNT: CLOSIDs in use: the root, 0 groups of ours, 0 not ours; 15 free of 16)"
 expect_out_has "info: rule" "rule:     precedence=task (a task of a non-default group runs with its group's allocation on every CPU; other tasks with the CPU's group's)"
@@ -326,6 +329,7 @@ mkdir -m 700 "$STATE"
 MACHINE=$MACHINE_FS
 mount_fs --mba-mbps
 MACHINE=$MACHINE_SAVED
+ok "first use on mba_MBps" reset
 ok "info on mba_MBps" info
 expect_out_has "info: mba_MBps said" "backend:  resctrl (backend 'resctrl' requested by the caller; resctrl at $MNT (mba_MBps: MB in MBps, left to the kernel): CLOSIDs in use: the root, 0 groups of ours, 0 not ours; 7 free of 8)"
 failure "no MB line of ours there" "resource MB is not available on this machine (have L3)" \
