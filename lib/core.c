@@ -1513,6 +1513,91 @@ RDTALLOC_API int rdtalloc_closids(rdtalloc_t *r, const char *resource, unsigned 
 	return end(r, false, r->be->ops->closids(r, res, d, out, max));
 }
 
+/* Append the names of the groups holding closid in allocation domain adom to *o. */
+static int closid_names(rdtalloc_t *r, unsigned int adom, unsigned int closid, char *names,
+			size_t len, size_t *o, const int *order, unsigned int n)
+{
+	bool first = true;
+	unsigned int i, k;
+	int ret;
+
+	for (i = 0; i < n; i++) {
+		const char *name = r->st->groups[order[i]].name;
+		size_t l = strlen(name) + !first;
+
+		ret = r->be->ops->group_closid(r, order[i], adom, &k);
+		if (ret)
+			return ret;
+		if (k != closid)
+			continue;
+		if (*o + l < len)
+			snprintf(names + *o, len - *o, "%s%s", first ? "" : ",", name);
+		*o += l;
+		first = false;
+	}
+	if (*o < len)
+		names[*o] = '\0';
+	(*o)++;
+	return 0;
+}
+
+RDTALLOC_API int rdtalloc_closid_entries(rdtalloc_t *r, const char *resource,
+					 unsigned int cache_id, struct rdtalloc_closid_entry *out,
+					 size_t max, char *names, size_t names_len)
+{
+	struct rdtalloc_closid_info *cl = NULL;
+	size_t sz = max ? out[0].sz : 0, o = 0, i;
+	unsigned int ngroups = 0;
+	int *order = NULL, ret, res, d, n;
+
+	if (!r || (!out && max) || (!names && names_len))
+		return -EINVAL;
+	if (max && (sz < sizeof(size_t) || sz > (1u << 16)))
+		return rdt_fail(r, -EINVAL, "rdtalloc_closid_entry.sz is %zu: set it to "
+				"sizeof(struct rdtalloc_closid_entry)", sz);
+	ret = begin(r, false);
+	if (ret)
+		return ret;
+	d = find_dom(r, resource, cache_id, &res);
+	if (d < 0)
+		return end(r, false, d);
+	n = r->be->ops->closids(r, res, d, NULL, 0);
+	if (n > 0 && !(cl = calloc((size_t)n, sizeof(*cl))))
+		return end(r, false, rdt_fail(r, -ENOMEM, "out of memory"));
+	if (n > 0)
+		n = r->be->ops->closids(r, res, d, cl, (size_t)n);
+	if (n > 0 && names && !(order = groups_in_order(r->st, &ngroups)))
+		n = rdt_fail(r, -ENOMEM, "out of memory");
+	for (i = 0; n > 0 && i < (size_t)n; i++) {
+		struct rdtalloc_closid_entry v = { 0 };
+		size_t at = o;
+
+		if (names) {
+			ret = closid_names(r, r->st->slot[r->st->slot_of[res][d]].adom, cl[i].closid,
+					   names, names_len, &o, order, ngroups);
+			if (ret) {
+				n = ret;
+				break;
+			}
+		}
+		if (i >= max)
+			continue;
+		v.sz = sz < sizeof(v) ? sz : sizeof(v);
+		v.closid = cl[i].closid;
+		v.mask = cl[i].mask;
+		v.code_mask = cl[i].code_mask;
+		v.refcount = cl[i].refcount;
+		v.groups = names && at < names_len ? names + at : NULL;
+		memcpy((char *)out + i * sz, &v, v.sz);
+	}
+	if (n > 0 && names && o > names_len)
+		n = rdt_fail(r, -ERANGE, "the group names need %zu bytes, the buffer has %zu", o,
+			     names_len);
+	free(cl);
+	free(order);
+	return end(r, false, n);
+}
+
 RDTALLOC_API int rdtalloc_group_closid(rdtalloc_t *r, const char *group, const char *resource,
 				       unsigned int cache_id, unsigned int *closid)
 {

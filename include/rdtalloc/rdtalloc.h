@@ -250,6 +250,31 @@ struct rdtalloc_closid_info {	/* one CLOSID in use in one domain */
  */
 RDTALLOC_API int rdtalloc_closids(rdtalloc_t *r, const char *resource, unsigned int cache_id,
 				  struct rdtalloc_closid_info *out, size_t max);
+
+/*
+ * The sized successor of struct rdtalloc_closid_info (0.3), with the names
+ * of the groups holding the CLOSID. Set sz in out[0] (every entry has that
+ * size); fields past a caller's sz are not written.
+ */
+struct rdtalloc_closid_entry {
+	size_t sz;
+	unsigned int closid;
+	uint64_t mask;		/* CBM (MB: the bandwidth); the data mask when CDP is on */
+	uint64_t code_mask;	/* the code mask when CDP is on, else equal to mask */
+	unsigned int refcount;	/* groups using it */
+	const char *groups;	/* "default,p1": in creation order, within names; NULL: not asked */
+};
+
+/*
+ * rdtalloc_closids with names: up to max entries into out (stride
+ * out[0].sz), ascending by CLOSID; each entry's groups points into names,
+ * a buffer of names_len bytes the caller owns (names NULL, names_len 0:
+ * groups stay NULL). Returns how many CLOSIDs are in use; -ERANGE when
+ * names is too small (errmsg says how many bytes are needed).
+ */
+RDTALLOC_API int rdtalloc_closid_entries(rdtalloc_t *r, const char *resource,
+					 unsigned int cache_id, struct rdtalloc_closid_entry *out,
+					 size_t max, char *names, size_t names_len);
 /* The CLOSID a group holds in one domain. */
 RDTALLOC_API int rdtalloc_group_closid(rdtalloc_t *r, const char *group, const char *resource,
 				       unsigned int cache_id, unsigned int *closid);

@@ -130,18 +130,19 @@ else
 	fail "declared but not exported:$missing"
 fi
 
-# Symbol versions: the hook calls came in 0.2, rdtalloc_get_precedence in 0.3,
-# everything else is 0.1.
+# Symbol versions: the hook calls came in 0.2, the calls below in 0.3 (the
+# resctrl backend and issue 13's), everything else is 0.1.
 vers=$(objdump -T "$so" | awk '$NF ~ /^rdtalloc_/ { print $(NF-1), $NF }')
 wrong=$(printf '%s\n' "$vers" | awk '{
 	want = "RDTALLOC_0.1"
 	if ($2 ~ /^rdtalloc_hook_/) want = "RDTALLOC_0.2"
-	if ($2 == "rdtalloc_get_precedence") want = "RDTALLOC_0.3"
+	if ($2 ~ /^rdtalloc_(get_precedence|save_config_flags|apply_config_report|closid_entries)$/)
+		want = "RDTALLOC_0.3"
 	if ($1 != want) print $2 "@" $1
 }')
 if [ -n "$vers" ] && [ -z "$wrong" ]; then
-	pass "symbol versions: rdtalloc_hook_* at RDTALLOC_0.2, rdtalloc_get_precedence at" \
-		"RDTALLOC_0.3, the rest at RDTALLOC_0.1"
+	pass "symbol versions: rdtalloc_hook_* at RDTALLOC_0.2, the 0.3 calls at RDTALLOC_0.3," \
+		"the rest at RDTALLOC_0.1"
 else
 	fail "wrong symbol versions: $(echo "$wrong" | tr '\n' ' ')"
 fi

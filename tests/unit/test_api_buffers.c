@@ -54,12 +54,60 @@ static void cpulist_length(void **state)
 	assert_int_equal(rdtalloc_format_cpulist(cpus, 5, NULL, 0), strlen("0-3,8"));
 }
 
+/* The sized CLOSID table, with the names of the groups holding each CLOSID. */
+static void closid_entries_with_names(void **state)
+{
+	rdtalloc_t *r = tu_eph(M2V);
+	struct rdtalloc_closid_entry e[4] = { { .sz = sizeof(e[0]) } };
+	struct {
+		struct rdtalloc_closid_entry e;
+		uint64_t future;	/* a newer caller's larger entry */
+	} big[4] = { { .e.sz = sizeof(big[0]), .future = 7 } };
+	char names[64];
+	int n;
+
+	assert_ok(r, rdtalloc_group_create(r, "a"));
+	assert_ok(r, rdtalloc_group_create(r, "b"));
+	assert_ok(r, rdtalloc_group_create(r, "c"));
+	assert_ok(r, rdtalloc_set_schema(r, "a", "L3:0=f"));
+	assert_ok(r, rdtalloc_set_schema(r, "c", "L3:0=f"));
+	n = rdtalloc_closid_entries(r, "L3", 0, e, 4, names, sizeof(names));
+	assert_int_equal(n, 2);
+	assert_int_equal(e[0].closid, 0);
+	assert_int_equal(e[0].mask, 0xfffff);
+	assert_int_equal(e[0].refcount, 2);
+	assert_string_equal(e[0].groups, "default,b");
+	assert_int_equal(e[1].closid, 1);
+	assert_int_equal(e[1].mask, 0xf);
+	assert_string_equal(e[1].groups, "a,c");
+	/* the other domain: one CLOSID for all four */
+	n = rdtalloc_closid_entries(r, "L3", 1, e, 4, names, sizeof(names));
+	assert_int_equal(n, 1);
+	assert_string_equal(e[0].groups, "default,a,b,c");
+	/* without names; and counting only */
+	assert_int_equal(rdtalloc_closid_entries(r, "L3", 0, e, 4, NULL, 0), 2);
+	assert_null(e[0].groups);
+	assert_int_equal(rdtalloc_closid_entries(r, "L3", 0, NULL, 0, NULL, 0), 2);
+	/* too small for the names: how many bytes */
+	assert_err(r, rdtalloc_closid_entries(r, "L3", 1, e, 4, names, 8), -ERANGE);
+	assert_string_equal(rdtalloc_errmsg(r), "the group names need 14 bytes, the buffer has 8");
+	/* a larger entry: the stride is its size, the unknown tail untouched */
+	assert_int_equal(rdtalloc_closid_entries(r, "L3", 0, &big[0].e, 4, names, sizeof(names)), 2);
+	assert_int_equal(big[1].e.closid, 1);
+	assert_string_equal(big[1].e.groups, "a,c");
+	assert_int_equal(big[0].future, 7);
+	e[0].sz = 0;
+	assert_err(r, rdtalloc_closid_entries(r, "L3", 0, e, 4, NULL, 0), -EINVAL);
+	rdtalloc_close(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(schema_length),
 		cmocka_unit_test(group_name_length),
 		cmocka_unit_test(cpulist_length),
+		cmocka_unit_test(closid_entries_with_names),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
