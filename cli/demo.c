@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * demo: the rscctrl example 7.2 ("allocating L3 cache for real-time apps"),
+ * demo: example 7.2 of the 2016 resctrl patch set (then named rscctrl) ("allocating L3 cache for real-time apps"),
  * told step by step on an ephemeral simulated two-socket machine: after each
  * step the schemas, the CLOSID table of each domain, and simulated context
  * switches on CPUs 0 and 1 with the CLOSID in force. Every figure shown
@@ -294,7 +294,7 @@ static json_object *machine(rdtalloc_t *r)
 }
 
 /*
- * The end state against the rscctrl document: on cache 0 three CLOSIDs
+ * The end state against the patch set's document: on cache 0 three CLOSIDs
  * (0x3ff, 0xf8000, 0x7c00) with one reference each, on cache 1 one CLOSID
  * (0xfffff) shared by all three groups. The CLOSID numbers are the
  * engine's choice; the masks and counts are what the example promises.
@@ -414,7 +414,8 @@ static void print_demo(json_object *doc)
 	json_object *m = jget(doc, "machine"), *s = jget(doc, "steps");
 	json_object *regs = jget(doc, "mask_registers");
 
-	printf("rdtctl demo: the rscctrl example \"allocating L3 cache for real-time apps\"\n");
+	printf("rdtctl demo: \"allocating L3 cache for real-time apps\", the example of the 2016\n"
+	       "resctrl patch set (then named rscctrl)\n");
 	printf("on a simulated machine (%s), nothing kept on disk.\n",
 	       jget_str(doc, "machine_description"));
 	for (size_t i = 0; i < json_object_array_length(m); i++) {
@@ -434,10 +435,10 @@ static void print_demo(json_object *doc)
 		       jget_int(o, "refcount"));
 	}
 	if (jget_bool(doc, "matches_rscctrl"))
-		printf("\nAs in the rscctrl document: three CLOSIDs with one reference each on "
+		printf("\nAs in the patch set's document: three CLOSIDs with one reference each on "
 		       "cache 0,\none CLOSID shared by all three groups on cache 1.\n");
 	else
-		printf("\nThis does NOT match the rscctrl document (three CLOSIDs with one "
+		printf("\nThis does NOT match the patch set's document (three CLOSIDs with one "
 		       "reference each on cache 0, one shared by three groups on cache 1).\n");
 	printf("\nNext: rdtctl --help, or rdtctl(1).\n");
 }

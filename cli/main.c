@@ -56,7 +56,7 @@ static const char usage_text[] =
 "  hook start|stop|status|run         the eBPF switch hook: per-task CLOSIDs on every\n"
 "                                     context switch (msr backend; sim for testing;\n"
 "                                     resctrl needs none)\n"
-"  demo                               the rscctrl example on an in-memory simulator\n"
+"  demo                               the 2016 resctrl patch set's example, simulated\n"
 "\n"
 "The default group is called 'default'. Commands and verbs may be abbreviated.\n"
 "Exit status: 0 success, 1 the operation failed, 2 usage error.\n"

@@ -222,7 +222,7 @@ static pid_t self_tid(void)
 
 /*
  * A task the caller names: it must exist, and the caller must be allowed to
- * act on it (root or its owner), as rscctrl requires. *start gets its start
+ * act on it (root or its owner), as resctrl requires. *start gets its start
  * time (0 for virtual tasks).
  */
 static int check_task(rdtalloc_t *r, pid_t *tid, uint64_t *start)

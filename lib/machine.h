@@ -18,7 +18,7 @@
  */
 enum rdt_res { RDT_L3 = 0, RDT_L2 = 1, RDT_NRES = 2, RDT_MB = 2, RDT_NALL = 3 };
 
-/* Defaults of the rscctrl simulation when a description says nothing. */
+/* Defaults of the simulation when a description says nothing (as the 2016 resctrl patch set, then named rscctrl, simulated). */
 #define RDT_SIM_CLOSIDS 16
 #define RDT_SIM_CBM_LEN 20
 #define RDT_SIM_MIN_BITS 1

@@ -21,7 +21,7 @@ static const struct rdt_preset presets[] = {
 	 * Haswell-EP enumerates nothing in CPUID (max basic leaf 0xf): Linux
 	 * probes it and then hard-codes 4 CLOSIDs, a 20-bit CBM, shareable bits
 	 * 0xc0000 and a 2-bit minimum (cache_alloc_hsw_probe() in
-	 * arch/x86/kernel/cpu/resctrl/core.c; reference/008 of the rscctrl
+	 * arch/x86/kernel/cpu/resctrl/core.c; reference/008 of the 2016 resctrl
 	 * patches has the same 4/20). No CDP before Broadwell (Intel, "L2 Code
 	 * and Data Prioritization" article: CDP starts with Xeon E5 v4).
 	 * Topology: Xeon E5-2699 v3, 18 cores, 2 threads each.

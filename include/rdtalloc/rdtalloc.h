@@ -73,7 +73,7 @@ struct rdtalloc_opts {
 	/* new fields go here, at the end */
 };
 
-/* The CPU's group wins (the 2016 rscctrl patch set's rule; sim and msr default). */
+/* The CPU's group wins (the rule of the 2016 resctrl patch set (then named rscctrl); sim and msr default). */
 #define RDTALLOC_PRECEDENCE_CPU 1
 /* A task's non-default group wins (the kernel's resctrl rule, the only one it has). */
 #define RDTALLOC_PRECEDENCE_TASK 2
@@ -155,7 +155,7 @@ RDTALLOC_API int rdtalloc_group_foreach(rdtalloc_t *r,
  */
 RDTALLOC_API int rdtalloc_set_schema(rdtalloc_t *r, const char *group, const char *schema);
 /*
- * Every domain of every resource, one line per resource, rscctrl form.
+ * Every domain of every resource, one line per resource, resctrl form.
  * Returns the length of the full text (like snprintf); buf NULL with len 0
  * asks for that length alone. -ERANGE when it does not fit in a buffer of
  * len (buf then holds nothing useful).

@@ -11,7 +11,8 @@
  * A CLOSID table therefore belongs to an allocation domain: an L3 domain
  * (with the L2 domains inside it) when L3 allocation exists, else an L2
  * domain. Its key is the masks of every resource domain in it; with L3 only
- * (the usual case) that is one mask per table, exactly the rscctrl model.
+ * (the usual case) that is one mask per table, exactly the model of the 2016
+ * resctrl patch set (then named rscctrl).
  */
 #ifndef RDT_ENGINE_H
 #define RDT_ENGINE_H
@@ -90,7 +91,7 @@ struct rdt_sink {
  * runs there. The values are the API's RDTALLOC_PRECEDENCE_*.
  */
 enum rdt_precedence {
-	RDT_PREC_CPU = 1,	/* the CPU's group, else the task's (the 2016 rscctrl rule) */
+	RDT_PREC_CPU = 1,	/* the CPU's group, else the task's (the 2016 patch set's rule) */
 	RDT_PREC_TASK = 2,	/* the task's non-default group, else the CPU's (resctrl's) */
 };
 

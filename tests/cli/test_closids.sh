@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# test_closids: the CLOSID tables through rdtctl - the rscctrl example 7.2
+# test_closids: the CLOSID tables through rdtctl - example 7.2 of the 2016 resctrl patch set (then named rscctrl)
 # step by step, CLOSID exhaustion with nothing changed, CDP on and off, and
 # info.
 . "$(dirname "$0")/lib.sh"
@@ -12,7 +12,7 @@ L3 cache id 1: 1 CLOSID in use
   CLOSID  MASK         REFS  GROUPS
   0       0xfffff      1     default"
 
-# rscctrl 7.2
+# the patch set's 7.2
 ok "7.2: default" schema set default 'L3:0=3ff;1=fffff'
 ok "7.2: p1" group create p1
 ok "7.2: p2" group create p2
@@ -83,7 +83,7 @@ expect_out "cdp on" "L3 CDP is on (8 CLOSIDs)"
 ok "info with CDP" info
 expect_out_has "info: CDP on" "  CDP:            on"
 expect_out_has "info: halved" "  CLOSIDs:        8 (16 in hardware, halved by CDP)"
-ok "CDP schema, rscctrl form" schema set default 'L3:0=ff,f0'
+ok "CDP schema, data,code form" schema set default 'L3:0=ff,f0'
 ok "CDP schema, resctrl form" schema set default 'L3CODE:1=3'
 ok "schema show" schema show default
 expect_out "CDP schema" "L3:0=000ff,000f0;1=fffff,00003"

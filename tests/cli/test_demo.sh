@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # test_demo: `rdtctl demo` runs with no set-up, keeps nothing on disk, tells
-# the rscctrl example 7.2 and ends in the state the document describes.
+# example 7.2 of the 2016 resctrl patch set (then named rscctrl) and ends in the state the document describes.
 . "$(dirname "$0")/lib.sh"
 
 # no state directory, no machine: the demo brings its own
@@ -17,7 +17,7 @@ expect_out_has "demo: final register of cache 0" \
 expect_out_has "demo: cache 1 shared by three" \
 	"  L3 cache id 1: IA32_L3_QOS_MASK_0 = 0xfffff (refcount 3)"
 expect_out_has "demo: verdict" \
-	"As in the rscctrl document: three CLOSIDs with one reference each on cache 0,"
+	"As in the patch set's document: three CLOSIDs with one reference each on cache 0,"
 expect_out_has "demo: 1234 runs with p1's CLOSID" \
 	"    CPU 0 <- task 1234 (p1)       runs with CLOSID 2, PQR_ASSOC written"
 expect_out_has "demo: the same CLOSID again writes nothing" \

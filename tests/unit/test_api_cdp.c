@@ -98,7 +98,7 @@ static void schema_forms_and_registers(void **state)
 	const struct tu_closid d0[] = { { 0, 0xff, 0xf0, 1 }, { 1, 0xf, 0xf0, 1 } };
 
 	assert_ok(r, rdtalloc_set_cdp(r, "L3", 1));
-	/* rscctrl form: data,code. */
+	/* the 2016 patch set's form: data,code. */
 	assert_ok(r, rdtalloc_set_schema(r, NULL, "L3:0=ff,f0"));
 	assert_schema(r, NULL, "L3:0=000ff,000f0;1=fffff,fffff\n");
 	assert_int_equal(tu_reg(r, "L3", 0, 0), 0xff);

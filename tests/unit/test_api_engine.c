@@ -3,7 +3,7 @@
  * test_api_engine: the CLOSID engine seen through the public API (issue 3
  * §3, DESIGN §4): the fresh state, sharing of identical masks, rewrite in
  * place, lowest free CLOSID, freeing at refcount 0, exhaustion with nothing
- * changed, the rscctrl examples 7.1 and 7.2 exactly, and minimal mask
+ * changed, the examples 7.1 and 7.2 of the 2016 resctrl patch set (then named rscctrl) exactly, and minimal mask
  * register writes (every write changes a register, and the counter says
  * exactly how many).
  */

@@ -23,7 +23,7 @@
 
 #include <rdtalloc/rdtalloc.h>
 
-/* The 2-socket machine of the rscctrl examples: L3 ids 0 (CPUs 0-1) and 1 (CPUs 2-3). */
+/* The 2-socket machine of the 2016 resctrl patch set's examples: L3 ids 0 (CPUs 0-1) and 1 (CPUs 2-3). */
 #define M2 "topology=package:2 l3:1 core:2 pu:1"
 #define M2V M2 ";tasks=virtual"
 #define M2CDP M2 ";l3.cdp=1;tasks=virtual"

@@ -418,7 +418,7 @@ static void test_cdp_forms(void **state)
 	expect_ok(&t, "L3:0=7ff");
 	expect_mask(&t, RDT_L3, 0, true, 0x7ff, true, 0x7ff);
 	expect_unset(&t, RDT_L3, 1);
-	/* the rscctrl pair */
+	/* the data,code pair of the 2016 patch set (then named rscctrl) */
 	expect_ok(&t, "L3:0=0x7f0 , 0x00f;1=3,c");
 	expect_mask(&t, RDT_L3, 0, true, 0x7f0, true, 0xf);
 	expect_mask(&t, RDT_L3, 1, true, 3, true, 0xc);
