@@ -42,6 +42,13 @@ int rdt_task_info(pid_t tid, uint64_t *start, uid_t *uid)
 	if (!p)
 		return -ESRCH;
 	p++;
+	/*
+	 * Field 3, the state: a zombie (Z) or dead (X) task has exited, though
+	 * its /proc entry stays until it is reaped - which an init that does not
+	 * reap (containers) may never do. An agent killed with -9 is gone.
+	 */
+	if (p[0] == ' ' && (p[1] == 'Z' || p[1] == 'X'))
+		return -ESRCH;
 	for (field = 3; field < 22 && p; field++) {
 		p = strchr(p + 1, ' ');
 	}

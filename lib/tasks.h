@@ -13,7 +13,8 @@
 
 /*
  * Start time (clock ticks after boot, /proc/TID/stat field 22) and owner of
- * a live thread. -ESRCH when there is no such thread.
+ * a live thread. -ESRCH when there is no such thread, or it has exited and
+ * is a zombie waiting to be reaped.
  */
 int rdt_task_info(pid_t tid, uint64_t *start, uid_t *uid);
 /* The thread is alive and started at `start`. */

@@ -86,6 +86,18 @@ hk hook start
 expect_rc 1 "a second hook start"
 expect_err_has "names the agent" "the switch hook is already running (agent pid $AGENT)"
 
+# kill -9 of the agent: it is gone (a zombie, here, where init does not reap
+# it), status says so, and a new start takes over
+kill -9 "$AGENT"
+sleep 0.3
+hk -j hook status
+json "status after kill -9: loaded, no agent" "[d['loaded'], d['agent_running']]" '[true, false]'
+hk hook start
+expect_rc 0 "hook start after the agent was killed"
+AGENT2=$(printf '%s' "$OUT" | sed 's/.*pid \([0-9]*\).*/\1/')
+if [ "$AGENT2" != "$AGENT" ]; then pass; else fail "the new agent has the dead one's pid"; fi
+AGENT=$AGENT2
+
 # A task pinned to CPU 1 that sleeps and wakes. It says when it runs: bound
 # before that, the helpers a launcher (a pyenv shim, say) forks on the way
 # would inherit the group too, as children do.
