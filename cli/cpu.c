@@ -126,6 +126,12 @@ static int cpu_bind(int argc, char **argv)
 	ret = parse_list("cpu bind", argv[1], &cpus, &n);
 	if (ret)
 		return ret;
+	/* "" parses as no CPU: binding nothing is a mistake in the caller's list */
+	if (n == 0) {
+		free(cpus);
+		return usage_error("cpu bind: the CPU list '%s' names no CPU (e.g. 0-3,8)",
+				   argv[1]);
+	}
 	r = ctx();
 	if (!r) {
 		free(cpus);

@@ -54,7 +54,8 @@ ok "cpu show all" cpu show
 expect_out "unbound CPUs return to default" "default: 0,2
 p1: 1
 p2: 3"
-ok "empty CPU list binds nothing" cpu bind p1 ''
+usage "an empty CPU list is refused" "cpu bind: the CPU list '' names no CPU (e.g. 0-3,8)" \
+	cpu bind p1 ''
 ok "cpu show p1" cpu show p1
 expect_out "empty CPU list changed nothing" "1"
 
