@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * conf: whole configurations - rdtctl save, apply FILE|- [--prune]
- * [--dry-run], and reset. The format (docs/config.md) and every check are
- * the library's; rdtctl reads the file and reports the count of changes.
+ * conf: whole configurations - rdtctl save [--tasks], apply FILE|- [--prune]
+ * [--dry-run] [--missing-tasks=fail|skip], and reset. The format
+ * (docs/config.md) and every check are the library's; rdtctl reads the file
+ * and prints the library's report of the changes, and their count.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -16,38 +17,58 @@ static void print_text(json_object *o)
 	fputs(jget_str(o, "config"), stdout);
 }
 
-int do_save(int argc, char **argv)
+/* The configuration text (malloc'd); NULL when reported. */
+static char *save_text(rdtalloc_t *r, unsigned int fl)
 {
-	json_object *doc;
-	rdtalloc_t *r;
 	size_t len = 4096;
 	char *buf = NULL;
 	int ret;
 
-	ret = parse_flags("save", &argc, argv, NULL);
-	if (ret)
-		return ret;
-	MAX_ARGS(0, "save");
-	r = ctx();
-	if (!r)
-		return EXIT_FAIL;
 	for (;;) {
 		char *nb = realloc(buf, len);
 
 		if (!nb) {
 			free(buf);
-			return fail_msg("out of memory");
+			fail_msg("out of memory");
+			return NULL;
 		}
 		buf = nb;
-		ret = rdtalloc_save_config(r, buf, len);
-		if (ret >= 0 && (size_t)ret < len)
-			break;
-		if (ret < 0 && ret != -ERANGE) {
+		ret = rdtalloc_save_config_flags(r, fl, buf, len);
+		if (ret < 0) {
 			free(buf);
-			return fail_lib(r, ret);
+			fail_lib(r, ret);
+			return NULL;
 		}
-		len = ret > 0 ? (size_t)ret + 1 : len * 4;
+		if ((size_t)ret < len)
+			return buf;
+		/* the state may grow between two calls: ask again */
+		len = (size_t)ret + 1;
 	}
+}
+
+int do_save(int argc, char **argv)
+{
+	static const char synopsis[] = "save [--tasks]";
+	bool tasks = false;
+	const struct flag flags[] = {
+		{ "--tasks", &tasks, NULL },
+		{ NULL, NULL, NULL },
+	};
+	json_object *doc;
+	rdtalloc_t *r;
+	char *buf;
+	int ret;
+
+	ret = parse_flags("save", &argc, argv, flags);
+	if (ret)
+		return ret;
+	MAX_ARGS(0, synopsis);
+	r = ctx();
+	if (!r)
+		return EXIT_FAIL;
+	buf = save_text(r, tasks ? RDTALLOC_SAVE_TASKS : 0);
+	if (!buf)
+		return EXIT_FAIL;
 	doc = jobj();
 	jset(doc, "config", jstr(buf));
 	free(buf);
@@ -106,10 +127,29 @@ static char *read_all(const char *path)
 	return buf;
 }
 
+static bool is_skip(const char *line)
+{
+	return !strncmp(line, "skip ", 5);
+}
+
+/*
+ * The changes on stdout, one a line, then the count; the tasks skipped are
+ * warnings on stderr. With -q (a dry run only gets here then) the count alone.
+ */
 static void print_applied(json_object *o)
 {
+	json_object *lines = jget(o, "lines");
 	long long n = jget_int(o, "changes");
+	size_t i, nl = lines ? json_object_array_length(lines) : 0;
 
+	for (i = 0; i < nl && !g_opts.quiet; i++) {
+		const char *l = json_object_get_string(json_object_array_get_idx(lines, i));
+
+		if (is_skip(l))
+			fprintf(stderr, "rdtctl: warning: %s\n", l);
+		else
+			printf("%s\n", l);
+	}
 	if (jget_bool(o, "dry_run"))
 		printf("%s is valid: applying it would make %lld change%s\n",
 		       jget_str(o, "file"), n, n == 1 ? "" : "s");
@@ -117,24 +157,73 @@ static void print_applied(json_object *o)
 		printf("applied %s: %lld change%s\n", jget_str(o, "file"), n, n == 1 ? "" : "s");
 }
 
+/* The report split into lines, as a JSON array. */
+static json_object *report_lines(char *report)
+{
+	json_object *a = jarr();
+	char *line, *save = NULL;
+
+	for (line = strtok_r(report, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		jpush(a, jstr(line));
+	return a;
+}
+
+/*
+ * Apply text: the count of changes in *changes, the report in *report
+ * (malloc'd). Its length is learnt from a dry run first: a real apply
+ * cannot be asked twice. EXIT_OK, or EXIT_FAIL (reported).
+ */
+static int apply_text(rdtalloc_t *r, const char *text, unsigned int fl, int *changes,
+		      char **report)
+{
+	size_t need = 0, len;
+	int ret;
+
+	*report = NULL;
+	ret = rdtalloc_apply_config_report(r, text, fl | RDTALLOC_APPLY_DRY_RUN, NULL, 0, &need);
+	if (ret < 0)
+		return fail_lib(r, ret);
+	/* room for what another process may change in between */
+	len = need * 2 + 4096;
+	*report = malloc(len);
+	if (!*report)
+		return fail_msg("out of memory");
+	ret = rdtalloc_apply_config_report(r, text, fl, *report, len, &need);
+	if (ret < 0) {
+		free(*report);
+		*report = NULL;
+		return fail_lib(r, ret);
+	}
+	if (need >= len)
+		fprintf(stderr, "rdtctl: warning: the state changed during apply: "
+			"the list of changes is cut short\n");
+	*changes = ret;
+	return EXIT_OK;
+}
+
 int do_apply(int argc, char **argv)
 {
-	static const char synopsis[] = "apply FILE|- [--prune] [--dry-run]";
+	static const char synopsis[] =
+		"apply FILE|- [--prune] [--dry-run] [--missing-tasks=fail|skip]";
 	bool prune = false, dry = false;
+	const char *missing = "fail";
 	const struct flag flags[] = {
 		{ "--prune", &prune, NULL },
 		{ "--dry-run", &dry, NULL },
+		{ "--missing-tasks", NULL, &missing },
 		{ NULL, NULL, NULL },
 	};
 	unsigned int fl = 0;
 	json_object *doc;
+	char *text, *report;
 	rdtalloc_t *r;
-	char *text;
-	int ret;
+	int ret, changes = 0;
 
 	ret = parse_flags("apply", &argc, argv, flags);
 	if (ret)
 		return ret;
+	if (strcmp(missing, "fail") && strcmp(missing, "skip"))
+		return usage_error("apply: --missing-tasks '%s': use fail or skip", missing);
 	REQ_ARGS(1, synopsis);
 	MAX_ARGS(1, synopsis);
 	text = read_all(argv[0]);
@@ -149,15 +238,19 @@ int do_apply(int argc, char **argv)
 		fl |= RDTALLOC_APPLY_PRUNE;
 	if (dry)
 		fl |= RDTALLOC_APPLY_DRY_RUN;
-	ret = rdtalloc_apply_config(r, text, fl);
+	if (!strcmp(missing, "skip"))
+		fl |= RDTALLOC_APPLY_SKIP_MISSING_TASKS;
+	ret = apply_text(r, text, fl, &changes, &report);
 	free(text);
-	if (ret < 0)
-		return fail_lib(r, ret);
+	if (ret)
+		return ret;
 	doc = jobj();
 	jset(doc, "file", jstr(strcmp(argv[0], "-") ? argv[0] : "(stdin)"));
-	jset(doc, "changes", jint(ret));
+	jset(doc, "changes", jint(changes));
 	jset(doc, "dry_run", jbool(dry));
 	jset(doc, "prune", jbool(prune));
+	jset(doc, "lines", report_lines(report));
+	free(report);
 	/* a dry run changes nothing: its verdict is the output, even with -q */
 	return dry ? emit(doc, print_applied) : emit_change(doc, print_applied);
 }
@@ -169,15 +262,21 @@ static void print_reset(json_object *o)
 
 int do_reset(int argc, char **argv)
 {
+	const struct flag flags[] = {
+		/* the global option, also after the verb: reset --machine DESC */
+		{ "--machine", NULL, &g_opts.machine },
+		{ NULL, NULL, NULL },
+	};
 	json_object *doc;
 	rdtalloc_t *r;
 	int ret;
 
-	ret = parse_flags("reset", &argc, argv, NULL);
+	ret = parse_flags("reset", &argc, argv, flags);
 	if (ret)
 		return ret;
-	MAX_ARGS(0, "reset");
-	r = ctx();
+	MAX_ARGS(0, "reset [--machine DESC]");
+	/* with --machine: a state made for another machine is made anew for it */
+	r = ctx_replace();
 	if (!r)
 		return EXIT_FAIL;
 	ret = rdtalloc_reset(r);

@@ -162,10 +162,19 @@ _rdtctl()
 		;;
 	apply/*)
 		if [[ $cur == -* ]]; then
-			_rdtctl_reply "--prune --dry-run"
+			_rdtctl_reply "--prune --dry-run --missing-tasks=fail --missing-tasks=skip"
 		elif [[ -z $verb ]]; then
 			_rdtctl_files -f
 		fi
+		;;
+	save/*)
+		[[ $cur == -* ]] && _rdtctl_reply "--tasks"
+		;;
+	reset/*)
+		[[ $cur == -* ]] && _rdtctl_reply "--machine"
+		;;
+	exec/)
+		_rdtctl_reply "$(_rdtctl_groups)"
 		;;
 	esac
 } &&

@@ -6,6 +6,7 @@
  * replaces the real one only when every step succeeded.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -104,55 +105,155 @@ static int save_tasks(struct out *o, rdtalloc_t *r, int g)
 	return 0;
 }
 
-RDTALLOC_API int rdtalloc_save_config(rdtalloc_t *r, char *buf, size_t len)
+/* The configuration text of r's state into o; errmsg set on failure. */
+static int save_text(rdtalloc_t *r, unsigned int flags, struct out *o)
+{
+	const struct rdt_state *st = r->st;
+	unsigned int i, n, res;
+	int *order, ret = 0;
+
+	order = rdt_core_groups_in_order(st, &n);
+	if (!order)
+		return rdt_fail(r, -ENOMEM, "out of memory");
+	outf(o, "# rdtalloc configuration (rdtctl save, librdtalloc %s)\n",
+	     RDTALLOC_VERSION_STRING);
+	outf(o, "# machine: %s\n", st->m->desc[0] ? st->m->desc : "host");
+	for (res = 0; res < RDT_NRES; res++)
+		if (st->m->caps[res].present && st->m->caps[res].cdp)
+			outf(o, "cdp %s %s\n", rdt_res_name(res), st->cdp[res] ? "on" : "off");
+	for (i = 0; !ret && i < n; i++) {
+		outf(o, "\ngroup %s\n", st->groups[order[i]].name);
+		ret = save_schema(o, st, order[i]);
+		if (!ret && order[i] != 0)
+			ret = save_cpus(o, st, order[i]);
+		/* task ids name processes of this boot only: written when asked for */
+		if (!ret && order[i] != 0 && (flags & RDTALLOC_SAVE_TASKS))
+			ret = save_tasks(o, r, order[i]);
+	}
+	free(order);
+	if (ret && !rdt_errmsg_is_set(r))
+		ret = rdt_fail(r, ret, "%s", rdtalloc_strerror(ret));
+	return ret;
+}
+
+RDTALLOC_API int rdtalloc_save_config_flags(rdtalloc_t *r, unsigned int flags, char *buf,
+					    size_t len)
 {
 	struct out o = { .buf = buf, .len = len };
-	const struct rdt_state *st;
-	unsigned int i, n, res;
-	int *order, ret;
+	int ret;
 
-	if (!r || (!buf && len))
+	if (!r)
 		return -EINVAL;
+	if (!buf && len)
+		return rdt_fail(r, -EINVAL, "the buffer is NULL but its length is %zu", len);
 	ret = rdt_core_begin(r, false);
 	if (ret)
 		return ret;
-	st = r->st;
-	order = rdt_core_groups_in_order(st, &n);
-	if (!order)
-		return rdt_core_end(r, false, rdt_fail(r, -ENOMEM, "out of memory"));
-	outf(&o, "# rdtalloc configuration (rdtctl save, librdtalloc %s)\n",
-	     RDTALLOC_VERSION_STRING);
-	outf(&o, "# machine: %s\n", st->m->desc[0] ? st->m->desc : "host");
-	for (res = 0; res < RDT_NRES; res++)
-		if (st->m->caps[res].present && st->m->caps[res].cdp)
-			outf(&o, "cdp %s %s\n", rdt_res_name(res), st->cdp[res] ? "on" : "off");
-	for (i = 0; !ret && i < n; i++) {
-		outf(&o, "\ngroup %s\n", st->groups[order[i]].name);
-		ret = save_schema(&o, st, order[i]);
-		if (!ret && order[i] != 0)
-			ret = save_cpus(&o, st, order[i]);
-		if (!ret && order[i] != 0)
-			ret = save_tasks(&o, r, order[i]);
-	}
-	free(order);
-	if (ret)
-		ret = rdt_errmsg_is_set(r) ? ret : rdt_fail(r, ret, "%s", rdtalloc_strerror(ret));
-	else if (o.pos >= len)
-		ret = rdt_fail(r, -ERANGE, "the configuration needs %zu bytes, the buffer has %zu",
-			       o.pos + 1, len);
+	if (flags & ~RDTALLOC_SAVE_TASKS)
+		ret = rdt_fail(r, -EINVAL, "unknown save flags 0x%x", flags);
 	else
+		ret = save_text(r, flags, &o);
+	if (!ret && o.pos > INT_MAX)
+		ret = rdt_fail(r, -EOVERFLOW, "the configuration needs %zu bytes, more than an int",
+			       o.pos + 1);
+	else if (!ret)
 		ret = (int)o.pos;
 	return rdt_core_end(r, false, ret);
 }
 
+/*
+ * The promise of 0.1: tasks included, and -ERANGE when the text does not
+ * fit; buf NULL with len 0 asks for the length, as snprintf answers it.
+ */
+RDTALLOC_API int rdtalloc_save_config(rdtalloc_t *r, char *buf, size_t len)
+{
+	int ret = rdtalloc_save_config_flags(r, RDTALLOC_SAVE_TASKS, buf, len);
+
+	if (ret >= 0 && buf && (size_t)ret >= len)
+		ret = rdt_fail(r, -ERANGE, "the configuration needs %zu bytes, the buffer has %zu",
+			       (size_t)ret + 1, len);
+	return ret;
+}
+
 /* ---- Apply ----------------------------------------------------------------- */
+
+/* What apply did, one line per change (docs/config.md, "The report"). */
+struct report {
+	char *s;
+	size_t len;
+	size_t cap;
+	bool nomem;		/* a line was lost: the apply fails */
+};
 
 struct apply {
 	rdtalloc_t *r;
 	struct rdt_state *work;
 	const struct rdt_config *cfg;
+	unsigned int flags;
 	int changes;
+	struct report *rep;	/* NULL: nobody reads it, nothing is written */
 };
+
+static void report(struct apply *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void report(struct apply *a, const char *fmt, ...)
+{
+	struct report *rep = a->rep;
+	va_list ap;
+	int n;
+
+	if (!rep || rep->nomem)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		rep->nomem = true;
+		return;
+	}
+	if (rep->len + (size_t)n + 2 > rep->cap) {
+		size_t cap = (rep->len + (size_t)n + 2) * 2;
+		char *s = realloc(rep->s, cap);
+
+		if (!s) {
+			rep->nomem = true;
+			return;
+		}
+		rep->s = s;
+		rep->cap = cap;
+	}
+	va_start(ap, fmt);
+	vsnprintf(rep->s + rep->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	rep->len += (size_t)n;
+	rep->s[rep->len++] = '\n';
+	rep->s[rep->len] = '\0';
+}
+
+/* Group g's schema on one line: its resource lines joined by a space. */
+static char *schema_words(const struct rdt_state *st, int g)
+{
+	int n = rdt_core_format_schema(st, g, NULL, 0);
+	char *text, *p;
+
+	if (n < 0)
+		return NULL;
+	text = malloc((size_t)n + 1);
+	if (!text)
+		return NULL;
+	rdt_core_format_schema(st, g, text, (size_t)n + 1);
+	while (n > 0 && text[n - 1] == '\n')
+		text[--n] = '\0';
+	for (p = text; *p; p++)
+		if (*p == '\n')
+			*p = ' ';
+	return text;
+}
+
+static const char *group_name(const struct apply *a, int g)
+{
+	return a->work->groups[g].name;
+}
 
 /* Prefix the message of the failure with the line it came from. */
 static int at_line(struct apply *a, unsigned int line, int ret)
@@ -186,6 +287,7 @@ static int prune(struct apply *a)
 		if (ret)
 			return rdt_fail(a->r, ret, "removing group '%s': %s", w->groups[i].name,
 					w->err);
+		report(a, "remove group %s", w->groups[i].name);
 		a->changes++;
 	}
 	return 0;
@@ -211,8 +313,20 @@ static int apply_cdp(struct apply *a)
 			rdt_fail(a->r, ret, "%s", a->work->err);
 			return at_line(a, a->cfg->cdp_line[res], ret);
 		}
+		report(a, "cdp %s %s", rdt_res_name(res), want ? "on" : "off");
 		a->changes++;
 	}
+	return 0;
+}
+
+static int bind_cpu(struct apply *a, int g, int cpu, unsigned int line)
+{
+	int ret = rdt_bind_cpu(a->work, g, cpu);
+
+	if (ret)
+		return at_line(a, line, rdt_fail(a->r, ret, "%s", a->work->err));
+	report(a, "cpu %d -> %s", cpu, group_name(a, g));
+	a->changes++;
 	return 0;
 }
 
@@ -237,52 +351,84 @@ static int apply_cpus(struct apply *a, const struct rdt_config_group *cg, int g)
 			listed = cg->cpus[i] == (int)c;
 		if (listed)
 			continue;
-		ret = rdt_bind_cpu(w, 0, (int)c);
+		ret = bind_cpu(a, 0, (int)c, cg->cpus_line);
 		if (ret)
-			return at_line(a, cg->cpus_line, rdt_fail(a->r, ret, "%s", w->err));
-		a->changes++;
+			return ret;
 	}
 	for (i = 0; i < cg->ncpus; i++) {
 		if (w->cpu_group[cg->cpus[i]] == g)
 			continue;
-		ret = rdt_bind_cpu(w, g, cg->cpus[i]);
+		ret = bind_cpu(a, g, cg->cpus[i], cg->cpu_lines[i]);
 		if (ret)
-			return at_line(a, cg->cpu_lines[i], rdt_fail(a->r, ret, "%s", w->err));
-		a->changes++;
+			return ret;
 	}
 	return 0;
+}
+
+/* Tasks group g holds that the file does not list go back to default. */
+static int drop_tasks(struct apply *a, const struct rdt_config_group *cg, int g)
+{
+	struct rdt_state *w = a->work;
+	pid_t *drop = malloc((w->tasks.len ? w->tasks.len : 1) * sizeof(pid_t));
+	size_t i, ndrop = 0;
+	unsigned int j;
+	int ret = 0;
+
+	if (!drop)
+		return rdt_fail(a->r, -ENOMEM, "out of memory");
+	for (i = 0; i < w->tasks.cap; i++) {
+		const struct rdt_task *t = &w->tasks.slots[i];
+		bool listed = false;
+
+		if (!t->tid || t->group != g)
+			continue;
+		for (j = 0; j < cg->ntasks && !listed; j++)
+			listed = cg->tasks[j] == t->tid;
+		if (!listed)
+			drop[ndrop++] = t->tid;
+	}
+	for (i = 0; i < ndrop && !ret; i++) {
+		ret = rdt_bind_task(w, 0, drop[i], 0);
+		if (!ret)
+			report(a, "task %d -> %s", (int)drop[i], group_name(a, 0));
+		a->changes++;
+	}
+	free(drop);
+	if (ret)
+		return at_line(a, cg->tasks_line, rdt_fail(a->r, ret, "%s", w->err));
+	return 0;
+}
+
+/*
+ * With RDTALLOC_APPLY_SKIP_MISSING_TASKS a task that does not exist (after
+ * a reboot: most saved ids) is reported and left out, not a failure.
+ */
+static int check_task(struct apply *a, pid_t *tid, uint64_t *start, unsigned int line,
+		      bool *skip)
+{
+	pid_t asked = *tid;
+	int ret = rdt_core_check_task(a->r, tid, start);
+
+	*skip = false;
+	if (ret == -ESRCH && (a->flags & RDTALLOC_APPLY_SKIP_MISSING_TASKS)) {
+		report(a, "skip task %d (line %u): no such task", (int)asked, line);
+		*skip = true;
+		return 0;
+	}
+	return ret ? at_line(a, line, ret) : 0;
 }
 
 static int apply_tasks(struct apply *a, const struct rdt_config_group *cg, int g)
 {
 	struct rdt_state *w = a->work;
-	pid_t *drop = NULL;
-	size_t i, ndrop = 0;
 	unsigned int j;
+	bool skip;
 	int ret;
 
 	if (g != 0) {
-		drop = malloc((w->tasks.len ? w->tasks.len : 1) * sizeof(pid_t));
-		if (!drop)
-			return rdt_fail(a->r, -ENOMEM, "out of memory");
-		for (i = 0; i < w->tasks.cap; i++) {
-			const struct rdt_task *t = &w->tasks.slots[i];
-			bool listed = false;
-
-			if (!t->tid || t->group != g)
-				continue;
-			for (j = 0; j < cg->ntasks && !listed; j++)
-				listed = cg->tasks[j] == t->tid;
-			if (!listed)
-				drop[ndrop++] = t->tid;
-		}
-		for (i = 0, ret = 0; i < ndrop && !ret; i++) {
-			ret = rdt_bind_task(w, 0, drop[i], 0);
-			a->changes++;
-		}
-		free(drop);
+		ret = drop_tasks(a, cg, g);
 		if (ret)
-			return at_line(a, cg->tasks_line, rdt_fail(a->r, ret, "%s", w->err));
+			return ret;
 	}
 	if (cg->ntasks && g != 0) {
 		ret = rdt_core_tasks_allowed(a->r);
@@ -294,17 +440,50 @@ static int apply_tasks(struct apply *a, const struct rdt_config_group *cg, int g
 		pid_t tid = cg->tasks[j];
 		uint64_t start;
 
-		ret = rdt_core_check_task(a->r, &tid, &start);
+		ret = check_task(a, &tid, &start, cg->task_lines[j], &skip);
 		if (ret)
-			return at_line(a, cg->task_lines[j], ret);
+			return ret;
+		if (skip)
+			continue;
 		t = rdt_task_map_get(&w->tasks, tid);
 		if ((t ? t->group : 0) == g && (!t || t->start == start))
 			continue;
 		ret = rdt_bind_task(w, g, tid, start);
 		if (ret)
 			return at_line(a, cg->task_lines[j], rdt_fail(a->r, ret, "%s", w->err));
+		report(a, "task %d -> %s", (int)tid, group_name(a, g));
 		a->changes++;
 	}
+	return 0;
+}
+
+/* The schema of cg onto group g, reported as "schema G OLD -> NEW". */
+static int group_schema(struct apply *a, const struct rdt_config_group *cg, int g)
+{
+	char *old = NULL, *now;
+	bool changed = false;
+	int ret;
+
+	if (a->rep) {
+		old = schema_words(a->work, g);
+		if (!old)
+			return rdt_fail(a->r, -ENOMEM, "out of memory");
+	}
+	ret = rdt_core_apply_schema(a->r, a->work, g, cg->schema, &changed);
+	if (ret) {
+		free(old);
+		return at_line(a, cg->schema_line, ret);
+	}
+	if (changed && a->rep) {
+		now = schema_words(a->work, g);
+		if (!now)
+			a->rep->nomem = true;
+		else
+			report(a, "schema %s %s -> %s", group_name(a, g), old, now);
+		free(now);
+	}
+	free(old);
+	a->changes += changed;
 	return 0;
 }
 
@@ -315,7 +494,6 @@ static int apply_tasks(struct apply *a, const struct rdt_config_group *cg, int g
  */
 static int group_masks(struct apply *a, const struct rdt_config_group *cg, int *g)
 {
-	bool changed = false;
 	int ret;
 
 	*g = rdt_group_find(a->work, cg->name);
@@ -325,15 +503,12 @@ static int group_masks(struct apply *a, const struct rdt_config_group *cg, int *
 			rdt_fail(a->r, ret, "%s", a->work->err);
 			return at_line(a, cg->line, ret);
 		}
+		report(a, "create group %s", cg->name);
 		a->changes++;
 	}
 	if (!cg->schema)
 		return 0;
-	ret = rdt_core_apply_schema(a->r, a->work, *g, cg->schema, &changed);
-	if (ret)
-		return at_line(a, cg->schema_line, ret);
-	a->changes += changed;
-	return 0;
+	return group_schema(a, cg, *g);
 }
 
 static int group_members(struct apply *a, const struct rdt_config_group *cg, int g)
@@ -388,66 +563,105 @@ static int apply_groups(struct apply *a)
 	return ret;
 }
 
-static int apply_all(struct apply *a, unsigned int flags)
+static int apply_all(struct apply *a)
 {
 	int ret = 0;
 
-	if (flags & RDTALLOC_APPLY_PRUNE)
+	if (a->flags & RDTALLOC_APPLY_PRUNE)
 		ret = prune(a);
 	if (!ret)
 		ret = apply_cdp(a);
 	if (!ret)
 		ret = apply_groups(a);
+	if (!ret && a->rep && a->rep->nomem)
+		ret = rdt_fail(a->r, -ENOMEM, "out of memory writing the report");
 	return ret;
 }
 
-RDTALLOC_API int rdtalloc_apply_config(rdtalloc_t *r, const char *text, unsigned int flags)
+/* Parse text and run it on a working copy; the copy replaces r->st unless dry. */
+static int apply_text(struct apply *a, const char *text)
 {
-	struct apply a = { .r = r };
+	rdtalloc_t *r = a->r;
 	struct rdt_config *cfg = NULL;
 	char err[RDT_ERRMSG_MAX] = "";
 	int ret;
 
-	if (!r)
-		return -EINVAL;
-	ret = rdt_core_begin(r, true);
-	if (ret)
-		return ret;
-	if (!text) {
-		ret = rdt_fail(r, -EINVAL, "configuration text is NULL");
-		goto out;
-	}
-	if (flags & ~(RDTALLOC_APPLY_PRUNE | RDTALLOC_APPLY_DRY_RUN)) {
-		ret = rdt_fail(r, -EINVAL, "unknown apply flags 0x%x", flags);
-		goto out;
-	}
 	ret = rdt_config_parse(text, &cfg, err, sizeof(err));
 	if (ret) {
 		rdt_fail(r, ret, "%s", err[0] ? err : "invalid configuration");
 		goto out;
 	}
-	ret = rdt_state_clone(r->st, &a.work);
+	ret = rdt_state_clone(r->st, &a->work);
 	if (ret) {
 		rdt_fail(r, ret, "out of memory");
 		goto out;
 	}
-	a.cfg = cfg;
-	ret = apply_all(&a, flags);
+	a->cfg = cfg;
+	ret = apply_all(a);
 	if (ret)
 		goto out;
-	ret = a.changes;
-	if (!(flags & RDTALLOC_APPLY_DRY_RUN) && a.changes) {
+	ret = a->changes;
+	if (!(a->flags & RDTALLOC_APPLY_DRY_RUN) && a->changes) {
 		struct rdt_state *old = r->st;
 
-		r->st = a.work;
-		a.work = old;	/* freed below */
+		r->st = a->work;
+		a->work = old;	/* freed below */
 		r->dirty = r->groups_changed = true;
 		/* a failure here is undone by rdt_core_end like any other */
 		if ((ret = rdt_core_carry_tasks(r, old)) == 0)
-			ret = a.changes;
+			ret = a->changes;
 	}
 out:
-	rdt_state_free(a.work);
+	rdt_state_free(a->work);
+	a->work = NULL;
 	rdt_config_free(cfg);
+	return ret;
+}
+
+#define APPLY_FLAGS \
+	(RDTALLOC_APPLY_PRUNE | RDTALLOC_APPLY_DRY_RUN | RDTALLOC_APPLY_SKIP_MISSING_TASKS)
+
+RDTALLOC_API int rdtalloc_apply_config_report(rdtalloc_t *r, const char *text, unsigned int flags,
+					      char *buf, size_t len, size_t *report_len)
+{
+	struct report rep = { 0 };
+	struct apply a = { .r = r, .flags = flags };
+	int ret;
+
+	if (!r)
+		return -EINVAL;
+	if (!buf && len)
+		return rdt_fail(r, -EINVAL, "the report buffer is NULL but its length is %zu", len);
+	if (report_len)
+		*report_len = 0;
+	if (len)
+		buf[0] = '\0';
+	ret = rdt_core_begin(r, true);
+	if (ret)
+		return ret;
+	if (!text)
+		ret = rdt_fail(r, -EINVAL, "configuration text is NULL");
+	else if (flags & ~APPLY_FLAGS)
+		ret = rdt_fail(r, -EINVAL, "unknown apply flags 0x%x", flags);
+	if (ret)
+		goto out;
+	/* a report nobody asked for is not written */
+	if (buf || report_len)
+		a.rep = &rep;
+	ret = apply_text(&a, text);
+	/* nothing changed on failure: the report is empty */
+	if (ret >= 0 && rep.len) {
+		if (len)
+			snprintf(buf, len, "%s", rep.s);
+		if (report_len)
+			*report_len = rep.len;
+	}
+out:
+	free(rep.s);
 	return rdt_core_end(r, true, ret);
+}
+
+RDTALLOC_API int rdtalloc_apply_config(rdtalloc_t *r, const char *text, unsigned int flags)
+{
+	return rdtalloc_apply_config_report(r, text, flags, NULL, 0, NULL);
 }

@@ -202,7 +202,7 @@ valid_json()
 snapshot()
 {
 	{
-		rdt save
+		rdt save --tasks
 		rdt closids
 		rdt cpu show
 		rdt schema show

@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # test_config: save and apply - the round trip, applying twice changes
 # nothing, all-or-nothing apply naming the line (syntax, masks, CLOSIDs,
-# CPUs, tasks), --prune, --dry-run, standard input, -q.
+# CPUs, tasks), --prune, --dry-run, standard input, -q. Issue 13: save
+# leaves task ids out unless --tasks, apply prints each change on a line,
+# --missing-tasks=skip.
 . "$(dirname "$0")/lib.sh"
 
 # a state with a bit of everything
@@ -21,11 +23,21 @@ ok "many tasks in p3" group create p3
 # shellcheck disable=SC2086
 ok "bind 20 tasks" task bind p3 $TIDS
 
+# save: no task ids (they do not survive a reboot) unless --tasks
 ok "save" save
+printf '%s\n' "$OUT" >"$TMP/durable.conf"
+if grep -q '^group p1$' "$TMP/durable.conf" && grep -q '^	cpus 2-3$' "$TMP/durable.conf"
+then pass; else fail "save lists p1 and its CPUs"; fi
+if grep -q '^	tasks' "$TMP/durable.conf"; then fail "save without --tasks has no task line"
+else pass; fi
+ok "save --tasks" save --tasks
 printf '%s\n' "$OUT" >"$TMP/saved.conf"
 snapshot "$TMP/before"
 if grep -q '^group p1$' "$TMP/saved.conf" && grep -q 'tasks 1234 1235' "$TMP/saved.conf"; then
-	pass; else fail "save lists p1 and its tasks"; fi
+	pass; else fail "save --tasks lists p1 and its tasks"; fi
+if [ "$(grep -v '^	tasks ' "$TMP/saved.conf")" = "$(cat "$TMP/durable.conf")" ]; then
+	pass; else fail "save is save --tasks without the task lines"; fi
+usage "save --tasks takes no value" "save: option '--tasks' takes no value" save --tasks=1
 
 ok "applying the saved state changes nothing" apply "$TMP/saved.conf"
 expect_out "0 changes" "applied $TMP/saved.conf: 0 changes"
@@ -36,7 +48,7 @@ ok "reset" reset
 ok "apply after reset" apply "$TMP/saved.conf"
 N=$(printf '%s\n' "$OUT" | sed -n 's/^applied .*: \([0-9]*\) changes*$/\1/p')
 if [ -n "$N" ] && [ "$N" -gt 0 ]; then pass; else fail "apply after reset counts changes"; fi
-ok "save after round trip" save
+ok "save after round trip" save --tasks
 if [ "$OUT" = "$(cat "$TMP/saved.conf")" ]; then pass; else
 	fail "save | reset | apply | save differs"; fi
 ok "schemas after round trip" schema show
@@ -48,7 +60,7 @@ ok "apply twice" apply "$TMP/saved.conf"
 expect_out "the second apply changes nothing" "applied $TMP/saved.conf: 0 changes"
 
 # standard input
-run save
+run save --tasks
 printf '%s\n' "$OUT" | rdt apply - >"$TMP/out" 2>"$TMP/err"
 RC=$?
 OUT=$(cat "$TMP/out")
@@ -89,18 +101,74 @@ group fresh
 EOF
 snapshot "$TMP/before"
 ok "dry run" apply "$TMP/prune.conf" --prune --dry-run
-expect_out "dry run" "$TMP/prune.conf is valid: applying it would make 4 changes"
+expect_out "dry run: each change, then the count" "remove group p2
+remove group p3
+create group fresh
+schema fresh L3:0=fffff;1=fffff -> L3:0=fffff;1=0000f
+$TMP/prune.conf is valid: applying it would make 4 changes"
 unchanged "dry run changes nothing" "$TMP/before"
 ok "dry run with -q still reports" -q apply --dry-run "$TMP/prune.conf"
 expect_out "dry run -q" "$TMP/prune.conf is valid: applying it would make 2 changes"
 ok "prune" apply --prune "$TMP/prune.conf"
-expect_out "prune" "applied $TMP/prune.conf: 4 changes"
+expect_out "prune" "remove group p2
+remove group p3
+create group fresh
+schema fresh L3:0=fffff;1=fffff -> L3:0=fffff;1=0000f
+applied $TMP/prune.conf: 4 changes"
 ok "groups after prune" group list
 expect_out "prune removed p2 and p3" "default
 p1
 fresh"
 ok "-q apply" -q apply "$TMP/prune.conf"
 expect_empty_out "-q apply prints nothing"
+
+# the report: CPUs and tasks, to the group and back to default
+cat >"$TMP/moves.conf" <<'EOF'
+group p1
+	schema L3:0=f8000
+	cpus 2
+	tasks 1236
+EOF
+ok "dry run of moves" apply --dry-run "$TMP/moves.conf"
+expect_out "dry run of moves" "cpu 3 -> default
+cpu 2 -> p1
+task 1235 -> default
+task 1236 -> p1
+$TMP/moves.conf is valid: applying it would make 4 changes"
+ok "-j dry run of moves" -j apply --dry-run "$TMP/moves.conf"
+expect_out "-j: the lines in the document" \
+	'{"file":"'"$TMP"'/moves.conf","changes":4,"dry_run":true,"prune":false,"lines":["cpu 3 -> default","cpu 2 -> p1","task 1235 -> default","task 1236 -> p1"]}'
+ok "moves" apply "$TMP/moves.conf"
+expect_out "moves" "cpu 3 -> default
+cpu 2 -> p1
+task 1235 -> default
+task 1236 -> p1
+applied $TMP/moves.conf: 4 changes"
+ok "moves again" apply "$TMP/moves.conf"
+expect_out "moves again: nothing to say but the count" "applied $TMP/moves.conf: 0 changes"
+ok "-j moves again" -j apply "$TMP/moves.conf"
+expect_out "-j moves again" \
+	'{"file":"'"$TMP"'/moves.conf","changes":0,"dry_run":false,"prune":false,"lines":[]}'
+usage "--missing-tasks takes fail or skip" "apply: --missing-tasks 'maybe': use fail or skip" \
+	apply --missing-tasks=maybe "$TMP/moves.conf"
+usage "--missing-tasks needs a value" "apply: option '--missing-tasks' needs a value" \
+	apply "$TMP/moves.conf" --missing-tasks
+
+# a round trip without tasks: what survives a reboot
+ok "durable: groups and CPUs" save
+printf '%s\n' "$OUT" >"$TMP/durable.conf"
+ok "durable: reset" reset
+ok "durable: apply" apply "$TMP/durable.conf"
+expect_out "durable: apply" "schema default L3:0=fffff;1=fffff -> L3:0=003ff;1=fffff
+create group p1
+schema p1 L3:0=fffff;1=fffff -> L3:0=f8000;1=fffff
+cpu 2 -> p1
+create group fresh
+schema fresh L3:0=fffff;1=fffff -> L3:0=fffff;1=0000f
+applied $TMP/durable.conf: 6 changes"
+ok "durable: save again" save
+if [ "$OUT" = "$(cat "$TMP/durable.conf")" ]; then pass; else
+	fail "save | reset | apply | save differs without tasks"; fi
 
 # all or nothing, the line named
 snapshot "$TMP/before"
@@ -173,5 +241,36 @@ printf 'group r1\n\ttasks %d\n' $$ >"$TMP/good.conf"
 ok "real: live task" apply "$TMP/good.conf"
 ok "real: task show" task show r1
 expect_out "real: bound" "$$"
+
+# real tasks after a reboot: ids that name no process (above PID_MAX_LIMIT, 2^22)
+printf 'group r1\n\ttasks %d\ngroup r2\n\tschema L3:0=f\n\ttasks 4194305\n\ttasks 4194306\n' $$ \
+	>"$TMP/reboot.conf"
+snapshot "$TMP/before"
+failure "real: missing tasks fail by default" "line 5: task 4194305 does not exist" \
+	apply "$TMP/reboot.conf"
+failure "real: --missing-tasks=fail" "line 5: task 4194305 does not exist" \
+	apply --missing-tasks=fail "$TMP/reboot.conf"
+unchanged "real: a failed apply changed nothing" "$TMP/before"
+ok "real: skip, dry run" apply --dry-run --missing-tasks=skip "$TMP/reboot.conf"
+expect_out "real: skip, dry run" "create group r2
+schema r2 L3:0=fffff;1=fffff -> L3:0=0000f;1=fffff
+$TMP/reboot.conf is valid: applying it would make 2 changes"
+expect_err_has "real: skip warns" "rdtctl: warning: skip task 4194305 (line 5): no such task
+rdtctl: warning: skip task 4194306 (line 6): no such task"
+unchanged "real: dry run changed nothing" "$TMP/before"
+ok "real: skip" apply --missing-tasks=skip "$TMP/reboot.conf"
+expect_out "real: skip" "create group r2
+schema r2 L3:0=fffff;1=fffff -> L3:0=0000f;1=fffff
+applied $TMP/reboot.conf: 2 changes"
+if [ "$ERR" = "rdtctl: warning: skip task 4194305 (line 5): no such task
+rdtctl: warning: skip task 4194306 (line 6): no such task" ]; then pass; else
+	fail "real: skip: exactly the warnings on stderr"; fi
+ok "real: skip -q" -q apply --missing-tasks skip "$TMP/reboot.conf"
+expect_empty_out "real: skip -q: nothing on stdout"
+if [ -z "$ERR" ]; then pass; else fail "real: skip -q: nothing on stderr"; fi
+ok "real: skip -j" -j apply --missing-tasks=skip "$TMP/reboot.conf"
+expect_out "real: skip -j: the skips are lines" \
+	'{"file":"'"$TMP"'/reboot.conf","changes":0,"dry_run":false,"prune":false,"lines":["skip task 4194305 (line 5): no such task","skip task 4194306 (line 6): no such task"]}'
+if [ -z "$ERR" ]; then pass; else fail "real: skip -j: nothing on stderr"; fi
 
 finish

@@ -18,6 +18,16 @@ expect_out_has "info says there is no state" "backend:  sim (backend 'sim' reque
 ok "the first change makes the state" group create first
 if [ -f "$STATE/state.json" ]; then pass; else fail "no state after a change"; fi
 ok "group remove first" group remove first
+# reset --machine: a state made for another machine is made anew
+run_raw --backend sim --state-dir "$STATE" --machine "preset=skylake-sp;tasks=virtual" info
+expect_rc 1 "another machine is refused"
+expect_err_has "says so" "was made for machine"
+run_raw --backend sim --state-dir "$STATE" reset --machine "preset=skylake-sp;tasks=virtual"
+expect_rc 0 "reset --machine replaces the state"
+run_raw --backend sim --state-dir "$STATE" -j info
+json "now the preset's machine" "d['cpus']" "96"
+run_raw --backend sim --state-dir "$STATE" reset --machine "$MACHINE"
+expect_rc 0 "and back"
 ok "info" info
 expect_out_has "info names the backend" "backend:  sim (backend 'sim' requested by the caller)"
 ok "info -j" -j info

@@ -47,6 +47,24 @@ static void group_name_length(void **state)
 	rdtalloc_close(r);
 }
 
+static void config_length(void **state)
+{
+	rdtalloc_t *r = tu_eph(M2V);
+	char buf[4096];
+	int n;
+
+	assert_ok(r, rdtalloc_group_create(r, "g"));
+	assert_ok(r, rdtalloc_bind_task(r, "g", 42));
+	n = rdtalloc_save_config(r, NULL, 0);
+	assert_true(n > 0);
+	assert_int_equal(rdtalloc_save_config(r, buf, sizeof(buf)), n);
+	assert_int_equal(strlen(buf), n);
+	assert_err(r, rdtalloc_save_config(r, buf, (size_t)n), -ERANGE);
+	/* without tasks: shorter, and the same question answered */
+	assert_true(rdtalloc_save_config_flags(r, 0, NULL, 0) < n);
+	rdtalloc_close(r);
+}
+
 static void cpulist_length(void **state)
 {
 	const int cpus[] = { 0, 1, 2, 3, 8 };
@@ -107,6 +125,7 @@ int main(void)
 		cmocka_unit_test(schema_length),
 		cmocka_unit_test(group_name_length),
 		cmocka_unit_test(cpulist_length),
+		cmocka_unit_test(config_length),
 		cmocka_unit_test(closid_entries_with_names),
 	};
 

@@ -4,7 +4,9 @@
  * public API (issue 4, docs/config.md): save then apply rebuilds the same
  * state, a second apply makes no change, errors name the line and change
  * nothing (syntax, masks, CLOSIDs, tasks, CPUs), --prune, --dry-run, and
- * -ERANGE from save.
+ * -ERANGE from save. Issue 13: rdtalloc_save_config_flags (no task ids
+ * unless asked), the report of rdtalloc_apply_config_report line for line,
+ * and RDTALLOC_APPLY_SKIP_MISSING_TASKS.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,6 +16,7 @@
 
 #include <signal.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "test_api_util.h"
 
@@ -324,7 +327,21 @@ static void masks_freed_by_the_file_count(void **state)
 	tu_printf(&b, "group extra\n\tschema L3:0=c0000\n");
 	for (i = 1; i <= 15; i++)
 		tu_printf(&b, "group g%d\n\tschema L3:0=80000\n", i);
-	assert_ok(r, rdtalloc_apply_config(r, b.s, 0));
+	{
+		char rep[4096], *p;
+		int n = rdtalloc_apply_config_report(r, b.s, 0, rep, sizeof(rep), NULL), lines = 0;
+
+		/* extra waits for a CLOSID: its schema comes last, one line per change */
+		assert_int_equal(n, 17);
+		for (p = rep; (p = strchr(p, '\n')); p++)
+			lines++;
+		assert_int_equal(lines, n);
+		assert_non_null(strstr(rep, "create group extra\nschema g1 "));
+		/* the last line */
+		p = strstr(rep, "\nschema extra L3:0=fffff;1=fffff -> L3:0=c0000;1=fffff\n");
+		assert_non_null(p);
+		assert_int_equal(strlen(strchr(p + 1, '\n')), 1);
+	}
 	assert_int_equal(rdtalloc_closids(r, "L3", 0, NULL, 0), 3);
 	tu_check_invariants(r);
 	free(b.s);
@@ -397,6 +414,314 @@ static void save_erange(void **state)
 	rdtalloc_close(r);
 }
 
+/* ---- issue 13: save without tasks, the apply report ------------------------------ */
+
+/* A task id above PID_MAX_LIMIT (2^22): no process can have it. */
+#define NO_SUCH_TASK 4194305
+
+/* save_config_flags' text, checked to start with the two comment lines; the rest. */
+static char *save_body(rdtalloc_t *r, unsigned int flags)
+{
+	static const char head[] = "# rdtalloc configuration (rdtctl save, librdtalloc "
+				   RDTALLOC_VERSION_STRING ")\n# machine: ";
+	int n = rdtalloc_save_config_flags(r, flags, NULL, 0);
+	char *buf, *body;
+
+	assert_ok(r, n);
+	buf = malloc(n + 1);
+	assert_non_null(buf);
+	assert_int_equal(rdtalloc_save_config_flags(r, flags, buf, n + 1), n);
+	assert_int_equal(strlen(buf), n);
+	assert_int_equal(strncmp(buf, head, strlen(head)), 0);
+	body = strchr(buf + strlen(head), '\n');
+	assert_non_null(body);
+	body = strdup(body + 1);
+	free(buf);
+	return body;
+}
+
+static void save_without_tasks(void **state)
+{
+	rdtalloc_t *r = tu_eph(M2V);
+	char *body;
+
+	populate(r);
+	body = save_body(r, 0);
+	assert_string_equal(body,
+			    "cdp L3 off\n"
+			    "\n"
+			    "group default\n"
+			    "\tschema L3:0=003ff;1=fffff\n"
+			    "\n"
+			    "group p1\n"
+			    "\tschema L3:0=f8000;1=000ff\n"
+			    "\tcpus 2\n"
+			    "\n"
+			    "group p2\n"
+			    "\tschema L3:0=07c00;1=fffff\n"
+			    "\tcpus 1,3\n"
+			    "\n"
+			    "group idle\n"
+			    "\tschema L3:0=fffff;1=fffff\n");
+	free(body);
+	rdtalloc_close(r);
+}
+
+static void save_with_tasks(void **state)
+{
+	rdtalloc_t *r = tu_eph(M2V);
+	char *body, *old, *full;
+	int n;
+
+	populate(r);
+	body = save_body(r, RDTALLOC_SAVE_TASKS);
+	assert_string_equal(body,
+			    "cdp L3 off\n"
+			    "\n"
+			    "group default\n"
+			    "\tschema L3:0=003ff;1=fffff\n"
+			    "\n"
+			    "group p1\n"
+			    "\tschema L3:0=f8000;1=000ff\n"
+			    "\tcpus 2\n"
+			    "\ttasks 1234\n"
+			    "\n"
+			    "group p2\n"
+			    "\tschema L3:0=07c00;1=fffff\n"
+			    "\tcpus 1,3\n"
+			    "\ttasks 5678 5679\n"
+			    "\n"
+			    "group idle\n"
+			    "\tschema L3:0=fffff;1=fffff\n");
+	/* rdtalloc_save_config is the same text, tasks included, as before. */
+	old = save(r);
+	n = rdtalloc_save_config_flags(r, RDTALLOC_SAVE_TASKS, NULL, 0);
+	full = malloc(n + 1);
+	assert_int_equal(rdtalloc_save_config_flags(r, RDTALLOC_SAVE_TASKS, full, n + 1), n);
+	assert_string_equal(old, full);
+	free(full);
+	free(old);
+	free(body);
+	rdtalloc_close(r);
+}
+
+static void save_flags_length(void **state)
+{
+	rdtalloc_t *r = tu_eph(M2V);
+	char small[16], *full;
+	int n;
+
+	populate(r);
+	n = rdtalloc_save_config_flags(r, 0, NULL, 0);
+	assert_ok(r, n);
+	full = malloc(n + 1);
+	assert_int_equal(rdtalloc_save_config_flags(r, 0, full, n + 1), n);
+	/* A short buffer: the full length, and a NUL-terminated prefix, not -ERANGE. */
+	memset(small, 'x', sizeof(small));
+	assert_int_equal(rdtalloc_save_config_flags(r, 0, small, sizeof(small)), n);
+	assert_int_equal(strlen(small), sizeof(small) - 1);
+	assert_int_equal(strncmp(small, full, sizeof(small) - 1), 0);
+	assert_int_equal(rdtalloc_save_config_flags(r, 0, full, n), n);
+	assert_int_equal(strlen(full), n - 1);
+	assert_err(r, rdtalloc_save_config_flags(r, 0, NULL, 1), -EINVAL);
+	assert_string_equal(rdtalloc_errmsg(r), "the buffer is NULL but its length is 1");
+	assert_err(r, rdtalloc_save_config_flags(r, 1u << 5, NULL, 0), -EINVAL);
+	assert_string_equal(rdtalloc_errmsg(r), "unknown save flags 0x20");
+	assert_int_equal(rdtalloc_save_config_flags(NULL, 0, NULL, 0), -EINVAL);
+	free(full);
+	rdtalloc_close(r);
+}
+
+/* Apply text with flags: the count must be want, the report exactly lines. */
+static void apply_reports(rdtalloc_t *r, const char *text, unsigned int flags, int want,
+			  const char *lines)
+{
+	size_t need = 12345, len;
+	char *rep;
+	int n;
+
+	/* The length first, as a dry run: a real apply cannot be asked twice. */
+	n = rdtalloc_apply_config_report(r, text, flags | RDTALLOC_APPLY_DRY_RUN, NULL, 0, &need);
+	assert_ok(r, n);
+	assert_int_equal(n, want);
+	assert_int_equal(need, strlen(lines));
+	len = need + 1;
+	rep = malloc(len);
+	n = rdtalloc_apply_config_report(r, text, flags, rep, len, &need);
+	assert_ok(r, n);
+	assert_int_equal(n, want);
+	assert_string_equal(rep, lines);
+	assert_int_equal(need, strlen(lines));
+	free(rep);
+}
+
+static const char report_text[] =
+	"group default\n"
+	"\tschema L3:0=3ff\n"
+	"group rt\n"
+	"\tschema L3:0=f8000\n"
+	"\tcpus 2-3\n"
+	"\ttasks 1234 5678\n";
+
+static void report_lines(void **state)
+{
+	rdtalloc_t *r = tu_eph(M2V);
+
+	assert_ok(r, rdtalloc_group_create(r, "old"));
+	apply_reports(r, report_text, RDTALLOC_APPLY_PRUNE, 8,
+		      "remove group old\n"
+		      "schema default L3:0=fffff;1=fffff -> L3:0=003ff;1=fffff\n"
+		      "create group rt\n"
+		      "schema rt L3:0=fffff;1=fffff -> L3:0=f8000;1=fffff\n"
+		      "cpu 2 -> rt\n"
+		      "cpu 3 -> rt\n"
+		      "task 1234 -> rt\n"
+		      "task 5678 -> rt\n");
+	/* The same again: nothing to do, nothing said. */
+	apply_reports(r, report_text, RDTALLOC_APPLY_PRUNE, 0, "");
+	/* What the file no longer lists goes back to default, and says so. */
+	apply_reports(r, "group rt\n\tschema L3:1=3\n\tcpus 3\n\ttasks 5678 7\n", 0, 4,
+		      "schema rt L3:0=f8000;1=fffff -> L3:0=f8000;1=00003\n"
+		      "cpu 2 -> default\n"
+		      "task 1234 -> default\n"
+		      "task 7 -> rt\n");
+	tu_check_invariants(r);
+	rdtalloc_close(r);
+}
+
+static void report_cdp(void **state)
+{
+	rdtalloc_t *r = tu_eph(M2CDP);
+
+	apply_reports(r, "cdp L3 on\ngroup g\n\tschema L3:1=3,c\n", 0, 3,
+		      "cdp L3 on\n"
+		      "create group g\n"
+		      "schema g L3:0=fffff,fffff;1=fffff,fffff"
+		      " -> L3:0=fffff,fffff;1=00003,0000c\n");
+	assert_int_equal(rdtalloc_get_cdp(r, "L3"), 1);
+	rdtalloc_close(r);
+}
+
+static void report_buffer(void **state)
+{
+	rdtalloc_t *r = tu_eph(M2V);
+	char small[8];
+	size_t need = 0;
+
+	/* A short report buffer: a NUL-terminated prefix; the apply is done all the same. */
+	memset(small, 'x', sizeof(small));
+	assert_int_equal(rdtalloc_apply_config_report(r, "group a\ngroup b\n", 0, small,
+						      sizeof(small), &need), 2);
+	assert_string_equal(small, "create ");
+	assert_int_equal(need, strlen("create group a\ncreate group b\n"));
+	assert_int_equal(rdtalloc_group_count(r), 3);
+	/* No report wanted at all. */
+	assert_int_equal(rdtalloc_apply_config_report(r, "group c\n", 0, NULL, 0, NULL), 1);
+	assert_err(r, rdtalloc_apply_config_report(r, "group d\n", 0, NULL, 4, &need), -EINVAL);
+	assert_string_equal(rdtalloc_errmsg(r), "the report buffer is NULL but its length is 4");
+	assert_err(r, rdtalloc_apply_config_report(r, "group d\n", 1u << 7, NULL, 0, &need),
+		   -EINVAL);
+	assert_string_equal(rdtalloc_errmsg(r), "unknown apply flags 0x80");
+	assert_int_equal(rdtalloc_apply_config_report(NULL, "", 0, NULL, 0, &need), -EINVAL);
+	assert_int_equal(rdtalloc_group_count(r), 4);
+	rdtalloc_close(r);
+}
+
+static void report_dry_run(void **state)
+{
+	rdtalloc_t *r = tu_eph(M2V);
+	char dry[512], real[512], *before;
+	size_t nd, nr;
+	int n;
+
+	populate(r);
+	before = tu_dump(r, true);
+	n = rdtalloc_apply_config_report(r, report_text, RDTALLOC_APPLY_DRY_RUN, dry, sizeof(dry),
+					 &nd);
+	assert_int_equal(n, 6);
+	assert_unchanged(r, before, true);
+	/* default has its schema already: not a change */
+	assert_string_equal(dry,
+			    "create group rt\n"
+			    "schema rt L3:0=fffff;1=fffff -> L3:0=f8000;1=fffff\n"
+			    "cpu 2 -> rt\n"
+			    "cpu 3 -> rt\n"
+			    "task 1234 -> rt\n"
+			    "task 5678 -> rt\n");
+	/* The real apply does what the dry run said, line for line. */
+	assert_int_equal(rdtalloc_apply_config_report(r, report_text, 0, real, sizeof(real), &nr),
+			 n);
+	assert_string_equal(real, dry);
+	assert_int_equal(nr, nd);
+	assert_task_group(r, 5678, "rt");
+	rdtalloc_close(r);
+}
+
+static void missing_task_fails_by_default(void **state)
+{
+	rdtalloc_t *r = tu_eph(M2);
+	char text[128], rep[64], want[64];
+	size_t need = 99;
+	char *before;
+
+	assert_ok(r, rdtalloc_group_create(r, "keep"));
+	snprintf(text, sizeof(text), "group new\n\tschema L3:0=f\n\ttasks %d\n\ttasks %d\n",
+		 (int)getpid(), NO_SUCH_TASK);
+	before = tu_dump(r, false);
+	memset(rep, 'x', sizeof(rep));
+	assert_err(r, rdtalloc_apply_config_report(r, text, 0, rep, sizeof(rep), &need), -ESRCH);
+	snprintf(want, sizeof(want), "line 4: task %d does not exist", NO_SUCH_TASK);
+	assert_string_equal(rdtalloc_errmsg(r), want);
+	/* Nothing changed, and nothing is reported as done. */
+	assert_string_equal(rep, "");
+	assert_int_equal(need, 0);
+	assert_unchanged(r, before, false);
+	assert_err(r, rdtalloc_apply_config(r, text, RDTALLOC_APPLY_DRY_RUN), -ESRCH);
+	assert_string_equal(rdtalloc_errmsg(r), want);
+	rdtalloc_close(r);
+}
+
+static void missing_task_skipped(void **state)
+{
+	const unsigned int skip = RDTALLOC_APPLY_SKIP_MISSING_TASKS;
+	rdtalloc_t *r = tu_eph(M2);
+	char text[128], lines[256];
+	const pid_t me[] = { getpid() };
+	char *before;
+
+	snprintf(text, sizeof(text), "group new\n\tschema L3:0=f\n\ttasks %d %d\n\ttasks %d\n",
+		 NO_SUCH_TASK + 1, (int)getpid(), NO_SUCH_TASK);
+	snprintf(lines, sizeof(lines),
+		 "create group new\n"
+		 "schema new L3:0=fffff;1=fffff -> L3:0=0000f;1=fffff\n"
+		 "task %d -> new\n"
+		 "skip task %d (line 4): no such task\n"
+		 "skip task %d (line 3): no such task\n",
+		 (int)getpid(), NO_SUCH_TASK, NO_SUCH_TASK + 1);
+	before = tu_dump(r, false);
+	{
+		unsigned int dry = skip | RDTALLOC_APPLY_DRY_RUN;
+		char rep[256];
+		size_t need;
+		int n = rdtalloc_apply_config_report(r, text, dry, rep, sizeof(rep), &need);
+
+		assert_int_equal(n, 3);
+		assert_string_equal(rep, lines);
+		assert_unchanged(r, before, false);
+	}
+	apply_reports(r, text, skip, 3, lines);
+	assert_tasks(r, "new", me, 1);
+	/* Again: only the skips are left to say. */
+	snprintf(lines, sizeof(lines),
+		 "skip task %d (line 4): no such task\n"
+		 "skip task %d (line 3): no such task\n", NO_SUCH_TASK, NO_SUCH_TASK + 1);
+	apply_reports(r, text, skip, 0, lines);
+	/* The plain call takes the flag too, and says nothing. */
+	assert_int_equal(rdtalloc_apply_config(r, text, skip), 0);
+	tu_check_invariants(r);
+	rdtalloc_close(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -412,6 +737,15 @@ int main(void)
 		cmocka_unit_test(prune),
 		cmocka_unit_test(dry_run),
 		cmocka_unit_test(save_erange),
+		cmocka_unit_test(save_without_tasks),
+		cmocka_unit_test(save_with_tasks),
+		cmocka_unit_test(save_flags_length),
+		cmocka_unit_test(report_lines),
+		cmocka_unit_test(report_cdp),
+		cmocka_unit_test(report_buffer),
+		cmocka_unit_test(report_dry_run),
+		cmocka_unit_test(missing_task_fails_by_default),
+		cmocka_unit_test(missing_task_skipped),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
