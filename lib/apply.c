@@ -641,6 +641,9 @@ RDTALLOC_API int rdtalloc_apply_config_report(rdtalloc_t *r, const char *text, u
 		return ret;
 	if (!text)
 		ret = rdt_fail(r, -EINVAL, "configuration text is NULL");
+	else if (strnlen(text, RDTALLOC_CONFIG_MAX + 1) > RDTALLOC_CONFIG_MAX)
+		ret = rdt_fail(r, -E2BIG, "the configuration is larger than %u MiB, the most one "
+			       "may be", RDTALLOC_CONFIG_MAX >> 20);
 	else if (flags & ~APPLY_FLAGS)
 		ret = rdt_fail(r, -EINVAL, "unknown apply flags 0x%x", flags);
 	if (ret)

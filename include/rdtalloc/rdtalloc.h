@@ -322,6 +322,9 @@ RDTALLOC_API int rdtalloc_read_pqr(rdtalloc_t *r, int cpu, unsigned int *closid)
 
 /* ---- Whole configurations (rdtctl save / apply) ------------------------ */
 
+/* The longest configuration text apply takes (-E2BIG past it): 4 MiB. */
+#define RDTALLOC_CONFIG_MAX (4u << 20)
+
 /* Apply: also remove the groups the configuration does not name. */
 #define RDTALLOC_APPLY_PRUNE (1u << 0)
 /* Apply: validate only, change nothing. */

@@ -273,4 +273,16 @@ expect_out "real: skip -j: the skips are lines" \
 	'{"file":"'"$TMP"'/reboot.conf","changes":0,"dry_run":false,"prune":false,"lines":["skip task 4194305 (line 5): no such task","skip task 4194306 (line 6): no such task"]}'
 if [ -z "$ERR" ]; then pass; else fail "real: skip -j: nothing on stderr"; fi
 
+# bounded reading: a stream without end, NUL bytes, more than the limit
+failure "/dev/zero is refused at once" "/dev/zero holds a NUL byte (at offset 0): it is not a configuration" \
+	apply /dev/zero
+head -c 5000000 /dev/urandom | tr -d '\000' | tr '\000-\377' 'a' >"$TMP/big.conf"
+failure "a 5 MB file is refused" "$TMP/big.conf is larger than 4 MiB, the most a configuration may be" \
+	apply "$TMP/big.conf"
+mkfifo "$TMP/endless"
+yes '# a comment' >"$TMP/endless" 2>/dev/null &
+CHILDREN="$CHILDREN $!"
+run apply "$TMP/endless"
+expect_rc 1 "an endless stream is refused"
+expect_err_has "an endless stream: the limit named" "$TMP/endless is larger than 4 MiB"
 finish
