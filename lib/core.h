@@ -38,6 +38,11 @@ struct rdtalloc {
 	bool fresh;			/* the state was created by this open */
 	bool peek;			/* RDTALLOC_F_NO_CREATE found no state: read only */
 	size_t gc_cursor;		/* where the exited-task sweep resumes */
+	/* The state's bound tasks by group (counting sort), current while tix_gen is the map's. */
+	uint64_t tix_gen;
+	unsigned int tix_ngroups;
+	size_t *tix_off;		/* [ngroups + 1] */
+	pid_t *tix_tid;			/* ascending within a group */
 	char *resctrl_root;
 	unsigned int precedence;	/* the rule asked for (RDT_PREC_*); 0: none */
 	struct rdt_hook *hook;		/* the pinned switch hook, cached (see rdt_hw_hook) */
@@ -83,6 +88,7 @@ int rdt_core_carry_tasks(struct rdtalloc *r, const struct rdt_state *old);
 bool rdt_core_binding_alive(const struct rdtalloc *r, const struct rdt_task *t);
 /* From the state's table alone: live tasks of group g (g 0: every other live task). */
 int rdt_core_table_tasks(struct rdtalloc *r, int g, pid_t **out, size_t *n);
+void rdt_core_task_index_free(struct rdtalloc *r);
 /* From the state's table alone: the group of live task tid started at start. */
 int rdt_core_table_group(struct rdtalloc *r, pid_t tid, uint64_t start);
 /* Live tasks of group g of r->st, ascending; caller frees. */

@@ -152,6 +152,14 @@ static int task_grow(struct rdt_task_map *m)
 	return 0;
 }
 
+/* A new generation, never given before (in this process). */
+static uint64_t next_gen(void)
+{
+	static uint64_t gen;
+
+	return __atomic_add_fetch(&gen, 1, __ATOMIC_RELAXED);
+}
+
 int rdt_task_map_put(struct rdt_task_map *m, const struct rdt_task *t)
 {
 	size_t i;
@@ -166,6 +174,7 @@ int rdt_task_map_put(struct rdt_task_map *m, const struct rdt_task *t)
 	if (!m->slots[i].tid)
 		m->len++;
 	m->slots[i] = *t;
+	m->gen = next_gen();
 	return 0;
 }
 
@@ -185,6 +194,7 @@ void rdt_task_map_del(struct rdt_task_map *m, pid_t tid)
 
 	if (!m->cap || tid <= 0)
 		return;
+	m->gen = next_gen();
 	mask = m->cap - 1;
 	i = task_slot(m, tid);
 	if (!m->slots[i].tid)
@@ -206,11 +216,12 @@ void rdt_task_map_free(struct rdt_task_map *m)
 {
 	free(m->slots);
 	memset(m, 0, sizeof(*m));
+	m->gen = next_gen();
 }
 
 int rdt_task_map_copy(struct rdt_task_map *dst, const struct rdt_task_map *src)
 {
-	struct rdt_task_map n = { .cap = src->cap, .len = src->len };
+	struct rdt_task_map n = { .cap = src->cap, .len = src->len, .gen = next_gen() };
 
 	if (src->cap) {
 		n.slots = malloc(src->cap * sizeof(*n.slots));

@@ -37,6 +37,12 @@ struct rdt_task_map {
 	size_t cap;
 	size_t len;
 	struct rdt_task *slots;
+	/*
+	 * Changes with every change of the map, unique across maps: an index
+	 * built from a map (the core's tasks by group) is current while its
+	 * gen is the map's.
+	 */
+	uint64_t gen;
 };
 
 /* Insert or replace. */
