@@ -1295,7 +1295,7 @@ int rdt_core_table_tasks(rdtalloc_t *r, int g, pid_t **out, size_t *n)
 	for (; g != 0 && i < r->tix_off[g + 1]; i++) {
 		const struct rdt_task *t = rdt_task_map_get(m, r->tix_tid[i]);
 
-		if (t && rdt_core_binding_alive(r, t))
+		if (t && t->group == g && rdt_core_binding_alive(r, t))
 			v[k++] = t->tid;
 	}
 	*out = v;

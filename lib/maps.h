@@ -45,7 +45,7 @@ struct rdt_task_map {
 	uint64_t gen;
 };
 
-/* Insert or replace. */
+/* Insert or replace. Change entries only through it (or del): it keeps gen. */
 int rdt_task_map_put(struct rdt_task_map *m, const struct rdt_task *t);
 struct rdt_task *rdt_task_map_get(const struct rdt_task_map *m, pid_t tid);
 void rdt_task_map_del(struct rdt_task_map *m, pid_t tid);

@@ -984,7 +984,10 @@ int rdt_bind_task(struct rdt_state *st, int gi, pid_t tid, uint64_t start)
 			return err;
 	} else {
 		st->groups[t->group].ntasks--;
-		*t = nt;
+		/* through the map, not the slot: the map's generation must change */
+		err = rdt_task_map_put(&st->tasks, &nt);
+		if (err)
+			return err;
 	}
 	st->groups[gi].ntasks++;
 	return refresh_task_cpus(st, tid);
