@@ -351,10 +351,21 @@ static int read_json(struct rdt_store *s, json_object **out, char *err, size_t l
 	if (!root || json_tokener_get_error(tok) != json_tokener_success ||
 	    tok->char_offset != (int)got) {
 		enum json_tokener_error je = json_tokener_get_error(tok);
+		size_t at = tok->char_offset > 0 ? (size_t)tok->char_offset : 0, line = 1, i;
 
-		ret = errf(err, len, -EINVAL, "state file %s is not valid JSON (%s); "
-			   "remove it to start afresh", s->path,
-			   je == json_tokener_success ? "trailing data" : json_tokener_error_desc(je));
+		for (i = 0; i < at && i < got; i++)
+			line += buf[i] == '\n';
+		/*
+		 * json-c's own words ("continue", "unexpected character") say
+		 * nothing to someone whose state file this is: say what is
+		 * wrong with the file, where, and what to do.
+		 */
+		ret = errf(err, len, -EINVAL, "state file %s is damaged: %s at line %zu (byte %zu "
+			   "of %zu); the library never writes such a file (a disk error, or an "
+			   "edit?): restore it, or remove it to start afresh (its groups are lost)",
+			   s->path, je == json_tokener_continue ? "it ends in the middle" :
+			   je == json_tokener_success ? "more text after the end" :
+			   json_tokener_error_desc(je), line, at, got);
 		json_object_put(root);
 		json_tokener_free(tok);
 		goto out;

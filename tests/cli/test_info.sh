@@ -18,6 +18,13 @@ expect_out_has "info says there is no state" "backend:  sim (backend 'sim' reque
 ok "the first change makes the state" group create first
 if [ -f "$STATE/state.json" ]; then pass; else fail "no state after a change"; fi
 ok "group remove first" group remove first
+# a state file cut short: what is wrong, where, and what to do - not json-c's "continue"
+cp "$STATE/state.json" "$TMP/state.keep"
+head -c 100 "$TMP/state.keep" >"$STATE/state.json"
+failure "a damaged state file" "state file $STATE/state.json is damaged: it ends in the middle at line 1 (byte 100 of 100); the library never writes such a file (a disk error, or an edit?): restore it, or remove it to start afresh (its groups are lost)" \
+	info
+cp "$TMP/state.keep" "$STATE/state.json"
+
 # reset --machine: a state made for another machine is made anew
 run_raw --backend sim --state-dir "$STATE" --machine "preset=skylake-sp;tasks=virtual" info
 expect_rc 1 "another machine is refused"
