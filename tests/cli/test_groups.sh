@@ -130,4 +130,17 @@ failure "spelling: another machine is still refused" \
 	"the state in $STATE was made for machine 'topology=pack:2 L3Cache:1 core:2 pu:1;l3.closids=16;l3.cbm_len=20;l3.min_cbm_bits=1;l3.shareable_bits=0;l3.cdp=1;l3.sparse=0;tasks=virtual', not 'topology=package:4 l3:1 core:2 pu:1;l3.closids=16;l3.cbm_len=20;l3.min_cbm_bits=1;l3.shareable_bits=0;l3.cdp=1;l3.sparse=0;tasks=virtual'; to reset it for the new machine, remove $STATE/state.json (or use another state directory)" \
 	group list
 
+# the lenient forms docs/guide.md documents (case, blanks, leading zeros), and what stays refused
+STATE=$TMP/lenient
+MACHINE=$MACHINE_VIRT
+mkdir -m 700 "$STATE"
+ok "lenient group" group create lenient
+ok "lower case, blanks, leading zeros" schema set lenient 'l3: 0 = f ; 01=00f'
+ok "schema show lenient" schema show lenient
+expect_out "read back in the strict form" "L3:0=0000f;1=0000f"
+failure "an empty list" "L3: no <id>=<mask> given" schema set lenient 'L3:'
+failure "an empty entry" "L3: empty entry before ';'" schema set lenient 'L3:0=f;;1=f'
+failure "a sign" 'L3 cache id 0: mask "+f" is not hex' schema set lenient 'L3:0=+f'
+ok "remove lenient" group remove lenient
+
 finish
