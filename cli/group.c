@@ -131,8 +131,95 @@ static int group_list(int argc, char **argv)
 	return emit(doc, print_list);
 }
 
-/* The CLOSIDs the group holds, one per domain. */
-static json_object *group_closids(rdtalloc_t *r, const char *name,
+/* The CBM length of a cache resource (0: unknown, or MB), asked once per resource. */
+static unsigned int cbm_len_of(rdtalloc_t *r, const char *res)
+{
+	static struct {
+		char name[8];
+		unsigned int len;
+	} known[4];
+	static int nknown = -1;
+
+	if (nknown < 0) {
+		int n = rdtalloc_resource_count(r);
+
+		nknown = 0;
+		for (int i = 0; i < n && nknown < 4; i++) {
+			struct rdtalloc_resource_info ri = { .sz = sizeof(ri) };
+
+			if (rdtalloc_get_resource_info(r, (unsigned int)i, &ri) < 0)
+				continue;
+			snprintf(known[nknown].name, sizeof(known[nknown].name), "%s", ri.name);
+			known[nknown++].len = ri.cbm_len;
+		}
+	}
+	for (int i = 0; i < nknown; i++)
+		if (!strcmp(known[i].name, res))
+			return known[i].len;
+	return 0;
+}
+
+/*
+ * A domain's mask in a group's schema text: the data half (half 0) or the
+ * code half (1) of "RES:id=m" / "RES:id=d,c" / "RESDATA:" / "RESCODE:" lines.
+ */
+static bool schema_mask(const char *schema, const char *res, unsigned int id, int half,
+			uint64_t *mask)
+{
+	size_t rl = strlen(res);
+
+	for (const char *line = schema; line && *line; line = strchr(line, '\n') ?
+	     strchr(line, '\n') + 1 : NULL) {
+		const char *p = line + rl;
+		int h = -1;
+
+		if (strncmp(line, res, rl))
+			continue;
+		if (*p == ':')
+			h = 2;
+		else if (!strncmp(p, "DATA:", 5))
+			h = 0, p += 4;
+		else if (!strncmp(p, "CODE:", 5))
+			h = 1, p += 4;
+		if (h < 0 || (h != 2 && h != half))
+			continue;
+		for (p++; *p && *p != '\n';) {
+			char *end;
+			unsigned long d = strtoul(p, &end, 10);
+			uint64_t m = *end == '=' ? strtoull(end + 1, &end, 16) : 0;
+
+			if (*end == ',') {
+				uint64_t c = strtoull(end + 1, &end, 16);
+
+				if (half == 1)
+					m = c;
+			}
+			if (d == id) {
+				*mask = m;
+				return true;
+			}
+			p = *end == ';' ? end + 1 : end;
+			if (*end != ';')
+				break;
+		}
+	}
+	return false;
+}
+
+/* The allocation in bytes: cache size x set bits / CBM length (resctrl's size); -1: unknown. */
+static long long alloc_bytes(rdtalloc_t *r, const char *schema, const struct domref *d, int half)
+{
+	unsigned int len = cbm_len_of(r, d->res), ways;
+	uint64_t mask, size;
+
+	if (!len || !schema_mask(schema, d->res, d->id, half, &mask) ||
+	    rdtalloc_domain_cache(r, d->res, d->id, &size, &ways) || !size)
+		return -1;
+	return (long long)(size * (uint64_t)__builtin_popcountll(mask) / len);
+}
+
+/* The CLOSIDs the group holds, one per domain, with the bytes its masks give it. */
+static json_object *group_closids(rdtalloc_t *r, const char *name, const char *schema,
 				  const struct domref *doms, int ndoms)
 {
 	json_object *a = jarr();
@@ -151,6 +238,15 @@ static json_object *group_closids(rdtalloc_t *r, const char *name,
 		jset(o, "resource", jstr(doms[i].res));
 		jset(o, "cache_id", jint(doms[i].id));
 		jset(o, "closid", jint(closid));
+		if (strcmp(doms[i].res, "MB")) {
+			long long b = alloc_bytes(r, schema, &doms[i], 0);
+
+			jset(o, "bytes", b < 0 ? NULL : jint(b));
+			if (doms[i].cdp) {
+				b = alloc_bytes(r, schema, &doms[i], 1);
+				jset(o, "code_bytes", b < 0 ? NULL : jint(b));
+			}
+		}
 		jpush(a, o);
 	}
 	return a;
@@ -174,7 +270,7 @@ static json_object *group_doc(rdtalloc_t *r, const char *name, const struct domr
 	}
 	list = cpulist_text(cpus, (size_t)nc);
 	nt = group_tasks(r, name, &tids);
-	cl = nt < 0 || !list ? NULL : group_closids(r, name, doms, ndoms);
+	cl = nt < 0 || !list ? NULL : group_closids(r, name, schema, doms, ndoms);
 	if (!cl) {
 		free(schema);
 		free(cpus);
@@ -195,6 +291,17 @@ static json_object *group_doc(rdtalloc_t *r, const char *name, const struct domr
 	free(list);
 	free(tids);
 	return o;
+}
+
+/* 9.0 MiB, 512 KiB, 100 B */
+static void print_bytes(long long b)
+{
+	if (b >= 1 << 20)
+		printf("%.1f MiB", b / 1048576.0);
+	else if (b >= 1 << 10)
+		printf("%.1f KiB", b / 1024.0);
+	else
+		printf("%lld B", b);
 }
 
 static void print_group(json_object *o)
@@ -224,6 +331,20 @@ static void print_group(json_object *o)
 
 		printf(" %s/%lld=%lld", jget_str(c, "resource"), jget_int(c, "cache_id"),
 		       jget_int(c, "closid"));
+	}
+	printf("\n  size:   ");
+	for (size_t i = 0; i < json_object_array_length(cl); i++) {
+		json_object *c = json_object_array_get_idx(cl, i), *b = jget(c, "bytes");
+
+		if (!strcmp(jget_str(c, "resource"), "MB"))
+			continue;
+		printf(" %s/%lld=", jget_str(c, "resource"), jget_int(c, "cache_id"));
+		if (!b)
+			printf("?");
+		else
+			print_bytes(json_object_get_int64(b));
+		if ((b = jget(c, "code_bytes")))
+			putchar(','), print_bytes(json_object_get_int64(b));
 	}
 	putchar('\n');
 }

@@ -42,7 +42,8 @@ expect_out "group show p2" "group p2
   schema:  L3:0=000f0;1=fffff
   cpus:    (none)
   tasks:   (none)
-  closids: L3/0=1 L3/1=0"
+  closids: L3/0=1 L3/1=0
+  size:    L3/0=3.2 MiB L3/1=16.0 MiB"
 
 ok "remove p3" group remove p3
 expect_out "remove p3" "removed group p3"
