@@ -267,12 +267,48 @@ int emit(json_object *doc, void (*human)(json_object *doc))
 	return EXIT_OK;
 }
 
+/*
+ * The library's warnings of the change just made (rdtalloc_warning): in
+ * the JSON document under "warnings", else each on stderr; -q silences them.
+ */
+static void warnings(json_object *doc)
+{
+	const char *w = g_ctx ? rdtalloc_warning(g_ctx) : "";
+	json_object *a;
+
+	if (!w[0] || g_opts.quiet)
+		return;
+	if (!g_opts.json) {
+		for (const char *p = w; *p;) {
+			size_t n = strcspn(p, "\n");
+
+			fprintf(stderr, "rdtctl: warning: %.*s\n", (int)n, p);
+			p += n + (p[n] == '\n');
+		}
+		return;
+	}
+	if (!json_object_is_type(doc, json_type_object))
+		return;
+	a = jarr();
+	for (const char *p = w; *p;) {
+		size_t n = strcspn(p, "\n");
+		json_object *line = json_object_new_string_len(p, (int)n);
+
+		if (!line)
+			oom();
+		jpush(a, line);
+		p += n + (p[n] == '\n');
+	}
+	jset(doc, "warnings", a);
+}
+
 int emit_change(json_object *doc, void (*human)(json_object *doc))
 {
 	if (g_opts.quiet) {
 		json_object_put(doc);
 		return EXIT_OK;
 	}
+	warnings(doc);
 	return emit(doc, human);
 }
 

@@ -78,6 +78,8 @@ static int begin(rdtalloc_t *r, bool write)
 
 	pthread_mutex_lock(&r->mu);
 	rdt_clear_err(r);
+	if (write)	/* calls that only look leave the last change's warning */
+		r->warning[0] = '\0';
 	if (write && r->peek) {
 		pthread_mutex_unlock(&r->mu);
 		return rdt_fail(r, -EROFS, "this context was opened to look (RDTALLOC_F_NO_CREATE) "
@@ -142,6 +144,8 @@ static int end(rdtalloc_t *r, bool write, int ret)
 	}
 	r->be->ops->finish(r);
 	r->groups_changed = false;
+	if (write && ret < 0)	/* only a change that was made has something to add */
+		r->warning[0] = '\0';
 	if (r->store)
 		rdt_store_unlock(r->store);
 	r->dirty = false;
@@ -1040,6 +1044,54 @@ fail:
 	return ret == -ENOMEM ? rdt_fail(r, ret, "out of memory") : ret;
 }
 
+RDTALLOC_API const char *rdtalloc_warning(const rdtalloc_t *r)
+{
+	return r ? r->warning : "";
+}
+
+/* Add a line to the call's warning (cut where the buffer ends). */
+static void warn(rdtalloc_t *r, const char *fmt, ...)
+{
+	size_t n = strlen(r->warning);
+	va_list ap;
+
+	if (n && n + 1 < sizeof(r->warning))
+		r->warning[n++] = '\n';
+	va_start(ap, fmt);
+	vsnprintf(r->warning + n, sizeof(r->warning) - n, fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * A mask the call set that uses shareable ways: accepted, with a warning -
+ * other agents (I/O through DDIO on Intel) fill those ways too, so the
+ * group does not have them to itself.
+ */
+static void warn_shareable(rdtalloc_t *r, const struct rdt_state *st, int g, const bool *set)
+{
+	unsigned int s, h;
+
+	for (s = 0; s < st->nslots; s++) {
+		const struct rdt_slot *sl = &st->slot[s];
+		uint64_t shared = st->m->caps[sl->res].shareable_bits;
+
+		if (!set[s] || sl->res == RDT_MB || !shared)
+			continue;
+		for (h = 0; h < (st->cdp[sl->res] ? 2u : 1u); h++) {
+			uint64_t m = st->groups[g].mask[s * 2 + h];
+
+			if (m & shared)
+				warn(r, "%s cache id %u: %smask 0x%llx uses the shareable ways 0x%llx, "
+				     "which other agents (such as I/O) fill too: group %s does not "
+				     "have them to itself", rdt_res_name(sl->res),
+				     st->m->dom[sl->res][sl->dom].cache_id,
+				     st->cdp[sl->res] ? (h ? "code " : "data ") : "",
+				     (unsigned long long)m, (unsigned long long)(m & shared),
+				     st->groups[g].name);
+		}
+	}
+}
+
 /* Apply schema text to group g of st (r->st or a working copy). */
 static int apply_schema(rdtalloc_t *r, struct rdt_state *st, int g, const char *text,
 			bool *changed)
@@ -1060,7 +1112,9 @@ static int apply_schema(rdtalloc_t *r, struct rdt_state *st, int g, const char *
 	ret = rdt_group_set_masks(st, g, want, set);
 	if (ret)
 		ret = rdt_fail(r, ret, "%s", st->err);
-	else if (changed)
+	else
+		warn_shareable(r, st, g, set);
+	if (!ret && changed)
 		*changed = memcmp(before, st->groups[g].mask,
 				  (size_t)st->nslots * 2 * sizeof(uint64_t)) != 0;
 	free(before);

@@ -119,6 +119,14 @@ RDTALLOC_API void rdtalloc_close(rdtalloc_t *r);
 RDTALLOC_API const char *rdtalloc_errmsg(const rdtalloc_t *r);
 /* Text for a negative errno returned by this library. */
 RDTALLOC_API const char *rdtalloc_strerror(int err);
+/*
+ * What the last call on r that changed something wants its caller to know
+ * although it did what was asked (0.3), e.g. that a schema uses ways the
+ * hardware shares with I/O; lines separated by '\n', "" when none (or when
+ * that call failed). Calls that only look leave it as it is; valid until
+ * the next call that changes something.
+ */
+RDTALLOC_API const char *rdtalloc_warning(const rdtalloc_t *r);
 
 /* The backend in use ("sim", "msr", "resctrl") and why it was chosen (one line). */
 RDTALLOC_API const char *rdtalloc_backend(const rdtalloc_t *r);

@@ -144,4 +144,17 @@ failure "an empty entry" "L3: empty entry before ';'" schema set lenient 'L3:0=f
 failure "a sign" 'L3 cache id 0: mask "+f" is not hex' schema set lenient 'L3:0=+f'
 ok "remove lenient" group remove lenient
 
+# a schema on the ways the hardware shares with I/O: done, with a warning on
+# stderr (-q: none; -j: in the document)
+STATE=$TMP/shareable
+MACHINE='preset=skylake-sp;tasks=virtual'
+mkdir -m 700 "$STATE"
+ok "io" group create io
+ok "on the shared ways" schema set io 'L3:0=700'
+expect_err_has "the warning" "rdtctl: warning: L3 cache id 0: mask 0x700 uses the shareable ways 0x600, which other agents (such as I/O) fill too: group io does not have them to itself"
+ok "-q" -q schema set io 'L3:0=600'
+if [ -z "$ERR" ]; then pass; else fail "-q printed '$ERR'"; fi
+ok "-j" -j schema set io 'L3:0=700'
+json "-j warnings" "len(d['warnings'])" "1"
+
 finish
