@@ -22,10 +22,13 @@ static void print_change(json_object *doc)
 
 static int group_create(int argc, char **argv)
 {
-	static const char synopsis[] = "group create NAME [--schema SCHEMA]";
+	static const char synopsis[] = "group create NAME [--schema SCHEMA] [--exclusive [--force]]";
 	const char *schema = NULL;
+	bool exclusive = false, force = false;
 	const struct flag flags[] = {
 		{ "--schema", NULL, &schema },
+		{ "--exclusive", &exclusive, NULL },
+		{ "--force", &force, NULL },
 		{ NULL, NULL, NULL },
 	};
 	json_object *doc;
@@ -43,10 +46,13 @@ static int group_create(int argc, char **argv)
 	ret = rdtalloc_group_create(r, argv[0]);
 	if (ret < 0)
 		return fail_lib(r, ret);
-	if (schema) {
-		ret = rdtalloc_set_schema(r, argv[0], schema);
+	if (schema || exclusive) {
+		ret = schema ? rdtalloc_set_schema(r, argv[0], schema) : 0;
+		if (ret >= 0 && exclusive)
+			ret = rdtalloc_group_set_mode(r, argv[0], RDTALLOC_MODE_EXCLUSIVE |
+						      (force ? RDTALLOC_MODE_FORCE : 0));
 		if (ret < 0) {
-			/* a group with the wrong schema must not remain */
+			/* a group with the wrong schema or mode must not remain */
 			char *msg = strdup(rdtalloc_errmsg(r));
 			int rm = rdtalloc_group_remove(r, argv[0]);
 
@@ -75,6 +81,48 @@ static int group_create(int argc, char **argv)
 		free(text);
 	}
 	return emit_change(doc, print_change);
+}
+
+/* group mode NAME exclusive|shareable [--force] */
+static void print_mode(json_object *o)
+{
+	printf("group %s is %s\n", jget_str(o, "group"), jget_str(o, "mode"));
+}
+
+static int group_mode(int argc, char **argv)
+{
+	static const char synopsis[] = "group mode NAME exclusive|shareable [--force]";
+	bool force = false;
+	const struct flag flags[] = {
+		{ "--force", &force, NULL },
+		{ NULL, NULL, NULL },
+	};
+	unsigned int mode;
+	json_object *doc;
+	rdtalloc_t *r;
+	int ret;
+
+	ret = parse_flags("group mode", &argc, argv, flags);
+	if (ret)
+		return ret;
+	REQ_ARGS(2, synopsis);
+	MAX_ARGS(2, synopsis);
+	if (!strcmp(argv[1], "exclusive"))
+		mode = RDTALLOC_MODE_EXCLUSIVE | (force ? RDTALLOC_MODE_FORCE : 0);
+	else if (!strcmp(argv[1], "shareable"))
+		mode = RDTALLOC_MODE_SHAREABLE;
+	else
+		return usage_error("group mode: '%s' is neither exclusive nor shareable", argv[1]);
+	r = ctx();
+	if (!r)
+		return EXIT_FAIL;
+	ret = rdtalloc_group_set_mode(r, argv[0], mode);
+	if (ret < 0)
+		return fail_lib(r, ret);
+	doc = jobj();
+	jset(doc, "group", jstr(argv[0]));
+	jset(doc, "mode", jstr(argv[1]));
+	return emit_change(doc, print_mode);
 }
 
 static int group_remove(int argc, char **argv)
@@ -258,7 +306,7 @@ static json_object *group_doc(rdtalloc_t *r, const char *name, const struct domr
 	json_object *o, *cl;
 	char *schema, *list;
 	pid_t *tids;
-	int *cpus, nc, nt;
+	int *cpus, nc, nt, mode;
 
 	schema = group_schema(r, name);
 	if (!schema)
@@ -279,8 +327,21 @@ static json_object *group_doc(rdtalloc_t *r, const char *name, const struct domr
 			free(tids);
 		return NULL;
 	}
+	mode = rdtalloc_group_get_mode(r, name);
+	if (mode < 0) {
+		fail_lib(r, mode);
+		json_object_put(cl);
+		free(schema);
+		free(cpus);
+		free(list);
+		free(tids);
+		return NULL;
+	}
 	o = jobj();
 	jset(o, "name", jstr(name));
+	jset(o, "mode", jstr(mode & RDTALLOC_MODE_EXCLUSIVE ? "exclusive" : "shareable"));
+	if (mode & RDTALLOC_MODE_FORCE)
+		jset(o, "forced", jbool(true));
 	jset(o, "schema", jstr(schema));
 	jset(o, "cpus", jcpus(cpus, nc));
 	jset(o, "cpulist", jstr(list));
@@ -311,7 +372,8 @@ static void print_group(json_object *o)
 	const char *list = jget_str(o, "cpulist");
 	size_t nt = json_object_array_length(tasks);
 
-	printf("group %s\n", jget_str(o, "name"));
+	printf("group %s%s\n", jget_str(o, "name"),
+	       !strcmp(jget_str(o, "mode"), "exclusive") ? " (exclusive)" : "");
 	printf("  schema:  ");
 	for (const char *p = schema; *p; p++) {
 		putchar(*p);
@@ -401,7 +463,8 @@ static int group_show(int argc, char **argv)
 
 static int group_help(int argc, char **argv)
 {
-	printf("Usage: rdtctl group create NAME [--schema SCHEMA]\n"
+	printf("Usage: rdtctl group create NAME [--schema SCHEMA] [--exclusive [--force]]\n"
+	       "       rdtctl group mode NAME exclusive|shareable [--force]\n"
 	       "       rdtctl group remove NAME\n"
 	       "       rdtctl group list\n"
 	       "       rdtctl group show [NAME]\n");
@@ -413,6 +476,7 @@ int do_group(int argc, char **argv)
 	static const struct cmd cmds[] = {
 		{ "create", group_create },
 		{ "remove", group_remove },
+		{ "mode", group_mode },
 		{ "list", group_list },
 		{ "show", group_show },
 		{ "help", group_help },

@@ -891,8 +891,13 @@ RDTALLOC_API int rdtalloc_group_create(rdtalloc_t *r, const char *name)
 	else if (!rdt_name_valid(name))
 		ret = find_group(r, name);	/* reports the invalid name */
 	else {
+		int idx = -1;
+
 		gc_tasks(r);
-		ret = engine_err(r, rdt_group_add(r->st, name, NULL));
+		ret = engine_err(r, rdt_group_add(r->st, name, &idx));
+		/* where exclusive groups hold ways, the new group starts beside them */
+		if (!ret && (ret = engine_err(r, rdt_group_fit_exclusive(r->st, idx))))
+			rdt_group_del(r->st, idx);	/* no group rather than half a one */
 		if (!ret)
 			r->dirty = r->groups_changed = true;
 	}
@@ -920,6 +925,53 @@ RDTALLOC_API int rdtalloc_group_remove(rdtalloc_t *r, const char *name)
 			r->dirty = r->groups_changed = true;
 	}
 	return end(r, true, ret);
+}
+
+RDTALLOC_API int rdtalloc_group_set_mode(rdtalloc_t *r, const char *group, unsigned int mode)
+{
+	unsigned int kind = mode & ~RDTALLOC_MODE_FORCE;
+	int ret, g;
+
+	if (!r)
+		return -EINVAL;
+	ret = begin(r, true);
+	if (ret)
+		return ret;
+	g = find_group(r, group);
+	if (g < 0)
+		ret = g;
+	else if (kind != RDTALLOC_MODE_SHAREABLE && kind != RDTALLOC_MODE_EXCLUSIVE)
+		ret = rdt_fail(r, -EINVAL, "mode 0x%x: use RDTALLOC_MODE_SHAREABLE or "
+			       "RDTALLOC_MODE_EXCLUSIVE (| RDTALLOC_MODE_FORCE)", mode);
+	else if (r->st->groups[g].exclusive != (kind == RDTALLOC_MODE_EXCLUSIVE) ||
+		 r->st->groups[g].forced != ((mode & RDTALLOC_MODE_FORCE) &&
+					     kind == RDTALLOC_MODE_EXCLUSIVE)) {
+		ret = engine_err(r, rdt_group_set_exclusive(r->st, g,
+							    kind == RDTALLOC_MODE_EXCLUSIVE,
+							    mode & RDTALLOC_MODE_FORCE));
+		if (!ret)
+			r->dirty = r->groups_changed = true;
+	}
+	return end(r, true, ret);
+}
+
+RDTALLOC_API int rdtalloc_group_get_mode(rdtalloc_t *r, const char *group)
+{
+	int ret, g;
+
+	if (!r)
+		return -EINVAL;
+	ret = begin(r, false);
+	if (ret)
+		return ret;
+	g = find_group(r, group);
+	if (g >= 0)
+		ret = !r->st->groups[g].exclusive ? (int)RDTALLOC_MODE_SHAREABLE :
+		      (int)(RDTALLOC_MODE_EXCLUSIVE |
+			    (r->st->groups[g].forced ? RDTALLOC_MODE_FORCE : 0));
+	else
+		ret = g;
+	return end(r, false, ret);
 }
 
 RDTALLOC_API int rdtalloc_group_count(rdtalloc_t *r)

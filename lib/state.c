@@ -722,6 +722,31 @@ static int read_precedence(struct rdt_state *st, json_object *root, const char *
 	return 0;
 }
 
+/*
+ * "exclusive": {"rt": false, ...} - the exclusive groups, each with whether
+ * it was forced onto shareable ways. Absent in older files: none.
+ */
+static int read_modes(struct rdt_state *st, json_object *root, const char *path,
+		      char *err, size_t len)
+{
+	json_object *modes;
+	int g;
+
+	if (!json_object_object_get_ex(root, "exclusive", &modes))
+		return 0;
+	if (!json_object_is_type(modes, json_type_object))
+		return BAD("state file %s: 'exclusive' is not an object", path);
+	json_object_object_foreach(modes, name, forced) {
+		g = !strcmp(name, "default") ? 0 : rdt_group_find(st, name);
+		if (g < 0 || !json_object_is_type(forced, json_type_boolean))
+			return BAD("state file %s: exclusive group '%.64s' does not exist", path,
+				   name);
+		st->groups[g].exclusive = true;
+		st->groups[g].forced = json_object_get_boolean(forced);
+	}
+	return 0;
+}
+
 /* The parse kept by read_machine, if the file is still the one it read. */
 static json_object *take_cached(struct rdt_store *s)
 {
@@ -780,6 +805,8 @@ int rdt_store_read(struct rdt_store *s, const struct rdt_machine *m, const char 
 		goto out;
 	/* The CLOSIDs recorded win; rdt_state_rebuild checks them. */
 	ret = read_groups(st, groups, s->path, err, len);
+	if (!ret)
+		ret = read_modes(st, root, s->path, err, len);
 	if (!ret)
 		ret = read_bindings(st, root, s->path, err, len);
 	if (!ret)
@@ -968,7 +995,7 @@ static json_object *state_json(const struct rdt_state *st, const char *backend)
 {
 	json_object *root = json_object_new_object(), *cdp = json_object_new_object();
 	json_object *cpus = json_object_new_array(), *tasks;
-	json_object *groups;
+	json_object *groups, *modes = NULL;
 	int *order_of = malloc(st->ngroups * sizeof(int));
 	unsigned int r, i;
 
@@ -990,6 +1017,16 @@ static json_object *state_json(const struct rdt_state *st, const char *backend)
 		st->precedence == RDT_PREC_TASK ? "task" : "cpu"));
 	json_object_object_add(root, "next_seq", json_object_new_int64((int64_t)st->next_seq));
 	json_object_object_add(root, "groups", groups);
+	for (i = 0; i < st->ngroups; i++) {
+		if (!st->groups[i].live || !st->groups[i].exclusive)
+			continue;
+		if (!modes)
+			modes = json_object_new_object();
+		json_object_object_add(modes, st->groups[i].name,
+				       json_object_new_boolean(st->groups[i].forced));
+	}
+	if (modes)
+		json_object_object_add(root, "exclusive", modes);
 	for (i = 0; i < st->m->ncpus; i++) {
 		int g = st->cpu_group[i];
 

@@ -170,6 +170,24 @@ RDTALLOC_API int rdtalloc_set_schema(rdtalloc_t *r, const char *group, const cha
  */
 RDTALLOC_API int rdtalloc_get_schema(rdtalloc_t *r, const char *group, char *buf, size_t len);
 
+/*
+ * Group modes (0.3). Shareable (the default): masks may overlap other
+ * groups'. Exclusive: no other group's mask - the default group's included
+ * - may overlap this group's in any cache domain, now or later (data and
+ * code masks alike with CDP); schemas that would are refused naming the
+ * domain, the group and the bits ("L3 cache id 0: 0xf00 overlaps exclusive
+ * group rt (0xf80)"), and new groups start on the ways no exclusive group
+ * holds. An exclusive group on the resource's shareable ways is refused
+ * unless RDTALLOC_MODE_FORCE is or-ed in. -EINVAL when the group overlaps
+ * another already.
+ */
+#define RDTALLOC_MODE_SHAREABLE 0u
+#define RDTALLOC_MODE_EXCLUSIVE 1u
+#define RDTALLOC_MODE_FORCE (1u << 8)
+RDTALLOC_API int rdtalloc_group_set_mode(rdtalloc_t *r, const char *group, unsigned int mode);
+/* RDTALLOC_MODE_SHAREABLE or _EXCLUSIVE (| _FORCE when forced), or a negative errno. */
+RDTALLOC_API int rdtalloc_group_get_mode(rdtalloc_t *r, const char *group);
+
 /* ---- Membership ----------------------------------------------------- */
 
 /*

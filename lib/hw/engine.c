@@ -834,6 +834,136 @@ int rdt_group_del(struct rdt_state *st, int gi)
 	return refresh_all(st);
 }
 
+/* ---- Exclusive groups -------------------------------------------------- */
+
+/* "L3 cache id 0" of a slot, for messages. */
+static void slot_label(const struct rdt_state *st, unsigned int s, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s cache id %u", rdt_res_name(st->slot[s].res),
+		 st->m->dom[st->slot[s].res][st->slot[s].dom].cache_id);
+}
+
+static uint64_t half_mask(const struct rdt_state *st, const uint64_t *masks, unsigned int s,
+			  unsigned int h)
+{
+	return st->cdp[st->slot[s].res] ? masks[s * 2 + h] : masks[s * 2];
+}
+
+/*
+ * Masks nm for group gi (exclusive or not) against every other live group:
+ * an exclusive one on either side may share no way with the other, its
+ * data and code masks counted alike (they fill the same cache). Shareable
+ * ways are refused to an exclusive group unless it was forced.
+ */
+static int check_exclusive(struct rdt_state *st, int gi, const uint64_t *nm, bool exclusive,
+			   bool forced)
+{
+	unsigned int s, h, k, o;
+	char label[64];
+
+	for (s = 0; s < st->nslots; s++) {
+		enum rdt_res res = st->slot[s].res;
+		uint64_t shared = st->m->caps[res].shareable_bits, mine = 0;
+
+		if (res == RDT_MB)
+			continue;
+		for (h = 0; h < 2; h++)
+			mine |= half_mask(st, nm, s, h);
+		slot_label(st, s, label, sizeof(label));
+		if (exclusive && !forced && (mine & shared))
+			return fail(st, -EINVAL, "%s: exclusive group %s would hold the shareable "
+				    "ways 0x%llx, which other agents (such as I/O) fill too; force it "
+				    "if that is meant", label, st->groups[gi].name,
+				    (unsigned long long)(mine & shared));
+		for (o = 0; o < st->ngroups; o++) {
+			const struct rdt_group *og = &st->groups[o];
+			uint64_t theirs = 0;
+
+			if ((int)o == gi || !og->live || !(exclusive || og->exclusive))
+				continue;
+			for (k = 0; k < 2; k++)
+				theirs |= half_mask(st, og->mask, s, k);
+			if (!(mine & theirs))
+				continue;
+			if (og->exclusive)
+				return fail(st, -EINVAL, "%s: 0x%llx overlaps exclusive group %s "
+					    "(0x%llx)", label, (unsigned long long)mine, og->name,
+					    (unsigned long long)theirs);
+			return fail(st, -EINVAL, "%s: exclusive group %s (0x%llx) overlaps group %s "
+				    "(0x%llx)", label, st->groups[gi].name,
+				    (unsigned long long)mine, og->name,
+				    (unsigned long long)theirs);
+		}
+	}
+	return 0;
+}
+
+int rdt_group_set_exclusive(struct rdt_state *st, int gi, bool exclusive, bool forced)
+{
+	int err;
+
+	if (exclusive) {
+		err = check_exclusive(st, gi, st->groups[gi].mask, true, forced);
+		if (err)
+			return err;
+	}
+	st->groups[gi].exclusive = exclusive;
+	st->groups[gi].forced = exclusive && forced;
+	return 0;
+}
+
+/* The lowest contiguous run of set bits of m. */
+static uint64_t lowest_run(uint64_t m)
+{
+	uint64_t low = m & -m;
+
+	return m & ~(m + low);
+}
+
+int rdt_group_fit_exclusive(struct rdt_state *st, int gi)
+{
+	uint64_t *want = malloc((size_t)st->nslots * 2 * sizeof(uint64_t));
+	bool *set = calloc(st->nslots, sizeof(bool)), any = false;
+	unsigned int s, o;
+	char label[64];
+	int err = 0;
+
+	if (!want || !set) {
+		free(want);
+		free(set);
+		return -ENOMEM;
+	}
+	memcpy(want, st->groups[gi].mask, (size_t)st->nslots * 2 * sizeof(uint64_t));
+	for (s = 0; s < st->nslots && !err; s++) {
+		enum rdt_res res = st->slot[s].res;
+		uint64_t taken = 0, free_ways;
+
+		if (res == RDT_MB)
+			continue;
+		for (o = 0; o < st->ngroups; o++)
+			if (st->groups[o].live && st->groups[o].exclusive && (int)o != gi)
+				taken |= st->groups[o].mask[s * 2] | st->groups[o].mask[s * 2 + 1];
+		if (!taken)
+			continue;
+		free_ways = slot_full(st, s) & ~taken;
+		if (!st->m->caps[res].sparse)
+			free_ways = lowest_run(free_ways);
+		if ((unsigned int)__builtin_popcountll(free_ways) < st->m->caps[res].min_cbm_bits) {
+			slot_label(st, s, label, sizeof(label));
+			err = fail(st, -ENOSPC, "%s: exclusive groups hold the ways a new group "
+				   "would need (0x%llx taken)", label, (unsigned long long)taken);
+			break;
+		}
+		want[s * 2] = want[s * 2 + 1] = free_ways;
+		set[s] = any = true;
+	}
+	if (!err && any)
+		err = rdt_group_set_masks(st, gi, want, set);
+	free(want);
+	free(set);
+	return err;
+}
+
 enum plan_kind { PLAN_KEEP, PLAN_SHARE, PLAN_INPLACE, PLAN_NEW };
 
 int rdt_group_set_masks(struct rdt_state *st, int gi, const uint64_t *want, const bool *set)
@@ -860,6 +990,9 @@ int rdt_group_set_masks(struct rdt_state *st, int gi, const uint64_t *want, cons
 		nm[s * 2] = want[s * 2];
 		nm[s * 2 + 1] = st->cdp[st->slot[s].res] ? want[s * 2 + 1] : want[s * 2];
 	}
+	err = check_exclusive(st, gi, nm, g->exclusive, g->forced);
+	if (err)
+		goto out;
 
 	for (ai = 0; ai < st->nadom; ai++) {
 		struct rdt_adom *a = &st->adom[ai];
@@ -1104,6 +1237,7 @@ int rdt_reset(struct rdt_state *st)
 	st->nfree_groups = 0;
 	st->groups[0].ntasks = 0;
 	st->groups[0].ncpus = 0;
+	st->groups[0].exclusive = st->groups[0].forced = false;
 	rdt_name_map_free(&st->names);
 	rdt_task_map_free(&st->tasks);
 	for (c = 0; c < st->m->ncpus; c++)

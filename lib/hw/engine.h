@@ -54,6 +54,12 @@ struct rdt_group {
 	unsigned int *closid;	/* [nadom] */
 	unsigned int ntasks;
 	unsigned int ncpus;
+	/*
+	 * Exclusive: no other group's mask may overlap this group's, in any
+	 * cache domain (data and code halves alike). forced: it may hold
+	 * shareable ways all the same.
+	 */
+	bool exclusive, forced;
 };
 
 /* Register image as last written (the simulator's registers, or the
@@ -143,6 +149,18 @@ int rdt_group_del(struct rdt_state *st, int g);
  * where set[slot] is true. All or nothing: -ENOSPC names the domain.
  */
 int rdt_group_set_masks(struct rdt_state *st, int g, const uint64_t *want, const bool *set);
+/*
+ * Make group g exclusive (forced: also on shareable ways) or shareable.
+ * -EINVAL (st->err names the domain, the other group and the bits) when its
+ * masks overlap another group's, or use shareable ways unforced.
+ */
+int rdt_group_set_exclusive(struct rdt_state *st, int g, bool exclusive, bool forced);
+/*
+ * A new group's masks where exclusive groups hold ways: in each cache
+ * domain the ways no exclusive group holds (the lowest contiguous run of
+ * them unless sparse masks are allowed). -ENOSPC when a domain has none.
+ */
+int rdt_group_fit_exclusive(struct rdt_state *st, int g);
 
 int rdt_bind_cpu(struct rdt_state *st, int g, int cpu);
 /* start: the task's start time (0 for virtual tasks). */

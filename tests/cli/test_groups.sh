@@ -157,4 +157,29 @@ if [ -z "$ERR" ]; then pass; else fail "-q printed '$ERR'"; fi
 ok "-j" -j schema set io 'L3:0=700'
 json "-j warnings" "len(d['warnings'])" "1"
 
+# exclusive groups: nothing else on their ways, named refusals, the mode shown
+STATE=$TMP/exclusive
+MACHINE=$MACHINE_VIRT
+mkdir -m 700 "$STATE"
+ok "default off rt's ways" schema set default 'L3:0=7f;1=ffff'
+ok "rt exclusive" group create rt --schema 'L3:0=f80;1=f0000' --exclusive
+ok "group show rt" -j group show rt
+json "rt is exclusive" "d['mode']" "exclusive"
+failure "default on rt's ways" "L3 cache id 0: 0xff overlaps exclusive group rt (0xf80)" \
+	schema set default 'L3:0=ff'
+ok "a new group beside rt" group create other
+ok "schema show other" schema show other
+expect_out "other on the free ways" "L3:0=0007f;1=0ffff"
+failure "other exclusive overlaps default" \
+	"L3 cache id 0: exclusive group other (0x7f) overlaps group default (0x7f)" \
+	group mode other exclusive
+failure "create --exclusive on taken ways: no group left" \
+	"L3 cache id 0: exclusive group x (0x7f) overlaps group default (0x7f)" \
+	group create x --exclusive
+ok "group list" group list
+case $OUT in *x*) fail "the refused exclusive group x remained" ;; *) pass ;; esac
+ok "rt shareable" group mode rt shareable
+expect_out "says so" "group rt is shareable"
+usage "a bad mode" "group mode: 'open' is neither exclusive nor shareable" group mode rt open
+
 finish

@@ -33,13 +33,13 @@ run_raw --backend sim --state-dir
 expect_rc 2 "--state-dir without a value"
 expect_err_has "--state-dir without a value" "rdtctl: option '--state-dir' needs a value"
 
-GV="create, remove, list, show, help"
+GV="create, remove, mode, list, show, help"
 usage "object without verb" "group: missing command (one of: $GV)" group
 usage "unknown verb" "unknown command 'group frob' (one of: $GV)" group frob
 usage "ambiguous verb" "'schema s' is ambiguous (one of: set, show, help)" schema s
-usage "missing name" "missing argument: usage: rdtctl group create NAME [--schema SCHEMA]" \
+usage "missing name" "missing argument: usage: rdtctl group create NAME [--schema SCHEMA] [--exclusive [--force]]" \
 	group create
-usage "extra argument" "unexpected argument 'b': usage: rdtctl group create NAME [--schema SCHEMA]" \
+usage "extra argument" "unexpected argument 'b': usage: rdtctl group create NAME [--schema SCHEMA] [--exclusive [--force]]" \
 	group create a b
 usage "flag without value" "group create: option '--schema' needs a value" \
 	group create a --schema
