@@ -124,6 +124,8 @@ static int save_text(rdtalloc_t *r, unsigned int flags, struct out *o)
 	for (i = 0; !ret && i < n; i++) {
 		outf(o, "\ngroup %s\n", st->groups[order[i]].name);
 		ret = save_schema(o, st, order[i]);
+		if (!ret && st->groups[order[i]].exclusive)
+			outf(o, "\tmode exclusive%s\n", st->groups[order[i]].forced ? " force" : "");
 		if (!ret && order[i] != 0)
 			ret = save_cpus(o, st, order[i]);
 		/* task ids name processes of this boot only: written when asked for */
@@ -192,6 +194,7 @@ struct apply {
 	unsigned int flags;
 	int changes;
 	struct report *rep;	/* NULL: nobody reads it, nothing is written */
+	unsigned int nmodes;	/* groups of the working copy when modes were put aside */
 };
 
 static void report(struct apply *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -563,16 +566,80 @@ static int apply_groups(struct apply *a)
 	return ret;
 }
 
+/*
+ * Modes go last: while the file's schemas are set every group is
+ * shareable, so their order does not matter; then each group takes the
+ * mode the file gives it, else the one it had, and an exclusive one that
+ * overlaps another is refused naming the line.
+ */
+static int apply_modes(struct apply *a, const bool *was, const bool *was_forced)
+{
+	struct rdt_state *w = a->work;
+	unsigned int g;
+	int ret = 0;
+
+	for (g = 0; g < w->ngroups && !ret; g++) {
+		const struct rdt_config_group *cg;
+		bool excl, forced;
+		unsigned int line = 0;
+
+		if (!w->groups[g].live)
+			continue;
+		cg = named(a->cfg, w->groups[g].name);
+		excl = g < a->nmodes ? was[g] : false;
+		forced = g < a->nmodes ? was_forced[g] : false;
+		if (cg && cg->mode >= 0) {
+			excl = cg->mode == 1;
+			forced = cg->mode_force;
+			line = cg->mode_line;
+		}
+		if (!excl)
+			continue;
+		ret = rdt_group_set_exclusive(w, (int)g, true, forced);
+		if (ret) {
+			rdt_fail(a->r, ret, "%s", w->err);
+			ret = line ? at_line(a, line, ret) : ret;
+			break;
+		}
+		if (g >= a->nmodes || !was[g]) {
+			a->changes++;
+			report(a, "mode %s exclusive", w->groups[g].name);
+		}
+	}
+	for (g = 0; g < a->nmodes && g < w->ngroups && !ret; g++)
+		if (was[g] && w->groups[g].live && !w->groups[g].exclusive) {
+			a->changes++;
+			report(a, "mode %s shareable", w->groups[g].name);
+		}
+	return ret;
+}
+
 static int apply_all(struct apply *a)
 {
+	bool *was = NULL, *was_forced = NULL;
+	unsigned int g;
 	int ret = 0;
 
 	if (a->flags & RDTALLOC_APPLY_PRUNE)
 		ret = prune(a);
 	if (!ret)
 		ret = apply_cdp(a);
+	a->nmodes = a->work->ngroups;
+	was = calloc(a->nmodes + 1, sizeof(bool));
+	was_forced = calloc(a->nmodes + 1, sizeof(bool));
+	if (!ret && (!was || !was_forced))
+		ret = rdt_fail(a->r, -ENOMEM, "out of memory");
+	for (g = 0; !ret && g < a->nmodes; g++) {
+		was[g] = a->work->groups[g].live && a->work->groups[g].exclusive;
+		was_forced[g] = was[g] && a->work->groups[g].forced;
+		a->work->groups[g].exclusive = a->work->groups[g].forced = false;
+	}
 	if (!ret)
 		ret = apply_groups(a);
+	if (!ret)
+		ret = apply_modes(a, was, was_forced);
+	free(was);
+	free(was_forced);
 	if (!ret && a->rep && a->rep->nomem)
 		ret = rdt_fail(a->r, -ENOMEM, "out of memory writing the report");
 	return ret;

@@ -310,6 +310,7 @@ static int stmt_group(struct parser *p, const char *arg, size_t len)
 		return fail_nomem(p);
 	g = &p->c->groups[p->c->ngroups];
 	memset(g, 0, sizeof(*g));
+	g->mode = -1;
 	memcpy(g->name, name, len + 1);
 	g->line = p->line;
 	memset(&p->room[p->c->ngroups], 0, sizeof(p->room[0]));
@@ -354,6 +355,29 @@ static int stmt_schema(struct parser *p, const char *arg, size_t len)
  * `cpus LIST`: not in the default block; several lines add up (sorted at
  * the end); a CPU may be in one group only.
  */
+/* mode exclusive [force] | mode shareable */
+static int stmt_mode(struct parser *p, const char *arg, size_t len)
+{
+	struct rdt_config_group *g = &p->c->groups[p->cur];
+	char word[32];
+
+	if (g->mode >= 0)
+		return fail(p, -EINVAL, "group %s: 'mode' given twice (first on line %u)", g->name,
+			    g->mode_line);
+	snprintf(word, sizeof(word), "%.*s", (int)(len < 31 ? len : 31), arg);
+	if (!strcmp(word, "exclusive") || !strcmp(word, "exclusive force")) {
+		g->mode = 1;
+		g->mode_force = !strcmp(word, "exclusive force");
+	} else if (!strcmp(word, "shareable")) {
+		g->mode = 0;
+	} else {
+		return fail(p, -EINVAL, "mode '%s': use exclusive, exclusive force or shareable",
+			    word);
+	}
+	g->mode_line = p->line;
+	return 0;
+}
+
 static int stmt_cpus(struct parser *p, const char *arg, size_t len)
 {
 	struct rdt_config_group *g = &p->c->groups[p->cur];
@@ -593,6 +617,7 @@ static int statement(struct parser *p, const char *s, size_t n)
 		{ "schema", stmt_schema, true },
 		{ "cpus", stmt_cpus, true },
 		{ "tasks", stmt_tasks, true },
+		{ "mode", stmt_mode, true },
 		{ "cdp", stmt_cdp, false },
 	};
 	size_t kl = 0, a;

@@ -144,6 +144,32 @@ static void kept_in_the_state(void **state)
 	tu_rm_rf(dir);
 }
 
+/* save writes the mode, apply restores it; a conflicting mode names its line */
+static void config_carries_mode(void **state)
+{
+	rdtalloc_t *r = with_rt(NULL, M2V);
+	char *conf = malloc(65536);
+	const char *bad = "group default\n\tschema L3:0=fffff;1=fffff\n"
+			  "group rt\n\tschema L3:0=f80;1=f0000\n\tmode exclusive\n";
+	char *before;
+
+	assert_ok(r, rdtalloc_save_config(r, conf, 65536));
+	assert_non_null(strstr(conf, "group rt\n\tschema L3:0=00f80;1=f0000\n\tmode exclusive\n"));
+	assert_ok(r, rdtalloc_reset(r));
+	assert_int_equal(rdtalloc_apply_config(r, conf, 0), 4);
+	assert_int_equal(rdtalloc_group_get_mode(r, "rt"), RDTALLOC_MODE_EXCLUSIVE);
+	assert_err(r, rdtalloc_set_schema(r, NULL, "L3:0=ff"), -EINVAL);
+	/* the same again: nothing to do */
+	assert_int_equal(rdtalloc_apply_config(r, conf, 0), 0);
+	before = tu_dump(r, false);
+	assert_err(r, rdtalloc_apply_config(r, bad, 0), -EINVAL);
+	assert_string_equal(rdtalloc_errmsg(r), "line 5: L3 cache id 0: exclusive group rt "
+			    "(0xf80) overlaps group default (0xfffff)");
+	assert_unchanged(r, before, false);
+	free(conf);
+	rdtalloc_close(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -153,6 +179,7 @@ int main(void)
 		cmocka_unit_test(cdp_halves),
 		cmocka_unit_test(shareable_ways_need_force),
 		cmocka_unit_test(kept_in_the_state),
+		cmocka_unit_test(config_carries_mode),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
