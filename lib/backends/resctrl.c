@@ -1248,6 +1248,51 @@ static void names_not_ours(const struct rc_view *v, char *buf, size_t len)
 		snprintf(buf + off, len - off, ")");
 }
 
+static bool same_word(const char *a, const char *b)
+{
+	size_t na = strcspn(a, " \n"), nb = strcspn(b, " \n");
+
+	return na == nb && !strncmp(a, b, na);
+}
+
+/* Is any group of class k (-1: the default group) of st exclusive? */
+static bool class_exclusive(const struct rdt_state *st, const struct rc_view *v, int k)
+{
+	unsigned int i;
+
+	if (k < 0)
+		return st->groups[0].exclusive;
+	for (i = 0; i < v->cls[k].ngroups; i++)
+		if (st->groups[v->cls[k].groups[i]].exclusive)
+			return true;
+	return false;
+}
+
+/*
+ * The mode file of the root and of each of our control groups, as the
+ * groups' modes want it: the pass for `exclusive` (on) or for `shareable`.
+ * Only where a mode may differ is the file read: a group exclusive now or
+ * in the state before, or every one at open.
+ */
+static int write_modes(struct rdtalloc *r, struct rc_view *v, const struct rdt_state *before,
+		       const struct rc_view *bv, bool on)
+{
+	int k, ret = 0;
+
+	for (k = -1; !ret && k < (int)v->ncls; k++) {
+		const char *dir = k < 0 ? "" : v->dirs[v->cls[k].dir].name;
+		int was = k < 0 ? -1 : v->dirs[v->cls[k].dir].was;
+		bool want = class_exclusive(r->st, v, k);
+		bool had = !before || (k < 0 ? before->groups[0].exclusive :
+				       was >= 0 && class_exclusive(before, bv, was));
+
+		if (want != on || (!want && !had))
+			continue;
+		ret = write_logged(r, dir, "mode", on ? "exclusive\n" : "shareable\n", same_word);
+	}
+	return ret;
+}
+
 /*
  * Make the kernel hold r->st. before: the state the kernel held (NULL at
  * open: not known, the kernel is read as it is). On failure the steps done
@@ -1289,6 +1334,9 @@ static int realise(struct rdtalloc *r, const struct rdt_state *before)
 	for (k = 0; !ret && k < v.ncls; k++)
 		if (v.cls[k].dir < 0)
 			ret = new_dir(r, &v, (int)k);
+	/* shareable first, so that no schema below meets a mode on its way out */
+	if (!ret)
+		ret = write_modes(r, &v, before, &bv, false);
 	if (!ret)
 		ret = write_schemata(r, "", v.keys, NULL);	/* the default group's, in the root */
 	for (k = 0; !ret && k < v.ncls; k++) {
@@ -1297,6 +1345,9 @@ static int realise(struct rdtalloc *r, const struct rdt_state *before)
 		ret = write_schemata(r, dir->name, v.cls[k].key,
 				     dir->key_ok && !dir->created ? dir->key : NULL);
 	}
+	/* exclusive last, when every schema is in place */
+	if (!ret)
+		ret = write_modes(r, &v, before, &bv, true);
 	for (k = 0; !ret && k < v.ncls; k++) {
 		ret = class_cpus(r, &v, (int)k, &text);
 		if (!ret)

@@ -234,6 +234,18 @@ ok "x's schema as before" schema show x
 expect_out "x's schema as before" "L3:0=0000f;1=0000f"
 echo shareable >"$MNT/runtime-x/mode"
 
+# ---- an exclusive group of ours: the kernel's mode file says so ----------------------
+echo shareable >"$MNT/runtime-x/mode"
+# (default holds 0xffff, runtime-x 0xc0000: 0x30000 is free)
+ok "rt exclusive" group create rt --schema "L3:0=30000;1=30000" --exclusive
+dir=$(for d in $(ours); do grep -q "L3:0=30000" "$MNT/$d/schemata" && echo "$d"; done)
+expect_file "rt's control group is exclusive" "$MNT/$dir/mode" "exclusive"
+failure "our own check first" "L3 cache id 0: 0x10000 overlaps exclusive group rt (0x30000)" \
+	schema set x "L3:0=10000"
+ok "rt shareable" group mode rt shareable
+expect_file "and in the kernel" "$MNT/$dir/mode" "shareable"
+ok "remove rt" group remove rt
+
 # ---- a CPU of a control group not ours is not taken ----------------------------
 failure "CPU 3 is the runtime's" "CPU 3 is in resctrl group 'runtime-x', which librdtalloc did not create: it will not take it (x wants it)" \
 	cpu bind x 3

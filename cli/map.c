@@ -1,0 +1,813 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * map: rdtctl map [RESOURCE] [--domain N] [--color=WHEN] [--svg FILE] - the
+ * way map. Per cache domain, one row per group over the ways of the CBM
+ * (highest bit on the left, as masks are written), the ways shareable with
+ * other agents (I/O) and the ways no group uses, as text, JSON or SVG. One
+ * JSON document per run; the text and the SVG are renderings of it.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "rdtctl.h"
+
+/* One group's row(s) in one domain. */
+struct map_group {
+	const char *name;
+	uint64_t mask;		/* the data mask with CDP on */
+	uint64_t code_mask;	/* equal to mask with CDP off */
+	bool exclusive;		/* no group modes yet: always false */
+};
+
+/* What the renderings need beyond the document. */
+static struct {
+	bool color;
+	const char *svg;
+} map_opts;
+
+/*
+ * Group colours, cycled: ANSI for the terminal and the same hues for SVG.
+ * Yellow and red are left out; they mark shareable and unused ways.
+ */
+static const char *const ansi_palette[] = {
+	"32", "34", "35", "36", "92", "94", "95", "96",
+};
+static const char *const svg_palette[] = {
+	"#2ca02c", "#1f77b4", "#9467bd", "#17becf", "#98df8a", "#aec7e8", "#c5b0d5", "#9edae5",
+};
+#define PALETTE_LEN (sizeof(ansi_palette) / sizeof(ansi_palette[0]))
+#define ANSI_SHAREABLE "33"
+#define ANSI_UNUSED "31"
+#define SVG_SHAREABLE "#ffd700"
+#define SVG_UNUSED "#ffffff"
+#define SVG_EMPTY "#eeeeee"
+
+static uint64_t full_mask(unsigned int cbm_len)
+{
+	return cbm_len >= 64 ? ~0ULL : (1ULL << cbm_len) - 1;
+}
+
+static unsigned int popcount(uint64_t m)
+{
+	return (unsigned int)__builtin_popcountll(m);
+}
+
+/* ---- the data ------------------------------------------------------------- */
+
+/*
+ * The CLOSID table of a domain with the group names, grown until it fits
+ * (it may change between two calls). Both arrays are malloc'd.
+ */
+static int domain_entries(rdtalloc_t *r, const char *res, unsigned int id,
+			  struct rdtalloc_closid_entry **out, char **names)
+{
+	size_t cap = 16, nlen = 1024;
+	struct rdtalloc_closid_entry *ent = NULL;
+	char *buf = NULL;
+	int ret;
+
+	for (;;) {
+		struct rdtalloc_closid_entry *ne = realloc(ent, cap * sizeof(*ent));
+		char *nb = ne ? realloc(buf, nlen) : NULL;
+
+		if (ne)
+			ent = ne;
+		if (!nb) {
+			ret = -ENOMEM;
+			fail_msg("out of memory");
+			break;
+		}
+		buf = nb;
+		ent[0].sz = sizeof(*ent);
+		ret = rdtalloc_closid_entries(r, res, id, ent, cap, buf, nlen);
+		if (ret == -ERANGE) {
+			nlen *= 4;
+			continue;
+		}
+		if (ret < 0) {
+			fail_lib(r, ret);
+			break;
+		}
+		if ((size_t)ret <= cap) {
+			*out = ent;
+			*names = buf;
+			return ret;
+		}
+		cap = (size_t)ret;
+	}
+	free(ent);
+	free(buf);
+	return ret;
+}
+
+/* Is name one of the comma-separated list? */
+static bool in_list(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p = list;
+
+	while (p) {
+		if (!strncmp(p, name, n) && (p[n] == ',' || p[n] == '\0'))
+			return true;
+		p = strchr(p, ',');
+		if (p)
+			p++;
+	}
+	return false;
+}
+
+/*
+ * The groups of the domain's CLOSID table with their masks, in the order
+ * of names (list_groups: default first, then creation order). Returns the
+ * count (rows filled into out, which has room for ngroups).
+ */
+static int table_groups(const struct rdtalloc_closid_entry *ent, int nent, char **names,
+			int ngroups, struct map_group *out)
+{
+	int n = 0;
+
+	for (int g = 0; g < ngroups; g++) {
+		for (int e = 0; e < nent; e++) {
+			if (!in_list(ent[e].groups, names[g]))
+				continue;
+			out[n].name = names[g];
+			out[n].mask = ent[e].mask;
+			out[n].code_mask = ent[e].code_mask;
+			out[n].exclusive = false;
+			n++;
+			break;
+		}
+	}
+	return n;
+}
+
+/* Bit indexes of mask, ascending. */
+static json_object *jbits(uint64_t mask)
+{
+	json_object *a = jarr();
+
+	for (unsigned int b = 0; b < 64; b++) {
+		if (mask & (1ULL << b))
+			jpush(a, jint(b));
+	}
+	return a;
+}
+
+/* A key with JSON null: the cache size is not known. */
+static void jset_null(json_object *o, const char *key)
+{
+	if (o)
+		json_object_object_add(o, key, NULL);
+}
+
+/* The share of the cache that mask allocates, or null when the size is unknown. */
+static void jset_bytes(json_object *o, const char *key, uint64_t size, uint64_t mask,
+		       unsigned int cbm_len)
+{
+	if (size && cbm_len)
+		jset(o, key, jint((long long)(size * popcount(mask) / cbm_len)));
+	else
+		jset_null(o, key);
+}
+
+static json_object *group_row(const struct map_group *g, bool cdp, uint64_t size,
+			      unsigned int cbm_len)
+{
+	json_object *o = jobj();
+
+	jset(o, "name", jstr(g->name));
+	jset(o, "mask", jhex(g->mask));
+	if (cdp)
+		jset(o, "code_mask", jhex(g->code_mask));
+	jset(o, "ways", jbits(g->mask));
+	if (cdp)
+		jset(o, "code_ways", jbits(g->code_mask));
+	jset_bytes(o, "bytes", size, g->mask, cbm_len);
+	if (cdp)
+		jset_bytes(o, "code_bytes", size, g->code_mask, cbm_len);
+	jset(o, "exclusive", jbool(g->exclusive));
+	return o;
+}
+
+/* The ways any group uses, with its data or its code mask. */
+static uint64_t used_ways(const struct map_group *gr, int n, unsigned int cbm_len)
+{
+	uint64_t used = 0;
+
+	for (int i = 0; i < n; i++)
+		used |= gr[i].mask | gr[i].code_mask;
+	return used & full_mask(cbm_len);
+}
+
+/*
+ * used: ways some group of ours uses (data or code); shared: those of them
+ * that other agents (I/O) may use too; free: ways no group uses; exclusive:
+ * ways of groups that hold them alone.
+ */
+static json_object *summary(const struct map_group *gr, int n, uint64_t shareable,
+			    unsigned int cbm_len)
+{
+	uint64_t used = used_ways(gr, n, cbm_len), excl = 0;
+	json_object *o = jobj();
+
+	for (int i = 0; i < n; i++) {
+		if (gr[i].exclusive)
+			excl |= gr[i].mask | gr[i].code_mask;
+	}
+	jset(o, "used", jint(popcount(used)));
+	jset(o, "shared", jint(popcount(used & shareable)));
+	jset(o, "free", jint(cbm_len - popcount(used)));
+	jset(o, "exclusive", jint(popcount(excl)));
+	return o;
+}
+
+/* The document of one domain; NULL when a library call failed (reported). */
+static json_object *domain_doc(rdtalloc_t *r, const struct rdtalloc_resource_info *ri,
+			       unsigned int id, char **names, int ngroups)
+{
+	struct rdtalloc_closid_entry *ent;
+	struct map_group *gr;
+	json_object *dom, *rows;
+	uint64_t size = 0;
+	unsigned int ways = 0;
+	char *buf;
+	int nent, n, ret;
+
+	ret = rdtalloc_domain_cache(r, ri->name, id, &size, &ways);
+	if (ret < 0) {
+		fail_lib(r, ret);
+		return NULL;
+	}
+	nent = domain_entries(r, ri->name, id, &ent, &buf);
+	if (nent < 0)
+		return NULL;
+	gr = calloc((size_t)ngroups + 1, sizeof(*gr));
+	if (!gr) {
+		free(ent);
+		free(buf);
+		fail_msg("out of memory");
+		return NULL;
+	}
+	n = table_groups(ent, nent, names, ngroups, gr);
+	dom = jobj();
+	jset(dom, "resource", jstr(ri->name));
+	jset(dom, "cache_id", jint(id));
+	jset(dom, "cbm_len", jint(ri->cbm_len));
+	if (size)
+		jset(dom, "cache_size", jint((long long)size));
+	else
+		jset_null(dom, "cache_size");
+	jset(dom, "shareable_bits", jhex(ri->shareable_bits));
+	jset(dom, "cdp", jbool(ri->cdp_enabled));
+	rows = jarr();
+	for (int i = 0; i < n; i++)
+		jpush(rows, group_row(&gr[i], ri->cdp_enabled, size, ri->cbm_len));
+	jset(dom, "groups", rows);
+	jset(dom, "unused", jbits(~used_ways(gr, n, ri->cbm_len) & full_mask(ri->cbm_len)));
+	jset(dom, "summary", summary(gr, n, ri->shareable_bits, ri->cbm_len));
+	free(gr);
+	free(ent);
+	free(buf);
+	return dom;
+}
+
+/* ---- reading the document back ------------------------------------------- */
+
+static uint64_t jget_mask(json_object *o, const char *key)
+{
+	return strtoull(jget_str(o, key), NULL, 16);
+}
+
+static uint64_t mask_of_bits(json_object *a)
+{
+	uint64_t m = 0;
+
+	for (size_t i = 0; i < json_object_array_length(a); i++)
+		m |= 1ULL << json_object_get_int(json_object_array_get_idx(a, i));
+	return m;
+}
+
+/* "9.0 MiB", "-" when unknown (null). */
+static void fmt_bytes(char *buf, size_t len, json_object *v)
+{
+	static const char *const unit[] = { "KiB", "MiB", "GiB", "TiB" };
+	double b;
+	int u = -1;
+
+	if (!v) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	b = (double)json_object_get_int64(v);
+	while (b >= 1024 && u < 3) {
+		b /= 1024;
+		u++;
+	}
+	if (u < 0)
+		snprintf(buf, len, "%lld B", (long long)json_object_get_int64(v));
+	else
+		snprintf(buf, len, "%.1f %s", b, unit[u]);
+}
+
+/* One drawn row: a label, a mask over the ways, what it allocates. */
+struct row {
+	char label[RDTALLOC_NAME_MAX + 16];
+	uint64_t mask;
+	json_object *bytes;	/* NULL: no size column (shareable, unused) */
+	char mark;		/* '#' a group's, 's' shareable, 'u' unused */
+	int color;		/* palette index, -1: the mark's own colour */
+	bool exclusive;
+};
+
+/* The rows of a domain, in drawing order; returns the count (rows has room). */
+static int domain_rows(json_object *dom, struct row *rows)
+{
+	json_object *groups = jget(dom, "groups");
+	bool cdp = jget_bool(dom, "cdp");
+	int n = 0;
+
+	for (size_t i = 0; i < json_object_array_length(groups); i++) {
+		json_object *g = json_object_array_get_idx(groups, i);
+
+		for (int code = 0; code <= (int)cdp; code++) {
+			struct row *w = &rows[n++];
+
+			snprintf(w->label, sizeof(w->label), "%s%s", jget_str(g, "name"),
+				 !cdp ? "" : code ? " (code)" : " (data)");
+			w->mask = jget_mask(g, code ? "code_mask" : "mask");
+			w->bytes = jget(g, code ? "code_bytes" : "bytes");
+			w->mark = '#';
+			w->color = (int)(i % PALETTE_LEN);
+			w->exclusive = jget_bool(g, "exclusive");
+		}
+	}
+	snprintf(rows[n].label, sizeof(rows[n].label), "shareable (I/O)");
+	rows[n].mask = jget_mask(dom, "shareable_bits");
+	rows[n].bytes = NULL;
+	rows[n].mark = 's';
+	rows[n].color = -1;
+	rows[n++].exclusive = false;
+	snprintf(rows[n].label, sizeof(rows[n].label), "unused");
+	rows[n].mask = mask_of_bits(jget(dom, "unused"));
+	rows[n].bytes = NULL;
+	rows[n].mark = 'u';
+	rows[n].color = -1;
+	rows[n++].exclusive = false;
+	return n;
+}
+
+static size_t domain_nrows(json_object *dom)
+{
+	size_t ng = json_object_array_length(jget(dom, "groups"));
+
+	return ng * (jget_bool(dom, "cdp") ? 2 : 1) + 2;
+}
+
+/* ---- text ------------------------------------------------------------------- */
+
+static const char *row_ansi(const struct row *w)
+{
+	if (w->color >= 0)
+		return ansi_palette[w->color];
+	return w->mark == 's' ? ANSI_SHAREABLE : ANSI_UNUSED;
+}
+
+static void print_cells(const struct row *w, unsigned int cbm_len)
+{
+	bool on = false;
+
+	for (unsigned int b = cbm_len; b-- > 0;) {
+		bool set = w->mask & (1ULL << b);
+
+		if (map_opts.color && set != on)
+			printf(set ? "\033[%sm" : "\033[0m", row_ansi(w));
+		on = set;
+		putchar(set ? w->mark : '.');
+	}
+	if (map_opts.color && on)
+		printf("\033[0m");
+}
+
+static void print_row(const struct row *w, int label_w, unsigned int cbm_len)
+{
+	int hex_w = (int)(cbm_len + 3) / 4;
+	unsigned int n = popcount(w->mask);
+	char size[32];
+
+	if (map_opts.color && w->color >= 0)
+		printf("  \033[%sm%-*s\033[0m |", row_ansi(w), label_w, w->label);
+	else
+		printf("  %-*s |", label_w, w->label);
+	print_cells(w, cbm_len);
+	printf("|  0x%0*llx", hex_w, (unsigned long long)w->mask);
+	if (w->mark == '#') {
+		fmt_bytes(size, sizeof(size), w->bytes);
+		printf("  %*u way%s  %s", cbm_len >= 10 ? 2 : 1, n, n == 1 ? " " : "s", size);
+	}
+	if (w->exclusive)
+		printf("  exclusive");
+	putchar('\n');
+}
+
+static void print_domain(json_object *dom)
+{
+	unsigned int cbm_len = (unsigned int)jget_int(dom, "cbm_len");
+	json_object *sum = jget(dom, "summary");
+	struct row *rows;
+	int n, label_w = 0;
+	char size[32];
+
+	rows = calloc(domain_nrows(dom), sizeof(*rows));
+	if (!rows) {
+		fail_msg("out of memory");
+		return;
+	}
+	n = domain_rows(dom, rows);
+	for (int i = 0; i < n; i++) {
+		int l = (int)strlen(rows[i].label);
+
+		label_w = l > label_w ? l : label_w;
+	}
+	fmt_bytes(size, sizeof(size), jget(dom, "cache_size"));
+	printf("%s cache id %lld: %u ways (bits %u..0), %s%s\n", jget_str(dom, "resource"),
+	       jget_int(dom, "cache_id"), cbm_len, cbm_len - 1,
+	       strcmp(size, "-") ? size : "size unknown", jget_bool(dom, "cdp") ? ", CDP on" : "");
+	for (int i = 0; i < n; i++)
+		print_row(&rows[i], label_w, cbm_len);
+	printf("  used %lld, shared with I/O %lld, free %lld, exclusive %lld\n",
+	       jget_int(sum, "used"), jget_int(sum, "shared"), jget_int(sum, "free"),
+	       jget_int(sum, "exclusive"));
+	free(rows);
+}
+
+static void print_map(json_object *doc)
+{
+	printf("ways: highest bit on the left; '#' a group's, 's' shareable with I/O, "
+	       "'u' used by no group\n");
+	for (size_t i = 0; i < json_object_array_length(doc); i++)
+		print_domain(json_object_array_get_idx(doc, i));
+}
+
+/* ---- SVG -------------------------------------------------------------------- */
+
+#define SVG_CELL 16
+#define SVG_CHAR 8		/* width of a character of the 13px monospace text */
+#define SVG_MARGIN 10
+
+static void xml_text(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '&':
+			fputs("&amp;", f);
+			break;
+		case '<':
+			fputs("&lt;", f);
+			break;
+		case '>':
+			fputs("&gt;", f);
+			break;
+		case '"':
+			fputs("&quot;", f);
+			break;
+		case '\'':
+			fputs("&apos;", f);
+			break;
+		default:
+			fputc(*s, f);
+		}
+	}
+}
+
+static void svg_text(FILE *f, const char *cls, int x, int y, const char *s)
+{
+	fprintf(f, "<text class=\"%s\" x=\"%d\" y=\"%d\">", cls, x, y);
+	xml_text(f, s);
+	fputs("</text>\n", f);
+}
+
+static const char *row_fill(const struct row *w, bool set)
+{
+	if (!set)
+		return SVG_EMPTY;
+	if (w->color >= 0)
+		return svg_palette[w->color];
+	return w->mark == 's' ? SVG_SHAREABLE : SVG_UNUSED;
+}
+
+static const char *row_class(const struct row *w)
+{
+	return w->mark == '#' ? "way" : w->mark == 's' ? "shareable" : "unused";
+}
+
+/* One row at y: its label, a rect per way (highest bit left), its mask. */
+static void svg_row(FILE *f, const struct row *w, int y, int label_px, unsigned int cbm_len)
+{
+	int x0 = SVG_MARGIN + label_px;
+	char info[64], size[32];
+
+	svg_text(f, w->mark == '#' ? "group" : "label", SVG_MARGIN, y + SVG_CELL - 4, w->label);
+	for (unsigned int b = cbm_len; b-- > 0;) {
+		bool set = w->mask & (1ULL << b);
+
+		fprintf(f, "<rect class=\"%s\" data-bit=\"%u\" x=\"%d\" y=\"%d\" width=\"%d\" "
+			"height=\"%d\" fill=\"%s\" stroke=\"#999999\"/>\n", row_class(w), b,
+			x0 + (int)(cbm_len - 1 - b) * SVG_CELL, y, SVG_CELL, SVG_CELL,
+			row_fill(w, set));
+	}
+	if (w->mark == '#') {
+		fmt_bytes(size, sizeof(size), w->bytes);
+		snprintf(info, sizeof(info), "0x%llx  %u ways  %s%s",
+			 (unsigned long long)w->mask, popcount(w->mask), size,
+			 w->exclusive ? "  exclusive" : "");
+	} else {
+		snprintf(info, sizeof(info), "0x%llx", (unsigned long long)w->mask);
+	}
+	svg_text(f, "info", x0 + (int)cbm_len * SVG_CELL + SVG_MARGIN, y + SVG_CELL - 4, info);
+}
+
+/* The domain at *y; returns false when out of memory (reported). */
+static bool svg_domain(FILE *f, json_object *dom, int *y, int label_px)
+{
+	unsigned int cbm_len = (unsigned int)jget_int(dom, "cbm_len");
+	json_object *sum = jget(dom, "summary");
+	char title[128], size[32];
+	struct row *rows;
+	int n;
+
+	rows = calloc(domain_nrows(dom), sizeof(*rows));
+	if (!rows) {
+		fail_msg("out of memory");
+		return false;
+	}
+	n = domain_rows(dom, rows);
+	fmt_bytes(size, sizeof(size), jget(dom, "cache_size"));
+	snprintf(title, sizeof(title), "%s cache id %lld: %u ways, %s%s",
+		 jget_str(dom, "resource"), jget_int(dom, "cache_id"), cbm_len,
+		 strcmp(size, "-") ? size : "size unknown", jget_bool(dom, "cdp") ? ", CDP on" : "");
+	*y += SVG_CELL;
+	fputs("<g font-weight=\"bold\">", f);
+	svg_text(f, "title", SVG_MARGIN, *y, title);
+	fputs("</g>\n", f);
+	*y += SVG_CELL / 2;
+	for (int i = 0; i < n; i++, *y += SVG_CELL + 2)
+		svg_row(f, &rows[i], *y, label_px, cbm_len);
+	snprintf(title, sizeof(title), "used %lld, shared with I/O %lld, free %lld, exclusive %lld",
+		 jget_int(sum, "used"), jget_int(sum, "shared"), jget_int(sum, "free"),
+		 jget_int(sum, "exclusive"));
+	*y += SVG_CELL - 4;
+	svg_text(f, "summary", SVG_MARGIN, *y, title);
+	*y += SVG_CELL / 2;
+	free(rows);
+	return true;
+}
+
+static void svg_legend(FILE *f, int y)
+{
+	static const struct {
+		const char *fill, *text;
+	} keys[] = {
+		{ SVG_SHAREABLE, "shareable with I/O (other agents use these ways too)" },
+		{ SVG_UNUSED, "unused (no group uses these ways)" },
+		{ SVG_EMPTY, "not in the row's mask" },
+	};
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++, y += SVG_CELL + 4) {
+		fprintf(f, "<rect class=\"legend\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
+			"fill=\"%s\" stroke=\"#999999\"/>\n", SVG_MARGIN, y, SVG_CELL, SVG_CELL,
+			keys[i].fill);
+		svg_text(f, "legend", SVG_MARGIN + SVG_CELL + 6, y + SVG_CELL - 4, keys[i].text);
+	}
+}
+
+/* Size of the picture: the widest label and CBM, every row. */
+static void svg_extent(json_object *doc, int *label_px, int *width, int *height)
+{
+	unsigned int max_len = 0;
+	size_t label = strlen("shareable (I/O)"), rows = 0;
+
+	for (size_t i = 0; i < json_object_array_length(doc); i++) {
+		json_object *dom = json_object_array_get_idx(doc, i);
+		json_object *groups = jget(dom, "groups");
+		unsigned int len = (unsigned int)jget_int(dom, "cbm_len");
+
+		max_len = len > max_len ? len : max_len;
+		rows += domain_nrows(dom);
+		for (size_t k = 0; k < json_object_array_length(groups); k++) {
+			size_t l = strlen(jget_str(json_object_array_get_idx(groups, k), "name"));
+
+			l += jget_bool(dom, "cdp") ? strlen(" (data)") : 0;
+			label = l > label ? l : label;
+		}
+	}
+	*label_px = (int)(label + 2) * SVG_CHAR;
+	/* the mask text right of the ways: "0x7ff  11 ways  1023.9 MiB  exclusive" */
+	*width = 2 * SVG_MARGIN + *label_px + (int)max_len * SVG_CELL + 48 * SVG_CHAR;
+	*height = (int)json_object_array_length(doc) * (3 * SVG_CELL) +
+		  (int)rows * (SVG_CELL + 2) + 3 * (SVG_CELL + 4) + 2 * SVG_MARGIN;
+}
+
+static int write_svg(json_object *doc, const char *path)
+{
+	int label_px, width, height, y = SVG_MARGIN;
+	bool ok = true;
+	FILE *f;
+
+	f = fopen(path, "w");
+	if (!f)
+		return fail_msg("map: cannot write %s: %s", path, strerror(errno));
+	svg_extent(doc, &label_px, &width, &height);
+	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
+	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+		"viewBox=\"0 0 %d %d\" font-family=\"monospace\" font-size=\"13\">\n",
+		width, height, width, height);
+	fputs("<title>rdtctl map: cache ways per group, highest bit on the left</title>\n", f);
+	fprintf(f, "<rect class=\"background\" x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" "
+		"fill=\"#ffffff\"/>\n", width, height);
+	for (size_t i = 0; ok && i < json_object_array_length(doc); i++)
+		ok = svg_domain(f, json_object_array_get_idx(doc, i), &y, label_px);
+	svg_legend(f, y + SVG_CELL / 2);
+	fputs("</svg>\n", f);
+	if (ferror(f) || fclose(f)) {
+		if (ok)
+			fail_msg("map: cannot write %s: %s", path, strerror(errno ? errno : EIO));
+		return EXIT_FAIL;
+	}
+	return ok ? EXIT_OK : EXIT_FAIL;
+}
+
+/* ---- the command ---------------------------------------------------------- */
+
+/* --color=WHEN; NO_COLOR (any non-empty value) only overrides auto. */
+static int parse_color(const char *when)
+{
+	const char *no_color = getenv("NO_COLOR");
+
+	if (!when || !strcmp(when, "auto"))
+		map_opts.color = isatty(STDOUT_FILENO) && !(no_color && no_color[0]);
+	else if (!strcmp(when, "always"))
+		map_opts.color = true;
+	else if (!strcmp(when, "never"))
+		map_opts.color = false;
+	else
+		return usage_error("map: --color '%s': use auto, always or never", when);
+	return 0;
+}
+
+/* "7" into *id; false: not a cache id. */
+static bool parse_id(const char *s, unsigned int *id)
+{
+	char *end;
+	unsigned long v;
+
+	if (*s < '0' || *s > '9')
+		return false;
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || *end || v > 0xffffffffUL)
+		return false;
+	*id = (unsigned int)v;
+	return true;
+}
+
+/* Append the domains of one cache resource (only cache id *id if given). */
+static int add_resource(rdtalloc_t *r, json_object *doc, const struct rdtalloc_resource_info *ri,
+			const unsigned int *id, char **names, int ngroups)
+{
+	unsigned int *ids;
+	int n;
+
+	if (id) {
+		int ret = rdtalloc_domain_cpus(r, ri->name, *id, NULL, 0);
+
+		if (ret < 0)
+			return fail_lib(r, ret);
+		ids = NULL;
+		n = 1;
+	} else {
+		n = domain_ids(r, ri->name, &ids);
+		if (n < 0)
+			return EXIT_FAIL;
+	}
+	for (int i = 0; i < n; i++) {
+		json_object *dom = domain_doc(r, ri, id ? *id : ids[i], names, ngroups);
+
+		if (!dom) {
+			free(ids);
+			return EXIT_FAIL;
+		}
+		jpush(doc, dom);
+	}
+	free(ids);
+	return EXIT_OK;
+}
+
+/*
+ * The map of every cache resource, or of res alone. With --domain and no
+ * resource, the resources lacking that cache id are left out; when none has
+ * it, the library says so for the first cache resource.
+ */
+static json_object *map_doc(rdtalloc_t *r, const char *res, const unsigned int *id)
+{
+	int nres = rdtalloc_resource_count(r), ng, ret = EXIT_OK, found = 0;
+	char **names, first[sizeof(((struct rdtalloc_resource_info *)0)->name)] = "";
+	json_object *doc;
+
+	if (nres < 0) {
+		fail_lib(r, nres);
+		return NULL;
+	}
+	ng = list_groups(r, &names);
+	if (ng < 0)
+		return NULL;
+	doc = jarr();
+	for (int i = 0; i < nres; i++) {
+		struct rdtalloc_resource_info ri = { .sz = sizeof(ri) };
+
+		ret = rdtalloc_get_resource_info(r, (unsigned int)i, &ri);
+		if (ret < 0) {
+			ret = fail_lib(r, ret);
+			break;
+		}
+		if ((res && strcasecmp(res, ri.name)) || !ri.cbm_len)
+			continue;
+		if (!first[0])
+			snprintf(first, sizeof(first), "%s", ri.name);
+		if (id && !res && rdtalloc_domain_cpus(r, ri.name, *id, NULL, 0) < 0)
+			continue;
+		ret = add_resource(r, doc, &ri, id, names, ng);
+		if (ret)
+			break;
+		found++;
+	}
+	if (!ret && !found && id && !res && first[0])
+		fail_lib(r, rdtalloc_domain_cpus(r, first, *id, NULL, 0));
+	else if (!ret && !found)
+		fail_msg("map: the machine has no cache allocation to draw");
+	free_names(names, ng);
+	if (ret || !found) {
+		json_object_put(doc);
+		return NULL;
+	}
+	return doc;
+}
+
+/* RESOURCE must exist (the library's message lists what does) and have ways. */
+static int check_resource(rdtalloc_t *r, const char *res)
+{
+	unsigned int *ids;
+
+	if (domain_ids(r, res, &ids) < 0)
+		return EXIT_FAIL;
+	free(ids);
+	if (!strcasecmp(res, "MB"))
+		return fail_msg("map: MB has no ways to draw");
+	return EXIT_OK;
+}
+
+int do_map(int argc, char **argv)
+{
+	static const char synopsis[] =
+		"map [RESOURCE] [--domain N] [--color=auto|always|never] [--svg FILE]";
+	const char *domain = NULL, *color = NULL, *svg = NULL;
+	const struct flag flags[] = {
+		{ "--domain", NULL, &domain },
+		{ "--color", NULL, &color },
+		{ "--svg", NULL, &svg },
+		{ NULL, NULL, NULL },
+	};
+	unsigned int id;
+	json_object *doc;
+	rdtalloc_t *r;
+	int ret;
+
+	ret = parse_flags("map", &argc, argv, flags);
+	if (ret)
+		return ret;
+	MAX_ARGS(1, synopsis);
+	ret = parse_color(color);
+	if (ret)
+		return ret;
+	if (domain && !parse_id(domain, &id))
+		return usage_error("map: --domain '%s' is not a cache id", domain);
+	map_opts.svg = svg;
+	r = ctx_ro();
+	if (!r)
+		return EXIT_FAIL;
+	if (argc == 1 && check_resource(r, argv[0]))
+		return EXIT_FAIL;
+	doc = map_doc(r, argc == 1 ? argv[0] : NULL, domain ? &id : NULL);
+	if (!doc)
+		return EXIT_FAIL;
+	if (svg && write_svg(doc, svg)) {
+		json_object_put(doc);
+		return EXIT_FAIL;
+	}
+	/* with --svg the picture is the result: -q prints nothing else */
+	return svg ? emit_change(doc, print_map) : emit(doc, print_map);
+}
