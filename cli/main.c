@@ -50,6 +50,8 @@ static const char usage_text[] =
 "  cpu show [GROUP]\n"
 "  cpu assoc [CPULIST]                per CPU: its group, the CLOSID in IA32_PQR_ASSOC\n"
 "  closids [RESOURCE]                 per domain: CLOSID, mask, refcount, groups\n"
+"  map [RESOURCE] [--domain N] [--color=auto|always|never] [--svg FILE]\n"
+"                                     per domain: each group's ways, the shareable and unused ones\n"
 "  cdp RESOURCE on|off                code/data prioritization (only default may exist)\n"
 "  save [--tasks]                     print the state as a configuration (--tasks: with task ids)\n"
 "  apply FILE|- [--prune] [--dry-run] [--missing-tasks=fail|skip]\n"
@@ -85,6 +87,7 @@ static const struct cmd objects[] = {
 	{ "reset", do_reset },
 	{ "hook", do_hook },
 	{ "demo", do_demo },
+	{ "map", do_map },
 	{ "help", do_help },
 	{ NULL, NULL },
 };

@@ -21,7 +21,7 @@ struct map_group {
 	const char *name;
 	uint64_t mask;		/* the data mask with CDP on */
 	uint64_t code_mask;	/* equal to mask with CDP off */
-	bool exclusive;		/* no group modes yet: always false */
+	bool exclusive;		/* the group's mode: no other group on its ways */
 };
 
 /* What the renderings need beyond the document. */
@@ -122,23 +122,29 @@ static bool in_list(const char *list, const char *name)
 }
 
 /*
- * The groups of the domain's CLOSID table with their masks, in the order
- * of names (list_groups: default first, then creation order). Returns the
- * count (rows filled into out, which has room for ngroups).
+ * The groups of the domain's CLOSID table with their masks and modes, in
+ * the order of names (list_groups: default first, then creation order).
+ * Returns the count (rows filled into out, which has room for ngroups), or
+ * a negative errno (reported).
  */
-static int table_groups(const struct rdtalloc_closid_entry *ent, int nent, char **names,
-			int ngroups, struct map_group *out)
+static int table_groups(rdtalloc_t *r, const struct rdtalloc_closid_entry *ent, int nent,
+			char **names, int ngroups, struct map_group *out)
 {
 	int n = 0;
 
 	for (int g = 0; g < ngroups; g++) {
 		for (int e = 0; e < nent; e++) {
+			int mode;
+
 			if (!in_list(ent[e].groups, names[g]))
 				continue;
+			mode = rdtalloc_group_get_mode(r, names[g]);
+			if (mode < 0)
+				return fail_lib(r, mode), mode;
 			out[n].name = names[g];
 			out[n].mask = ent[e].mask;
 			out[n].code_mask = ent[e].code_mask;
-			out[n].exclusive = false;
+			out[n].exclusive = mode & RDTALLOC_MODE_EXCLUSIVE;
 			n++;
 			break;
 		}
@@ -207,7 +213,7 @@ static uint64_t used_ways(const struct map_group *gr, int n, unsigned int cbm_le
 /*
  * used: ways some group of ours uses (data or code); shared: those of them
  * that other agents (I/O) may use too; free: ways no group uses; exclusive:
- * ways of groups that hold them alone.
+ * ways of exclusive groups, which no other group of ours may use.
  */
 static json_object *summary(const struct map_group *gr, int n, uint64_t shareable,
 			    unsigned int cbm_len)
@@ -253,7 +259,13 @@ static json_object *domain_doc(rdtalloc_t *r, const struct rdtalloc_resource_inf
 		fail_msg("out of memory");
 		return NULL;
 	}
-	n = table_groups(ent, nent, names, ngroups, gr);
+	n = table_groups(r, ent, nent, names, ngroups, gr);
+	if (n < 0) {
+		free(gr);
+		free(ent);
+		free(buf);
+		return NULL;
+	}
 	dom = jobj();
 	jset(dom, "resource", jstr(ri->name));
 	jset(dom, "cache_id", jint(id));

@@ -66,7 +66,7 @@ _rdtctl()
 	fi
 
 	local globals="--backend --state-dir --machine --msr-root --resctrl-root --precedence --json --pretty --quiet --help --version"
-	local objects="info group schema task exec cpu closids cdp save apply reset hook demo help"
+	local objects="info group schema task exec cpu closids cdp save apply reset hook demo map help"
 
 	case $prev in
 	--backend)
@@ -81,7 +81,11 @@ _rdtctl()
 		_rdtctl_files -d
 		return
 		;;
-	--machine | --schema)
+	--svg)
+		_rdtctl_files -f
+		return
+		;;
+	--machine | --schema | --domain)
 		return
 		;;
 	esac
@@ -147,6 +151,14 @@ _rdtctl()
 			_rdtctl_reply "$(_rdtctl_groups)"
 		else
 			_rdtctl_reply "$(command ls /proc 2>/dev/null | grep -E '^[0-9]+$')"
+		fi
+		;;
+	map/*)
+		# the "verb" slot holds the resource
+		if [[ $cur == -* ]]; then
+			_rdtctl_reply "--domain --color=auto --color=always --color=never --svg"
+		elif [[ -z $verb ]]; then
+			_rdtctl_reply "$(_rdtctl_resources)"
 		fi
 		;;
 	closids/* | cdp/)

@@ -174,6 +174,7 @@ int do_apply(int argc, char **argv);
 int do_reset(int argc, char **argv);
 int do_hook(int argc, char **argv);
 int do_demo(int argc, char **argv);
+int do_map(int argc, char **argv);
 
 /* The CLOSID table of one domain as JSON, with the groups using each CLOSID. */
 json_object *closid_table(rdtalloc_t *r, const char *res, unsigned int id,

@@ -2,7 +2,8 @@
 # test_map: rdtctl map - the way map of fixed states as text and JSON
 # against golden files (tests/data/map/), colour only when asked for or on
 # a terminal without NO_COLOR, the SVG through a real XML parser, CDP rows,
-# the errors, and that a look at a missing state creates nothing.
+# exclusive groups, the errors, and that a look at a missing state creates
+# nothing.
 # RDTCTL_UPDATE_GOLDEN=1 rewrites the golden files from this rdtctl instead
 # of comparing (review the diff before committing it).
 . "$(dirname "$0")/lib.sh"
@@ -196,6 +197,20 @@ usage "a negative --domain" "map: --domain '-1' is not a cache id" map --domain 
 SYNOPSIS='map [RESOURCE] [--domain N] [--color=auto|always|never] [--svg FILE]'
 usage "two resources" "unexpected argument 'L2': usage: rdtctl $SYNOPSIS" map L3 L2
 usage "an unknown flag" "map: unknown option '--bogus'" map --bogus
+
+# ---- exclusive groups: marked, and counted in the summary ----------------------
+
+ok "reset" reset
+ok "default off the exclusive ways" schema set default 'L3:0=ff;1=ff'
+ok "rt exclusive" group create rt --schema 'L3:0=f00;1=f000' --exclusive
+ok "batch shareable" group create batch --schema 'L3:0=f0;1=f0'
+ok "map with an exclusive group" map --color=never
+golden "text map with an exclusive group" exclusive.txt
+expect_out_has "exclusive row" "  rt              |........####........|  0x00f00   4 ways  3.2 MiB  exclusive"
+expect_out_has "exclusive summary" "  used 12, shared with I/O 0, free 8, exclusive 4"
+ok "map -j with an exclusive group" -j map
+json "exclusive flags" '[g["exclusive"] for g in d[0]["groups"]]' '[false, true, false]'
+json "exclusive ways" 'd[1]["summary"]["exclusive"]' '4'
 
 # ---- CDP: a data and a code row per group ---------------------------------------
 
