@@ -249,6 +249,10 @@ static json_object *run_step(rdtalloc_t *r, const struct demo_step *s)
 	if (!v)
 		goto fail;
 	jset(o, "registers_written", v);
+	v = map_document(r);
+	if (!v)
+		goto fail;
+	jset(o, "map", v);
 	return o;
 
 fail_names:
@@ -389,7 +393,14 @@ static void print_step(json_object *s, size_t idx)
 	for (size_t i = 0; i < json_object_array_length(sch); i++) {
 		json_object *o = json_object_array_get_idx(sch, i);
 
-		printf("    %-8s %s\n", jget_str(o, "group"), jget_str(o, "schema"));
+		const char *line = jget_str(o, "schema"), *nl;
+
+		/* one line per resource, the later ones under the first */
+		for (bool first = true; line && *line; line = nl ? nl + 1 : "", first = false) {
+			nl = strchr(line, '\n');
+			printf("    %-8s %.*s\n", first ? jget_str(o, "group") : "",
+			       nl ? (int)(nl - line) : (int)strlen(line), line);
+		}
 	}
 	printf("\n  CLOSID tables:\n");
 	for (size_t i = 0; i < json_object_array_length(cl); i++)
@@ -407,6 +418,8 @@ static void print_step(json_object *s, size_t idx)
 	}
 	printf("  registers written so far: %lld mask, %lld PQR_ASSOC\n",
 	       jget_int(st, "mask_writes"), jget_int(st, "pqr_writes"));
+	printf("  the ways (rdtctl map):\n");
+	map_print(jget(s, "map"), "    ");
 }
 
 static void print_demo(json_object *doc)
@@ -421,8 +434,10 @@ static void print_demo(json_object *doc)
 	for (size_t i = 0; i < json_object_array_length(m); i++) {
 		json_object *o = json_object_array_get_idx(m, i);
 
-		printf("  %s cache id %lld: CPUs %s\n", jget_str(o, "resource"),
-		       jget_int(o, "cache_id"), jget_str(o, "cpus"));
+		bool mb = !strcmp(jget_str(o, "resource"), "MB");
+
+		printf("  %s %s %lld: CPUs %s\n", jget_str(o, "resource"),
+		       mb ? "domain" : "cache id", jget_int(o, "cache_id"), jget_str(o, "cpus"));
 	}
 	for (size_t i = 0; i < json_object_array_length(s); i++)
 		print_step(json_object_array_get_idx(s, i), i);

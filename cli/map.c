@@ -389,7 +389,7 @@ static const char *row_ansi(const struct row *w)
 	return w->mark == 's' ? ANSI_SHAREABLE : ANSI_UNUSED;
 }
 
-static void print_cells(const struct row *w, unsigned int cbm_len)
+static void print_cells(FILE *f, const struct row *w, unsigned int cbm_len)
 {
 	bool on = false;
 
@@ -397,36 +397,38 @@ static void print_cells(const struct row *w, unsigned int cbm_len)
 		bool set = w->mask & (1ULL << b);
 
 		if (map_opts.color && set != on)
-			printf(set ? "\033[%sm" : "\033[0m", row_ansi(w));
+			fprintf(f, set ? "\033[%sm" : "\033[0m", row_ansi(w));
 		on = set;
-		putchar(set ? w->mark : '.');
+		fputc(set ? w->mark : '.', f);
 	}
 	if (map_opts.color && on)
-		printf("\033[0m");
+		fputs("\033[0m", f);
 }
 
-static void print_row(const struct row *w, int label_w, unsigned int cbm_len)
+static void print_row(FILE *f, const char *ind, const struct row *w, int label_w,
+		      unsigned int cbm_len)
 {
 	int hex_w = (int)(cbm_len + 3) / 4;
 	unsigned int n = popcount(w->mask);
 	char size[32];
 
 	if (map_opts.color && w->color >= 0)
-		printf("  \033[%sm%-*s\033[0m |", row_ansi(w), label_w, w->label);
+		fprintf(f, "%s  \033[%sm%-*s\033[0m |", ind, row_ansi(w), label_w, w->label);
 	else
-		printf("  %-*s |", label_w, w->label);
-	print_cells(w, cbm_len);
-	printf("|  0x%0*llx", hex_w, (unsigned long long)w->mask);
+		fprintf(f, "%s  %-*s |", ind, label_w, w->label);
+	print_cells(f, w, cbm_len);
+	fprintf(f, "|  0x%0*llx", hex_w, (unsigned long long)w->mask);
 	if (w->mark == '#') {
 		fmt_bytes(size, sizeof(size), w->bytes);
-		printf("  %*u way%s  %s", cbm_len >= 10 ? 2 : 1, n, n == 1 ? " " : "s", size);
+		fprintf(f, "  %*u way%s  %s", cbm_len >= 10 ? 2 : 1, n, n == 1 ? " " : "s", size);
 	}
 	if (w->exclusive)
-		printf("  exclusive");
-	putchar('\n');
+		fputs("  exclusive", f);
+	fputc('\n', f);
 }
 
-static void print_domain(json_object *dom)
+/* One domain's rows and summary on f, every line after IND (demo indents). */
+static void print_domain(FILE *f, const char *ind, json_object *dom)
 {
 	unsigned int cbm_len = (unsigned int)jget_int(dom, "cbm_len");
 	json_object *sum = jget(dom, "summary");
@@ -446,12 +448,13 @@ static void print_domain(json_object *dom)
 		label_w = l > label_w ? l : label_w;
 	}
 	fmt_bytes(size, sizeof(size), jget(dom, "cache_size"));
-	printf("%s cache id %lld: %u ways (bits %u..0), %s%s\n", jget_str(dom, "resource"),
+	fprintf(f, "%s%s cache id %lld: %u ways (bits %u..0), %s%s\n", ind,
+		jget_str(dom, "resource"),
 	       jget_int(dom, "cache_id"), cbm_len, cbm_len - 1,
 	       strcmp(size, "-") ? size : "size unknown", jget_bool(dom, "cdp") ? ", CDP on" : "");
 	for (int i = 0; i < n; i++)
-		print_row(&rows[i], label_w, cbm_len);
-	printf("  used %lld, shared with I/O %lld, free %lld, exclusive %lld\n",
+		print_row(f, ind, &rows[i], label_w, cbm_len);
+	fprintf(f, "%s  used %lld, shared with I/O %lld, free %lld, exclusive %lld\n", ind,
 	       jget_int(sum, "used"), jget_int(sum, "shared"), jget_int(sum, "free"),
 	       jget_int(sum, "exclusive"));
 	free(rows);
@@ -462,7 +465,7 @@ static void print_map(json_object *doc)
 	printf("ways: highest bit on the left; '#' a group's, 's' shareable with I/O, "
 	       "'u' used by no group\n");
 	for (size_t i = 0; i < json_object_array_length(doc); i++)
-		print_domain(json_object_array_get_idx(doc, i));
+		print_domain(stdout, "", json_object_array_get_idx(doc, i));
 }
 
 /* ---- SVG -------------------------------------------------------------------- */
@@ -767,6 +770,17 @@ static json_object *map_doc(rdtalloc_t *r, const char *res, const unsigned int *
 		return NULL;
 	}
 	return doc;
+}
+
+json_object *map_document(rdtalloc_t *r)
+{
+	return map_doc(r, NULL, NULL);
+}
+
+void map_print(json_object *doc, const char *indent)
+{
+	for (size_t i = 0; i < json_object_array_length(doc); i++)
+		print_domain(stdout, indent, json_object_array_get_idx(doc, i));
 }
 
 /* RESOURCE must exist (the library's message lists what does) and have ways. */

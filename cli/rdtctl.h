@@ -175,6 +175,9 @@ int do_reset(int argc, char **argv);
 int do_hook(int argc, char **argv);
 int do_demo(int argc, char **argv);
 int do_map(int argc, char **argv);
+/* The way map of every cache domain (rdtctl map -j), and its text, indented (for demo). */
+json_object *map_document(rdtalloc_t *r);
+void map_print(json_object *doc, const char *indent);
 
 /* The CLOSID table of one domain as JSON, with the groups using each CLOSID. */
 json_object *closid_table(rdtalloc_t *r, const char *res, unsigned int id,

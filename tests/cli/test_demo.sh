@@ -22,6 +22,15 @@ expect_out_has "demo: 1234 runs with p1's CLOSID" \
 	"    CPU 0 <- task 1234 (p1)       runs with CLOSID 2, PQR_ASSOC written"
 expect_out_has "demo: the same CLOSID again writes nothing" \
 	"    CPU 1 <- task 4321 (default)  runs with CLOSID 0, PQR_ASSOC unchanged (no write)"
+expect_out_has "demo: the schema's MB line under its L3 line" \
+	"             MB:0=100;1=100"
+expect_out_has "demo: a map after each step" "  the ways (rdtctl map):"
+if [ "$(printf "%s\n" "$OUT" | grep -c '^  the ways (rdtctl map):$')" = 6 ]; then pass; else
+	fail "demo: not six maps"; fi
+expect_out_has "demo: the final map of cache 0, p1's row" \
+	"      p1              |#####...............|  0xf8000   5 ways  4.0 MiB"
+expect_out_has "demo: the final map of cache 0, its summary" \
+	"      used 20, shared with I/O 0, free 0, exclusive 0"
 
 if have_python; then
 	run_raw -j demo
@@ -37,6 +46,9 @@ if have_python; then
 	json "demo: cache 0 at the end" \
 		'[(c["mask"], c["refcount"]) for c in d["steps"][4]["closids"][0]["closids"]]' \
 		'[["0x3ff", 1], ["0x7c00", 1], ["0xf8000", 1]]'
+	json "demo: step 1's map of cache 0, the default group's ways" \
+		'[(r["name"], r["mask"]) for r in d["steps"][1]["map"][0]["groups"]]' \
+		'[["default", "0x3ff"]]'
 fi
 
 finish
