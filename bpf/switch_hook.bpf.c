@@ -10,6 +10,7 @@
  * maps are filled from user space (lib/hook/maps.c).
  */
 #include "vmlinux.h"
+#include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 
@@ -27,6 +28,14 @@ struct {
 	__type(key, int);
 	__type(value, struct rdt_hook_task);
 } task_group SEC(".maps");
+
+/* cgroup id (kernfs node id, the inode of its directory) -> group bound to it. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, RDT_HOOK_CGROUPS);
+	__type(key, __u64);
+	__type(value, struct rdt_hook_task);
+} cgroup_group SEC(".maps");
 
 /* (group, allocation domain) -> CLOSID; only live groups have entries. */
 struct {
@@ -88,14 +97,48 @@ static __always_inline __u32 closid_of(__u64 seq, __u32 adom)
 }
 
 /*
+ * The group of a task without a binding of its own: its deepest bound
+ * cgroup on the unified hierarchy, walking up from its own. A task that
+ * joins a bound cgroup later is covered at its next switch, with no work
+ * from user space. The css is the first member of struct cgroup, so a
+ * parent css is its cgroup.
+ */
+static __always_inline __u64 cgroup_seq(struct task_struct *t)
+{
+	struct cgroup *cg = BPF_CORE_READ(t, cgroups, dfl_cgrp);
+	struct rdt_hook_task *v;
+	__u64 id;
+	int i;
+
+	for (i = 0; i < RDT_HOOK_CGROUP_DEPTH && cg; i++) {
+		id = BPF_CORE_READ(cg, kn, id);
+		v = bpf_map_lookup_elem(&cgroup_group, &id);
+		if (v)
+			return v->seq;
+		cg = (struct cgroup *)BPF_CORE_READ(cg, self.parent);
+	}
+	return 0;
+}
+
+/* A task's group: its own binding, else its cgroup's (when any is bound). */
+static __always_inline __u64 task_seq(struct task_struct *t, const struct rdt_hook_ctl *ctl)
+{
+	struct rdt_hook_task *v = bpf_task_storage_get(&task_group, t, 0, 0);
+	__u64 seq = v ? v->seq : 0;
+
+	if (!seq && ctl->ncgroups)
+		seq = cgroup_seq(t);
+	return seq;
+}
+
+/*
  * The rule, in the CPU's domain: with precedence=cpu the CPU's group, else
  * the task's; with precedence=task the task's non-default group, else the
  * CPU's; else default.
  */
-static __always_inline int closid_for(__u32 cpu, struct task_struct *next, __u32 prec,
-				      __u32 *closid)
+static __always_inline int closid_for(__u32 cpu, struct task_struct *next,
+				      const struct rdt_hook_ctl *ctl, __u32 *closid)
 {
-	struct rdt_hook_task *t;
 	__u32 *adom;
 	__u64 *cg, seq, tseq;
 
@@ -104,9 +147,8 @@ static __always_inline int closid_for(__u32 cpu, struct task_struct *next, __u32
 	if (!adom || *adom == RDT_HOOK_NO_DOMAIN || !cg)
 		return -1;
 	seq = *cg;
-	if (!seq || prec == RDT_HOOK_PREC_TASK) {
-		t = bpf_task_storage_get(&task_group, next, 0, 0);
-		tseq = t ? t->seq : 0;
+	if (!seq || ctl->precedence == RDT_HOOK_PREC_TASK) {
+		tseq = task_seq(next, ctl);
 		if (tseq)
 			seq = tseq;
 	}
@@ -154,7 +196,7 @@ int BPF_PROG(rdt_switch, bool preempt, struct task_struct *prev, struct task_str
 	} else if (MEMO_HIT(s, 2, pid, start)) {
 		closid = s->memo[2].closid;
 	} else {
-		if (closid_for(cpu, next, ctl->precedence, &closid))
+		if (closid_for(cpu, next, ctl, &closid))
 			return 0;
 		i = s->memo_next;
 		if (i >= RDT_HOOK_MEMOS)
@@ -207,6 +249,28 @@ int BPF_PROG(rdt_fork, struct task_struct *parent, struct task_struct *child)
 	return 0;
 }
 
+/*
+ * A task moved into another cgroup: while cgroups are bound, what the
+ * CPUs remembered may be wrong now. The generation drops every memo, and
+ * the agent re-applies every CPU (the task may be running elsewhere).
+ */
+SEC("tp_btf/cgroup_attach_task")
+int BPF_PROG(rdt_attach, struct cgroup *dst, const char *path, struct task_struct *task,
+	     bool threadgroup)
+{
+	struct rdt_hook_event ev = { .cpu = RDT_HOOK_KICK };
+	struct rdt_hook_ctl *ctl;
+	__u32 zero = 0;
+
+	ctl = bpf_map_lookup_elem(&control, &zero);
+	if (!ctl || !ctl->ncgroups)
+		return 0;
+	__sync_fetch_and_add(&ctl->gen, 1);
+	ev.ts = bpf_ktime_get_ns();
+	bpf_ringbuf_output(&events, &ev, sizeof(ev), BPF_RB_FORCE_WAKEUP);
+	return 0;
+}
+
 /* Every live task with its group, for `task show` (exiting tasks are left out). */
 SEC("iter/task")
 int rdt_tasks(struct bpf_iter__task *ctx)
@@ -214,13 +278,18 @@ int rdt_tasks(struct bpf_iter__task *ctx)
 	struct task_struct *task = ctx->task;
 	struct rdt_hook_task_rec rec = { 0 };
 	struct rdt_hook_task *t;
+	struct rdt_hook_ctl *ctl;
+	__u32 zero = 0;
 
-	if (!task || (task->flags & PF_EXITING))
+	ctl = bpf_map_lookup_elem(&control, &zero);
+	if (!task || !ctl || (task->flags & PF_EXITING))
 		return 0;
 	rec.tid = task->pid;
 	t = bpf_task_storage_get(&task_group, task, 0, 0);
-	if (t)
-		rec.seq = t->seq;
+	rec.seq = t ? t->seq : 0;
+	rec.own = rec.seq != 0;
+	if (!rec.seq && ctl->ncgroups)
+		rec.seq = cgroup_seq(task);
 	bpf_seq_write(ctx->meta->seq, &rec, sizeof(rec));
 	return 0;
 }

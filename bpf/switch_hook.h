@@ -18,7 +18,15 @@
 #define RDT_HOOK_SUB_BITS 5
 #define RDT_HOOK_LAG_BUCKETS ((64 - RDT_HOOK_SUB_BITS + 1) << RDT_HOOK_SUB_BITS)
 
-/* task_group value: the group (its sequence number, stable across processes). */
+/*
+ * Levels the program walks up from a task's cgroup to find a bound one: a
+ * bound cgroup is at most 32 levels deep and its tasks at most 32 below it
+ * (RDT_CGROUP_DEPTH in lib/cgroups.h).
+ */
+#define RDT_HOOK_CGROUP_DEPTH 64
+#define RDT_HOOK_CGROUPS 4096	/* entries of cgroup_group (RDT_CGROUPS_MAX) */
+
+/* task_group and cgroup_group value: the group (its sequence number, stable across processes). */
 struct rdt_hook_task {
 	__u64 seq;
 };
@@ -88,7 +96,7 @@ struct rdt_hook_ctl {
 	__u64 lag_max_ns;
 	__u64 lag_hist[RDT_HOOK_LAG_BUCKETS];
 	__u32 precedence;	/* the served state's rule: RDT_HOOK_PREC_* */
-	__u32 pad;
+	__u32 ncgroups;		/* entries in cgroup_group: 0, no cgroup is walked */
 };
 
 /* The precedence rules (the values of RDTALLOC_PRECEDENCE_*). */
@@ -108,7 +116,7 @@ struct rdt_hook_event {
 /* iter/task output: one record per live task. */
 struct rdt_hook_task_rec {
 	__u32 tid;
-	__u32 pad;
+	__u32 own;		/* 1: seq is its own binding, 0: its cgroup's (or none) */
 	__u64 seq;		/* 0: no binding */
 };
 

@@ -46,6 +46,9 @@ static const char usage_text[] =
 "  task bind GROUP TID... [--process] move tasks into GROUP (--process: every thread)\n"
 "  task show [GROUP]\n"
 "  exec GROUP [--] CMD [ARGS...]       run CMD in GROUP from its first instruction\n"
+"  cgroup bind GROUP PATH | unbind PATH | show [PATH]\n"
+"                                     a cgroup v2 (a systemd unit, a container) and\n"
+"                                     every task below it, now and later, in GROUP\n"
 "  cpu bind GROUP CPULIST             move CPUs into GROUP, e.g. cpu bind p1 0-3,8\n"
 "  cpu show [GROUP]\n"
 "  cpu assoc [CPULIST]                per CPU: its group, the CLOSID in IA32_PQR_ASSOC\n"
@@ -79,6 +82,7 @@ static const struct cmd objects[] = {
 	{ "schema", do_schema },
 	{ "task", do_task },
 	{ "exec", do_exec },
+	{ "cgroup", do_cgroup },
 	{ "cpu", do_cpu },
 	{ "closids", do_closids },
 	{ "cdp", do_cdp },

@@ -66,7 +66,7 @@ _rdtctl()
 	fi
 
 	local globals="--backend --state-dir --machine --msr-root --resctrl-root --precedence --json --pretty --quiet --help --version"
-	local objects="info group schema task exec cpu closids cdp save apply reset hook demo map help"
+	local objects="info group schema task exec cgroup cpu closids cdp save apply reset hook demo map help"
 
 	case $prev in
 	--backend)
@@ -187,6 +187,19 @@ _rdtctl()
 		;;
 	exec/)
 		_rdtctl_reply "$(_rdtctl_groups)"
+		;;
+	cgroup/)
+		_rdtctl_reply "bind unbind show help"
+		;;
+	cgroup/bind)
+		if ((nargs == 0)); then
+			_rdtctl_reply "$(_rdtctl_groups)"
+		else
+			_rdtctl_files -d
+		fi
+		;;
+	cgroup/unbind | cgroup/show)
+		_rdtctl_files -d
 		;;
 	esac
 } &&

@@ -166,6 +166,7 @@ int do_group(int argc, char **argv);
 int do_schema(int argc, char **argv);
 int do_task(int argc, char **argv);
 int do_exec(int argc, char **argv);
+int do_cgroup(int argc, char **argv);
 int do_cpu(int argc, char **argv);
 int do_closids(int argc, char **argv);
 int do_cdp(int argc, char **argv);

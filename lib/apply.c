@@ -14,6 +14,7 @@
 
 #include <rdtalloc/rdtalloc.h>
 
+#include "cgroups.h"
 #include "config.h"
 #include "core.h"
 #include "errors.h"
@@ -105,6 +106,23 @@ static int save_tasks(struct out *o, rdtalloc_t *r, int g)
 	return 0;
 }
 
+/* The live cgroups bound to g, one `cgroup` line each. */
+static void save_cgroups(struct out *o, rdtalloc_t *r, int g)
+{
+	const struct rdt_state *st = r->st;
+	const char *root = st->ncgroups ? rdt_core_cgroup_root(r) : NULL;
+	unsigned int i;
+
+	for (i = 0; root && i < st->ncgroups; i++) {
+		uint64_t id;
+
+		if (st->cgroups[i].group == g && !rdt_cgroup_id(root, st->cgroups[i].path, &id) &&
+		    id == st->cgroups[i].id)
+			outf(o, "\tcgroup %s\n", st->cgroups[i].path);
+	}
+	rdt_clear_err(r);	/* no cgroup2 mount: nothing to write */
+}
+
 /* The configuration text of r's state into o; errmsg set on failure. */
 static int save_text(rdtalloc_t *r, unsigned int flags, struct out *o)
 {
@@ -128,6 +146,8 @@ static int save_text(rdtalloc_t *r, unsigned int flags, struct out *o)
 			outf(o, "\tmode exclusive%s\n", st->groups[order[i]].forced ? " force" : "");
 		if (!ret && order[i] != 0)
 			ret = save_cpus(o, st, order[i]);
+		if (!ret && order[i] != 0)
+			save_cgroups(o, r, order[i]);
 		/* task ids name processes of this boot only: written when asked for */
 		if (!ret && order[i] != 0 && (flags & RDTALLOC_SAVE_TASKS))
 			ret = save_tasks(o, r, order[i]);
@@ -460,6 +480,89 @@ static int apply_tasks(struct apply *a, const struct rdt_config_group *cg, int g
 	return 0;
 }
 
+/*
+ * The cgroups of cg are group g's: those bound to g that the file does not
+ * list are unbound, the listed ones bound. A cgroup that does not exist
+ * fails the line, or with RDTALLOC_APPLY_SKIP_MISSING_TASKS is reported
+ * and left out (a service's cgroup exists only while it runs).
+ */
+static int apply_cgroups(struct apply *a, const struct rdt_config_group *cg, int g)
+{
+	struct rdt_state *w = a->work;
+	char (*rel)[RDT_CGROUP_PATH_MAX] = NULL;
+	uint64_t *ids = NULL;
+	bool *have = NULL;
+	unsigned int i, j;
+	int ret = 0;
+
+	if (g == 0)
+		return 0;
+	if (cg->ncgroups && (ret = rdt_core_tasks_allowed(a->r)))
+		return at_line(a, cg->cgroup_lines[0], ret);
+	rel = calloc(cg->ncgroups + 1, sizeof(*rel));
+	ids = calloc(cg->ncgroups + 1, sizeof(*ids));
+	have = calloc(cg->ncgroups + 1, sizeof(*have));
+	if (!rel || !ids || !have) {
+		ret = rdt_fail(a->r, -ENOMEM, "out of memory");
+		goto out;
+	}
+	for (i = 0; i < cg->ncgroups && !ret; i++) {
+		ret = rdt_core_check_cgroup(a->r, cg->cgroups[i], rel[i], sizeof(rel[i]), &ids[i]);
+		if (ret == -ENOENT && (a->flags & RDTALLOC_APPLY_SKIP_MISSING_TASKS) &&
+		    rdt_core_cgroup_root(a->r)) {
+			report(a, "skip cgroup %s (line %u): no such cgroup", cg->cgroups[i],
+			       cg->cgroup_lines[i]);
+			rdt_clear_err(a->r);
+			ret = 0;
+			continue;
+		}
+		if (ret) {
+			ret = at_line(a, cg->cgroup_lines[i], ret);
+			goto out;
+		}
+		have[i] = true;
+		for (j = 0; j < i; j++)
+			if (have[j] && !strcmp(rel[j], rel[i])) {
+				ret = at_line(a, cg->cgroup_lines[i], rdt_fail(a->r, -EINVAL,
+					"cgroup %s is listed twice (line %u)", rel[i],
+					cg->cgroup_lines[j]));
+				goto out;
+			}
+	}
+	/* bound to g and not listed: back to default (the list is short) */
+	for (j = 0; j < w->ncgroups;) {
+		bool listed = false;
+
+		for (i = 0; i < cg->ncgroups && !listed; i++)
+			listed = have[i] && !strcmp(rel[i], w->cgroups[j].path);
+		if (w->cgroups[j].group != g || listed) {
+			j++;
+			continue;
+		}
+		report(a, "cgroup %s -> %s", w->cgroups[j].path, group_name(a, 0));
+		rdt_bind_cgroup(w, 0, w->cgroups[j].path, 0);	/* shifts the next one here */
+		a->changes++;
+	}
+	for (i = 0; i < cg->ncgroups; i++) {
+		const struct rdt_cgroup *c = have[i] ? rdt_cgroup_find(w, rel[i]) : NULL;
+
+		if (!have[i] || (c && c->group == g && c->id == ids[i]))
+			continue;
+		ret = rdt_bind_cgroup(w, g, rel[i], ids[i]);
+		if (ret) {
+			ret = at_line(a, cg->cgroup_lines[i], rdt_fail(a->r, ret, "%s", w->err));
+			goto out;
+		}
+		report(a, "cgroup %s -> %s", rel[i], group_name(a, g));
+		a->changes++;
+	}
+out:
+	free(rel);
+	free(ids);
+	free(have);
+	return ret;
+}
+
 /* The schema of cg onto group g, reported as "schema G OLD -> NEW". */
 static int group_schema(struct apply *a, const struct rdt_config_group *cg, int g)
 {
@@ -520,6 +623,8 @@ static int group_members(struct apply *a, const struct rdt_config_group *cg, int
 
 	if (g != 0) {
 		ret = apply_cpus(a, cg, g);
+		if (!ret)
+			ret = apply_cgroups(a, cg, g);
 		if (ret)
 			return ret;
 	}
@@ -673,7 +778,7 @@ static int apply_text(struct apply *a, const char *text)
 
 		r->st = a->work;
 		a->work = old;	/* freed below */
-		r->dirty = r->groups_changed = true;
+		r->dirty = r->groups_changed = r->cgroups_changed = true;
 		/* a failure here is undone by rdt_core_end like any other */
 		if ((ret = rdt_core_carry_tasks(r, old)) == 0)
 			ret = a->changes;

@@ -19,6 +19,7 @@
 
 #include "config.h"
 #include "errors.h"
+#include "hw/engine.h"
 #include "machine.h"
 
 bool rdt_name_valid(const char *name)
@@ -133,6 +134,7 @@ struct parser {
 	struct task_ref *tasks;		/* every task listed, in file order */
 	size_t ntasks, tasks_cap;
 	struct index_set tids;		/* index into tasks */
+	unsigned int ncgroups;		/* `cgroup` lines in all */
 	unsigned int cpu_owner[RDT_MAX_CPUS];	/* group index + 1; 0: none */
 	unsigned int cpu_line[RDT_MAX_CPUS];	/* where it was listed */
 	char *err;
@@ -378,6 +380,50 @@ static int stmt_mode(struct parser *p, const char *arg, size_t len)
 	return 0;
 }
 
+/*
+ * `cgroup PATH`: one cgroup per line (a path may hold blanks, not '#'). The
+ * path is checked against the machine when applied; here only that it is
+ * not given twice.
+ */
+static int stmt_cgroup(struct parser *p, const char *arg, size_t len)
+{
+	struct rdt_config_group *g = &p->c->groups[p->cur];
+	char **v;
+	unsigned int *lines;
+	char q[48];
+
+	if (strcmp(g->name, "default") == 0)
+		return fail(p, -EINVAL, "the default group takes no 'cgroup' line: the cgroups "
+			    "no other group holds are its already");
+	if (len == 0)
+		return fail(p, -EINVAL, "'cgroup' takes a cgroup path, e.g. "
+			    "'cgroup system.slice/myservice.service'");
+	if (len >= RDT_CGROUP_PATH_MAX)
+		return fail(p, -EINVAL, "cgroup path '%s' is longer than %d bytes",
+			    shown(arg, len, q), RDT_CGROUP_PATH_MAX - 1);
+	for (unsigned int i = 0; i < p->c->ngroups; i++)
+		for (unsigned int k = 0; k < p->c->groups[i].ncgroups; k++)
+			if (strlen(p->c->groups[i].cgroups[k]) == len &&
+			    !memcmp(p->c->groups[i].cgroups[k], arg, len))
+				return fail(p, -EINVAL, "cgroup %s is already in group %s "
+					    "(line %u)", shown(arg, len, q), p->c->groups[i].name,
+					    p->c->groups[i].cgroup_lines[k]);
+	if (p->ncgroups >= RDT_CGROUPS_MAX)
+		return fail(p, -EINVAL, "more than %d cgroups: the most a state holds",
+			    RDT_CGROUPS_MAX);
+	v = realloc(g->cgroups, (g->ncgroups + 1) * sizeof(*v));
+	if (v)
+		g->cgroups = v;
+	lines = realloc(g->cgroup_lines, (g->ncgroups + 1) * sizeof(*lines));
+	if (lines)
+		g->cgroup_lines = lines;
+	if (!v || !lines || !(v[g->ncgroups] = strndup(arg, len)))
+		return fail_nomem(p);
+	lines[g->ncgroups++] = p->line;
+	p->ncgroups++;
+	return 0;
+}
+
 static int stmt_cpus(struct parser *p, const char *arg, size_t len)
 {
 	struct rdt_config_group *g = &p->c->groups[p->cur];
@@ -618,6 +664,7 @@ static int statement(struct parser *p, const char *s, size_t n)
 		{ "cpus", stmt_cpus, true },
 		{ "tasks", stmt_tasks, true },
 		{ "mode", stmt_mode, true },
+		{ "cgroup", stmt_cgroup, true },
 		{ "cdp", stmt_cdp, false },
 	};
 	size_t kl = 0, a;
@@ -635,8 +682,8 @@ static int statement(struct parser *p, const char *s, size_t n)
 				    "'group NAME' first", stmts[i].word);
 		return stmts[i].fn(p, s + a, n - a);
 	}
-	return fail(p, -EINVAL, "unknown keyword '%s' (expected group, schema, cpus, tasks "
-		    "or cdp)", shown(s, kl, q));
+	return fail(p, -EINVAL, "unknown keyword '%s' (expected group, schema, cpus, tasks, "
+		    "cgroup, mode or cdp)", shown(s, kl, q));
 }
 
 static int parse_lines(struct parser *p, const char *text)
@@ -724,6 +771,10 @@ void rdt_config_free(struct rdt_config *c)
 		free(c->groups[i].tasks);
 		free(c->groups[i].cpu_lines);
 		free(c->groups[i].task_lines);
+		for (unsigned int k = 0; k < c->groups[i].ncgroups; k++)
+			free(c->groups[i].cgroups[k]);
+		free(c->groups[i].cgroups);
+		free(c->groups[i].cgroup_lines);
 	}
 	free(c->groups);
 	free(c);

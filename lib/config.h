@@ -28,6 +28,9 @@ struct rdt_config_group {
 	unsigned int ntasks;
 	pid_t *tasks;		/* ascending, no duplicates */
 	unsigned int *task_lines;	/* [ntasks]: the line that lists tasks[i] */
+	unsigned int ncgroups;
+	char **cgroups;		/* `cgroup PATH` lines, in file order, as written */
+	unsigned int *cgroup_lines;
 	int mode;		/* -1 not given, 0 shareable, 1 exclusive */
 	bool mode_force;	/* `mode exclusive force`: also on shareable ways */
 	unsigned int mode_line;

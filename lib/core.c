@@ -20,6 +20,7 @@
 #include <rdtalloc/rdtalloc.h>
 
 #include "backend.h"
+#include "cgroups.h"
 #include "config.h"
 #include "core.h"
 #include "detect/detect.h"
@@ -143,7 +144,7 @@ static int end(rdtalloc_t *r, bool write, int ret)
 		}
 	}
 	r->be->ops->finish(r);
-	r->groups_changed = false;
+	r->groups_changed = r->cgroups_changed = false;
 	if (write && ret < 0)	/* only a change that was made has something to add */
 		r->warning[0] = '\0';
 	if (r->store)
@@ -1365,7 +1366,98 @@ static int task_index(rdtalloc_t *r)
 	return 0;
 }
 
-/* Live tasks of group g by the state's table, ascending, into a new array. */
+/* v minus the tids of drop (both ascending), in place. */
+static size_t subtract(pid_t *v, size_t n, const pid_t *drop, size_t nd)
+{
+	size_t i, j = 0, k = 0;
+
+	for (i = 0; i < n; i++) {
+		while (j < nd && drop[j] < v[i])
+			j++;
+		if (j < nd && drop[j] == v[i])
+			continue;
+		v[k++] = v[i];
+	}
+	return k;
+}
+
+/* a and b (ascending) merged into a new array, each tid once. */
+static int merge(const pid_t *a, size_t na, const pid_t *b, size_t nb, pid_t **out, size_t *n)
+{
+	pid_t *v = malloc((na + nb + 1) * sizeof(pid_t));
+	size_t i = 0, j = 0, k = 0;
+
+	if (!v)
+		return -ENOMEM;
+	while (i < na || j < nb) {
+		pid_t x = j >= nb || (i < na && a[i] <= b[j]) ? a[i] : b[j];
+
+		if (i < na && a[i] == x)
+			i++;
+		if (j < nb && b[j] == x)
+			j++;
+		v[k++] = x;
+	}
+	*out = v;
+	*n = k;
+	return 0;
+}
+
+/* The tids the state's table binds to a live task, ascending. */
+static int table_bound(rdtalloc_t *r, pid_t **out, size_t *n)
+{
+	const struct rdt_task_map *m = &r->st->tasks;
+	pid_t *v = malloc((m->len + 1) * sizeof(pid_t));
+	size_t i, k = 0;
+
+	if (!v)
+		return rdt_fail(r, -ENOMEM, "out of memory");
+	for (i = 0; i < m->cap; i++)
+		if (m->slots[i].tid && rdt_core_binding_alive(r, &m->slots[i]))
+			v[k++] = m->slots[i].tid;
+	qsort(v, k, sizeof(pid_t), cmp_pid);
+	*out = v;
+	*n = k;
+	return 0;
+}
+
+/*
+ * Tasks of g through its cgroups (or, for g 0, of any bound cgroup), less
+ * those bound by the table: out of out/n (ascending) for g 0, into it else.
+ */
+static int with_cgroups(rdtalloc_t *r, int g, pid_t **out, size_t *n)
+{
+	pid_t *cg = NULL, *own = NULL, *v;
+	size_t ncg = 0, nown = 0, nv;
+	int ret;
+
+	if (!r->st->ncgroups || r->m->virtual_tasks)
+		return 0;
+	ret = rdt_core_cgroup_members(r, g ? g : -1, &cg, &ncg);
+	if (!ret && ncg && g)
+		ret = table_bound(r, &own, &nown);
+	if (ret || !ncg)
+		goto out;
+	if (g == 0) {
+		*n = subtract(*out, *n, cg, ncg);
+		goto out;
+	}
+	ncg = subtract(cg, ncg, own, nown);
+	ret = merge(*out, *n, cg, ncg, &v, &nv);
+	if (ret) {
+		ret = rdt_fail(r, ret, "out of memory");
+		goto out;
+	}
+	free(*out);
+	*out = v;
+	*n = nv;
+out:
+	free(cg);
+	free(own);
+	return ret;
+}
+
+/* Live tasks of group g by the state's table and its cgroups, ascending, into a new array. */
 int rdt_core_table_tasks(rdtalloc_t *r, int g, pid_t **out, size_t *n)
 {
 	const struct rdt_task_map *m = &r->st->tasks;
@@ -1390,7 +1482,12 @@ int rdt_core_table_tasks(rdtalloc_t *r, int g, pid_t **out, size_t *n)
 		}
 		*out = all;
 		*n = k;
-		return 0;
+		ret = with_cgroups(r, 0, out, n);
+		if (ret) {
+			free(*out);
+			*out = NULL;
+		}
+		return ret;
 	}
 	if (g != 0 && (ret = task_index(r)))
 		return ret;
@@ -1406,6 +1503,11 @@ int rdt_core_table_tasks(rdtalloc_t *r, int g, pid_t **out, size_t *n)
 	}
 	*out = v;
 	*n = k;
+	if (g != 0 && (ret = with_cgroups(r, g, out, n))) {
+		free(*out);
+		*out = NULL;
+		return ret;
+	}
 	return 0;
 }
 
@@ -1418,7 +1520,9 @@ int rdt_core_table_group(rdtalloc_t *r, pid_t tid, uint64_t start)
 {
 	const struct rdt_task *t = rdt_task_map_get(&r->st->tasks, tid);
 
-	return t && (r->m->virtual_tasks || t->start == start) ? t->group : 0;
+	if (t && (r->m->virtual_tasks || t->start == start))
+		return t->group;
+	return rdt_core_cgroup_task_group(r, tid);
 }
 
 RDTALLOC_API int rdtalloc_group_tasks(rdtalloc_t *r, const char *group, pid_t *tids, size_t max)
@@ -1515,6 +1619,127 @@ RDTALLOC_API int rdtalloc_cpu_group(rdtalloc_t *r, int cpu, char *buf, size_t le
 		ret = copy_name(r, g < 0 ? "default" : r->st->groups[g].name, buf, len);
 	}
 	return end(r, false, ret);
+}
+
+/* ---- cgroups ------------------------------------------------------------------------ */
+
+/* The cgroup a caller names, normalised, with its id; errmsg names what is wrong. */
+int rdt_core_check_cgroup(rdtalloc_t *r, const char *path, char *rel, size_t len, uint64_t *id)
+{
+	char err[RDT_ERRMSG_MAX];
+	const char *root;
+	int ret;
+
+	if (r->m->virtual_tasks)
+		return rdt_fail(r, -EOPNOTSUPP, "this machine's tasks are virtual (tasks=virtual): "
+				"it has no cgroups to bind");
+	root = rdt_core_cgroup_root(r);
+	if (!root)
+		return -ENOENT;
+	ret = rdt_cgroup_resolve(root, path, rel, len, id, err, sizeof(err));
+	return ret ? rdt_fail(r, ret, "%s", err) : 0;
+}
+
+RDTALLOC_API int rdtalloc_bind_cgroup(rdtalloc_t *r, const char *group, const char *path)
+{
+	char rel[RDT_CGROUP_PATH_MAX];
+	const struct rdt_cgroup *c;
+	uint64_t id;
+	int ret, g;
+
+	if (!r)
+		return -EINVAL;
+	ret = begin(r, true);
+	if (ret)
+		return ret;
+	g = find_group(r, group);
+	ret = g < 0 ? g : rdt_core_check_cgroup(r, path, rel, sizeof(rel), &id);
+	if (!ret)
+		ret = r->be->ops->tasks_allowed(r);
+	if (ret)
+		goto out;
+	if (rdt_core_cgroup_gc(r))
+		r->dirty = r->cgroups_changed = true;
+	c = rdt_cgroup_find(r->st, rel);
+	if (c ? c->group == g && c->id == id : g == 0)
+		goto out;	/* as asked already */
+	ret = engine_err(r, rdt_bind_cgroup(r->st, g, rel, id));
+	if (!ret)
+		r->dirty = r->cgroups_changed = true;
+out:
+	return end(r, true, ret);
+}
+
+RDTALLOC_API int rdtalloc_cgroup_group(rdtalloc_t *r, const char *path, char *buf, size_t len)
+{
+	char rel[RDT_CGROUP_PATH_MAX];
+	uint64_t id;
+	int ret;
+
+	if (!r)
+		return -EINVAL;
+	ret = begin(r, false);
+	if (ret)
+		return ret;
+	ret = rdt_core_check_cgroup(r, path, rel, sizeof(rel), &id);
+	if (!ret)
+		ret = copy_name(r, r->st->groups[rdt_core_cgroup_path_group(r, rel)].name, buf, len);
+	return end(r, false, ret);
+}
+
+/* One live binding, copied out for a callback that runs unlocked. */
+struct cg_snap {
+	char *path;
+	char group[RDT_NAME_LEN];
+};
+
+static int cgroup_snapshot(rdtalloc_t *r, struct cg_snap **out, unsigned int *n)
+{
+	const char *root = rdt_core_cgroup_root(r);
+	struct cg_snap *v;
+	unsigned int i;
+
+	*n = 0;
+	*out = v = calloc(r->st->ncgroups + 1, sizeof(*v));
+	if (!v)
+		return rdt_fail(r, -ENOMEM, "out of memory");
+	for (i = 0; root && i < r->st->ncgroups; i++) {
+		const struct rdt_cgroup *c = &r->st->cgroups[i];
+		uint64_t id;
+
+		/* a cgroup removed since drops out, as an exited task does */
+		if (rdt_cgroup_id(root, c->path, &id) || id != c->id)
+			continue;
+		v[*n].path = strdup(c->path);
+		if (!v[*n].path)
+			return rdt_fail(r, -ENOMEM, "out of memory");
+		memcpy(v[(*n)++].group, r->st->groups[c->group].name, RDT_NAME_LEN);
+	}
+	return 0;
+}
+
+RDTALLOC_API int rdtalloc_cgroup_foreach(rdtalloc_t *r,
+					 int (*cb)(const char *path, const char *group, void *arg),
+					 void *arg)
+{
+	struct cg_snap *snap = NULL;
+	unsigned int i, n = 0;
+	int ret;
+
+	if (!r || !cb)
+		return -EINVAL;
+	ret = begin(r, false);
+	if (ret)
+		return ret;
+	ret = r->st->ncgroups ? cgroup_snapshot(r, &snap, &n) : 0;
+	ret = end(r, false, ret);
+	/* callbacks run unlocked, on the snapshot: they may call us again */
+	for (i = 0; !ret && i < n; i++)
+		ret = cb(snap[i].path, snap[i].group, arg);
+	for (i = 0; snap && snap[i].path; i++)
+		free(snap[i].path);
+	free(snap);
+	return ret;
 }
 
 /* ---- Machine and CLOSIDs --------------------------------------------------------- */
@@ -1815,6 +2040,16 @@ RDTALLOC_API int rdtalloc_effective_closid(rdtalloc_t *r, int cpu, pid_t tid,
 	return end(r, false, ret);
 }
 
+/* The group of the task switched in: its own binding, else its cgroup's. */
+static int switch_group(rdtalloc_t *r, pid_t tid)
+{
+	const struct rdt_task *t = tid ? rdt_task_map_get(&r->st->tasks, tid) : NULL;
+
+	if (t)
+		return t->group;
+	return tid ? rdt_core_cgroup_task_group(r, tid) : 0;
+}
+
 RDTALLOC_API int rdtalloc_sim_switch(rdtalloc_t *r, int cpu, pid_t tid,
 				     struct rdtalloc_switch *out)
 {
@@ -1840,7 +2075,8 @@ RDTALLOC_API int rdtalloc_sim_switch(rdtalloc_t *r, int cpu, pid_t tid,
 		goto out;
 	if (stale)
 		drop_if_stale(r, tid);
-	ret = engine_err(r, rdt_switch(r->st, cpu, tid, &closid, &written));
+	ret = engine_err(r, rdt_switch_group(r->st, cpu, tid, switch_group(r, tid), &closid,
+					     &written));
 	if (ret)
 		goto out;
 	r->dirty = true;

@@ -50,6 +50,8 @@ struct rdtalloc {
 	unsigned long hook_ino;		/* inode of the pin directory it was opened from */
 	bool hook_serves;		/* it serves this context's backend and state */
 	bool groups_changed;		/* this call changed groups, masks or CPUs */
+	bool cgroups_changed;		/* this call changed cgroup bindings */
+	char cgroup_root[4096];		/* the cgroup2 mount, once looked up ("": not yet) */
 	bool hook_synced;		/* this call pushed the state into the hook's maps */
 	struct rdt_hook_snap *hook_before;	/* the state the maps held when the call began */
 	struct rdt_hook_undo {		/* task storage changes of this call, to undo */
@@ -94,5 +96,26 @@ void rdt_core_task_index_free(struct rdtalloc *r);
 int rdt_core_table_group(struct rdtalloc *r, pid_t tid, uint64_t start);
 /* Live tasks of group g of r->st, ascending; caller frees. */
 int rdt_core_collect_tasks(struct rdtalloc *r, int g, pid_t **out, size_t *n);
+
+/*
+ * lib/cgbind.c: cgroup bindings where the library resolves them (sim, msr,
+ * the hook's user side). The cgroup2 mount (NULL, errmsg set, when none);
+ * the group of cgroup rel / of a task through its cgroup (0: none); the
+ * threads of g's cgroups (g -1: of any bound cgroup); the bindings whose
+ * cgroup was removed dropped from r->st (how many).
+ */
+const char *rdt_core_cgroup_root(struct rdtalloc *r);
+/* A cgroup the caller names, normalised into rel, with its id (core.c); errmsg set. */
+int rdt_core_check_cgroup(struct rdtalloc *r, const char *path, char *rel, size_t len,
+			  uint64_t *id);
+int rdt_core_cgroup_path_group(struct rdtalloc *r, const char *rel);
+int rdt_core_cgroup_task_group(struct rdtalloc *r, pid_t tid);
+int rdt_core_cgroup_members(struct rdtalloc *r, int g, pid_t **out, size_t *n);
+unsigned int rdt_core_cgroup_gc(struct rdtalloc *r);
+/* The same against another state than r->st (resctrl's state before a call). */
+int rdt_core_cgroup_path_group_in(struct rdtalloc *r, const struct rdt_state *st, const char *rel);
+int rdt_core_cgroup_task_group_in(struct rdtalloc *r, const struct rdt_state *st, pid_t tid);
+int rdt_core_cgroup_members_in(struct rdtalloc *r, const struct rdt_state *st, int g,
+			       pid_t **out, size_t *n);
 
 #endif

@@ -35,6 +35,11 @@ static void unescape_octal(char *s)
  */
 int rdt_resctrl_mounted(const char *mounts, char *where, size_t len)
 {
+	return rdt_fs_mounted(mounts, "resctrl", where, len);
+}
+
+int rdt_fs_mounted(const char *mounts, const char *fstype, char *where, size_t len)
+{
 	char line[4096], *save, *mnt, *type;
 	int ret = 0;
 	FILE *f;
@@ -47,7 +52,7 @@ int rdt_resctrl_mounted(const char *mounts, char *where, size_t len)
 			continue;
 		mnt = strtok_r(NULL, " \t\n", &save);
 		type = strtok_r(NULL, " \t\n", &save);
-		if (!mnt || !type || strcmp(type, "resctrl"))
+		if (!mnt || !type || strcmp(type, fstype))
 			continue;
 		unescape_octal(mnt);
 		snprintf(where, len, "%s", mnt);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* mounts: the resctrl mount point from a mount table (lib/mounts.c). */
+/* mounts: the resctrl and cgroup2 mount points from a mount table (lib/mounts.c). */
 #ifndef RDT_MOUNTS_H
 #define RDT_MOUNTS_H
 
@@ -10,6 +10,8 @@
  * mounted, -errno when the table cannot be read.
  */
 int rdt_resctrl_mounted(const char *mounts, char *where, size_t len);
+/* The same for the first mount of file system type fstype ("cgroup2"). */
+int rdt_fs_mounted(const char *mounts, const char *fstype, char *where, size_t len);
 
 /*
  * 1 when the mount at where lists opt among its options (or its source,

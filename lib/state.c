@@ -639,6 +639,38 @@ static int read_bindings(struct rdt_state *st, json_object *root, const char *pa
 	return read_tasks(st, tasks, path, err, len);
 }
 
+/* Optional: states written before cgroups could be bound have none. */
+static int read_cgroups(struct rdt_state *st, json_object *root, const char *path,
+			char *err, size_t len)
+{
+	json_object *cg;
+	size_t i, n;
+
+	if (!json_object_object_get_ex(root, "cgroups", &cg))
+		return 0;
+	if (!json_object_is_type(cg, json_type_array) ||
+	    (n = json_object_array_length(cg)) > RDT_CGROUPS_MAX)
+		return BAD("state file %s: cgroup bindings are malformed", path);
+	for (i = 0; i < n; i++) {
+		json_object *o = json_object_array_get_idx(cg, i);
+		json_object *p = get(o, "path", json_type_string);
+		uint64_t id, g;
+		const char *cp;
+
+		if (!p || get_uint(get(o, "id", json_type_int), INT64_MAX, &id) ||
+		    get_uint(get(o, "group", json_type_int), st->ngroups - 1, &g) || !g)
+			return BAD("state file %s: cgroup binding %zu is malformed", path, i);
+		cp = json_object_get_string(p);
+		if (!cp[0] || cp[0] == '/' || strlen(cp) >= RDT_CGROUP_PATH_MAX ||
+		    rdt_cgroup_find(st, cp))
+			return BAD("state file %s: cgroup binding %zu: bad or repeated path", path,
+				   i);
+		if (rdt_bind_cgroup(st, (int)g, cp, id))
+			return BAD("state file %s: cgroup binding %zu: %s", path, i, st->err);
+	}
+	return 0;
+}
+
 static int read_regs(struct rdt_state *st, json_object *regs, const char *path,
 		     char *err, size_t len)
 {
@@ -809,6 +841,8 @@ int rdt_store_read(struct rdt_store *s, const struct rdt_machine *m, const char 
 		ret = read_modes(st, root, s->path, err, len);
 	if (!ret)
 		ret = read_bindings(st, root, s->path, err, len);
+	if (!ret)
+		ret = read_cgroups(st, root, s->path, err, len);
 	if (!ret)
 		ret = read_regs(st, regs, s->path, err, len);
 	if (ret)
@@ -1035,6 +1069,22 @@ static json_object *state_json(const struct rdt_state *st, const char *backend)
 	json_object_object_add(root, "cpus", cpus);
 	tasks = tasks_json(st, order_of);
 	json_object_object_add(root, "tasks", tasks);
+	if (st->ncgroups) {
+		json_object *cg = json_object_new_array();
+
+		for (i = 0; i < st->ncgroups; i++) {
+			json_object *o = json_object_new_object();
+
+			json_object_object_add(o, "path",
+					       json_object_new_string(st->cgroups[i].path));
+			json_object_object_add(o, "id",
+					       json_object_new_int64((int64_t)st->cgroups[i].id));
+			json_object_object_add(o, "group",
+					       json_object_new_int(order_of[st->cgroups[i].group]));
+			json_object_array_add(cg, o);
+		}
+		json_object_object_add(root, "cgroups", cg);
+	}
 	json_object_object_add(root, "regs", regs_json(st));
 	free(order_of);
 	return root;

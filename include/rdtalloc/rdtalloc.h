@@ -217,6 +217,35 @@ RDTALLOC_API int rdtalloc_group_cpus(rdtalloc_t *r, const char *group, int *cpus
 RDTALLOC_API int rdtalloc_task_group(rdtalloc_t *r, pid_t tid, char *buf, size_t len);
 RDTALLOC_API int rdtalloc_cpu_group(rdtalloc_t *r, int cpu, char *buf, size_t len);
 
+/* ---- cgroups (v2) ---------------------------------------------------- */
+
+/*
+ * Bind a cgroup to group (the default group: unbind it). Every task in the
+ * cgroup or below it, now and later, runs in group unless it has a binding
+ * of its own (which wins), or a deeper bound cgroup holds it. path: under
+ * the cgroup2 mount ("/sys/fs/cgroup/system.slice/x.service"), as
+ * /proc/PID/cgroup writes it ("/system.slice/x.service"), or relative to the
+ * mount ("system.slice/x.service"); not the root. A cgroup that is removed
+ * drops out. -ENOENT: no such cgroup; -EINVAL: a bad path (named);
+ * -ENOSPC: the state holds 4096 bindings already; -EOPNOTSUPP: the backend
+ * cannot bind tasks now (msr without the switch hook) or tasks are virtual.
+ */
+RDTALLOC_API int rdtalloc_bind_cgroup(rdtalloc_t *r, const char *group, const char *path);
+/*
+ * The group the tasks of cgroup path get through cgroups: the group it or
+ * its nearest bound ancestor is bound to, "default" when none is. Buffer
+ * rules as rdtalloc_task_group().
+ */
+RDTALLOC_API int rdtalloc_cgroup_group(rdtalloc_t *r, const char *path, char *buf, size_t len);
+/*
+ * Call cb for every bound cgroup (path relative to the cgroup2 mount, the
+ * group), ascending by path, on a snapshot (cb may call back into the
+ * library). A non-zero return from cb stops the walk and is returned.
+ */
+RDTALLOC_API int rdtalloc_cgroup_foreach(rdtalloc_t *r,
+					 int (*cb)(const char *path, const char *group, void *arg),
+					 void *arg);
+
 /* ---- Machine and CLOSIDs --------------------------------------------- */
 
 struct rdtalloc_resource_info {

@@ -767,6 +767,9 @@ static int attribute(struct rdtalloc *r, const struct rdt_state *st, const struc
 	g = bound_group(r, st, tid);
 	if (g > 0 && v->cls_of[g] == k)
 		return g;
+	g = rdt_core_cgroup_task_group_in(r, st, tid);
+	if (g > 0 && v->cls_of[g] == k)
+		return g;
 	if (!task_parents(tid, &tgid, &ppid) && tgid != tid) {
 		g = bound_group(r, st, tgid);
 		if (g > 0 && v->cls_of[g] == k)
@@ -1197,6 +1200,73 @@ static int move_bound(struct rdtalloc *r, struct rc_view *v, const struct rdt_st
 	return ret;
 }
 
+static int cmp_tid(const void *a, const void *b)
+{
+	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * Tasks of bound cgroups into their group's class, and those of cgroups
+ * unbound by this call back to the root. The kernel knows no cgroups: a
+ * child forked in a class stays there by itself, but a task that enters a
+ * bound cgroup from outside (systemd starting a service's process, a
+ * container's exec) is moved only here - at the next realise, which every
+ * open of the state and every write call does.
+ */
+static int move_cgroups(struct rdtalloc *r, struct rc_view *v, const struct rdt_state *before)
+{
+	pid_t *now = NULL, *old = NULL, **lists = NULL;
+	size_t nnow = 0, nold = 0, *nl = NULL, i;
+	unsigned int d;
+	int ret;
+
+	if (!r->st->ncgroups && !(before && before->ncgroups))
+		return 0;
+	ret = rdt_core_cgroup_members_in(r, r->st, -1, &now, &nnow);
+	if (!ret && before)
+		ret = rdt_core_cgroup_members_in(r, before, -1, &old, &nold);
+	lists = calloc(v->ndirs + 1, sizeof(*lists));
+	nl = calloc(v->ndirs + 1, sizeof(*nl));
+	if (!ret && (!lists || !nl))
+		ret = rdt_fail(r, -ENOMEM, "out of memory");
+	/* where the kernel has each task now, in our directories */
+	for (d = 0; !ret && d < v->ndirs; d++) {
+		if (v->dirs[d].n < 0 || v->dirs[d].remove)
+			continue;
+		ret = read_tasks(r, v->dirs[d].name, &lists[d], &nl[d]);
+		if (!ret)
+			qsort(lists[d], nl[d], sizeof(pid_t), cmp_tid);
+	}
+	for (i = 0; !ret && i < nnow + nold; i++) {
+		pid_t tid = i < nnow ? now[i] : old[i - nnow];
+		const char *to, *from = NULL;
+		int g;
+
+		if (i >= nnow && bsearch(&tid, now, nnow, sizeof(pid_t), cmp_tid))
+			continue;	/* seen already */
+		if (bound_group(r, r->st, tid) >= 0)
+			continue;	/* its own binding, placed by move_bound */
+		g = rdt_core_cgroup_task_group(r, tid);
+		to = dir_name(v, g > 0 ? v->cls_of[g] : -1);
+		for (d = 0; !from && d < v->ndirs; d++)
+			if (lists[d] && bsearch(&tid, lists[d], nl[d], sizeof(pid_t), cmp_tid))
+				from = v->dirs[d].name;
+		/* in the root or a control group not ours, and the default wanted: stay */
+		if ((from && !strcmp(from, to)) || (!from && !*to))
+			continue;
+		ret = move_task(r, tid, to, from ? from : "");
+	}
+	for (d = 0; lists && d < v->ndirs; d++)
+		free(lists[d]);
+	free(lists);
+	free(nl);
+	free(now);
+	free(old);
+	return ret;
+}
+
 static int remove_dir(struct rdtalloc *r, struct rc_view *v, unsigned int d)
 {
 	struct rc_ctx *c = ctx_of(r);
@@ -1376,6 +1446,8 @@ static int realise(struct rdtalloc *r, const struct rdt_state *before)
 	 */
 	if (!ret && (before || created_any(&v)))
 		ret = move_bound(r, &v, before, &bv, was_dir);
+	if (!ret)
+		ret = move_cgroups(r, &v, before);
 	/* remove the directories no class holds: their CPUs and tasks go to the root */
 	for (d = 0; !ret && d < v.ndirs; d++)
 		if (v.dirs[d].remove)
@@ -1425,7 +1497,7 @@ static int rc_open_ops(struct rdtalloc *r)
 {
 	struct rc_ctx *c = ctx_of(r);
 	char err[RDT_ERRMSG_MAX] = "";
-	unsigned int res, free_ids, exited = 0;
+	unsigned int res, free_ids, exited = 0, gone = 0;
 	size_t n;
 	int ret;
 
@@ -1442,10 +1514,12 @@ static int rc_open_ops(struct rdtalloc *r)
 	if (!ret)
 		exited = drop_exited(r);
 	if (!ret)
+		gone = rdt_core_cgroup_gc(r);
+	if (!ret)
 		ret = realise(r, NULL);
 	if (ret)
 		rdt_fail(NULL, ret, "%s", rdtalloc_errmsg(r));
-	if (!ret && r->store && (r->fresh || c->changes || exited)) {
+	if (!ret && r->store && (r->fresh || c->changes || exited || gone)) {
 		ret = rdt_store_write(r->store, r->st, r->be->name, err, sizeof(err));
 		if (ret)
 			rdt_fail(NULL, ret, "%s", err);
@@ -1470,6 +1544,11 @@ static int rc_open_ops(struct rdtalloc *r)
 		snprintf(r->reason + n, sizeof(r->reason) - n, "; %u bound task%s had exited "
 			 "and %s dropped", exited, exited == 1 ? "" : "s",
 			 exited == 1 ? "was" : "were");
+	n = strlen(r->reason);
+	if (gone)
+		snprintf(r->reason + n, sizeof(r->reason) - n, "; %u bound cgroup%s had been "
+			 "removed and %s dropped", gone, gone == 1 ? "" : "s",
+			 gone == 1 ? "was" : "were");
 	return 0;
 }
 

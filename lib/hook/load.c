@@ -133,6 +133,7 @@ static int pin_all(struct switch_hook *skel, const char *dir, char *err, size_t 
 	} pins[] = {
 		{ "task_group", skel->maps.task_group, NULL },
 		{ "group_closid", skel->maps.group_closid, NULL },
+		{ "cgroup_group", skel->maps.cgroup_group, NULL },
 		{ "cpu_group", skel->maps.cpu_group, NULL },
 		{ "cpu_domain", skel->maps.cpu_domain, NULL },
 		{ "cpu_state", skel->maps.cpu_state, NULL },
@@ -142,6 +143,7 @@ static int pin_all(struct switch_hook *skel, const char *dir, char *err, size_t 
 		{ "prog_kick", NULL, skel->progs.rdt_kick },
 		{ "prog_switch", NULL, skel->progs.rdt_switch },
 		{ "prog_fork", NULL, skel->progs.rdt_fork },
+		{ "prog_attach", NULL, skel->progs.rdt_attach },
 	};
 	char path[PATH_MAX];
 	size_t i;
@@ -256,7 +258,7 @@ static int attach_pin(struct bpf_program *prog, const char *dir, const char *nam
 
 int rdt_hook_load(struct rdtalloc *r, const struct rdt_state *st, char *err, size_t len)
 {
-	struct bpf_link *sw = NULL, *fork = NULL;
+	struct bpf_link *sw = NULL, *fork = NULL, *att = NULL;
 	struct switch_hook *skel = NULL;
 	char tmp[PATH_MAX];
 	struct stat sb;
@@ -293,6 +295,8 @@ int rdt_hook_load(struct rdtalloc *r, const struct rdt_state *st, char *err, siz
 	if (!ret)
 		ret = attach_pin(skel->progs.rdt_fork, tmp, "link_fork", &fork, err, len);
 	if (!ret)
+		ret = attach_pin(skel->progs.rdt_attach, tmp, "link_attach", &att, err, len);
+	if (!ret)
 		ret = attach_pin(skel->progs.rdt_switch, tmp, "link_switch", &sw, err, len);
 	if (!ret && rename(tmp, RDT_HOOK_DIR)) {
 		ret = errno == ENOTEMPTY || errno == EEXIST ? -EEXIST : -errno;
@@ -304,6 +308,7 @@ int rdt_hook_load(struct rdtalloc *r, const struct rdt_state *st, char *err, siz
 out:
 	bpf_link__destroy(sw);		/* closes our descriptor; the pin keeps the link */
 	bpf_link__destroy(fork);
+	bpf_link__destroy(att);
 	switch_hook__destroy(skel);
 	return ret;
 }

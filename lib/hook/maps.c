@@ -18,6 +18,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "cgroups.h"
 #include "core.h"
 #include "errors.h"
 #include "hook/hook.h"
@@ -36,12 +37,13 @@
 #define PIDFD_THREAD O_EXCL
 #endif
 
-enum { M_TASK, M_GCLOS, M_CGRP, M_CDOM, M_STATE, M_CTL, M_EVENTS, P_TASKS, P_KICK, NFDS };
+enum { M_TASK, M_GCLOS, M_CGRP, M_CDOM, M_STATE, M_CTL, M_EVENTS, M_CGBIND, P_TASKS, P_KICK,
+       NFDS };
 
 /* Pin names under the hook's directory, in the order above. */
 static const char *const pin_names[NFDS] = {
 	"task_group", "group_closid", "cpu_group", "cpu_domain", "cpu_state", "control",
-	"events", "prog_tasks", "prog_kick",
+	"events", "cgroup_group", "prog_tasks", "prog_kick",
 };
 
 struct rdt_hook {
@@ -51,6 +53,7 @@ struct rdt_hook {
 	size_t slots_len;
 	struct rdt_hook_ctl *ctl;
 	size_t ctl_len;
+	char cgroup_root[PATH_MAX];	/* the cgroup2 mount; "": none */
 	int err_code;			/* of the last failure err describes */
 	char err[RDT_ERRMSG_MAX];
 };
@@ -180,6 +183,8 @@ int rdt_hook_open_at(const char *dir, struct rdt_hook **out, char *err, size_t l
 	h->ctl = map_array(h, M_CTL, sizeof(struct rdt_hook_ctl), &one, &h->ctl_len);
 	if (!h->ctl)
 		goto fail_set;
+	if (rdt_cgroup_root(NULL, h->cgroup_root, sizeof(h->cgroup_root), path, sizeof(path)))
+		h->cgroup_root[0] = '\0';
 	*out = h;
 	return 0;
 fail_set:
@@ -640,6 +645,56 @@ out:
 	return ret;
 }
 
+/* cgroup_group := the state's bindings (cgroup id -> group), when either has any. */
+static int sync_cgroups(struct rdt_hook *h, const struct rdt_state *st)
+{
+	__u64 *keys = NULL, *gone = NULL, key, next;
+	struct rdt_hook_task *vals = NULL;
+	size_t ngone = 0, i;
+	int ret = 0;
+
+	if (!st->ncgroups && !h->ctl->ncgroups)
+		return 0;
+	keys = malloc((st->ncgroups + 1) * sizeof(*keys));
+	vals = malloc((st->ncgroups + 1) * sizeof(*vals));
+	gone = malloc((RDT_HOOK_CGROUPS + 1) * sizeof(*gone));
+	if (!keys || !vals || !gone) {
+		ret = hook_fail(h, -ENOMEM, "out of memory");
+		goto out;
+	}
+	for (i = 0; i < st->ncgroups; i++) {
+		keys[i] = st->cgroups[i].id;
+		vals[i].seq = st->groups[st->cgroups[i].group].seq;
+	}
+	/* entries first, then the count that makes the program look at them */
+	ret = update_batch(h, M_CGBIND, keys, vals, st->ncgroups);
+	if (ret)
+		goto out;
+	h->ctl->ncgroups = st->ncgroups;
+	for (int more = !bpf_map_get_next_key(h->fd[M_CGBIND], NULL, &next);
+	     more && ngone < RDT_HOOK_CGROUPS;
+	     more = !bpf_map_get_next_key(h->fd[M_CGBIND], &key, &next)) {
+		bool want = false;
+
+		key = next;
+		for (i = 0; i < st->ncgroups && !want; i++)
+			want = keys[i] == key;
+		if (!want)
+			gone[ngone++] = key;
+	}
+	for (i = 0; i < ngone; i++)
+		if (bpf_map_delete_elem(h->fd[M_CGBIND], &gone[i]) && errno != ENOENT) {
+			ret = hook_fail(h, -errno, "switch hook: removing a cgroup from map "
+					"cgroup_group failed: %s", strerror(errno));
+			break;
+		}
+out:
+	free(keys);
+	free(vals);
+	free(gone);
+	return ret;
+}
+
 int rdt_hook_sync_quiet(struct rdt_hook *h, const struct rdt_state *st)
 {
 	int ret;
@@ -648,6 +703,8 @@ int rdt_hook_sync_quiet(struct rdt_hook *h, const struct rdt_state *st)
 		return -EINVAL;
 	h->err[0] = '\0';
 	ret = sync_groups(h, st);
+	if (!ret)
+		ret = sync_cgroups(h, st);
 	return ret ? ret : sync_cpus(h, st);
 }
 
@@ -661,6 +718,8 @@ int rdt_hook_sync(struct rdt_hook *h, const struct rdt_state *st,
 	h->err[0] = '\0';
 	/* CLOSIDs first: a CPU or task pointed at a group finds its entries */
 	ret = before ? sync_groups_diff(h, before, st) : sync_groups(h, st);
+	if (!ret)
+		ret = sync_cgroups(h, st);
 	if (!ret)
 		ret = sync_cpus(h, st);
 	rdt_hook_kick(h);
@@ -767,7 +826,7 @@ static int iter_task_group(struct rdt_hook *h, pid_t tid, uint64_t *seq)
 	ret = -ESRCH;
 	for (i = 0; i < n; i++)
 		if (rec[i].tid == (__u32)tid) {
-			*seq = rec[i].seq;
+			*seq = rec[i].own ? rec[i].seq : 0;	/* its own binding only */
 			ret = 0;
 			break;
 		}
@@ -805,6 +864,30 @@ static __u32 closid_of(struct rdt_hook *h, uint64_t seq, __u32 adom)
 	return bpf_map_lookup_elem(h->fd[M_GCLOS], &key, &k) == 0 ? k : 0;
 }
 
+/*
+ * The group of tid through its cgroup as the program finds it (cgroup_seq
+ * in bpf/switch_hook.bpf.c): its cgroup and each ancestor looked up by id.
+ */
+static uint64_t cgroup_seq(struct rdt_hook *h, pid_t tid)
+{
+	char rel[RDT_CGROUP_PATH_MAX], *slash;
+	struct rdt_hook_task v;
+	uint64_t id;
+
+	if (!h->ctl->ncgroups || !h->cgroup_root[0] || rdt_task_cgroup(tid, rel, sizeof(rel)))
+		return 0;
+	while (rel[0]) {
+		if (!rdt_cgroup_id(h->cgroup_root, rel, &id) &&
+		    !bpf_map_lookup_elem(h->fd[M_CGBIND], &id, &v))
+			return v.seq;
+		slash = strrchr(rel, '/');
+		if (!slash)
+			break;
+		*slash = '\0';
+	}
+	return 0;
+}
+
 /* The BPF program's rule, from user space (closid_for in bpf/switch_hook.bpf.c). */
 int rdt_hook_closid_for(struct rdt_hook *h, unsigned int cpu, pid_t tid, unsigned int *closid)
 {
@@ -824,6 +907,8 @@ int rdt_hook_closid_for(struct rdt_hook *h, unsigned int cpu, pid_t tid, unsigne
 
 		if (ret && ret != -ESRCH)
 			return ret;	/* unknown: better no answer than default's */
+		if (!ret && !tseq)
+			tseq = cgroup_seq(h, tid);
 		if (!ret && tseq)	/* -ESRCH: exited, it no longer counts */
 			seq = tseq;
 	}

@@ -531,6 +531,33 @@ fail:
 	return err;
 }
 
+static void cgroups_free(struct rdt_cgroup *v, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; v && i < n; i++)
+		free(v[i].path);
+	free(v);
+}
+
+static int cgroups_copy(struct rdt_state *st, const struct rdt_state *src)
+{
+	unsigned int i;
+
+	st->ncgroups = 0;
+	st->cgroups = calloc(src->ncgroups + 1, sizeof(*st->cgroups));
+	if (!st->cgroups)
+		return -ENOMEM;
+	for (i = 0; i < src->ncgroups; i++) {
+		st->cgroups[i] = src->cgroups[i];
+		st->cgroups[i].path = strdup(src->cgroups[i].path);
+		if (!st->cgroups[i].path)
+			return -ENOMEM;
+		st->ncgroups++;
+	}
+	return 0;
+}
+
 void rdt_state_free(struct rdt_state *st)
 {
 	unsigned int i;
@@ -557,6 +584,7 @@ void rdt_state_free(struct rdt_state *st)
 	free(st->cpu_group);
 	rdt_name_map_free(&st->names);
 	rdt_task_map_free(&st->tasks);
+	cgroups_free(st->cgroups, st->ncgroups);
 	free(st->regs.mask);
 	free(st->regs.cfg);
 	free(st->regs.pqr);
@@ -626,7 +654,8 @@ int rdt_state_clone(const struct rdt_state *src, struct rdt_state **out)
 		if (!g->mask || !g->closid)
 			goto fail;
 	}
-	if (rebuild_names(st) || rdt_task_map_copy(&st->tasks, &src->tasks))
+	if (rebuild_names(st) || rdt_task_map_copy(&st->tasks, &src->tasks) ||
+	    cgroups_copy(st, src))
 		goto fail;
 	st->regs = src->regs;
 	st->regs.mask = dup_mem(src->regs.mask,
@@ -789,6 +818,20 @@ static void drop_ref(struct rdt_adom *a, unsigned int k)
 		a->inuse--;
 }
 
+/* A removed group's cgroups go back to the default group, as its tasks do. */
+static void drop_cgroups_of(struct rdt_state *st, int gi)
+{
+	unsigned int i, k = 0;
+
+	for (i = 0; i < st->ncgroups; i++) {
+		if (st->cgroups[i].group == gi)
+			free(st->cgroups[i].path);
+		else
+			st->cgroups[k++] = st->cgroups[i];
+	}
+	st->ncgroups = k;
+}
+
 int rdt_group_del(struct rdt_state *st, int gi)
 {
 	struct rdt_group *g;
@@ -821,6 +864,7 @@ int rdt_group_del(struct rdt_state *st, int gi)
 		}
 		g->ntasks = 0;
 	}
+	drop_cgroups_of(st, gi);
 	for (ai = 0; ai < st->nadom; ai++)
 		drop_ref(&st->adom[ai], g->closid[ai]);
 	rdt_name_map_del(&st->names, g->name);
@@ -1161,12 +1205,119 @@ unsigned int rdt_effective_closid(const struct rdt_state *st, int cpu, pid_t tid
 
 int rdt_switch(struct rdt_state *st, int cpu, pid_t tid, unsigned int *closid, bool *written)
 {
-	unsigned int k = rdt_effective_closid(st, cpu, tid);
+	const struct rdt_task *t = tid ? rdt_task_map_get(&st->tasks, tid) : NULL;
+
+	return rdt_switch_group(st, cpu, tid, t ? t->group : 0, closid, written);
+}
+
+int rdt_switch_group(struct rdt_state *st, int cpu, pid_t tid, int task_group,
+		     unsigned int *closid, bool *written)
+{
+	unsigned int k = st->groups[rdt_precedence_group(st, cpu, task_group)]
+				 .closid[st->cpu_adom[cpu]];
 
 	st->regs.cur[cpu] = tid;
 	if (closid)
 		*closid = k;
 	return write_pqr(st, cpu, k, written);
+}
+
+/* ---- cgroups ----------------------------------------------------------- */
+
+/* Index of path in the sorted bindings, or where it would go (*found false). */
+static unsigned int cgroup_pos(const struct rdt_state *st, const char *path, bool *found)
+{
+	unsigned int lo = 0, hi = st->ncgroups;
+
+	*found = false;
+	while (lo < hi) {
+		unsigned int mid = lo + (hi - lo) / 2;
+		int c = strcmp(st->cgroups[mid].path, path);
+
+		if (!c) {
+			*found = true;
+			return mid;
+		}
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+const struct rdt_cgroup *rdt_cgroup_find(const struct rdt_state *st, const char *path)
+{
+	bool found;
+	unsigned int i = cgroup_pos(st, path, &found);
+
+	return found ? &st->cgroups[i] : NULL;
+}
+
+int rdt_bind_cgroup(struct rdt_state *st, int g, const char *path, uint64_t id)
+{
+	struct rdt_cgroup *v;
+	unsigned int i;
+	bool found;
+	char *p;
+
+	if (g < 0 || (unsigned int)g >= st->ngroups || !st->groups[g].live)
+		return fail(st, -ENOENT, "no such group");
+	if (!path || !path[0] || strlen(path) >= RDT_CGROUP_PATH_MAX)
+		return fail(st, -EINVAL, "invalid cgroup path");
+	i = cgroup_pos(st, path, &found);
+	if (found && g == 0) {
+		free(st->cgroups[i].path);
+		memmove(&st->cgroups[i], &st->cgroups[i + 1],
+			(st->ncgroups - i - 1) * sizeof(*st->cgroups));
+		st->ncgroups--;
+		return 0;
+	}
+	if (found) {
+		st->cgroups[i].group = g;
+		st->cgroups[i].id = id;
+		return 0;
+	}
+	if (g == 0)
+		return 0;
+	if (st->ncgroups >= RDT_CGROUPS_MAX)
+		return fail(st, -ENOSPC, "%u cgroups are bound already, the most a state holds",
+			    (unsigned int)RDT_CGROUPS_MAX);
+	p = strdup(path);
+	v = realloc(st->cgroups, (st->ncgroups + 1) * sizeof(*v));
+	if (!p || !v) {
+		free(p);
+		if (v)
+			st->cgroups = v;
+		return fail(st, -ENOMEM, "out of memory");
+	}
+	st->cgroups = v;
+	memmove(&v[i + 1], &v[i], (st->ncgroups - i) * sizeof(*v));
+	v[i] = (struct rdt_cgroup){ .path = p, .id = id, .group = g };
+	st->ncgroups++;
+	return 0;
+}
+
+int rdt_cgroup_group(const struct rdt_state *st, const char *path)
+{
+	char buf[RDT_CGROUP_PATH_MAX];
+	const struct rdt_cgroup *c;
+	size_t n = strlen(path);
+	char *slash;
+
+	if (!st->ncgroups || !n || n >= sizeof(buf))
+		return 0;
+	memcpy(buf, path, n + 1);
+	/* the path itself, then each ancestor, deepest first */
+	for (;;) {
+		c = rdt_cgroup_find(st, buf);
+		if (c)
+			return c->group;
+		slash = strrchr(buf, '/');
+		if (!slash)
+			return 0;
+		*slash = '\0';
+	}
 }
 
 /* ---- CDP and reset ----------------------------------------------------- */
@@ -1240,6 +1391,9 @@ int rdt_reset(struct rdt_state *st)
 	st->groups[0].exclusive = st->groups[0].forced = false;
 	rdt_name_map_free(&st->names);
 	rdt_task_map_free(&st->tasks);
+	cgroups_free(st->cgroups, st->ncgroups);
+	st->cgroups = NULL;
+	st->ncgroups = 0;
 	for (c = 0; c < st->m->ncpus; c++)
 		st->cpu_group[c] = -1;
 	memset(st->cdp, 0, sizeof(st->cdp));

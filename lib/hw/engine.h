@@ -62,6 +62,19 @@ struct rdt_group {
 	bool exclusive, forced;
 };
 
+/*
+ * A cgroup (v2) bound to a group: every task in it or below it that has no
+ * binding of its own runs in the group; the deepest bound cgroup wins.
+ */
+#define RDT_CGROUPS_MAX 4096		/* bindings a state may hold */
+#define RDT_CGROUP_PATH_MAX 4096	/* bytes of a path, NUL included */
+
+struct rdt_cgroup {
+	char *path;		/* relative to the cgroup2 mount: "a/b", never "" */
+	uint64_t id;		/* the kernel's cgroup id (its directory's inode) */
+	int group;		/* never 0 */
+};
+
 /* Register image as last written (the simulator's registers, or the
  * shadow of the hardware's). */
 struct rdt_regs {
@@ -123,6 +136,8 @@ struct rdt_state {
 
 	int *cpu_group;			/* [ncpus]; -1: not bound (default) */
 	struct rdt_task_map tasks;	/* explicitly bound tasks (never default) */
+	unsigned int ncgroups;
+	struct rdt_cgroup *cgroups;	/* bound cgroups, ascending by path */
 
 	struct rdt_regs regs;
 	const struct rdt_sink *sink;
@@ -165,6 +180,20 @@ int rdt_group_fit_exclusive(struct rdt_state *st, int g);
 int rdt_bind_cpu(struct rdt_state *st, int g, int cpu);
 /* start: the task's start time (0 for virtual tasks). */
 int rdt_bind_task(struct rdt_state *st, int g, pid_t tid, uint64_t start);
+/*
+ * Bind cgroup path (relative, normalised; id: its cgroup id) to group g;
+ * g 0 removes the binding. -ENOSPC past RDT_CGROUPS_MAX.
+ */
+int rdt_bind_cgroup(struct rdt_state *st, int g, const char *path, uint64_t id);
+/* The binding of exactly this path, or NULL. */
+const struct rdt_cgroup *rdt_cgroup_find(const struct rdt_state *st, const char *path);
+/*
+ * The group a task in cgroup path (relative, "" the root) gets through its
+ * cgroup: the deepest bound cgroup that is path or one of its ancestors; 0
+ * when none is.
+ */
+int rdt_cgroup_group(const struct rdt_state *st, const char *path);
+
 /* Forget a task's binding (it exited): no register is touched until the next switch. */
 void rdt_forget_task(struct rdt_state *st, pid_t tid);
 
@@ -176,6 +205,9 @@ unsigned int rdt_effective_closid(const struct rdt_state *st, int cpu, pid_t tid
 
 /* A context switch of tid onto cpu: PQR_ASSOC written only when it changes. */
 int rdt_switch(struct rdt_state *st, int cpu, pid_t tid, unsigned int *closid, bool *written);
+/* The same for a task whose group the caller resolved (through its cgroup). */
+int rdt_switch_group(struct rdt_state *st, int cpu, pid_t tid, int task_group,
+		     unsigned int *closid, bool *written);
 
 int rdt_set_cdp(struct rdt_state *st, enum rdt_res res, bool on);
 /* Everything back to the boot state: default only, all-ones, CDP off, CLOSID 0 everywhere. */

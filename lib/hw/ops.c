@@ -118,10 +118,13 @@ static uint64_t seq_of(const struct rdt_state *st, int g)
 static int hook_task_group(struct rdtalloc *r, struct rdt_hook *h, pid_t tid)
 {
 	uint64_t seq = 0;
+	int g;
 
 	if (rdt_hook_task_group(h, tid, &seq))
 		return 0;
-	return group_of_seq(r->st, seq);
+	g = group_of_seq(r->st, seq);
+	/* no binding of its own: its cgroup's, as the BPF program finds it */
+	return g ? g : rdt_core_cgroup_task_group(r, tid);
 }
 
 /*
@@ -250,7 +253,7 @@ static int hw_commit(struct rdtalloc *r)
 	struct rdt_hook *h;
 	int ret;
 
-	if (r->groups_changed && (h = rdt_hw_hook(r))) {
+	if ((r->groups_changed || r->cgroups_changed) && (h = rdt_hw_hook(r))) {
 		r->hook_synced = true;
 		ret = rdt_hook_sync(h, r->st, r->hook_before);
 		if (ret)
@@ -374,7 +377,12 @@ static int hw_effective_closid(struct rdtalloc *r, int cpu, pid_t tid, bool stal
 		g = rdt_precedence_group(r->st, cpu, hook_task_group(r, h, tid));
 		*closid = r->st->groups[g].closid[r->st->cpu_adom[cpu]];
 	} else {
-		*closid = rdt_effective_closid(r->st, cpu, stale ? 0 : tid);
+		const struct rdt_task *t = tid && !stale ? rdt_task_map_get(&r->st->tasks, tid)
+							 : NULL;
+
+		g = t ? t->group : tid ? rdt_core_cgroup_task_group(r, tid) : 0;
+		g = rdt_precedence_group(r->st, cpu, g);
+		*closid = r->st->groups[g].closid[r->st->cpu_adom[cpu]];
 	}
 	return 0;
 }

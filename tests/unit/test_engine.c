@@ -346,6 +346,71 @@ static void test_many_groups(void **s)
 	rdt_machine_free(m);
 }
 
+/* cgroup bindings: sorted, deepest wins, the limit, removal with the group, deep clones. */
+static void test_cgroups(void **s)
+{
+	struct rdt_machine *m = machine("topology=package:2 l3:1 core:2 pu:1;tasks=virtual");
+	struct rdt_state *st, *cl;
+	char path[32];
+	int a, b, i;
+
+	(void)s;
+	assert_int_equal(rdt_state_new(m, &st), 0);
+	assert_int_equal(rdt_group_add(st, "a", &a), 0);
+	assert_int_equal(rdt_group_add(st, "b", &b), 0);
+	assert_int_equal(rdt_bind_cgroup(st, a, "x/y", 7), 0);
+	assert_int_equal(rdt_bind_cgroup(st, b, "x/y/z", 8), 0);
+	assert_int_equal(rdt_bind_cgroup(st, a, "w", 9), 0);
+	assert_int_equal(st->ncgroups, 3);
+	assert_string_equal(st->cgroups[0].path, "w");
+	assert_string_equal(st->cgroups[1].path, "x/y");
+	assert_string_equal(st->cgroups[2].path, "x/y/z");
+	/* the deepest bound cgroup that is the path or an ancestor of it */
+	assert_int_equal(rdt_cgroup_group(st, "x/y"), a);
+	assert_int_equal(rdt_cgroup_group(st, "x/y/q/r"), a);
+	assert_int_equal(rdt_cgroup_group(st, "x/y/z"), b);
+	assert_int_equal(rdt_cgroup_group(st, "x/y/z/deeper"), b);
+	assert_int_equal(rdt_cgroup_group(st, "x/yy"), 0);
+	assert_int_equal(rdt_cgroup_group(st, "x"), 0);
+	assert_int_equal(rdt_cgroup_group(st, ""), 0);
+	/* rebinding moves it; binding to default removes it, twice is no error */
+	assert_int_equal(rdt_bind_cgroup(st, b, "w", 10), 0);
+	assert_int_equal(rdt_cgroup_find(st, "w")->group, b);
+	assert_int_equal(rdt_cgroup_find(st, "w")->id, 10);
+	assert_int_equal(rdt_bind_cgroup(st, 0, "w", 0), 0);
+	assert_int_equal(rdt_bind_cgroup(st, 0, "w", 0), 0);
+	assert_null(rdt_cgroup_find(st, "w"));
+	assert_int_equal(rdt_bind_cgroup(st, 99, "w", 1), -ENOENT);
+	assert_int_equal(rdt_bind_cgroup(st, a, "", 1), -EINVAL);
+	/* a clone is deep */
+	assert_int_equal(rdt_state_clone(st, &cl), 0);
+	assert_int_equal(rdt_bind_cgroup(cl, 0, "x/y", 0), 0);
+	assert_non_null(rdt_cgroup_find(st, "x/y"));
+	assert_null(rdt_cgroup_find(cl, "x/y"));
+	rdt_state_free(cl);
+	/* removing a group drops its cgroups, and only them */
+	assert_int_equal(rdt_group_del(st, b), 0);
+	assert_int_equal(st->ncgroups, 1);
+	assert_int_equal(rdt_cgroup_group(st, "x/y/z"), a);
+	/* at most RDT_CGROUPS_MAX: the next is -ENOSPC and changes nothing */
+	for (i = 1; i < RDT_CGROUPS_MAX; i++) {
+		snprintf(path, sizeof(path), "c/%d", i);
+		assert_int_equal(rdt_bind_cgroup(st, a, path, (uint64_t)i + 100), 0);
+	}
+	assert_int_equal(st->ncgroups, RDT_CGROUPS_MAX);
+	assert_int_equal(rdt_bind_cgroup(st, a, "one/more", 1), -ENOSPC);
+	assert_string_equal(st->err, "4096 cgroups are bound already, the most a state holds");
+	assert_int_equal(st->ncgroups, RDT_CGROUPS_MAX);
+	assert_null(rdt_cgroup_find(st, "one/more"));
+	/* rebinding one of them is not a new one */
+	assert_int_equal(rdt_bind_cgroup(st, 0, "c/5", 0), 0);
+	assert_int_equal(rdt_bind_cgroup(st, a, "one/more", 1), 0);
+	assert_int_equal(rdt_reset(st), 0);
+	assert_int_equal(st->ncgroups, 0);
+	rdt_state_free(st);
+	rdt_machine_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -355,6 +420,7 @@ int main(void)
 		cmocka_unit_test(test_l2_l3_shared_closid),
 		cmocka_unit_test(test_clone_is_deep),
 		cmocka_unit_test(test_many_groups),
+		cmocka_unit_test(test_cgroups),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

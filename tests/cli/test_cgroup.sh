@@ -1,0 +1,347 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# test_cgroup: rdtctl cgroup bind|unbind|show with real cgroup v2 cgroups.
+# On the simulator: membership through the cgroup (and below it), a task's
+# own binding winning, the deepest bound cgroup winning, tasks that join
+# later, save/apply of cgroup lines (and a missing cgroup: failed, or
+# skipped and reported), a removed cgroup dropping out, bad paths refused
+# with nothing changed. On the resctrl emulator: the cgroup's threads in
+# the class's tasks file, newcomers moved at the next call, unbinding
+# moving them back. With the real BPF program: a task that joins the cgroup
+# after the bind runs with the group's CLOSID on its CPU; task > cgroup >
+# default; a move out of the cgroup is followed.
+. "$(dirname "$0")/lib.sh"
+need_python
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "SKIP: making cgroups needs root" >&2
+	exit 77
+fi
+CGR=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
+if [ -z "$CGR" ]; then
+	echo "SKIP: cgroup v2 is not mounted" >&2
+	exit 77
+fi
+NAME=rdtalloc-test-$$
+CG=$CGR/$NAME
+MACHINE=$MACHINE_REAL
+
+# every process of ours back to the root cgroup, then the cgroups away
+cg_cleanup()
+{
+	cleanup_children
+	for d in "$CG/sub/deep" "$CG/sub" "$CG/sub2" "$CG"; do
+		[ -d "$d" ] || continue
+		while read -r p; do echo "$p" >"$CGR/cgroup.procs" 2>/dev/null; done \
+			<"$d/cgroup.procs"
+		rmdir "$d" 2>/dev/null
+	done
+}
+trap 'cg_cleanup; [ -n "${FSPID:-}" ] && { fusermount3 -u -z "$MNT" 2>/dev/null;
+	wait "$FSPID" 2>/dev/null; }; "$RDTCTL" --backend sim --state-dir "$TMP/hk" hook stop \
+	>/dev/null 2>&1; rm -rf "$TMP"' EXIT
+
+# start_in CGROUP: a sleeping process in CGROUP (a directory); its pid in $P
+start_in()
+{
+	sh -c 'echo $$ >"$1/cgroup.procs" && exec sleep 300' sh "$1" &
+	P=$!
+	CHILDREN="$CHILDREN $P"
+	s_i=0
+	while ! grep -qx "$P" "$1/cgroup.procs" 2>/dev/null && [ $s_i -lt 200 ]; do
+		sleep 0.01
+		s_i=$((s_i + 1))
+	done
+}
+
+sorted() { printf '%s\n' "$@" | sort -n | tr '\n' ' ' | sed 's/ $//'; }
+shown() { printf '%s' "$OUT" | tr '\n' ' ' | sed 's/ $//'; }
+
+# ---- the simulator ---------------------------------------------------------
+
+run group create rt
+run group create other
+expect_rc 0 "group other"
+
+# Bad paths: refused, named, nothing changed.
+run cgroup bind rt /
+expect_rc 1 "bind the root"
+expect_err_has "the root is refused" "the root cgroup holds every task"
+run cgroup bind rt "$CGR"
+expect_rc 1 "bind the mount point"
+expect_err_has "the mount point is the root" "the root cgroup holds every task"
+run cgroup bind rt "$NAME/../x"
+expect_rc 1 "bind a path with .."
+expect_err_has "'..' named" "cgroup path: '..' is not allowed; name the cgroup itself"
+run cgroup bind rt "nosuch-$$"
+expect_rc 1 "bind a missing cgroup"
+expect_err_has "the missing cgroup named" "no cgroup nosuch-$$ under $CGR"
+run cgroup bind rt "/tmp/nosuch-$$"
+expect_rc 1 "bind a path outside the mount"
+expect_err_has "outside the mount: how it was read" \
+	"no cgroup tmp/nosuch-$$ under $CGR (a path starting with '/' is read as /proc/PID/cgroup writes it, relative to the cgroup2 mount)"
+LONG=$(python3 -c 'print("a/" * 2500)')
+run cgroup bind rt "$LONG"
+expect_rc 1 "bind a 5000-byte path"
+expect_err_has "the length named" "cgroup path is longer than 4095 bytes"
+DEEP=$(python3 -c 'print("a/" * 40)')
+run cgroup bind rt "$DEEP"
+expect_rc 1 "bind a path 40 levels deep"
+expect_err_has "the depth named" "cgroup path is more than 32 levels deep"
+run cgroup bind rt "$(printf 'a\tb')"
+expect_rc 1 "bind a path with a tab"
+expect_err_has "the control character named" "cgroup path has a control character at byte 1"
+run cgroup bind nogroup "$NAME"
+expect_rc 1 "bind to a missing group"
+expect_err_has "the group named" "no group named 'nogroup'"
+run cgroup bind rt
+expect_rc 2 "bind without a path"
+run -j cgroup show
+expect_out "nothing was bound by the refusals" "[]"
+
+mkdir "$CG" "$CG/sub"
+start_in "$CG"
+A=$P
+start_in "$CG/sub"
+B=$P
+
+run cgroup bind rt "$NAME"
+expect_rc 0 "cgroup bind rt"
+expect_out "bind says so" "cgroup $NAME -> group rt"
+run task show rt
+[ "$(shown)" = "$(sorted "$A" "$B")" ] && pass ||
+	fail "the cgroup's tasks and those below it are not rt's: '$(shown)'"
+run task show default
+case " $(shown) " in
+*" $A "* | *" $B "*) fail "a task of the cgroup is still listed in default" ;;
+*) pass ;;
+esac
+run cgroup show
+expect_out "show lists the binding" "$(printf 'rt\t%s' "$NAME")"
+run cgroup show "$NAME/sub"
+expect_out "a cgroup below answers its ancestor's group" "rt"
+run -j cgroup show "$CG/sub"
+json "-j show of an absolute path" "[d['cgroup'], d['group']]" "[\"$CG/sub\", \"rt\"]"
+
+# The deepest bound cgroup wins.
+run cgroup bind other "$CG/sub"
+expect_rc 0 "bind the sub-cgroup by its absolute path"
+run task show rt
+expect_out "rt keeps the cgroup's own task" "$A"
+run task show other
+expect_out "the sub-cgroup's task is other's" "$B"
+
+# A task's own binding wins over its cgroup's; bound to default it follows its cgroup again.
+run task bind other "$A"
+run task show other
+[ "$(shown)" = "$(sorted "$A" "$B")" ] && pass || fail "task show other after task bind: '$(shown)'"
+run task show rt
+expect_out "rt has no task left" ""
+run task bind default "$A"
+run task show rt
+expect_out "bound to default, the task follows its cgroup" "$A"
+
+# A task that joins later is the group's with nothing done.
+start_in "$CG"
+C=$P
+run task show rt
+[ "$(shown)" = "$(sorted "$A" "$C")" ] && pass || fail "a newcomer is not rt's: '$(shown)'"
+
+# save writes cgroup lines; apply brings them back.
+run save
+expect_rc 0 "save"
+printf '%s\n' "$OUT" >"$TMP/saved.conf"
+if printf '%s\n' "$OUT" | grep -qx "$(printf '\tcgroup %s' "$NAME")" &&
+	printf '%s\n' "$OUT" | grep -qx "$(printf '\tcgroup %s/sub' "$NAME")"; then pass; else
+	fail "save lacks the cgroup lines: $OUT"; fi
+run cgroup show
+BEFORE=$OUT
+run apply "$TMP/saved.conf"
+expect_rc 0 "apply of the saved file"
+run cgroup unbind "$NAME/sub"
+run cgroup unbind "$NAME"
+run cgroup show
+expect_out "both unbound" "no cgroup is bound"
+run apply "$TMP/saved.conf"
+expect_rc 0 "apply brings the cgroups back"
+run cgroup show
+expect_out "the same bindings as saved" "$BEFORE"
+
+# A missing cgroup fails the apply, naming the line; nothing changes.
+printf 'group rt\n\tcgroup %s\n\ngroup other\n\tcgroup nosuch-%s\n' "$NAME" "$$" >"$TMP/missing.conf"
+run apply "$TMP/missing.conf"
+expect_rc 1 "apply with a missing cgroup"
+expect_err_has "the line and the cgroup named" "line 5: no cgroup nosuch-$$ under $CGR"
+run cgroup show
+expect_out "nothing changed by the failed apply" "$BEFORE"
+run apply --missing-tasks=skip "$TMP/missing.conf"
+expect_rc 0 "apply --missing-tasks=skip"
+expect_err_has "the skipped cgroup reported" "skip cgroup nosuch-$$ (line 5): no such cgroup"
+run cgroup show
+expect_out "other's cgroup unbound (not listed), rt's kept" "$(printf 'rt\t%s' "$NAME")"
+printf 'group rt\n\tcgroup %s\n\tcgroup %s\n' "$NAME" "$NAME" >"$TMP/twice.conf"
+run apply "$TMP/twice.conf"
+expect_rc 1 "apply with a cgroup listed twice"
+expect_err_has "listed twice" "line 3: cgroup $NAME is already in group rt (line 2)"
+printf 'group default\n\tcgroup %s\n' "$NAME" >"$TMP/dflt.conf"
+run apply "$TMP/dflt.conf"
+expect_rc 1 "apply with a cgroup in the default group"
+expect_err_has "the default group takes none" "line 2: the default group takes no 'cgroup' line"
+
+# unbind: says where the cgroup's tasks go; an unbound cgroup is an error.
+run cgroup bind other "$NAME/sub"
+run cgroup unbind "$NAME/sub"
+expect_rc 0 "unbind the sub-cgroup"
+expect_out "unbind says where it goes" "cgroup $NAME/sub -> group rt"
+run cgroup unbind "$NAME/sub"
+expect_rc 1 "unbind it again"
+expect_err_has "not bound, and through what" "cgroup $NAME/sub is not bound: it is in group rt"
+
+# A removed cgroup drops out, as an exited task does.
+mkdir "$CG/sub2"
+run cgroup bind other "$NAME/sub2"
+expect_rc 0 "bind sub2"
+rmdir "$CG/sub2"
+run cgroup show
+expect_out "the removed cgroup is not listed" "$(printf 'rt\t%s' "$NAME")"
+mkdir "$CG/sub2"
+run cgroup show "$NAME/sub2"
+expect_out "made again under the same path it is another cgroup" "rt"
+rmdir "$CG/sub2"
+
+# A removed group takes its cgroups with it.
+run group create tmp
+mkdir "$CG/sub2"
+run cgroup bind tmp "$NAME/sub2"
+run group remove tmp
+run cgroup show "$NAME/sub2"
+expect_out "the group's cgroup is back under rt (its ancestor's)" "rt"
+rmdir "$CG/sub2"
+
+# Virtual tasks have no cgroups.
+run_raw --backend sim --state-dir "$TMP/virt" --machine "$MACHINE_VIRT" group create g
+run_raw --backend sim --state-dir "$TMP/virt" --machine "$MACHINE_VIRT" cgroup bind g "$NAME"
+expect_rc 1 "cgroup bind with virtual tasks"
+expect_err_has "says why" "this machine's tasks are virtual (tasks=virtual): it has no cgroups to bind"
+
+kill "$A" "$B" "$C" 2>/dev/null
+wait 2>/dev/null
+CHILDREN=
+
+# ---- resctrl (the emulator) -------------------------------------------------
+
+FS=${RDTALLOC_TEST_RESCTRLFS:-}
+if [ -n "$FS" ] && [ -x "$FS" ] && [ -c /dev/fuse ]; then
+	MNT=$TMP/resctrl
+	mkdir -p "$MNT"
+	"$FS" "$MNT" -f --machine "$MACHINE" 2>"$TMP/fs.log" &
+	FSPID=$!
+	i=0
+	while ! grep -q " $MNT fuse.resctrl " /proc/mounts && [ $i -lt 100 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	rc() { run_raw --backend resctrl --resctrl-root "$MNT" --state-dir "$TMP/rc" \
+		--machine "$MACHINE" "$@"; }
+	# lists DIR: the tasks the kernel lists there, ascending, on one line
+	lists() { sort -n "$MNT/$1/tasks" | tr '\n' ' ' | sed 's/ $//'; }
+
+	start_in "$CG"
+	A=$P
+	rc group create rt --schema 'L3:0=f'
+	expect_rc 0 "resctrl: group rt"
+	rc cgroup bind rt "$NAME"
+	expect_rc 0 "resctrl: cgroup bind"
+	if [ "$(lists rdtalloc-1)" = "$A" ]; then pass; else
+		fail "resctrl: rdtalloc-1/tasks holds '$(lists rdtalloc-1)', not $A"; fi
+	rc task show rt
+	expect_out "resctrl: task show rt" "$A"
+	# a newcomer from outside: moved at the next call of any program
+	start_in "$CG"
+	B=$P
+	rc cgroup show
+	expect_rc 0 "resctrl: the next call"
+	if [ "$(lists rdtalloc-1)" = "$(sorted "$A" "$B")" ]; then pass; else
+		fail "resctrl: the newcomer was not moved: '$(lists rdtalloc-1)'"; fi
+	rc save
+	if printf '%s\n' "$OUT" | grep -qx "$(printf '\tcgroup %s' "$NAME")"; then pass; else
+		fail "resctrl: save lacks the cgroup line"; fi
+	rc cgroup unbind "$NAME"
+	expect_rc 0 "resctrl: unbind"
+	if [ ! -d "$MNT/rdtalloc-1" ] || [ -z "$(lists rdtalloc-1)" ]; then pass; else
+		fail "resctrl: tasks left in rdtalloc-1 after unbind: '$(lists rdtalloc-1)'"; fi
+	if grep -qx "$A" "$MNT/tasks" && grep -qx "$B" "$MNT/tasks"; then pass; else
+		fail "resctrl: the unbound cgroup's tasks $A $B are not back in the root:" \
+			"$(grep -c . "$MNT/tasks") listed"; fi
+	kill "$A" "$B" 2>/dev/null
+	wait "$A" "$B" 2>/dev/null
+	CHILDREN=
+	fusermount3 -u -z "$MNT" 2>/dev/null
+	wait "$FSPID" 2>/dev/null
+	FSPID=
+else
+	echo "note: no resctrl emulator (RDTALLOC_TEST_RESCTRLFS): its part is skipped" >&2
+fi
+
+# ---- the switch hook (the real BPF program) ----------------------------------
+
+hook_ok=true
+[ -e /sys/kernel/btf/vmlinux ] || hook_ok=false
+[ "$(getconf _NPROCESSORS_ONLN)" -ge 2 ] || hook_ok=false
+[ -e /sys/fs/bpf/rdtalloc ] && hook_ok=false
+"$RDTCTL" --backend sim --state-dir "$TMP/hk" hook status 2>&1 |
+	grep -q "built without the switch hook" && hook_ok=false
+if $hook_ok && taskset -cp 0 $$ >/dev/null 2>&1; then
+	hk() { run_raw --backend sim --state-dir "$TMP/hk" "$@"; }
+	applied_on()
+	{
+		a_i=0
+		while [ $a_i -lt 50 ]; do
+			hk -j hook status
+			a_got=$(printf '%s' "$OUT" | python3 -c "import json,sys; print(json.load(sys.stdin)['cpus'][$1]['applied'])")
+			[ "$a_got" = "$2" ] && return 0
+			sleep 0.02
+			a_i=$((a_i + 1))
+		done
+		return 1
+	}
+	hk group create g --schema 'L3:0=f'
+	hk group create o --schema 'L3:0=f0'
+	hk -j group show g
+	CG_G=$(printf '%s' "$OUT" | python3 -c 'import json,sys; print(json.load(sys.stdin)["closids"][0]["closid"])')
+	hk -j group show o
+	CG_O=$(printf '%s' "$OUT" | python3 -c 'import json,sys; print(json.load(sys.stdin)["closids"][0]["closid"])')
+	hk cgroup bind g "$NAME"
+	expect_rc 0 "hook: cgroup bind before the start"
+	hk hook start
+	expect_rc 0 "hook start"
+	# joins the cgroup after the bind, then spins on CPU 1
+	sh -c 'echo $$ >"$1/cgroup.procs" && exec python3 -c "
+import os, time
+os.sched_setaffinity(0, {1})
+while True:
+    time.sleep(0.001)
+"' sh "$CG" &
+	T=$!
+	CHILDREN="$CHILDREN $T"
+	if applied_on 1 "$CG_G"; then pass; else
+		fail "hook: CPU 1 never ran the newcomer with g's CLOSID $CG_G"; fi
+	hk task show g
+	expect_out "hook: task show g lists it (the iterator walks cgroups)" "$T"
+	hk task bind o "$T"
+	if applied_on 1 "$CG_O"; then pass; else fail "hook: the task's own binding did not win"; fi
+	hk task bind default "$T"
+	if applied_on 1 "$CG_G"; then pass; else
+		fail "hook: unbound, the task did not go back to its cgroup's group"; fi
+	echo "$T" >"$CGR/cgroup.procs"
+	if applied_on 1 0; then pass; else fail "hook: a move out of the cgroup was not followed"; fi
+	echo "$T" >"$CG/cgroup.procs"
+	if applied_on 1 "$CG_G"; then pass; else fail "hook: a move back in was not followed"; fi
+	hk cgroup unbind "$NAME"
+	if applied_on 1 0; then pass; else fail "hook: unbinding the cgroup was not followed"; fi
+	hk hook stop
+	expect_rc 0 "hook stop"
+else
+	echo "note: the switch hook cannot be loaded here: its part is skipped" >&2
+fi
+
+finish
