@@ -271,10 +271,27 @@ int emit(json_object *doc, void (*human)(json_object *doc))
  * The library's warnings of the change just made (rdtalloc_warning): in
  * the JSON document under "warnings", else each on stderr; -q silences them.
  */
-static void warnings(json_object *doc)
+static char g_kept[1024];
+
+void keep_warning(void)
 {
 	const char *w = g_ctx ? rdtalloc_warning(g_ctx) : "";
+	size_t n = strlen(g_kept);
+
+	if (w[0])
+		snprintf(g_kept + n, sizeof(g_kept) - n, "%s%s", n ? "\n" : "", w);
+}
+
+static void warnings(json_object *doc)
+{
+	char all[sizeof(g_kept) + 512];
+	const char *w;
 	json_object *a;
+
+	keep_warning();
+	snprintf(all, sizeof(all), "%s", g_kept);
+	g_kept[0] = '\0';
+	w = all;
 
 	if (!w[0] || g_opts.quiet)
 		return;

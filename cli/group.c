@@ -49,6 +49,8 @@ static int group_create(int argc, char **argv)
 	if (schema || exclusive) {
 		ret = schema ? rdtalloc_set_schema(r, argv[0], schema) : 0;
 		if (ret >= 0 && exclusive)
+			keep_warning();	/* the schema's, before the mode call replaces it */
+		if (ret >= 0 && exclusive)
 			ret = rdtalloc_group_set_mode(r, argv[0], RDTALLOC_MODE_EXCLUSIVE |
 						      (force ? RDTALLOC_MODE_FORCE : 0));
 		if (ret < 0) {
@@ -254,7 +256,10 @@ static bool schema_mask(const char *schema, const char *res, unsigned int id, in
 	return false;
 }
 
-/* The allocation in bytes: cache size x set bits / CBM length (resctrl's size); -1: unknown. */
+/*
+ * The allocation in bytes as resctrl's size: cache size / CBM length x set
+ * bits, dividing first as the kernel does; -1: unknown.
+ */
 static long long alloc_bytes(rdtalloc_t *r, const char *schema, const struct domref *d, int half)
 {
 	unsigned int len = cbm_len_of(r, d->res), ways;
@@ -263,7 +268,7 @@ static long long alloc_bytes(rdtalloc_t *r, const char *schema, const struct dom
 	if (!len || !schema_mask(schema, d->res, d->id, half, &mask) ||
 	    rdtalloc_domain_cache(r, d->res, d->id, &size, &ways) || !size)
 		return -1;
-	return (long long)(size * (uint64_t)__builtin_popcountll(mask) / len);
+	return (long long)(size / len * (uint64_t)__builtin_popcountll(mask));
 }
 
 /* The CLOSIDs the group holds, one per domain, with the bytes its masks give it. */

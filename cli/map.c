@@ -176,7 +176,7 @@ static void jset_bytes(json_object *o, const char *key, uint64_t size, uint64_t 
 		       unsigned int cbm_len)
 {
 	if (size && cbm_len)
-		jset(o, key, jint((long long)(size * popcount(mask) / cbm_len)));
+		jset(o, key, jint((long long)(size / cbm_len * popcount(mask))));
 	else
 		jset_null(o, key);
 }

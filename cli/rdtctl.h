@@ -110,6 +110,11 @@ void ctx_close(void);
  */
 int emit(json_object *doc, void (*human)(json_object *doc));
 int emit_change(json_object *doc, void (*human)(json_object *doc));
+/*
+ * A command of several library calls: keep the warning of the call just
+ * made, which the next call would replace; emit_change prints them all.
+ */
+void keep_warning(void);
 
 /* json-c helpers that abort cleanly on out of memory (rare; reported). */
 json_object *jobj(void);

@@ -371,8 +371,8 @@ static const char *found(const char *p, const char *end, char *buf, size_t len)
 }
 
 /*
- * A bandwidth value [p, end): decimal, rounded up to the granularity as
- * resctrl does (bw_validate), then within min .. max.
+ * A bandwidth value [p, end): decimal, within min .. max, then rounded up
+ * to the granularity as resctrl does (bw_validate), at most to the maximum.
  */
 static int parse_bw(const struct parser *ps, const char *dom, const char *p, const char *end,
 		    uint64_t *val)
@@ -395,10 +395,11 @@ static int parse_bw(const struct parser *ps, const char *dom, const char *p, con
 	}
 	if (v < c->mb_min)
 		return fail(ps, "%s: %llu is below the minimum bandwidth %u", dom, v, c->mb_min);
-	r = c->mb_gran > 1 ? (v + c->mb_gran - 1) / c->mb_gran * c->mb_gran : v;
-	if (r > c->mb_max)
+	if (v > c->mb_max)
 		return fail(ps, "%s: %llu is above the maximum %u", dom, v, c->mb_max);
-	*val = r;
+	/* a step that does not divide the maximum: the maximum is still a value */
+	r = c->mb_gran > 1 ? (v + c->mb_gran - 1) / c->mb_gran * c->mb_gran : v;
+	*val = r > c->mb_max ? c->mb_max : r;
 	return 0;
 }
 

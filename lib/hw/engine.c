@@ -894,6 +894,31 @@ static uint64_t half_mask(const struct rdt_state *st, const uint64_t *masks, uns
 }
 
 /*
+ * The overlap error, masks as wide as the CBM (as schemas show them); with
+ * CDP, which of the data and code masks: "L3 cache id 0: 0x00f00 overlaps
+ * exclusive group rt (0x00f80)".
+ */
+static int overlap(struct rdt_state *st, unsigned int s, int gi, uint64_t mine, unsigned int h,
+		   const struct rdt_group *og, uint64_t theirs, unsigned int k)
+{
+	static const char *const half[2] = { "data mask ", "code mask " };
+	enum rdt_res res = st->slot[s].res;
+	int w = (int)(st->m->caps[res].cbm_len + 3) / 4;
+	bool cdp = st->cdp[res];
+	char label[64];
+
+	slot_label(st, s, label, sizeof(label));
+	if (og->exclusive)
+		return fail(st, -EINVAL, "%s: %s0x%0*llx overlaps exclusive group %s (%s0x%0*llx)",
+			    label, cdp ? half[h] : "", w, (unsigned long long)mine, og->name,
+			    cdp ? half[k] : "", w, (unsigned long long)theirs);
+	return fail(st, -EINVAL, "%s: exclusive group %s (%s0x%0*llx) overlaps group %s "
+		    "(%s0x%0*llx)", label, st->groups[gi].name, cdp ? half[h] : "", w,
+		    (unsigned long long)mine, og->name, cdp ? half[k] : "", w,
+		    (unsigned long long)theirs);
+}
+
+/*
  * Masks nm for group gi (exclusive or not) against every other live group:
  * an exclusive one on either side may share no way with the other, its
  * data and code masks counted alike (they fill the same cache). Shareable
@@ -921,22 +946,15 @@ static int check_exclusive(struct rdt_state *st, int gi, const uint64_t *nm, boo
 				    (unsigned long long)(mine & shared));
 		for (o = 0; o < st->ngroups; o++) {
 			const struct rdt_group *og = &st->groups[o];
-			uint64_t theirs = 0;
 
 			if ((int)o == gi || !og->live || !(exclusive || og->exclusive))
 				continue;
-			for (k = 0; k < 2; k++)
-				theirs |= half_mask(st, og->mask, s, k);
-			if (!(mine & theirs))
-				continue;
-			if (og->exclusive)
-				return fail(st, -EINVAL, "%s: 0x%llx overlaps exclusive group %s "
-					    "(0x%llx)", label, (unsigned long long)mine, og->name,
-					    (unsigned long long)theirs);
-			return fail(st, -EINVAL, "%s: exclusive group %s (0x%llx) overlaps group %s "
-				    "(0x%llx)", label, st->groups[gi].name,
-				    (unsigned long long)mine, og->name,
-				    (unsigned long long)theirs);
+			/* with CDP each half on its own, so the message names the masks given */
+			for (h = 0; h < (st->cdp[res] ? 2u : 1u); h++)
+				for (k = 0; k < (st->cdp[res] ? 2u : 1u); k++)
+					if (half_mask(st, nm, s, h) & half_mask(st, og->mask, s, k))
+						return overlap(st, s, gi, half_mask(st, nm, s, h), h,
+							       og, half_mask(st, og->mask, s, k), k);
 		}
 	}
 	return 0;

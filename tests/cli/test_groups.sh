@@ -156,6 +156,12 @@ ok "-q" -q schema set io 'L3:0=600'
 if [ -z "$ERR" ]; then pass; else fail "-q printed '$ERR'"; fi
 ok "-j" -j schema set io 'L3:0=700'
 json "-j warnings" "len(d['warnings'])" "1"
+# a forced exclusive group created on them: the schema's warning is not lost
+ok "io off the shared ways" schema set io 'L3:0=f0;1=f0'
+ok "default off them" schema set default 'L3:0=ff;1=ff'
+ok "create --exclusive --force --schema" -j group create iox --exclusive --force \
+	--schema 'L3:0=400;1=400'
+json "its warnings" "[w.split(':')[0] for w in d['warnings']]" '["L3 cache id 0", "L3 cache id 1"]'
 
 # exclusive groups: nothing else on their ways, named refusals, the mode shown
 STATE=$TMP/exclusive
@@ -165,16 +171,16 @@ ok "default off rt's ways" schema set default 'L3:0=7f;1=ffff'
 ok "rt exclusive" group create rt --schema 'L3:0=f80;1=f0000' --exclusive
 ok "group show rt" -j group show rt
 json "rt is exclusive" "d['mode']" "exclusive"
-failure "default on rt's ways" "L3 cache id 0: 0xff overlaps exclusive group rt (0xf80)" \
+failure "default on rt's ways" "L3 cache id 0: 0x000ff overlaps exclusive group rt (0x00f80)" \
 	schema set default 'L3:0=ff'
 ok "a new group beside rt" group create other
 ok "schema show other" schema show other
 expect_out "other on the free ways" "L3:0=0007f;1=0ffff"
 failure "other exclusive overlaps default" \
-	"L3 cache id 0: exclusive group other (0x7f) overlaps group default (0x7f)" \
+	"L3 cache id 0: exclusive group other (0x0007f) overlaps group default (0x0007f)" \
 	group mode other exclusive
 failure "create --exclusive on taken ways: no group left" \
-	"L3 cache id 0: exclusive group x (0x7f) overlaps group default (0x7f)" \
+	"L3 cache id 0: exclusive group x (0x0007f) overlaps group default (0x0007f)" \
 	group create x --exclusive
 ok "group list" group list
 case $OUT in *x*) fail "the refused exclusive group x remained" ;; *) pass ;; esac

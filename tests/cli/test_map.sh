@@ -106,7 +106,7 @@ json "p1's ways on cache 0" 'd[0]["groups"][1]["ways"]' '[15, 16, 17, 18, 19]'
 json "unused ways on cache 1" 'd[1]["unused"]' '[8, 9, 10, 11]'
 json "summary of cache 1" 'd[1]["summary"]' '{"exclusive": 0, "free": 4, "shared": 0, "used": 16}'
 json "no code_mask without CDP" '"code_mask" in d[0]["groups"][0]' 'false'
-json "bytes: size * ways / cbm_len" 'd[0]["groups"][0]["bytes"]' '8388608'
+json "bytes: size / cbm_len * ways, dividing first as the kernel does" 'd[0]["groups"][0]["bytes"]' '8388600'
 ok "map L3 --domain 1" map L3 --domain 1
 golden "one domain" domain1.txt
 ok "resource name in any case, --domain=N" map l3 --domain=1
@@ -251,7 +251,7 @@ ok "skylake map -j" -j map
 golden "skylake-sp JSON map" skylake.json
 json "shareable_bits" 'd[0]["shareable_bits"]' '0x600'
 json "cache_size" 'd[0]["cache_size"]' '16777216'
-json "bytes of 3 of 11 ways of 16 MiB" 'd[0]["groups"][0]["bytes"]' '4575604'
+json "bytes of 3 of 11 ways of 16 MiB" 'd[0]["groups"][0]["bytes"]' '4575603'
 json "unused on cache 0" 'd[0]["unused"]' '[7, 8]'
 json "MB is not drawn" '[x["resource"] for x in d]' '["L3", "L3"]'
 failure "MB" "map: MB has no ways to draw" map MB

@@ -38,13 +38,13 @@ static void overlaps_refused(void **state)
 	/* the default group may not take rt's ways back */
 	assert_err(r, rdtalloc_set_schema(r, NULL, "L3:0=ff"), -EINVAL);
 	assert_string_equal(rdtalloc_errmsg(r),
-			    "L3 cache id 0: 0xff overlaps exclusive group rt (0xf80)");
+			    "L3 cache id 0: 0x000ff overlaps exclusive group rt (0x00f80)");
 	assert_unchanged(r, before, false);
 	/* nor may rt reach into another group's ways */
 	before = tu_dump(r, false);
 	assert_err(r, rdtalloc_set_schema(r, "rt", "L3:1=1f000"), -EINVAL);
 	assert_string_equal(rdtalloc_errmsg(r), "L3 cache id 1: exclusive group rt (0x1f000) "
-			    "overlaps group default (0xffff)");
+			    "overlaps group default (0x0ffff)");
 	assert_unchanged(r, before, false);
 	/* a partial update elsewhere is fine */
 	assert_ok(r, rdtalloc_set_schema(r, "rt", "L3:0=780"));
@@ -61,8 +61,8 @@ static void new_groups_start_beside(void **state)
 	assert_schema(r, "other", "L3:0=0007f;1=0ffff\n");
 	/* making a group exclusive that overlaps another is refused, and changes nothing */
 	assert_err(r, rdtalloc_group_set_mode(r, "other", RDTALLOC_MODE_EXCLUSIVE), -EINVAL);
-	assert_string_equal(rdtalloc_errmsg(r), "L3 cache id 0: exclusive group other (0x7f) "
-			    "overlaps group default (0x7f)");
+	assert_string_equal(rdtalloc_errmsg(r), "L3 cache id 0: exclusive group other (0x0007f) "
+			    "overlaps group default (0x0007f)");
 	assert_int_equal(rdtalloc_group_get_mode(r, "other"), RDTALLOC_MODE_SHAREABLE);
 	/* shareable again: the default group may take the ways back */
 	assert_ok(r, rdtalloc_group_set_mode(r, "rt", RDTALLOC_MODE_SHAREABLE));
@@ -103,7 +103,7 @@ static void cdp_halves(void **state)
 	/* the default group's data mask on c's code ways */
 	assert_err(r, rdtalloc_set_schema(r, NULL, "L3DATA:0=300"), -EINVAL);
 	assert_string_equal(rdtalloc_errmsg(r),
-			    "L3 cache id 0: 0x30f overlaps exclusive group c (0xff0)");
+			    "L3 cache id 0: data mask 0x00300 overlaps exclusive group c (code mask 0x00f00)");
 	rdtalloc_close(r);
 }
 
@@ -164,7 +164,7 @@ static void config_carries_mode(void **state)
 	before = tu_dump(r, false);
 	assert_err(r, rdtalloc_apply_config(r, bad, 0), -EINVAL);
 	assert_string_equal(rdtalloc_errmsg(r), "line 5: L3 cache id 0: exclusive group rt "
-			    "(0xf80) overlaps group default (0xfffff)");
+			    "(0x00f80) overlaps group default (0xfffff)");
 	assert_unchanged(r, before, false);
 	free(conf);
 	rdtalloc_close(r);

@@ -54,6 +54,18 @@ static void mb_values_and_rounding(void **state)
 	assert_ok(r, rdtalloc_set_schema(r, "s", "L3:0=f\nMB:0=10;1=91"));
 	assert_schema(r, "s", "L3:0=0000f;1=fffff\nMB:0=10;1=100\n");
 	rdtalloc_close(r);
+	/* a step that does not divide 100: range first, then rounding, at most 100 */
+	r = tu_eph(M2V ";mb.closids=8;mb.units=percent;mb.min=30;mb.gran=30");
+	assert_ok(r, rdtalloc_group_create(r, "s"));
+	assert_ok(r, rdtalloc_set_schema(r, "s", "MB:0=100;1=95"));
+	assert_schema(r, "s", "L3:0=fffff;1=fffff\nMB:0=100;1=100\n");
+	assert_ok(r, rdtalloc_set_schema(r, "s", "MB:0=31;1=30"));
+	assert_schema(r, "s", "L3:0=fffff;1=fffff\nMB:0=60;1=30\n");
+	assert_err(r, rdtalloc_set_schema(r, "s", "MB:0=29"), -EINVAL);
+	assert_string_equal(rdtalloc_errmsg(r), "MB domain 0: 29 is below the minimum bandwidth 30");
+	assert_err(r, rdtalloc_set_schema(r, "s", "MB:0=101"), -EINVAL);
+	assert_string_equal(rdtalloc_errmsg(r), "MB domain 0: 101 is above the maximum 100");
+	rdtalloc_close(r);
 }
 
 static void bad_mb_changes_nothing(void **state)
