@@ -209,7 +209,8 @@ static rdtalloc_t *ctx_flags(unsigned int flags)
 	RDTALLOC_OPTS(rdtalloc_opts, o, .backend = g_opts.backend,
 		      .state_dir = g_opts.state_dir, .machine = g_opts.machine,
 		      .msr_root = g_opts.msr_root, .resctrl_root = g_opts.resctrl_root,
-		      .precedence = g_opts.precedence, .flags = flags);
+		      .precedence = g_opts.precedence, .max_groups = g_opts.max_groups,
+		      .max_tasks = g_opts.max_tasks, .flags = flags);
 	ret = rdtalloc_open(&g_ctx, &o);
 	if (ret) {
 		g_ctx = NULL;

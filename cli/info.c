@@ -21,7 +21,8 @@ struct info_section {
 static json_object *collect_backend(rdtalloc_t *r)
 {
 	struct rdtalloc_stats st = { .sz = sizeof(st) };
-	json_object *o, *w;
+	struct rdtalloc_limits lim = { .sz = sizeof(lim) };
+	json_object *o, *w, *l;
 	unsigned int pqr;
 	int ret, prec;
 
@@ -35,11 +36,24 @@ static json_object *collect_backend(rdtalloc_t *r)
 		fail_lib(r, prec);
 		return NULL;
 	}
+	ret = rdtalloc_get_limits(r, &lim);
+	if (ret) {
+		fail_lib(r, ret);
+		return NULL;
+	}
 	o = jobj();
 	jset(o, "name", jstr(rdtalloc_backend(r)));
 	jset(o, "reason", jstr(rdtalloc_backend_reason(r)));
 	jset(o, "precedence", jstr(precedence_name(prec)));
 	jset(o, "library", jstr(rdtalloc_version_string()));
+	l = jobj();
+	jset(l, "max_groups", jint(lim.max_groups));
+	jset(l, "max_tasks", jint(lim.max_tasks));
+	jset(l, "max_cgroups", jint(lim.max_cgroups));
+	jset(l, "groups", jint(lim.groups));
+	jset(l, "tasks", jint(lim.tasks));
+	jset(l, "cgroups", jint(lim.cgroups));
+	jset(o, "limits", l);
 	/*
 	 * Register writes over the life of the state: the engine writes only
 	 * changes. Where the kernel owns the registers (resctrl) there are none.
@@ -62,6 +76,11 @@ static void print_backend(json_object *o)
 	printf("library:  librdtalloc %s\n", jget_str(o, "library"));
 	printf("rule:     precedence=%s (%s)\n", jget_str(o, "precedence"),
 	       precedence_text(jget_str(o, "precedence")));
+	printf("holds:    %lld of %lld groups, %lld of %lld bound tasks, %lld of %lld bound "
+	       "cgroups\n", jget_int(jget(o, "limits"), "groups"),
+	       jget_int(jget(o, "limits"), "max_groups"), jget_int(jget(o, "limits"), "tasks"),
+	       jget_int(jget(o, "limits"), "max_tasks"), jget_int(jget(o, "limits"), "cgroups"),
+	       jget_int(jget(o, "limits"), "max_cgroups"));
 	if (!w)
 		return;
 	printf("writes:   %lld mask, %lld PQR_ASSOC, %lld QOS_CFG (since the state was made)\n",

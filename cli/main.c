@@ -3,7 +3,9 @@
  * rdtctl main: global options (and their environment stand-ins), --help,
  * --version, and the table of objects. Each object lives in its own file.
  */
+#include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +30,8 @@ static const char usage_text[] =
 "  --precedence RULE  cpu or task: which group wins on a CPU bound to a group while a\n"
 "                     task of another runs there; chosen when the state is created\n"
 "                     (default: cpu on sim and msr; resctrl has only task)\n"
+"  --max-groups N, --max-tasks N  what a new state may hold (16384 groups,\n"
+"                     1048576 bound tasks by default); fixed when it is created\n"
 "  -j, --json         print one JSON document\n"
 "  -p, --pretty       print pretty JSON (implies -j)\n"
 "  -q, --quiet        print nothing when a change succeeds\n"
@@ -97,7 +101,7 @@ static const struct cmd objects[] = {
 };
 
 enum { OPT_BACKEND = 256, OPT_STATE_DIR, OPT_MACHINE, OPT_MSR_ROOT, OPT_RESCTRL_ROOT,
-       OPT_PRECEDENCE, OPT_VERSION };
+       OPT_PRECEDENCE, OPT_MAX_GROUPS, OPT_MAX_TASKS, OPT_VERSION };
 
 static const struct option long_opts[] = {
 	{ "backend", required_argument, NULL, OPT_BACKEND },
@@ -106,6 +110,8 @@ static const struct option long_opts[] = {
 	{ "msr-root", required_argument, NULL, OPT_MSR_ROOT },
 	{ "resctrl-root", required_argument, NULL, OPT_RESCTRL_ROOT },
 	{ "precedence", required_argument, NULL, OPT_PRECEDENCE },
+	{ "max-groups", required_argument, NULL, OPT_MAX_GROUPS },
+	{ "max-tasks", required_argument, NULL, OPT_MAX_TASKS },
 	{ "json", no_argument, NULL, 'j' },
 	{ "pretty", no_argument, NULL, 'p' },
 	{ "quiet", no_argument, NULL, 'q' },
@@ -154,6 +160,23 @@ static int parse_globals(int argc, char **argv)
 			else
 				return usage_error("--precedence '%s': use cpu or task", optarg);
 			break;
+		case OPT_MAX_GROUPS:
+		case OPT_MAX_TASKS: {
+			unsigned int *v = c == OPT_MAX_GROUPS ? &g_opts.max_groups
+							      : &g_opts.max_tasks;
+			char *end;
+			unsigned long n;
+
+			errno = 0;
+			n = strtoul(optarg, &end, 10);
+			if (!optarg[0] || *end || errno || n == 0 || n > UINT_MAX ||
+			    optarg[0] == '-' || optarg[0] == '+')
+				return usage_error("--%s '%s': a number above 0",
+						   c == OPT_MAX_GROUPS ? "max-groups" : "max-tasks",
+						   optarg);
+			*v = (unsigned int)n;
+			break;
+		}
 		case 'j':
 			g_opts.json = true;
 			break;

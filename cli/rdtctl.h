@@ -28,6 +28,7 @@ struct rdtctl_opts {
 	const char *msr_root;	/* --msr-root; NULL: the library reads $RDTALLOC_MSR_ROOT */
 	const char *resctrl_root;	/* --resctrl-root; NULL: $RDTALLOC_RESCTRL_ROOT */
 	unsigned int precedence;	/* --precedence; 0: the backend's default */
+	unsigned int max_groups, max_tasks;	/* --max-groups, --max-tasks; 0: defaults */
 	bool json;		/* -j */
 	bool pretty;		/* -p (implies -j) */
 	bool quiet;		/* -q: mutating commands print nothing on success */

@@ -154,7 +154,8 @@ int rdt_core_cgroup_members_in(struct rdtalloc *r, const struct rdt_state *st, i
 		return rdt_fail(r, ret, "cannot list the threads of the bound cgroups: %s",
 				strerror(-ret));
 	}
-	qsort(*out, *n, sizeof(pid_t), cmp_pid);
+	if (*n)
+		qsort(*out, *n, sizeof(pid_t), cmp_pid);
 	for (i = 0; i < *n; i++)
 		if (!k || (*out)[k - 1] != (*out)[i])
 			(*out)[k++] = (*out)[i];

@@ -432,11 +432,31 @@ static int precedence_check(rdtalloc_t *r)
 			prec_name(r->precedence), r->be->precedence_why);
 }
 
-/* A new state takes the rule asked for, else the backend's. */
+/* A new state takes the rule and the limits asked for, else the defaults. */
 static void precedence_new(rdtalloc_t *r, struct rdt_state *st)
 {
 	st->precedence = r->precedence ? (enum rdt_precedence)r->precedence
 				       : r->be->default_precedence;
+	if (r->max_groups)
+		st->max_groups = r->max_groups;
+	if (r->max_tasks)
+		st->max_tasks = r->max_tasks;
+}
+
+/* Limits asked for of an existing state must be the ones it was made with. */
+static int limits_existing(rdtalloc_t *r, const char *dir)
+{
+	if (r->max_groups && r->max_groups != r->st->max_groups)
+		return rdt_fail(NULL, -EBUSY, "the state in %s was made with max_groups=%u, not %u: "
+				"limits are chosen when a state is created; use another state "
+				"directory, or remove %s to start afresh", dir, r->st->max_groups,
+				r->max_groups, rdt_store_path(r->store));
+	if (r->max_tasks && r->max_tasks != r->st->max_tasks)
+		return rdt_fail(NULL, -EBUSY, "the state in %s was made with max_tasks=%u, not %u: "
+				"limits are chosen when a state is created; use another state "
+				"directory, or remove %s to start afresh", dir, r->st->max_tasks,
+				r->max_tasks, rdt_store_path(r->store));
+	return 0;
 }
 
 /* An existing state keeps its rule: another one asked for is refused. */
@@ -696,6 +716,8 @@ static int open_store(rdtalloc_t *r, const char *dir, const char *desc)
 			rdt_fail(NULL, ret, "%s", err);
 		else
 			ret = precedence_existing(r, dir);
+		if (!ret)
+			ret = limits_existing(r, dir);
 	} else {
 		ret = new_state(r, desc);
 		if (!ret)
@@ -751,6 +773,14 @@ static int settings(rdtalloc_t *r, const struct rdtalloc_opts *opts, const char 
 		return rdt_fail(NULL, -EINVAL, "rdtalloc_opts.precedence is %u: use "
 				"RDTALLOC_PRECEDENCE_CPU (1) or RDTALLOC_PRECEDENCE_TASK (2)",
 				r->precedence);
+	r->max_groups = OPTS_GET(opts, max_groups, 0);
+	if (r->max_groups > RDT_GROUPS_LIMIT)
+		return rdt_fail(NULL, -EINVAL, "rdtalloc_opts.max_groups is %u: at most %u",
+				r->max_groups, RDT_GROUPS_LIMIT);
+	r->max_tasks = OPTS_GET(opts, max_tasks, 0);
+	if (r->max_tasks > RDT_TASKS_LIMIT)
+		return rdt_fail(NULL, -EINVAL, "rdtalloc_opts.max_tasks is %u: at most %u",
+				r->max_tasks, RDT_TASKS_LIMIT);
 	return 0;
 }
 
@@ -2144,6 +2174,29 @@ RDTALLOC_API int rdtalloc_get_precedence(rdtalloc_t *r)
 	if (ret)
 		return ret;
 	return end(r, false, (int)r->st->precedence);
+}
+
+RDTALLOC_API int rdtalloc_get_limits(rdtalloc_t *r, struct rdtalloc_limits *out)
+{
+	struct rdtalloc_limits v = { 0 };
+	int ret;
+
+	if (!r || !out)
+		return -EINVAL;
+	if (out->sz < sizeof(size_t))
+		return rdt_fail(r, -EINVAL, "rdtalloc_limits.sz is not set");
+	ret = begin(r, false);
+	if (ret)
+		return ret;
+	v.sz = out->sz < sizeof(v) ? out->sz : sizeof(v);
+	v.max_groups = r->st->max_groups;
+	v.max_tasks = r->st->max_tasks;
+	v.max_cgroups = RDT_CGROUPS_MAX;
+	v.groups = r->st->nlive;
+	v.tasks = (unsigned int)r->st->tasks.len;
+	v.cgroups = r->st->ncgroups;
+	memcpy(out, &v, v.sz);
+	return end(r, false, 0);
 }
 
 RDTALLOC_API int rdtalloc_reset(rdtalloc_t *r)

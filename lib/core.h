@@ -46,6 +46,7 @@ struct rdtalloc {
 	pid_t *tix_tid;			/* ascending within a group */
 	char *resctrl_root;
 	unsigned int precedence;	/* the rule asked for (RDT_PREC_*); 0: none */
+	unsigned int max_groups, max_tasks;	/* the limits asked for; 0: none */
 	struct rdt_hook *hook;		/* the pinned switch hook, cached (see rdt_hw_hook) */
 	unsigned long hook_ino;		/* inode of the pin directory it was opened from */
 	bool hook_serves;		/* it serves this context's backend and state */

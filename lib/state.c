@@ -607,6 +607,9 @@ static int read_tasks(struct rdt_state *st, json_object *table, const char *path
 		    !field_num(&c, 10, st->ngroups - 1, &g) || !g ||
 		    !field_num(&c, 10, UINT64_MAX >> 1, &start) || !end_row(&c))
 			return BAD("state file %s: task binding %u is malformed", path, c.row);
+		if (st->tasks.len >= st->max_tasks)
+			return BAD("state file %s: more than %u task bindings, the state's limit",
+				   path, st->max_tasks);
 		task.tid = (pid_t)tid;
 		task.group = (int)g;
 		task.start = start;
@@ -734,6 +737,23 @@ static int read_cdp(struct rdt_state *st, json_object *root, const char *path,
 	return 0;
 }
 
+/* Absent in states written before the limits were settings: the defaults. */
+static int read_limits(struct rdt_state *st, json_object *root, const char *path,
+		       char *err, size_t len)
+{
+	json_object *l;
+	uint64_t g, t;
+
+	if (!json_object_object_get_ex(root, "limits", &l))
+		return 0;
+	if (get_uint(get(l, "groups", json_type_int), RDT_GROUPS_LIMIT, &g) || !g ||
+	    get_uint(get(l, "tasks", json_type_int), RDT_TASKS_LIMIT, &t) || !t)
+		return BAD("state file %s: limits are malformed", path);
+	st->max_groups = (unsigned int)g;
+	st->max_tasks = (unsigned int)t;
+	return 0;
+}
+
 /* Absent in states written before the rule was a setting: those used "cpu". */
 static int read_precedence(struct rdt_state *st, json_object *root, const char *path,
 			   char *err, size_t len)
@@ -833,6 +853,8 @@ int rdt_store_read(struct rdt_store *s, const struct rdt_machine *m, const char 
 	ret = read_cdp(st, root, s->path, err, len);
 	if (!ret)
 		ret = read_precedence(st, root, s->path, err, len);
+	if (!ret)
+		ret = read_limits(st, root, s->path, err, len);
 	if (ret)
 		goto out;
 	/* The CLOSIDs recorded win; rdt_state_rebuild checks them. */
@@ -1049,6 +1071,13 @@ static json_object *state_json(const struct rdt_state *st, const char *backend)
 	json_object_object_add(root, "cdp", cdp);
 	json_object_object_add(root, "precedence", json_object_new_string(
 		st->precedence == RDT_PREC_TASK ? "task" : "cpu"));
+	{
+		json_object *l = json_object_new_object();
+
+		json_object_object_add(l, "groups", json_object_new_int64(st->max_groups));
+		json_object_object_add(l, "tasks", json_object_new_int64(st->max_tasks));
+		json_object_object_add(root, "limits", l);
+	}
 	json_object_object_add(root, "next_seq", json_object_new_int64((int64_t)st->next_seq));
 	json_object_object_add(root, "groups", groups);
 	for (i = 0; i < st->ngroups; i++) {

@@ -70,6 +70,14 @@ struct rdtalloc_opts {
 	 * resctrl). Reopening a state with the other rule is refused (-EBUSY).
 	 */
 	unsigned int precedence;
+	/*
+	 * What the state may hold, chosen when it is created (0: the default):
+	 * groups, the default one included (16384; at most 262144), and bound
+	 * tasks (1048576; at most 4194304). Past a limit a call fails with
+	 * -ENOSPC naming it. Reopening with other limits is refused (-EBUSY).
+	 */
+	unsigned int max_groups;
+	unsigned int max_tasks;
 	/* new fields go here, at the end */
 };
 
@@ -133,6 +141,16 @@ RDTALLOC_API const char *rdtalloc_backend(const rdtalloc_t *r);
 RDTALLOC_API const char *rdtalloc_backend_reason(const rdtalloc_t *r);
 /* The precedence rule of r's state: RDTALLOC_PRECEDENCE_CPU or _TASK. */
 RDTALLOC_API int rdtalloc_get_precedence(rdtalloc_t *r);
+
+/* What the state may hold and holds now (rdtalloc_get_limits). */
+struct rdtalloc_limits {
+	size_t sz;			/* sizeof(struct rdtalloc_limits) of the caller */
+	unsigned int max_groups;	/* the default group included */
+	unsigned int max_tasks;		/* bound tasks (their own bindings) */
+	unsigned int max_cgroups;	/* bound cgroups (4096) */
+	unsigned int groups, tasks, cgroups;	/* in the state now */
+};
+RDTALLOC_API int rdtalloc_get_limits(rdtalloc_t *r, struct rdtalloc_limits *out);
 
 /* ---- Groups --------------------------------------------------------- */
 /*

@@ -1236,7 +1236,7 @@ static int move_cgroups(struct rdtalloc *r, struct rc_view *v, const struct rdt_
 		if (v->dirs[d].n < 0 || v->dirs[d].remove)
 			continue;
 		ret = read_tasks(r, v->dirs[d].name, &lists[d], &nl[d]);
-		if (!ret)
+		if (!ret && nl[d])
 			qsort(lists[d], nl[d], sizeof(pid_t), cmp_tid);
 	}
 	for (i = 0; !ret && i < nnow + nold; i++) {
@@ -1244,14 +1244,14 @@ static int move_cgroups(struct rdtalloc *r, struct rc_view *v, const struct rdt_
 		const char *to, *from = NULL;
 		int g;
 
-		if (i >= nnow && bsearch(&tid, now, nnow, sizeof(pid_t), cmp_tid))
+		if (i >= nnow && nnow && bsearch(&tid, now, nnow, sizeof(pid_t), cmp_tid))
 			continue;	/* seen already */
 		if (bound_group(r, r->st, tid) >= 0)
 			continue;	/* its own binding, placed by move_bound */
 		g = rdt_core_cgroup_task_group(r, tid);
 		to = dir_name(v, g > 0 ? v->cls_of[g] : -1);
 		for (d = 0; !from && d < v->ndirs; d++)
-			if (lists[d] && bsearch(&tid, lists[d], nl[d], sizeof(pid_t), cmp_tid))
+			if (nl[d] && bsearch(&tid, lists[d], nl[d], sizeof(pid_t), cmp_tid))
 				from = v->dirs[d].name;
 		/* in the root or a control group not ours, and the default wanted: stay */
 		if ((from && !strcmp(from, to)) || (!from && !*to))

@@ -494,6 +494,8 @@ int rdt_state_new(const struct rdt_machine *m, struct rdt_state **out)
 		return -ENOMEM;
 	st->m = m;
 	st->precedence = RDT_PREC_CPU;
+	st->max_groups = RDT_GROUPS_DEFAULT;
+	st->max_tasks = RDT_TASKS_DEFAULT;
 	err = build_layout(st);
 	if (!err)
 		err = regs_init(st);
@@ -614,6 +616,8 @@ int rdt_state_clone(const struct rdt_state *src, struct rdt_state **out)
 		return -ENOMEM;
 	st->m = m;
 	st->precedence = src->precedence;
+	st->max_groups = src->max_groups;
+	st->max_tasks = src->max_tasks;
 	err = build_layout(st);
 	if (err)
 		goto fail;
@@ -746,6 +750,9 @@ int rdt_group_load(struct rdt_state *st, const char *name, int *idx)
 
 	if (rdt_group_find(st, name) >= 0)
 		return fail(st, -EEXIST, "group '%s' already exists", name);
+	if (st->nlive >= st->max_groups)
+		return fail(st, -ENOSPC, "the state holds %u groups, the most it may (max_groups, "
+			    "set when the state is created)", st->max_groups);
 	if (strlen(name) >= RDT_NAME_LEN)
 		return fail(st, -EINVAL, "group name is longer than %d characters",
 			    RDT_NAME_LEN - 1);
@@ -781,6 +788,9 @@ int rdt_group_add(struct rdt_state *st, const char *name, int *idx)
 
 	if (rdt_group_find(st, name) >= 0)
 		return fail(st, -EEXIST, "group '%s' already exists", name);
+	if (st->nlive >= st->max_groups)
+		return fail(st, -ENOSPC, "the state holds %u groups, the most it may (max_groups, "
+			    "set when the state is created)", st->max_groups);
 	plan = malloc(st->nadom * sizeof(int));
 	if (!plan)
 		return -ENOMEM;
@@ -1173,6 +1183,9 @@ int rdt_bind_task(struct rdt_state *st, int gi, pid_t tid, uint64_t start)
 	}
 	if (t && t->group == gi && t->start == start)
 		return 0;
+	if (!t && st->tasks.len >= st->max_tasks)
+		return fail(st, -ENOSPC, "%u tasks are bound already, the most the state may hold "
+			    "(max_tasks, set when the state is created)", st->max_tasks);
 	if (!t) {
 		err = rdt_task_map_put(&st->tasks, &nt);
 		if (err)

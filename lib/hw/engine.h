@@ -25,6 +25,16 @@
 #include "maps.h"
 
 #define RDT_NAME_LEN 64		/* RDTALLOC_NAME_MAX + 1 */
+
+/*
+ * What a state may hold, fixed when it is created: groups (the default one
+ * included) and bound tasks; the defaults, and the most either may be set
+ * to. They bound the state file too (about 250 bytes a group, 40 a task).
+ */
+#define RDT_GROUPS_DEFAULT 16384u
+#define RDT_GROUPS_LIMIT 262144u
+#define RDT_TASKS_DEFAULT 1048576u
+#define RDT_TASKS_LIMIT 4194304u	/* the kernel's largest pid_max */
 #define RDT_ERR_LEN 256
 
 /* One resource domain (an L3 or L2 cache), numbered globally. */
@@ -117,6 +127,8 @@ enum rdt_precedence {
 struct rdt_state {
 	const struct rdt_machine *m;	/* not owned */
 	enum rdt_precedence precedence;	/* fixed when the state is created */
+	unsigned int max_groups;	/* so are these: RDT_GROUPS_DEFAULT, ... */
+	unsigned int max_tasks;
 	unsigned int nslots;
 	struct rdt_slot *slot;
 	unsigned int *slot_of[RDT_NALL];	/* [ndom] -> global slot */

@@ -188,4 +188,24 @@ ok "rt shareable" group mode rt shareable
 expect_out "says so" "group rt is shareable"
 usage "a bad mode" "group mode: 'open' is neither exclusive nor shareable" group mode rt open
 
+# limits: chosen when the state is created, named when reached, shown by info
+STATE=$TMP/limits
+mkdir -m 700 "$STATE"
+ok "a state of 3 groups, 2 tasks" --max-groups 3 --max-tasks 2 group create a
+ok "group b" group create b
+failure "the group limit" \
+	"the state holds 3 groups, the most it may (max_groups, set when the state is created)" \
+	group create c
+ok "two tasks" task bind a 1 2
+failure "the task limit" \
+	"2 tasks are bound already, the most the state may hold (max_tasks, set when the state is created)" \
+	task bind b 3
+ok "info" info
+expect_out_has "info shows them" "holds:    3 of 3 groups, 2 of 2 bound tasks, 0 of 4096 bound cgroups"
+run --max-groups 5 info
+expect_rc 1 "other limits on reopening"
+expect_err_has "refused, named" "was made with max_groups=3, not 5: limits are chosen when a state is created"
+usage "a limit of 0" "--max-groups '0': a number above 0" --max-groups 0 info
+usage "a limit that is not a number" "--max-tasks 'x': a number above 0" --max-tasks x info
+
 finish

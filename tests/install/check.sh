@@ -136,7 +136,7 @@ vers=$(objdump -T "$so" | awk '$NF ~ /^rdtalloc_/ { print $(NF-1), $NF }')
 wrong=$(printf '%s\n' "$vers" | awk '{
 	want = "RDTALLOC_0.1"
 	if ($2 ~ /^rdtalloc_hook_/) want = "RDTALLOC_0.2"
-	if ($2 ~ /^rdtalloc_(get_precedence|save_config_flags|apply_config_report|closid_entries|warning|group_set_mode|group_get_mode|bind_cgroup|cgroup_group|cgroup_foreach)$/)
+	if ($2 ~ /^rdtalloc_(get_precedence|save_config_flags|apply_config_report|closid_entries|warning|group_set_mode|group_get_mode|bind_cgroup|cgroup_group|cgroup_foreach|get_limits)$/)
 		want = "RDTALLOC_0.3"
 	if ($1 != want) print $2 "@" $1
 }')
