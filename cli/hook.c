@@ -98,6 +98,7 @@ static json_object *cpu_doc(const struct rdtalloc_hook_cpu *c)
 	jset(o, "switches", jint((long long)c->switches));
 	jset(o, "events", jint((long long)c->events));
 	jset(o, "coalesced", jint((long long)c->coalesced));
+	jset(o, "dropped", jint((long long)c->dropped));
 	jset(o, "pqr_writes", jint((long long)c->pqr_writes));
 	return o;
 }

@@ -526,6 +526,7 @@ struct rdtalloc_hook_cpu {
 	uint64_t events;		/* "wants CLOSID k" events sent */
 	uint64_t coalesced;		/* changes folded into an event in flight */
 	uint64_t pqr_writes;		/* PQR_ASSOC writes by the agent */
+	uint64_t dropped;		/* events the ring buffer had no room for (0.3) */
 };
 
 /* Load and pin the hook, start the agent as a daemon. -EEXIST when running. */

@@ -509,6 +509,7 @@ RDTALLOC_API int rdtalloc_hook_cpus(rdtalloc_t *r, struct rdtalloc_hook_cpu *out
 			.events = s->events,
 			.coalesced = s->coalesced,
 			.pqr_writes = s->pqr_writes,
+			.dropped = s->dropped,
 		};
 
 		memcpy((char *)out + (size_t)c * stride, &v, v.sz);
