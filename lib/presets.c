@@ -24,66 +24,82 @@ static const struct rdt_preset presets[] = {
 	 * arch/x86/kernel/cpu/resctrl/core.c; reference/008 of the 2016 resctrl
 	 * patches has the same 4/20). No CDP before Broadwell (Intel, "L2 Code
 	 * and Data Prioritization" article: CDP starts with Xeon E5 v4).
-	 * Topology: Xeon E5-2699 v3, 18 cores, 2 threads each.
+	 * Topology: Xeon E5-2699 v3, 18 cores, 2 threads each. L3 45 MiB per
+	 * socket: the 18-core Haswell-EP die has 45 MB LLC (Tech Report and
+	 * AnandTech E5 v3 launch reviews), 2.5 MiB and 20 ways per core as the
+	 * leaf 4 of the Haswell-EP recording (14 cores: 20 x 64 x 28672 = 35 MiB).
 	 */
 	{
 		.name = "haswell-ep",
 		.vendor = "GenuineIntel",
 		.part = "Intel Xeon E5-2699 v3 (Haswell-EP), 2 sockets",
-		.desc = "topology=package:2 l3:1 core:18 pu:2;l3.closids=4;l3.cbm_len=20;"
+		.desc = "topology=package:2 l3:1(size=46080KiB) core:18 pu:2;l3.closids=4;l3.cbm_len=20;"
 			"l3.min_cbm_bits=2;l3.shareable_bits=0xc0000;l3.cdp=0;l3.sparse=0",
 		.source = "Linux resctrl cache_alloc_hsw_probe() (4 CLOSIDs, 20-bit CBM, "
 			  "shareable 0xc0000, min 2 bits); CPUID of a Haswell-EP enumerates "
-			  "none of it (InstLatx64 GenuineIntel00306F2_HaswellEP_01_CPUID.txt)",
+			  "none of it (InstLatx64 GenuineIntel00306F2_HaswellEP_01_CPUID.txt); "
+			  "L3 45 MiB: the 18-core die's 45 MB LLC (Tech Report, AnandTech)",
 	},
 	/*
 	 * CPUID leaf 0x10.1 of a Broadwell-E i7-6900K (family 6 model 0x4f, the
 	 * die family of Broadwell-EP): EAX=0x13 (20 bits) EBX=0xc0000 ECX=0x4
 	 * (CDP) EDX=0xf (16 CLOSIDs); pqos on a Xeon E5-2690 v4 reports the same
 	 * (intel-cmt-cat issue #59: #COS=8 with CDP on, 20 ways, 0xc0000).
-	 * Topology: Xeon E5-2699 v4, 22 cores, 2 threads each.
+	 * Topology: Xeon E5-2699 v4, 22 cores, 2 threads each. L3 55 MiB per
+	 * socket: 22 x 2.5 MiB (HotHardware E5 v4 launch: "up to 55MB" LLC,
+	 * 2.5MB per core); the i7-6900K's leaf 4 gives 20 ways x 64 x 16384 =
+	 * 20 MiB for 8 cores, 2.5 MiB each.
 	 */
 	{
 		.name = "broadwell-ep",
 		.vendor = "GenuineIntel",
 		.part = "Intel Xeon E5-2699 v4 (Broadwell-EP), 2 sockets",
-		.desc = "topology=package:2 l3:1 core:22 pu:2;l3.closids=16;l3.cbm_len=20;"
+		.desc = "topology=package:2 l3:1(size=56320KiB) core:22 pu:2;l3.closids=16;l3.cbm_len=20;"
 			"l3.min_cbm_bits=1;l3.shareable_bits=0xc0000;l3.cdp=1;l3.sparse=0",
 		.source = "CPUID 0x10.1 of an i7-6900K (Broadwell-E, model 0x4f) recorded in "
 			  "shyla226/cassandra FileUtilsTest.java; intel-cmt-cat issue #59 "
-			  "(Xeon E5-2690 v4: 20 ways, contention mask 0xc0000, CDP)",
+			  "(Xeon E5-2690 v4: 20 ways, contention mask 0xc0000, CDP); L3 55 MiB = "
+			  "22 x 2.5 MiB (HotHardware E5 v4 launch; i7-6900K CPUID leaf 4)",
 	},
 	/*
 	 * CPUID leaf 0x10.1 of a Xeon Platinum 8160: 0000000A-00000600-00000004-
 	 * 0000000F, i.e. 11-bit CBM, shareable 0x600, CDP, 16 CLOSIDs.
-	 * Topology: that part, 24 cores, 2 threads each.
+	 * Topology: that part, 24 cores, 2 threads each. L3 33 MiB per socket:
+	 * the same recording's leaf 4.3, EBX=0x0280003f ECX=0xbfff: 11 ways x 64
+	 * bytes x 49152 sets (24 x 1.375 MiB).
 	 */
 	{
 		.name = "skylake-sp",
 		.vendor = "GenuineIntel",
 		.part = "Intel Xeon Platinum 8160 (Skylake-SP), 2 sockets",
-		.desc = "topology=package:2 l3:1 core:24 pu:2;l3.closids=16;l3.cbm_len=11;"
+		.desc = "topology=package:2 l3:1(size=33792KiB) core:24 pu:2;l3.closids=16;l3.cbm_len=11;"
 			"l3.min_cbm_bits=1;l3.shareable_bits=0x600;l3.cdp=1;l3.sparse=0;"
 			"mb.closids=8;mb.units=percent;mb.min=10;mb.gran=10",
 		.source = "CPUID 0x10.1 of a Xeon Platinum 8160 (InstLatx64 "
 			  "GenuineIntel0050654_SkylakeXeon_20_CPUID.txt); MBA 8 CLOSIDs, at most "
 			  "90% throttled in 10% steps: pqos on Skylake-SP (intel-cmt-cat issues "
-			  "#75: MBA COS0-7; #69, #115: 90% the most)",
+			  "#75: MBA COS0-7; #69, #115: 90% the most); L3 33 MiB: leaf 4.3 of that "
+			  "recording (11 ways x 64 B x 49152 sets)",
 	},
 	/*
 	 * pqos on Cascade Lake Xeons: "CDP support=1, #COS=16, #ways=11, ways
 	 * contention bit-mask 0x600" (intel-cmt-cat issue #187, Xeon Gold 6256;
 	 * issue #252, Platinum 8280L). Topology: Xeon Platinum 8280, 28 cores.
+	 * L3 38.5 MiB per socket, constructed: the 28-core Skylake-SP die has
+	 * 38.5 MB (ComputerBase on the Platinum 8180: 1.375 MB per core), and
+	 * Cascade Lake-SP is that die again; no source naming the 8280 was found.
 	 */
 	{
 		.name = "cascadelake-sp",
 		.vendor = "GenuineIntel",
 		.part = "Intel Xeon Platinum 8280 (Cascade Lake-SP), 2 sockets",
-		.desc = "topology=package:2 l3:1 core:28 pu:2;l3.closids=16;l3.cbm_len=11;"
+		.desc = "topology=package:2 l3:1(size=39424KiB) core:28 pu:2;l3.closids=16;l3.cbm_len=11;"
 			"l3.min_cbm_bits=1;l3.shareable_bits=0x600;l3.cdp=1;l3.sparse=0;"
 			"mb.closids=8;mb.units=percent;mb.min=10;mb.gran=10",
 		.source = "pqos output on Cascade Lake Xeons (intel-cmt-cat issues #187 and "
-			  "#252: 16 COS, 11 ways, contention mask 0x600, CDP; #222: MBA 8 COS)",
+			  "#252: 16 COS, 11 ways, contention mask 0x600, CDP; #222: MBA 8 COS); "
+			  "L3 38.5 MiB constructed: 28 x 1.375 MiB of the 28-core die "
+			  "(ComputerBase on the Platinum 8180)",
 	},
 	/*
 	 * Constructed: no recording of Ice Lake-SP leaf 0x10 was found. The CBM
@@ -91,7 +107,8 @@ static const struct rdt_preset presets[] = {
 	 * per way as pqos maintainers state in intel-cmt-cat issue #41); 16
 	 * CLOSIDs and CDP as on the Xeon Scalable generations before it; no
 	 * public shareable-bits value was found, 0 is assumed.
-	 * Topology: Xeon Platinum 8380, 40 cores.
+	 * Topology: Xeon Platinum 8380, 40 cores. L3 size: no source was found,
+	 * so the synthetic default (hwloc's 16 MiB) stays.
 	 */
 	{
 		.name = "icelake-sp",
@@ -101,7 +118,8 @@ static const struct rdt_preset presets[] = {
 			"l3.min_cbm_bits=1;l3.shareable_bits=0;l3.cdp=1;l3.sparse=0",
 		.source = "constructed from the 12-way L3 of Ice Lake-SP (1 CBM bit per way, "
 			  "intel-cmt-cat issue #41) and the 16 CLOSIDs + CDP of earlier Xeon "
-			  "Scalable parts; shareable bits not published, 0 assumed",
+			  "Scalable parts; shareable bits not published, 0 assumed; L3 size not "
+			  "sourced (synthetic 16 MiB)",
 	},
 	/*
 	 * Constructed from resctrl info/ published for a Sapphire Rapids host
@@ -109,20 +127,25 @@ static const struct rdt_preset presets[] = {
 	 * L2 cbm_mask 0xffff, one L2 per core) and intel/goresctrl PR #154 (L3
 	 * and MBA 15 CLOSIDs, L2 8). The part enumerates L3 CDP, but our model
 	 * needs an even CLOSID count for CDP, so l3.cdp=0 here.
-	 * Topology: Xeon Platinum 8480+, 56 cores, one L2 per core.
+	 * Topology: Xeon Platinum 8480+, 56 cores, one L2 per core. L3 105 MiB
+	 * per socket and L2 2 MiB per core: the 56-core Sapphire Rapids-SP
+	 * samples reported 105 MB L3 and 112 MB L2 (techlife.app, cheap5v.com
+	 * leak reports), and /proc/cpuinfo of a Platinum 8488C says "cache size:
+	 * 107520 KB" (gist jrahman/016e2620...). Constructed, not a recording.
 	 */
 	{
 		.name = "sapphirerapids-sp",
 		.vendor = "GenuineIntel",
 		.part = "Intel Xeon Platinum 8480+ (Sapphire Rapids-SP), 2 sockets",
-		.desc = "topology=package:2 l3:1 l2:56 core:1 pu:2;l3.closids=15;"
+		.desc = "topology=package:2 l3:1(size=107520KiB) l2:56(size=2048KiB) core:1 pu:2;l3.closids=15;"
 			"l3.cbm_len=15;l3.min_cbm_bits=1;l3.shareable_bits=0x6000;l3.cdp=0;"
 			"l3.sparse=0;l2.closids=8;l2.cbm_len=16;l2.min_cbm_bits=1;"
 			"l2.shareable_bits=0;l2.cdp=0;l2.sparse=0",
 		.source = "constructed from resctrl info of Sapphire Rapids hosts "
 			  "(unvariance/collector PR #93: L3 0x7fff/0x6000, L2 0xffff; "
 			  "intel/goresctrl PR #154: 15 L3 and 8 L2 CLOSIDs); CDP off because "
-			  "15 is odd",
+			  "15 is odd; L3 105 MiB, L2 2 MiB per core: reports of the 56-core "
+			  "part (105 MB L3, 112 MB L2), cpuinfo of a Platinum 8488C",
 	},
 	/*
 	 * Constructed: the Atom C3958 recording enumerates L2 CAT only (leaf
@@ -131,52 +154,62 @@ static const struct rdt_preset presets[] = {
 	 * gives IA32_PQR_ASSOC COS bits 33:32 (4 classes) and
 	 * IA32_L2_QOS_MASK_n CBM bits 7:0 (8 bits), module scope. intel-cmt-cat
 	 * issue #39: Denverton (C3000) was their L2 CAT validation part, no L3.
-	 * Topology: Atom C3958, 16 cores in 8 modules, no SMT, no L3.
+	 * Topology: Atom C3958, 16 cores in 8 modules, no SMT, no L3. L2 2 MiB
+	 * per module: the recording's leaf 4.2 (16 ways x 64 x 2048 sets) and
+	 * leaf 0x80000006 ECX[31:16] = 2048 KB.
 	 */
 	{
 		.name = "atom-c3000",
 		.vendor = "GenuineIntel",
 		.part = "Intel Atom C3958 (Denverton, Goldmont), 1 socket",
-		.desc = "topology=package:1 l2:8 core:2 pu:1;l2.closids=4;l2.cbm_len=8;"
+		.desc = "topology=package:1 l2:8(size=2048KiB) core:2 pu:1;l2.closids=4;l2.cbm_len=8;"
 			"l2.min_cbm_bits=1;l2.shareable_bits=0;l2.cdp=0;l2.sparse=0",
 		.source = "constructed from SDM vol. 3C table 35-12 (Goldmont: 2-bit COS "
 			  "field, 8-bit IA32_L2_QOS_MASK_n per module) and the L2-CAT-only "
 			  "CPUID of an Atom C3958 (InstLatx64 "
-			  "GenuineIntel00506F1_Denverton_CPUID.txt)",
+			  "GenuineIntel00506F1_Denverton_CPUID.txt); L2 2 MiB per module: its "
+			  "leaf 4.2 and 0x80000006",
 	},
 	/*
 	 * CPUID leaf 0x10.1 of a Zen 3 Ryzen 7 5800X (same Zen 3 CCD as EPYC
 	 * 7003): 0000000F-00000000-00000004-0000000F, i.e. 16-bit CBM, CDP, 16
 	 * CLOSIDs. Linux reads leaf 0x10 on AMD as on Intel and always allows
 	 * sparse masks there (rdt_init_res_defs_amd()). One L3 domain per CCX.
-	 * Topology: EPYC 7763, 64 cores = 8 CCDs x 8 cores, 32 MB L3 each.
+	 * Topology: EPYC 7763, 64 cores = 8 CCDs x 8 cores, 32 MB L3 each: the
+	 * 5800X's leaf 0x8000001d.3 (16 ways x 64 x 32768 sets = 32 MiB) and
+	 * 0x80000006 EDX[31:18] = 64 x 512 KB; 256 MB for the 7763's 8 CCDs
+	 * (Techgage EPYC 7003 launch table).
 	 */
 	{
 		.name = "amd-milan",
 		.vendor = "AuthenticAMD",
 		.part = "AMD EPYC 7763 (Milan, Zen 3), 2 sockets",
-		.desc = "topology=package:2 l3:8 core:8 pu:2;l3.closids=16;l3.cbm_len=16;"
+		.desc = "topology=package:2 l3:8(size=32768KiB) core:8 pu:2;l3.closids=16;l3.cbm_len=16;"
 			"l3.min_cbm_bits=1;l3.shareable_bits=0;l3.cdp=1;l3.sparse=1;"
 			"mb.closids=16;mb.units=amd;mb.max=2048",
 		.source = "CPUID 0x10.1 of a Zen 3 Ryzen 7 5800X (InstLatx64 "
-			  "AuthenticAMD0A20F12_K19_Vermeer_03_CPUID.txt); Linux resctrl: "
+			  "AuthenticAMD0A20F12_K19_Vermeer_03_CPUID.txt; L3 32 MiB per CCD: its "
+			  "leaf 0x8000001d.3; 7763: 256 MB, Techgage); Linux resctrl: "
 			  "AMD masks may be non-contiguous; its 0x80000020.1: 11-bit bandwidth "
 			  "field (2048 = unlimited), 16 COS",
 	},
 	/*
 	 * CPUID leaf 0x10.1 of a Zen 4 Threadripper PRO 7995WX (the Zen 4 CCD of
 	 * EPYC 9004): 0000000F-00000000-00000004-0000000F. Topology: EPYC 9654,
-	 * 96 cores = 12 CCDs x 8 cores, 32 MB L3 each.
+	 * 96 cores = 12 CCDs x 8 cores, 32 MB L3 each: the 7995WX's leaf
+	 * 0x8000001d.3 (16 ways x 64 x 32768 sets) and 0x80000006 EDX; 384 MB
+	 * over the 9654's 12 CCDs (Tom's Hardware).
 	 */
 	{
 		.name = "amd-genoa",
 		.vendor = "AuthenticAMD",
 		.part = "AMD EPYC 9654 (Genoa, Zen 4), 2 sockets",
-		.desc = "topology=package:2 l3:12 core:8 pu:2;l3.closids=16;l3.cbm_len=16;"
+		.desc = "topology=package:2 l3:12(size=32768KiB) core:8 pu:2;l3.closids=16;l3.cbm_len=16;"
 			"l3.min_cbm_bits=1;l3.shareable_bits=0;l3.cdp=1;l3.sparse=1;"
 			"mb.closids=16;mb.units=amd;mb.max=2048",
 		.source = "CPUID 0x10.1 of a Zen 4 Threadripper PRO 7995WX (InstLatx64 "
-			  "AuthenticAMD0A10F81_K19_StormPeak_01_CPUID.txt); Linux resctrl: "
+			  "AuthenticAMD0A10F81_K19_StormPeak_01_CPUID.txt; L3 32 MiB per CCD: its "
+			  "leaf 0x8000001d.3; 9654: 384 MB, Tom's Hardware); Linux resctrl: "
 			  "AMD masks may be non-contiguous; its 0x80000020.1: 11-bit bandwidth "
 			  "field (2048 = unlimited), 16 COS",
 	},

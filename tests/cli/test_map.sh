@@ -237,7 +237,7 @@ MACHINE='preset=skylake-sp;tasks=virtual'
 STATE=$TMP/skylake
 mkdir -m 700 "$STATE" || exit 1
 ok "skylake-sp: L3 size" info
-expect_out_has "skylake-sp: 16 MiB L3 per socket" "  0          0-47             16384 KiB            1 of 16"
+expect_out_has "skylake-sp: 33 MiB L3 per socket" "  0          0-47             33792 KiB            1 of 16"
 expect_out_has "skylake-sp: shareable" "  shareable bits: 0x600"
 ok "skylake default" schema set default 'L3:0=7;1=7ff'
 ok "skylake db" group create db --schema 'L3:0=78;1=7f0'
@@ -250,8 +250,8 @@ expect_out_has "summary" "  used 9, shared with I/O 2, free 2, exclusive 0"
 ok "skylake map -j" -j map
 golden "skylake-sp JSON map" skylake.json
 json "shareable_bits" 'd[0]["shareable_bits"]' '0x600'
-json "cache_size" 'd[0]["cache_size"]' '16777216'
-json "bytes of 3 of 11 ways of 16 MiB" 'd[0]["groups"][0]["bytes"]' '4575603'
+json "cache_size" 'd[0]["cache_size"]' '34603008'
+json "bytes of 3 of 11 ways of 33 MiB" 'd[0]["groups"][0]["bytes"]' '9437184'
 json "unused on cache 0" 'd[0]["unused"]' '[7, 8]'
 json "MB is not drawn" '[x["resource"] for x in d]' '["L3", "L3"]'
 failure "MB" "map: MB has no ways to draw" map MB

@@ -163,7 +163,8 @@ static void test_lookup(void **state)
 	int n;
 
 	assert_string_equal(rdt_preset_lookup("skylake-sp"),
-			    "topology=package:2 l3:1 core:24 pu:2;l3.closids=16;l3.cbm_len=11;"
+			    "topology=package:2 l3:1(size=33792KiB) core:24 pu:2;l3.closids=16;"
+			    "l3.cbm_len=11;"
 			    "l3.min_cbm_bits=1;l3.shareable_bits=0x600;l3.cdp=1;l3.sparse=0;"
 			    "mb.closids=8;mb.units=percent;mb.min=10;mb.gran=10");
 	assert_null(rdt_preset_lookup("Skylake-SP"));
@@ -178,6 +179,111 @@ static void test_lookup(void **state)
 	assert_int_equal(rdt_preset_names(names, 5), n);
 	assert_string_equal(names, "hasw");
 	assert_int_equal(rdt_preset_names(NULL, 0), n);
+}
+
+/*
+ * Cache size per domain, in bytes, as the sources in presets.c give it (0: not
+ * sourced, hwloc's synthetic default of 16 MiB stays). Intel server parts:
+ * one L3 per socket; AMD: one per CCD.
+ */
+static const struct {
+	const char *name;
+	uint64_t l3, l2;
+} sizes[] = {
+	{ "haswell-ep", 45ULL << 20, 0 },		/* 18 x 2.5 MiB */
+	{ "broadwell-ep", 55ULL << 20, 0 },		/* 22 x 2.5 MiB */
+	{ "skylake-sp", 33ULL << 20, 0 },		/* 24 x 1.375 MiB */
+	{ "cascadelake-sp", 39424ULL << 10, 0 },	/* 28 x 1.375 MiB = 38.5 MiB */
+	{ "icelake-sp", 0, 0 },				/* not sourced */
+	{ "sapphirerapids-sp", 105ULL << 20, 2ULL << 20 },
+	{ "atom-c3000", 0, 2ULL << 20 },		/* L2 per 2-core module */
+	{ "amd-milan", 32ULL << 20, 0 },		/* per CCD */
+	{ "amd-genoa", 32ULL << 20, 0 },
+};
+
+#define SYNTHETIC (16ULL << 20)	/* hwloc's synthetic L3 size */
+
+/* Bytes of a mask as resctrl's size file: cache size / CBM length, then x bits. */
+static uint64_t alloc_bytes(uint64_t size, unsigned int cbm_len, uint64_t mask)
+{
+	return size / cbm_len * (uint64_t)__builtin_popcountll(mask);
+}
+
+static void check_size(rdtalloc_t *r, const char *res, uint64_t want, unsigned int ndom)
+{
+	unsigned int ids[128], i, ways = 99;
+	uint64_t size = 0;
+	int n = rdtalloc_domains(r, res, ids, 128);
+
+	assert_int_equal(n, (int)ndom);
+	for (i = 0; i < ndom; i++) {
+		assert_int_equal(rdtalloc_domain_cache(r, res, ids[i], &size, &ways), 0);
+		assert_int_equal(size, want);
+		assert_int_equal(ways, 0);	/* a synthetic topology has no associativity */
+	}
+}
+
+static void test_cache_sizes(void **state)
+{
+	char desc[64];
+	unsigned int i;
+
+	assert_int_equal(sizeof(sizes) / sizeof(sizes[0]), NWANT);
+	for (i = 0; i < NWANT; i++) {
+		const struct want *w = &wants[i];
+		rdtalloc_t *r;
+		struct rdt_machine *m;
+		unsigned int d;
+		RDTALLOC_OPTS(rdtalloc_opts, o, .backend = "sim", .flags = RDTALLOC_F_EPHEMERAL,
+			      .machine = desc);
+
+		assert_string_equal(sizes[i].name, w->name);
+		snprintf(desc, sizeof(desc), "preset=%s;tasks=virtual", w->name);
+		if (rdtalloc_open(&r, &o))
+			fail_msg("%s: %s", desc, rdtalloc_errmsg(NULL));
+		if (w->res[RDT_L3].closids)
+			check_size(r, "L3", sizes[i].l3 ? sizes[i].l3 : SYNTHETIC,
+				   w->res[RDT_L3].ndom);
+		if (w->res[RDT_L2].closids)
+			check_size(r, "L2", sizes[i].l2, w->res[RDT_L2].ndom);
+		rdtalloc_close(r);
+		/* the machine itself, and its expansion, say the same */
+		m = build(rdt_preset_lookup(w->name));
+		for (d = 0; d < m->ndom[RDT_L3]; d++)
+			assert_int_equal(m->dom[RDT_L3][d].cache_size,
+					 sizes[i].l3 ? sizes[i].l3 : SYNTHETIC);
+		for (d = 0; d < m->ndom[RDT_L2]; d++)
+			assert_int_equal(m->dom[RDT_L2][d].cache_size, sizes[i].l2);
+		rdt_machine_free(m);
+	}
+}
+
+/* Bytes of a group's mask per domain on presets with known sizes. */
+static void test_alloc_bytes(void **state)
+{
+	/* Skylake-SP: 33 MiB over 11 ways is 3 MiB a way */
+	assert_int_equal(alloc_bytes(34603008, 11, 0x78), 12582912);	/* 4 ways: 12 MiB */
+	assert_int_equal(alloc_bytes(34603008, 11, 0x600), 6291456);	/* the I/O ways */
+	assert_int_equal(alloc_bytes(34603008, 11, 0x7ff), 34603008);
+	/* Cascade Lake-SP: 38.5 MiB / 11 = 3.5 MiB a way */
+	assert_int_equal(alloc_bytes(40370176, 11, 0x7), 11010048);
+	/* Haswell-EP: 45 MiB / 20 = 2.25 MiB; the 2-bit minimum is 4.5 MiB */
+	assert_int_equal(alloc_bytes(47185920, 20, 0x3), 4718592);
+	/* Broadwell-EP: 55 MiB / 20 = 2.75 MiB */
+	assert_int_equal(alloc_bytes(57671680, 20, 0xff), 23068672);
+	/* Sapphire Rapids: L3 105 MiB / 15 = 7 MiB; L2 2 MiB / 16 = 128 KiB */
+	assert_int_equal(alloc_bytes(110100480, 15, 0x1f), 36700160);
+	assert_int_equal(alloc_bytes(2097152, 16, 0xf), 524288);
+	/* Atom C3958: 2 MiB / 8 = 256 KiB a bit */
+	assert_int_equal(alloc_bytes(2097152, 8, 0x3), 524288);
+	/* Zen 3 / Zen 4 CCD: 32 MiB / 16 = 2 MiB; a sparse mask counts its bits */
+	assert_int_equal(alloc_bytes(33554432, 16, 0xf0f), 16777216);
+	/*
+	 * Ice Lake-SP keeps the synthetic 16 MiB: 16 MiB / 12 is not whole, and
+	 * dividing first (as rdtgroup_cbm_to_size()) gives 1398101 a way, so 3
+	 * ways are 4194303 bytes, not 4194304.
+	 */
+	assert_int_equal(alloc_bytes(SYNTHETIC, 12, 0x7), 4194303);
 }
 
 struct walk {
@@ -219,6 +325,8 @@ int main(void)
 		cmocka_unit_test(test_every_preset),
 		cmocka_unit_test(test_agrees_with_recordings),
 		cmocka_unit_test(test_lookup),
+		cmocka_unit_test(test_cache_sizes),
+		cmocka_unit_test(test_alloc_bytes),
 		cmocka_unit_test(test_foreach),
 	};
 
