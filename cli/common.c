@@ -225,9 +225,10 @@ rdtalloc_t *ctx(void)
 	return ctx_flags(0);
 }
 
+/* Read-only commands: nothing created, and one snapshot of the state answers them. */
 rdtalloc_t *ctx_ro(void)
 {
-	return ctx_flags(RDTALLOC_F_NO_CREATE);
+	return ctx_flags(RDTALLOC_F_NO_CREATE | RDTALLOC_F_SNAPSHOT);
 }
 
 rdtalloc_t *ctx_replace(void)
@@ -669,6 +670,79 @@ bool parse_tid(const char *s, pid_t *tid)
 		return false;
 	*tid = (pid_t)v;
 	return true;
+}
+
+/*
+ * A list too long to hold as one document (group show of 10,000 groups):
+ * each element is printed as soon as it is made and freed, as one JSON
+ * array (-j) or element by element (human). -p pretty-prints the whole
+ * array, so it is collected first.
+ */
+struct stream {
+	void (*human)(json_object *o);
+	json_object *all;	/* -p: the array being collected */
+	bool first;
+};
+
+static void stream_begin(struct stream *s, void (*human)(json_object *o))
+{
+	s->human = human;
+	s->first = true;
+	s->all = g_opts.json && g_opts.pretty ? jarr() : NULL;
+	if (g_opts.json && !s->all)
+		fputc('[', stdout);
+}
+
+static int stream_item(struct stream *s, json_object *o)
+{
+	if (!o || nomem) {
+		json_object_put(o);
+		return fail_msg("out of memory");
+	}
+	if (s->all) {
+		jpush(s->all, o);
+		return EXIT_OK;
+	}
+	if (g_opts.json)
+		printf("%s%s", s->first ? "" : ",",
+		       json_object_to_json_string_ext(o, JSON_C_TO_STRING_NOSLASHESCAPE |
+							 JSON_C_TO_STRING_PLAIN));
+	else
+		s->human(o);
+	s->first = false;
+	json_object_put(o);
+	return EXIT_OK;
+}
+
+static int stream_end(struct stream *s)
+{
+	if (s->all)
+		return emit(s->all, NULL);
+	if (g_opts.json)
+		fputs("]\n", stdout);
+	return EXIT_OK;
+}
+
+int emit_list(int n, json_object *(*item)(int i, void *arg), void *arg,
+	      void (*human)(json_object *o))
+{
+	struct stream s;
+	int ret = EXIT_OK;
+
+	stream_begin(&s, human);
+	for (int i = 0; i < n && ret == EXIT_OK; i++) {
+		json_object *o = item(i, arg);
+
+		if (!o) {
+			if (s.all)
+				json_object_put(s.all);
+			else if (g_opts.json)
+				fputs("]\n", stdout);
+			return EXIT_FAIL;
+		}
+		ret = stream_item(&s, o);
+	}
+	return ret == EXIT_OK ? stream_end(&s) : ret;
 }
 
 int show_groups(const char *verb, int argc, char **argv,

@@ -416,10 +416,18 @@ static void print_group(json_object *o)
 	putchar('\n');
 }
 
-static void print_groups(json_object *a)
+struct show_arg {
+	rdtalloc_t *r;
+	char **names;
+	const struct domref *doms;
+	int nd;
+};
+
+static json_object *show_item(int i, void *arg)
 {
-	for (size_t i = 0; i < json_object_array_length(a); i++)
-		print_group(json_object_array_get_idx(a, i));
+	const struct show_arg *a = arg;
+
+	return group_doc(a->r, a->names[i], a->doms, a->nd);
 }
 
 static int group_show(int argc, char **argv)
@@ -450,20 +458,14 @@ static int group_show(int argc, char **argv)
 		free(doms);
 		return EXIT_FAIL;
 	}
-	doc = jarr();
-	for (int i = 0; i < n && doc; i++) {
-		json_object *g = group_doc(r, names[i], doms, nd);
+	{
+		struct show_arg a = { r, names, doms, nd };
 
-		if (!g) {
-			json_object_put(doc);
-			doc = NULL;
-			break;
-		}
-		jpush(doc, g);
+		ret = emit_list(n, show_item, &a, print_group);
 	}
 	free_names(names, n);
 	free(doms);
-	return doc ? emit(doc, print_groups) : EXIT_FAIL;
+	return ret;
 }
 
 static int group_help(int argc, char **argv)

@@ -106,19 +106,61 @@ static int domain_entries(rdtalloc_t *r, const char *res, unsigned int id,
 }
 
 /* Is name one of the comma-separated list? */
-static bool in_list(const char *list, const char *name)
-{
-	size_t n = strlen(name);
-	const char *p = list;
+/* A group of a CLOSID table entry: its name (a copy) and the entry. */
+struct member {
+	char *name;
+	int entry;
+};
 
-	while (p) {
-		if (!strncmp(p, name, n) && (p[n] == ',' || p[n] == '\0'))
-			return true;
-		p = strchr(p, ',');
-		if (p)
-			p++;
+static int cmp_member(const void *a, const void *b)
+{
+	return strcmp(((const struct member *)a)->name, ((const struct member *)b)->name);
+}
+
+static void members_free(struct member *m, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(m[i].name);
+	free(m);
+}
+
+/*
+ * Every group named in the entries' lists ("a,b,c"), sorted by name: each
+ * group is then found by a binary search, not a scan of every list (which
+ * made the map of 10,000 groups quadratic).
+ */
+static struct member *index_members(const struct rdtalloc_closid_entry *ent, int nent,
+				    size_t *count)
+{
+	struct member *m = NULL;
+	size_t n = 0, cap = 0;
+
+	for (int e = 0; e < nent; e++) {
+		for (const char *p = ent[e].groups; p && *p;) {
+			size_t l = strcspn(p, ",");
+
+			if (n == cap) {
+				struct member *v = realloc(m, (cap ? cap * 2 : 64) * sizeof(*m));
+
+				if (!v)
+					goto nomem;
+				m = v;
+				cap = cap ? cap * 2 : 64;
+			}
+			m[n].name = strndup(p, l);
+			if (!m[n].name)
+				goto nomem;
+			m[n++].entry = e;
+			p += l + (p[l] == ',');
+		}
 	}
-	return false;
+	if (n)
+		qsort(m, n, sizeof(*m), cmp_member);
+	*count = n;
+	return m ? m : calloc(1, sizeof(*m));
+nomem:
+	members_free(m, n);
+	return NULL;
 }
 
 /*
@@ -130,37 +172,61 @@ static bool in_list(const char *list, const char *name)
 static int table_groups(rdtalloc_t *r, const struct rdtalloc_closid_entry *ent, int nent,
 			char **names, int ngroups, struct map_group *out)
 {
+	size_t nm = 0;
+	struct member *m = index_members(ent, nent, &nm);
 	int n = 0;
 
+	if (!m)
+		return fail_msg("out of memory"), -ENOMEM;
 	for (int g = 0; g < ngroups; g++) {
-		for (int e = 0; e < nent; e++) {
-			int mode;
+		struct member key = { .name = names[g] };
+		const struct member *hit = nm ? bsearch(&key, m, nm, sizeof(*m), cmp_member) : NULL;
+		int mode;
 
-			if (!in_list(ent[e].groups, names[g]))
-				continue;
-			mode = rdtalloc_group_get_mode(r, names[g]);
-			if (mode < 0)
-				return fail_lib(r, mode), mode;
-			out[n].name = names[g];
-			out[n].mask = ent[e].mask;
-			out[n].code_mask = ent[e].code_mask;
-			out[n].exclusive = mode & RDTALLOC_MODE_EXCLUSIVE;
-			n++;
-			break;
+		if (!hit)
+			continue;
+		mode = rdtalloc_group_get_mode(r, names[g]);
+		if (mode < 0) {
+			members_free(m, nm);
+			return fail_lib(r, mode), mode;
 		}
+		out[n].name = names[g];
+		out[n].mask = ent[hit->entry].mask;
+		out[n].code_mask = ent[hit->entry].code_mask;
+		out[n].exclusive = mode & RDTALLOC_MODE_EXCLUSIVE;
+		n++;
 	}
+	members_free(m, nm);
 	return n;
 }
 
-/* Bit indexes of mask, ascending. */
+/*
+ * Bit indexes of mask, ascending. Groups share few masks (10,000 groups on
+ * five masks, say): the list of a mask seen lately is the same JSON value,
+ * referenced again (json-c counts references), not built anew.
+ */
 static json_object *jbits(uint64_t mask)
 {
-	json_object *a = jarr();
+	static struct {
+		uint64_t mask;
+		json_object *a;
+	} seen[16];
+	static unsigned int next;
+	json_object *a;
 
+	for (unsigned int i = 0; i < 16; i++)
+		if (seen[i].a && seen[i].mask == mask)
+			return json_object_get(seen[i].a);
+	a = jarr();
 	for (unsigned int b = 0; b < 64; b++) {
 		if (mask & (1ULL << b))
 			jpush(a, jint(b));
 	}
+	/* the cache holds a reference of its own, dropped when it is replaced */
+	json_object_put(seen[next].a);
+	seen[next].mask = mask;
+	seen[next].a = json_object_get(a);
+	next = (next + 1) % 16;
 	return a;
 }
 
@@ -190,9 +256,12 @@ static json_object *group_row(const struct map_group *g, bool cdp, uint64_t size
 	jset(o, "mask", jhex(g->mask));
 	if (cdp)
 		jset(o, "code_mask", jhex(g->code_mask));
-	jset(o, "ways", jbits(g->mask));
-	if (cdp)
-		jset(o, "code_ways", jbits(g->code_mask));
+	/* the way lists are for readers of -j; the text and the SVG draw the masks */
+	if (g_opts.json) {
+		jset(o, "ways", jbits(g->mask));
+		if (cdp)
+			jset(o, "code_ways", jbits(g->code_mask));
+	}
 	jset_bytes(o, "bytes", size, g->mask, cbm_len);
 	if (cdp)
 		jset_bytes(o, "code_bytes", size, g->code_mask, cbm_len);

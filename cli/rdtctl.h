@@ -112,6 +112,13 @@ void ctx_close(void);
 int emit(json_object *doc, void (*human)(json_object *doc));
 int emit_change(json_object *doc, void (*human)(json_object *doc));
 /*
+ * n documents made by item(i) and printed one by one as they come (one
+ * JSON array with -j; human() for each otherwise), so that a long list is
+ * never held whole. item returns NULL (after saying why) to stop.
+ */
+int emit_list(int n, json_object *(*item)(int i, void *arg), void *arg,
+	      void (*human)(json_object *o));
+/*
  * A command of several library calls: keep the warning of the call just
  * made, which the next call would replace; emit_change prints them all.
  */

@@ -39,7 +39,8 @@ static const struct rdt_backend *const backends[] = {
 	((opts) && (opts)->sz >= offsetof(typeof(*(opts)), field) + sizeof((opts)->field))
 #define OPTS_GET(opts, field, def) (OPTS_HAS(opts, field) ? (opts)->field : (def))
 
-#define KNOWN_FLAGS (RDTALLOC_F_EPHEMERAL | RDTALLOC_F_NO_CREATE | RDTALLOC_F_REPLACE_MACHINE)
+#define KNOWN_FLAGS (RDTALLOC_F_EPHEMERAL | RDTALLOC_F_NO_CREATE | RDTALLOC_F_REPLACE_MACHINE | \
+		     RDTALLOC_F_SNAPSHOT)
 
 /* Bound tasks checked for exit per write, so stale bindings go away gradually. */
 #define GC_BATCH 32
@@ -94,6 +95,17 @@ static int begin(rdtalloc_t *r, bool write)
 		}
 		return ret;
 	}
+	/* RDTALLOC_F_SNAPSHOT: a look is answered from the state last read */
+	if (!write && (r->flags & RDTALLOC_F_SNAPSHOT) && r->st && r->snap_valid) {
+		ret = r->be->ops->begin(r, false);
+		if (!ret) {
+			r->unlocked = true;
+			return 0;
+		}
+		r->be->ops->finish(r);
+		pthread_mutex_unlock(&r->mu);
+		return ret;
+	}
 	ret = rdt_store_lock(r->store, write);
 	if (ret) {
 		rdt_fail(r, ret, "cannot lock %s: %s", rdt_store_path(r->store), strerror(-ret));
@@ -107,8 +119,10 @@ static int begin(rdtalloc_t *r, bool write)
 		ret = load_state(r);
 	if (!ret) {
 		ret = r->be->ops->begin(r, write);
-		if (!ret)
+		if (!ret) {
+			r->snap_valid = true;
 			return 0;
+		}
 		r->be->ops->finish(r);
 	}
 	rdt_store_unlock(r->store);
@@ -147,8 +161,12 @@ static int end(rdtalloc_t *r, bool write, int ret)
 	r->groups_changed = r->cgroups_changed = false;
 	if (write && ret < 0)	/* only a change that was made has something to add */
 		r->warning[0] = '\0';
-	if (r->store)
+	if (r->store && !r->unlocked)
 		rdt_store_unlock(r->store);
+	r->unlocked = false;
+	/* the file is the truth after a failed write: the next look reads it */
+	if (!r->st)
+		r->snap_valid = false;
 	r->dirty = false;
 	pthread_mutex_unlock(&r->mu);
 	return ret;

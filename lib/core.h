@@ -38,6 +38,9 @@ struct rdtalloc {
 	bool dirty;			/* this call changed st */
 	bool fresh;			/* the state was created by this open */
 	bool peek;			/* RDTALLOC_F_NO_CREATE found no state: read only */
+	bool snap_valid;		/* RDTALLOC_F_SNAPSHOT: r->st was read under the lock */
+	bool unlocked;			/* this call took no store lock (a snapshot look) */
+	bool hook_checked;		/* RDTALLOC_F_SNAPSHOT: the hook was looked for */
 	size_t gc_cursor;		/* where the exited-task sweep resumes */
 	/* The state's bound tasks by group (counting sort), current while tix_gen is the map's. */
 	uint64_t tix_gen;

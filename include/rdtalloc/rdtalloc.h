@@ -49,6 +49,15 @@ typedef struct rdtalloc rdtalloc_t;
  * and bindings are dropped. rdtctl reset --machine uses it.
  */
 #define RDTALLOC_F_REPLACE_MACHINE (1u << 2)
+/*
+ * One snapshot (0.3): calls that only look are answered from the state as
+ * this context last read it, without taking the state's lock or looking
+ * at the file again (nor at whether the switch hook was loaded since), so a
+ * tool that asks many questions (rdtctl group show of 10,000 groups) sees
+ * one consistent state, fast. A call that changes something reads the
+ * current state first, as always, and so does the look after it.
+ */
+#define RDTALLOC_F_SNAPSHOT (1u << 3)
 
 struct rdtalloc_opts {
 	size_t sz;		/* sizeof(struct rdtalloc_opts) of the caller */

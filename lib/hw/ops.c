@@ -43,6 +43,10 @@ struct rdt_hook *rdt_hw_hook(struct rdtalloc *r)
 	struct rdt_hook *h;
 	struct stat sb;
 
+	/* a snapshot looks for the hook once, as it reads the state once */
+	if ((r->flags & RDTALLOC_F_SNAPSHOT) && r->hook_checked)
+		return r->hook_serves ? r->hook : NULL;
+	r->hook_checked = true;
 	if (!r->be->hook || !r->store || r->m->virtual_tasks || !rdt_hook_built() ||
 	    stat(RDT_HOOK_DIR, &sb)) {
 		hook_drop(r);
