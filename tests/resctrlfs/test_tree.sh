@@ -19,8 +19,8 @@ check_file "$MNT/info/L3/bit_usage" "0=XXSSSSSSSSSSSSSSSSSS;1=XXSSSSSSSSSSSSSSSS
 check_file "$MNT/info/last_cmd_status" "ok"
 # CDP capable but off: the name is padded as if it were L3CODE.
 check_file "$MNT/schemata" "    L3:0=fffff;1=fffff"
-# 16 MiB / 20 bits * 20 bits
-check_file "$MNT/size" "    L3:0=16777200;1=16777200"
+# broadwell-ep: 55 MiB / 20 bits * 20 bits
+check_file "$MNT/size" "    L3:0=57671680;1=57671680"
 check_file "$MNT/mode" "shareable"
 check_file "$MNT/cpus" "ffffff,ffffffff,ffffffff"
 check_file "$MNT/cpus_list" "0-87"

@@ -252,7 +252,7 @@ static void test_canonical(void **state)
 
 	/* a preset and its own expansion are the same machine */
 	m0 = build_ok("preset=broadwell-ep");
-	m = build_ok("topology=package:2 l3:1 core:22 pu:2;l3.closids=16;l3.cbm_len=20;"
+	m = build_ok("topology=package:2 l3:1(size=56320KiB) core:22 pu:2;l3.closids=16;l3.cbm_len=20;"
 		     "l3.min_cbm_bits=1;l3.shareable_bits=0xc0000;l3.cdp=1;l3.sparse=0");
 	assert_string_equal(m->desc, m0->desc);
 	rdt_machine_free(m);
@@ -266,7 +266,7 @@ static void test_preset_overrides(void **state)
 
 	check_caps(&a->caps[RDT_L3], 8, 11, 1, 0x600, true, false);
 	assert_true(a->virtual_tasks);
-	assert_string_equal(a->desc, "topology=package:2 l3:1 core:24 pu:2;l3.closids=8;"
+	assert_string_equal(a->desc, "topology=package:2 l3:1(size=33792KiB) core:24 pu:2;l3.closids=8;"
 			    "l3.cbm_len=11;l3.min_cbm_bits=1;l3.shareable_bits=0x600;l3.cdp=1;"
 			    "l3.sparse=0;mb.closids=8;mb.units=percent;mb.min=10;mb.gran=10;"
 			    "mb.max=100;tasks=virtual");
