@@ -19,6 +19,16 @@
 #include "errors.h"
 #include "machine.h"
 
+/*
+ * The longest CPU list text read, in bytes. Every CPU below RDT_MAX_CPUS
+ * listed one by one with a blank after each comma ("0, 1, 2, ..., 4095")
+ * is 23 KiB; a list is linear to parse, but text past this is no CPU list
+ * a person or a script means, and it is never measured further (strnlen).
+ */
+#define CPULIST_TEXT_MAX (64u << 10)
+/* Most of the list quoted in a message, in bytes. */
+#define CPULIST_QUOTE 47
+
 /* A parsed list is a bitmap: ascending order and merged duplicates for free. */
 #define CPU_WORDS ((RDT_MAX_CPUS + 63) / 64)
 #define STR_(x) #x
@@ -129,16 +139,25 @@ static int parse_token(const char *start, const char *end, uint64_t *bits,
 }
 
 /*
- * Parse s into a bitmap of RDT_MAX_CPUS bits. Returns the number of CPUs
- * or -EINVAL. Linear in the length of s.
+ * Parse s into a bitmap of RDT_MAX_CPUS bits. Returns the number of CPUs,
+ * -E2BIG when s is longer than CPULIST_TEXT_MAX (checked before a byte is
+ * parsed), or -EINVAL. Linear in the length of s.
  */
 static int parse_bits(const char *s, uint64_t *bits, char *err, size_t errlen)
 {
-	const char *end = s + strlen(s);
+	size_t len = strnlen(s, CPULIST_TEXT_MAX + 1);
+	const char *end = s + len;
 	const char *tok = s;
 	int n = 0;
 
 	memset(bits, 0, CPU_WORDS * sizeof(*bits));
+	if (len > CPULIST_TEXT_MAX) {
+		snprintf(err, errlen, "CPU list '%.*s...' is longer than %u bytes (%u KiB), the "
+			 "most a CPU list may be: give runs of CPUs as ranges (0-%d)",
+			 CPULIST_QUOTE, s, CPULIST_TEXT_MAX, CPULIST_TEXT_MAX >> 10,
+			 RDT_MAX_CPUS - 1);
+		return -E2BIG;
+	}
 	if (skip_blanks(s, end) == end)
 		return 0;		/* "" and "  ": no CPU */
 	for (;;) {
@@ -147,7 +166,8 @@ static int parse_bits(const char *s, uint64_t *bits, char *err, size_t errlen)
 		int ret;
 
 		if (skip_blanks(tok, tok_end) == tok_end) {
-			snprintf(err, errlen, "CPU list '%s': empty entry", s);
+			snprintf(err, errlen, "CPU list '%.*s%s': empty entry", CPULIST_QUOTE, s,
+				 len > CPULIST_QUOTE ? "..." : "");
 			return -EINVAL;
 		}
 		ret = parse_token(tok, tok_end, bits, err, errlen);

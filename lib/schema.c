@@ -7,6 +7,7 @@
  *   entry := id '=' mask [',' mask]      the pair only with CDP on
  *   RES   := L3 | L2 | L3DATA | L3CODE | L2DATA | L2CODE   (any case)
  *
+ * At most RDT_SCHEMA_TEXT_MAX bytes (-E2BIG beyond, checked first).
  * Spaces and tabs around every token are ignored. One pass over the text,
  * no recursion, no allocation: the output arrays double as the record of
  * which domain halves were already given, so a duplicate is found in O(1).
@@ -589,6 +590,14 @@ int rdt_schema_parse(const struct rdt_machine *m, const bool cdp[RDT_NALL], cons
 		return fail(&ps, "schema: no machine or output given");
 	if (!text)
 		return fail(&ps, "schema text is NULL");
+	/* before anything else: out untouched, the text not read past the bound */
+	if (strnlen(text, RDT_SCHEMA_TEXT_MAX + 1) > RDT_SCHEMA_TEXT_MAX) {
+		if (err && errlen)
+			snprintf(err, errlen, "schema text is longer than %u bytes (%u KiB), the "
+				 "most a schema may be: give each domain once, one line per "
+				 "resource", RDT_SCHEMA_TEXT_MAX, RDT_SCHEMA_TEXT_MAX >> 10);
+		return -E2BIG;
+	}
 	for (r = 0; r < RDT_NALL; r++) {
 		if (m->caps[r].present && m->ndom[r] && !out[r])
 			return fail(&ps, "schema: no output array for %s", base_names[r]);

@@ -13,6 +13,17 @@
 
 #include "machine.h"
 
+/*
+ * The longest schema text rdt_schema_parse() reads, in bytes. A schema is a
+ * line per resource with an entry per domain: "L3:0=fffff;1=fffff" is 18
+ * bytes, and with CDP a domain of a 20-bit CBM takes 16 ("12=fffff,fffff;"),
+ * so what rdt_schema_format() prints for L3 and L2 of 2,000 domains each
+ * fits (64-bit CBMs with CDP: 38 bytes a domain, 850 domains each). Longer
+ * text is refused (-E2BIG) before a byte of it is parsed, and the text is
+ * never measured past this bound (strnlen).
+ */
+#define RDT_SCHEMA_TEXT_MAX (64u << 10)
+
 /* One domain's entry in a parsed schema. */
 struct rdt_schema_mask {
 	bool data_set;		/* data (or the only) mask was given */
@@ -30,8 +41,9 @@ struct rdt_schema_mask {
  * Every mask is checked with rdt_cbm_check(). An "MB:0=50;1=100" line
  * (where the machine has MB) gives decimal bandwidths, rounded up to the
  * granularity and checked against the minimum and maximum, as data ==
- * code. Returns 0, or -EINVAL with
- * err naming the field. Never modifies anything but out and err.
+ * code. Returns 0, -E2BIG when text is longer than RDT_SCHEMA_TEXT_MAX
+ * (out left as it was), or -EINVAL with err naming the field. Never
+ * modifies anything but out and err.
  */
 int rdt_schema_parse(const struct rdt_machine *m, const bool cdp[RDT_NALL], const char *text,
 		     struct rdt_schema_mask *out[RDT_NALL], char *err, size_t errlen);

@@ -52,10 +52,18 @@ void rdt_cpuid_decode(const struct rdt_cpuid_dump *d, struct rdtalloc_cpu_caps *
  * The leaves of the first CPU are kept; '#' lines, blank lines, "CPU N:" /
  * "CPU:" headers and the tool's "Disclaimer:" line are skipped, anything
  * else is -EINVAL with err = "cpuid dump NAME line N: cannot parse ...".
+ * Bounds: at most 64 MiB (-E2BIG), lines of at most 4096 bytes, and no
+ * byte that is not text (a control byte but tab, CR, LF: -EINVAL naming
+ * the line and the offset).
  */
 int rdt_cpuid_read_text(const char *text, const char *name, struct rdt_cpuid_dump *d,
 			char *err, size_t errlen);
-/* The same from a file: -ENOENT (or another -errno) when it cannot be read. */
+/*
+ * The same from a file: -ENOENT (or another -errno) when it cannot be read.
+ * A regular file over 64 MiB is refused on its size, unread; anything else
+ * (a pipe, /dev/zero) is read as it comes, a line at a time, and stopped at
+ * the first bad byte or over-long line, or after 64 MiB.
+ */
 int rdt_cpuid_read_file(const char *path, struct rdt_cpuid_dump *d, char *err, size_t errlen);
 
 /* The leaves the decode needs, from the CPU this thread runs on (libcpuid). -ENODEV: no CPUID. */

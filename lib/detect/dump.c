@@ -2,20 +2,33 @@
 /*
  * detect/dump: the reader of `cpuid -r` text (Debian's cpuid tool) into raw
  * leaves, so that decoding can be tested on recordings of real processors.
- * Lenient with blanks, comments and headers, strict with everything else.
+ * Lenient with blanks, comments and headers, strict with everything else:
+ * a byte that is no text (a control byte other than tab, CR, LF) is refused
+ * as soon as it is read, naming the line and the offset.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "detect.h"
 
-/* A dump of every leaf of 1024 CPUs is a few MiB; anything far beyond is not a dump. */
+/*
+ * A full `cpuid -r` is about 7 KiB a CPU, 28 MiB for RDT_MAX_CPUS (4096);
+ * anything beyond 64 MiB is not a dump. A regular file is refused on its
+ * size before it is read; a pipe or a device is read as it comes and
+ * stopped at the bound, holding one line at a time, never the whole input.
+ */
 #define DUMP_MAX_BYTES (64u << 20)
+/* A line of `cpuid -r` is some 80 bytes; a line past this is no line of one. */
+#define DUMP_LINE_MAX 4096
+/* What a stream is read in. */
+#define DUMP_CHUNK 65536
 
 static const char *skip_blanks(const char *p, const char *end)
 {
@@ -101,140 +114,233 @@ static bool cpu_header(const char *p, const char *end)
 	return literal(&q, end, ":") && skip_blanks(q, end) == end;
 }
 
-int rdt_cpuid_read_text(const char *text, const char *name, struct rdt_cpuid_dump *d,
-			char *err, size_t errlen)
+/* Where a reader is in its input, and what it kept. */
+struct reader {
+	const char *name;
+	struct rdt_cpuid_dump *d;
+	char *err;
+	size_t errlen;
+	unsigned int line;		/* lines taken so far */
+	unsigned int headers;
+	bool keep;			/* still in the first CPU */
+	bool leaves;			/* leaves before any header: the first CPU */
+};
+
+static int failf(const struct reader *r, int ret, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int failf(const struct reader *r, int ret, const char *fmt, ...)
 {
-	const char *p = text;
-	unsigned int line = 0, headers = 0;
-	bool keep = true, leaves = false;	/* leaves before any header: the first CPU */
+	va_list ap;
 
-	d->n = 0;
-	if (errlen)
-		err[0] = '\0';
-	while (*p) {
-		const char *nl = strchr(p, '\n');
-		const char *end = nl ? nl : p + strlen(p);
-		const char *s = skip_blanks(p, end);
-		uint32_t leaf, sub, regs[4];
-
-		line++;
-		if (s == end || *s == '#' || literal(&s, end, "Disclaimer:")) {
-			/* blank, comment, or the tool's own remark */
-		} else if (cpu_header(s, end)) {
-			if (headers++ || leaves)
-				keep = false;	/* a second CPU: its leaves are not ours */
-		} else if (leaf_line(s, end, &leaf, &sub, regs)) {
-			leaves = true;
-			if (keep) {
-				int ret = rdt_cpuid_add(d, leaf, sub, regs);
-
-				if (ret == -EEXIST) {
-					snprintf(err, errlen, "cpuid dump %s line %u: leaf 0x%08x "
-						 "subleaf 0x%02x given twice", name, line, leaf, sub);
-					return -EINVAL;
-				}
-				if (ret) {
-					snprintf(err, errlen, "cpuid dump %s line %u: more than %u "
-						 "leaves for one CPU", name, line, RDT_CPUID_MAX_LEAVES);
-					return -EINVAL;
-				}
-			}
-		} else {
-			int n = (int)(end - s);
-
-			if (n && s[n - 1] == '\r')
-				n--;
-			snprintf(err, errlen, "cpuid dump %s line %u: cannot parse '%.*s%s' "
-				 "(expected '0xLEAF 0xSUB: eax=0x... ebx=0x... ecx=0x... edx=0x...')",
-				 name, line, n > 48 ? 48 : n, s, n > 48 ? "..." : "");
-			return -EINVAL;
-		}
-		p = nl ? nl + 1 : end;
+	if (r->errlen) {
+		va_start(ap, fmt);
+		vsnprintf(r->err, r->errlen, fmt, ap);
+		va_end(ap);
 	}
-	if (!d->n) {
-		snprintf(err, errlen, "cpuid dump %s: no CPUID leaves in it (is it the output of "
-			 "`cpuid -r`?)", name);
-		return -EINVAL;
+	return ret;
+}
+
+/* Tab, CR, LF and the printable bytes (UTF-8 in a comment too) are text. */
+static bool is_text(unsigned char c)
+{
+	return c >= 0x20 ? c != 0x7f : c == '\t' || c == '\r' || c == '\n';
+}
+
+/*
+ * Refuse the first byte of [p, end) that is no text; off is the offset of
+ * p in the input, line the 1-based line it is on.
+ */
+static int check_bytes(const struct reader *r, const char *p, const char *end, size_t off,
+		       unsigned int line)
+{
+	for (const char *q = p; q < end; q++) {
+		if (!is_text((unsigned char)*q))
+			return failf(r, -EINVAL, "cpuid dump %s line %u: byte 0x%02x at offset %zu "
+				     "is not text (give the output of `cpuid -r`)", r->name, line,
+				     (unsigned char)*q, off + (size_t)(q - p));
 	}
 	return 0;
 }
 
-/* The whole file; pipes and process substitutions (<(cpuid -r)) work too. */
-static int read_all(const char *path, char **out, size_t *len, char *err, size_t errlen)
+static int line_too_long(const struct reader *r, unsigned int line)
 {
-	size_t got = 0, cap = 0;
-	char *buf = NULL;
-	int fd, ret = 0;
+	return failf(r, -EINVAL, "cpuid dump %s line %u is longer than %u bytes, the most a "
+		     "line may be: it is no line of `cpuid -r`", r->name, line, DUMP_LINE_MAX);
+}
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		ret = -errno;
-		goto fail;
+/* One line [p, end) without its '\n', at offset off of the input. */
+static int take_line(struct reader *r, const char *p, const char *end, size_t off)
+{
+	const char *s = skip_blanks(p, end);
+	uint32_t leaf, sub, regs[4];
+	int ret;
+
+	r->line++;
+	if (end - p > DUMP_LINE_MAX)
+		return line_too_long(r, r->line);
+	ret = check_bytes(r, p, end, off, r->line);
+	if (ret)
+		return ret;
+	if (s == end || *s == '#' || literal(&s, end, "Disclaimer:")) {
+		/* blank, comment, or the tool's own remark */
+	} else if (cpu_header(s, end)) {
+		if (r->headers++ || r->leaves)
+			r->keep = false;	/* a second CPU: its leaves are not ours */
+	} else if (leaf_line(s, end, &leaf, &sub, regs)) {
+		r->leaves = true;
+		if (r->keep) {
+			ret = rdt_cpuid_add(r->d, leaf, sub, regs);
+			if (ret == -EEXIST)
+				return failf(r, -EINVAL, "cpuid dump %s line %u: leaf 0x%08x "
+					     "subleaf 0x%02x given twice", r->name, r->line, leaf, sub);
+			if (ret)
+				return failf(r, -EINVAL, "cpuid dump %s line %u: more than %u "
+					     "leaves for one CPU", r->name, r->line,
+					     RDT_CPUID_MAX_LEAVES);
+		}
+	} else {
+		int n = (int)(end - s);
+
+		if (n && s[n - 1] == '\r')
+			n--;
+		return failf(r, -EINVAL, "cpuid dump %s line %u: cannot parse '%.*s%s' "
+			     "(expected '0xLEAF 0xSUB: eax=0x... ebx=0x... ecx=0x... edx=0x...')",
+			     r->name, r->line, n > 48 ? 48 : n, s, n > 48 ? "..." : "");
+	}
+	return 0;
+}
+
+static int finish(const struct reader *r)
+{
+	if (!r->d->n)
+		return failf(r, -EINVAL, "cpuid dump %s: no CPUID leaves in it (is it the output "
+			     "of `cpuid -r`?)", r->name);
+	return 0;
+}
+
+static int too_big(const struct reader *r)
+{
+	return failf(r, -E2BIG, "cpuid dump %s is larger than %u MiB, the most a dump may be "
+		     "(`cpuid -r` is about 7 KiB a CPU): give the dump of one machine",
+		     r->name, DUMP_MAX_BYTES >> 20);
+}
+
+int rdt_cpuid_read_text(const char *text, const char *name, struct rdt_cpuid_dump *d,
+			char *err, size_t errlen)
+{
+	struct reader r = { .name = name, .d = d, .err = err, .errlen = errlen, .keep = true };
+	size_t len;
+	const char *p = text, *end;
+
+	d->n = 0;
+	if (errlen)
+		err[0] = '\0';
+	len = strnlen(text, DUMP_MAX_BYTES + 1);
+	if (len > DUMP_MAX_BYTES)
+		return too_big(&r);
+	end = text + len;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *e = nl ? nl : end;
+		int ret = take_line(&r, p, e, (size_t)(p - text));
+
+		if (ret)
+			return ret;
+		p = nl ? nl + 1 : end;
+	}
+	return finish(&r);
+}
+
+/*
+ * Read fd as it comes (a file, a pipe, <(cpuid -r), a device), a line at a
+ * time: bytes are checked as they arrive, a line is taken when its '\n'
+ * (or the end) is seen, and reading stops at DUMP_MAX_BYTES.
+ */
+static int read_stream(struct reader *r, int fd)
+{
+	char *line = malloc(DUMP_LINE_MAX + 1), *chunk = malloc(DUMP_CHUNK);
+	size_t have = 0, total = 0, line_off = 0;
+	int ret = 0;
+
+	if (!line || !chunk) {
+		ret = failf(r, -ENOMEM, "cpuid dump %s: out of memory", r->name);
+		goto out;
 	}
 	for (;;) {
-		ssize_t n;
+		ssize_t n = read(fd, chunk, DUMP_CHUNK);
+		const char *p, *end;
 
-		if (cap - got < 4096 + 1) {
-			char *q;
-
-			if (cap >= DUMP_MAX_BYTES) {
-				snprintf(err, errlen, "cpuid dump %s: larger than %u MiB: not a "
-					 "CPUID dump", path, DUMP_MAX_BYTES >> 20);
-				free(buf);
-				close(fd);
-				return -EINVAL;
-			}
-			cap = cap ? cap * 2 : 65536;
-			q = realloc(buf, cap);
-			if (!q) {
-				ret = -ENOMEM;
-				goto fail;
-			}
-			buf = q;
-		}
-		n = read(fd, buf + got, cap - got - 1);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
-			ret = -errno;
-			goto fail;
+			int e = errno;
+
+			ret = failf(r, -e, "cpuid dump %s: %s", r->name, strerror(e));
+			goto out;
 		}
 		if (!n)
 			break;
-		got += (size_t)n;
+		for (p = chunk, end = chunk + n; p < end;) {
+			const char *nl = memchr(p, '\n', (size_t)(end - p));
+			const char *e = nl ? nl : end;
+			size_t seg = (size_t)(e - p);
+
+			/* in input order: a bad byte within the line's room, else its length */
+			ret = check_bytes(r, p, have + seg > DUMP_LINE_MAX ? p + (DUMP_LINE_MAX - have)
+					  : e, total + (size_t)(p - chunk), r->line + 1);
+			if (!ret && have + seg > DUMP_LINE_MAX)
+				ret = line_too_long(r, r->line + 1);
+			if (ret)
+				goto out;
+			memcpy(line + have, p, seg);
+			have += seg;
+			p = e;
+			if (nl) {
+				ret = take_line(r, line, line + have, line_off);
+				if (ret)
+					goto out;
+				p = nl + 1;
+				line_off = total + (size_t)(p - chunk);
+				have = 0;
+			}
+		}
+		total += (size_t)n;
+		if (total > DUMP_MAX_BYTES) {
+			ret = too_big(r);
+			goto out;
+		}
 	}
-	buf[got] = '\0';
-	close(fd);
-	*out = buf;
-	*len = got;
-	return 0;
-fail:
-	snprintf(err, errlen, "cpuid dump %s: %s", path, strerror(-ret));
-	free(buf);
-	if (fd >= 0)
-		close(fd);
+	if (have)
+		ret = take_line(r, line, line + have, line_off);
+	if (!ret)
+		ret = finish(r);
+out:
+	free(line);
+	free(chunk);
 	return ret;
 }
 
 int rdt_cpuid_read_file(const char *path, struct rdt_cpuid_dump *d, char *err, size_t errlen)
 {
-	char *text = NULL;
-	size_t len = 0;
-	int ret;
+	struct reader r = { .name = path, .d = d, .err = err, .errlen = errlen, .keep = true };
+	struct stat sb;
+	int fd, ret;
 
 	if (errlen)
 		err[0] = '\0';
 	d->n = 0;
-	ret = read_all(path, &text, &len, err, errlen);
-	if (ret)
-		return ret;
-	if (strlen(text) != len) {
-		snprintf(err, errlen, "cpuid dump %s: NUL byte at offset %zu: not a text dump",
-			 path, strlen(text));
-		free(text);
-		return -EINVAL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		int e = errno;
+
+		return failf(&r, -e, "cpuid dump %s: %s", path, strerror(e));
 	}
-	ret = rdt_cpuid_read_text(text, path, d, err, errlen);
-	free(text);
+	/* a file too big is refused before a byte of it is read */
+	if (!fstat(fd, &sb) && S_ISREG(sb.st_mode) && (uint64_t)sb.st_size > DUMP_MAX_BYTES)
+		ret = too_big(&r);
+	else
+		ret = read_stream(&r, fd);
+	close(fd);
 	return ret;
 }

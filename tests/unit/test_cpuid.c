@@ -7,6 +7,7 @@
  * read agrees with itself and rdt_detect_host() says what it found.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,6 +15,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -355,7 +359,8 @@ static void test_decode_file_errors(void **state)
 	assert_memory_equal(&c, &before, sizeof(c));
 
 	assert_int_equal(rdtalloc_cpuid_decode_file(nul, &c), -EINVAL);
-	snprintf(msg, sizeof(msg), "cpuid dump %s: NUL byte at offset 7: not a text dump", nul);
+	snprintf(msg, sizeof(msg), "cpuid dump %s line 2: byte 0x00 at offset 7 is not text "
+		 "(give the output of `cpuid -r`)", nul);
 	assert_string_equal(rdtalloc_errmsg(NULL), msg);
 
 	assert_int_equal(rdtalloc_cpuid_decode_file("/tmp", &c), -EISDIR);
@@ -374,6 +379,147 @@ static void test_decode_file_errors(void **state)
 	free(empty);
 	free(bad);
 	free(nul);
+}
+
+#define DUMP_MAX (64u << 20)	/* DUMP_MAX_BYTES in lib/detect/dump.c */
+#define LEAF0 "   0x00000000 0x00: eax=0x0000000d ebx=0x756e6547 ecx=0x6c65746e edx=0x49656e69\n"
+
+/* Read a dump from path; the error must be ret and exactly msg, caps untouched. */
+static void expect_file_err(const char *path, int ret, const char *msg)
+{
+	struct rdtalloc_cpu_caps c, before;
+
+	memset(&c, 0x5a, sizeof(c));
+	c.sz = sizeof(c);
+	before = c;
+	assert_int_equal(rdtalloc_cpuid_decode_file(path, &c), ret);
+	assert_string_equal(rdtalloc_errmsg(NULL), msg);
+	assert_memory_equal(&c, &before, sizeof(c));
+}
+
+/*
+ * A child writing head, then unit forever (never closing the pipe); the
+ * read end's path is "/dev/fd/N". The reader must stop on its own: were it
+ * to wait for the end, alarm() would end the test.
+ */
+static pid_t stream(const char *head, const char *unit, char *path, size_t len, int *rfd)
+{
+	int fds[2];
+	pid_t pid;
+
+	assert_int_equal(pipe(fds), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		size_t hl = strlen(head), ul = strlen(unit);
+		char buf[65536];
+		size_t n = 0;
+
+		close(fds[0]);
+		signal(SIGPIPE, SIG_DFL);
+		if (write(fds[1], head, hl) != (ssize_t)hl)
+			_exit(1);
+		if (!ul)
+			pause();
+		for (; n + ul <= sizeof(buf); n += ul)
+			memcpy(buf + n, unit, ul);
+		for (;;)
+			if (write(fds[1], buf, n) < 0)
+				_exit(0);
+	}
+	close(fds[1]);
+	*rfd = fds[0];
+	snprintf(path, len, "/dev/fd/%d", fds[0]);
+	return pid;
+}
+
+static void end_stream(pid_t pid, int rfd)
+{
+	close(rfd);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+}
+
+/* The bounds: 64 MiB a dump, 4096 bytes a line, no byte that is not text. */
+static void test_dump_bounds(void **state)
+{
+	char path[64], msg[600], *big, *longline;
+	pid_t pid;
+	int fd;
+
+	alarm(60);
+	/* a regular file one byte over: refused on its size, unread (sparse, all NULs) */
+	big = write_tmp("", 0);
+	fd = open(big, O_WRONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(ftruncate(fd, DUMP_MAX + 1), 0);
+	close(fd);
+	snprintf(msg, sizeof(msg), "cpuid dump %s is larger than 64 MiB, the most a dump may be "
+		 "(`cpuid -r` is about 7 KiB a CPU): give the dump of one machine", big);
+	expect_file_err(big, -E2BIG, msg);
+	/* at the bound it is read, and its first byte refused */
+	assert_int_equal(truncate(big, DUMP_MAX), 0);
+	snprintf(msg, sizeof(msg), "cpuid dump %s line 1: byte 0x00 at offset 0 is not text "
+		 "(give the output of `cpuid -r`)", big);
+	expect_file_err(big, -EINVAL, msg);
+	unlink(big);
+	free(big);
+
+	/* /dev/zero: endless, refused at its first byte */
+	expect_file_err("/dev/zero", -EINVAL, "cpuid dump /dev/zero line 1: byte 0x00 at offset "
+			"0 is not text (give the output of `cpuid -r`)");
+
+	/* a pipe: a bad byte after good lines is refused at once, the line named */
+	pid = stream("CPU 0:\n" LEAF0 "   0x00000001\x1b[2J", "", path, sizeof(path), &fd);
+	snprintf(msg, sizeof(msg), "cpuid dump %s line 3: byte 0x1b at offset %zu is not text "
+		 "(give the output of `cpuid -r`)", path, strlen("CPU 0:\n" LEAF0) + 13);
+	expect_file_err(path, -EINVAL, msg);
+	end_stream(pid, fd);
+
+	/* a pipe of one endless line: refused after 4096 bytes */
+	pid = stream("CPU 0:\n" LEAF0, "f", path, sizeof(path), &fd);
+	snprintf(msg, sizeof(msg), "cpuid dump %s line 3 is longer than 4096 bytes, the most a "
+		 "line may be: it is no line of `cpuid -r`", path);
+	expect_file_err(path, -EINVAL, msg);
+	end_stream(pid, fd);
+
+	/* a pipe of endless comments: stopped after 64 MiB */
+	pid = stream("CPU 0:\n" LEAF0, "# more\n", path, sizeof(path), &fd);
+	snprintf(msg, sizeof(msg), "cpuid dump %s is larger than 64 MiB, the most a dump may be "
+		 "(`cpuid -r` is about 7 KiB a CPU): give the dump of one machine", path);
+	expect_file_err(path, -E2BIG, msg);
+	end_stream(pid, fd);
+
+	/* a file line of 4096 bytes is read, one of 4097 is not */
+	longline = malloc(4097 + 200);
+	assert_non_null(longline);
+	memset(longline, ' ', 4097);
+	snprintf(longline + 4096 - 80, 200, "%-80s", "# a comment padded to 4096 bytes");
+	longline[4096] = '\n';
+	strcpy(longline + 4097, LEAF0);
+	big = write_tmp(longline, strlen(longline));
+	{
+		struct rdtalloc_cpu_caps c;
+
+		c.sz = sizeof(c);
+		assert_int_equal(rdtalloc_cpuid_decode_file(big, &c), 0);
+		assert_string_equal(c.vendor, "GenuineIntel");
+	}
+	unlink(big);
+	free(big);
+	memmove(longline + 1, longline, strlen(longline) + 1);
+	big = write_tmp(longline, strlen(longline));
+	snprintf(msg, sizeof(msg), "cpuid dump %s line 1 is longer than 4096 bytes, the most a "
+		 "line may be: it is no line of `cpuid -r`", big);
+	expect_file_err(big, -EINVAL, msg);
+	unlink(big);
+	free(big);
+	free(longline);
+
+	/* the text reader: the same bytes refused, with the offset */
+	expect_text_err("CPU 0:\n" LEAF0 "# fine\n\x7f\n", "cpuid dump t line 4: byte 0x7f at "
+			"offset 94 is not text (give the output of `cpuid -r`)");
+	alarm(0);
 }
 
 /* An older, smaller caller struct gets only its own bytes. */
@@ -535,6 +681,7 @@ int main(void)
 		cmocka_unit_test(test_reader_errors),
 		cmocka_unit_test(test_reader_too_many),
 		cmocka_unit_test(test_decode_file_errors),
+		cmocka_unit_test(test_dump_bounds),
 		cmocka_unit_test(test_caps_sz),
 		cmocka_unit_test(test_decode_rules),
 		cmocka_unit_test(test_host),

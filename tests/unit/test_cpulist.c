@@ -9,9 +9,12 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -271,10 +274,13 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* 1 MiB lists parse in linear time: long ranges repeated, and blanks. */
+/* The bound on the text of a CPU list (CPULIST_TEXT_MAX in lib/cpulist.c). */
+#define TEXT_MAX 65536
+
+/* Lists at the bound parse in linear time: long ranges repeated, and blanks. */
 static void test_parse_large(void **state)
 {
-	size_t len = 1 << 20;
+	size_t len = TEXT_MAX - 5;	/* len % 7 == 4: the list ends "0-40,0-4095" */
 	char *s = malloc(len + 1);
 	char err[128];
 	unsigned int n;
@@ -300,6 +306,100 @@ static void test_parse_large(void **state)
 	free(s);
 }
 
+/* Parse s expecting -E2BIG and exactly msg, internally and publicly, nothing written. */
+static void expect_too_long(const char *s, const char *msg)
+{
+	char err[512] = "";
+	unsigned int n = 99;
+	int *cpus = (int *)&n;
+	int buf[8] = { -7, -7, -7, -7, -7, -7, -7, -7 };
+
+	assert_int_equal(rdt_cpulist_parse(s, &cpus, &n, err, sizeof(err)), -E2BIG);
+	assert_string_equal(err, msg);
+	assert_null(cpus);
+	assert_int_equal(n, 0);
+	assert_int_equal(rdtalloc_parse_cpulist(s, buf, 8), -E2BIG);
+	assert_string_equal(rdtalloc_errmsg(NULL), msg);
+	for (int i = 0; i < 8; i++)
+		assert_int_equal(buf[i], -7);
+	assert_int_equal(rdtalloc_parse_cpulist(s, NULL, 0), -E2BIG);
+}
+
+/*
+ * Past the bound a list is refused before it is parsed, even a valid one,
+ * and never read past it (the text ends at an unreadable page, no NUL).
+ * Every CPU listed one by one with blanks is well inside it.
+ */
+static void test_parse_bound(void **state)
+{
+	static const char tail[] = "...' is longer than 65536 bytes (64 KiB), the most a CPU list "
+				   "may be: give runs of CPUs as ranges (0-4095)";
+	long page = sysconf(_SC_PAGESIZE);
+	size_t maplen = ((TEXT_MAX + 1 + (size_t)page - 1) / (size_t)page + 1) * (size_t)page;
+	char *s = malloc(TEXT_MAX + 2), *map, msg[512], *o;
+	unsigned int n;
+	int *cpus;
+
+	assert_non_null(s);
+	/* "0, 1, 2, ..., 4095": all of them, one by one */
+	o = s;
+	for (int c = 0; c < RDT_MAX_CPUS; c++)
+		o += sprintf(o, c ? ", %d" : "%d", c);
+	assert_true(o - s < TEXT_MAX / 2);
+	assert_int_equal(rdt_cpulist_parse(s, &cpus, &n, msg, sizeof(msg)), 0);
+	assert_int_equal(n, RDT_MAX_CPUS);
+	free(cpus);
+
+	/* one byte past the bound: blanks around a valid list */
+	memset(s, ' ', TEXT_MAX + 1);
+	memcpy(s + 10, "0-3", 3);
+	s[TEXT_MAX + 1] = '\0';
+	snprintf(msg, sizeof(msg), "CPU list '%.47s%s", s, tail);
+	expect_too_long(s, msg);
+
+	/* 100,000 zeros, and the huge range of an unsigned 32-bit number repeated */
+	free(s);
+	s = malloc(100001);
+	assert_non_null(s);
+	memset(s, '0', 100000);
+	s[100000] = '\0';
+	snprintf(msg, sizeof(msg), "CPU list '%.47s%s", s, tail);
+	expect_too_long(s, msg);
+	for (size_t i = 0; i < 100000; i += 13)
+		memcpy(s + i, "0-4294967295,", 100000 - i < 13 ? 100000 - i : 13);
+	snprintf(msg, sizeof(msg), "CPU list '%.47s%s", s, tail);
+	expect_too_long(s, msg);
+	free(s);
+
+	/* bound + 1 bytes, no NUL, an unreadable page right after */
+	map = mmap(NULL, maplen, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	assert_true(map != MAP_FAILED);
+	assert_int_equal(mprotect(map + maplen - (size_t)page, (size_t)page, PROT_NONE), 0);
+	s = map + maplen - (size_t)page - (TEXT_MAX + 1);
+	memset(s, '1', TEXT_MAX + 1);
+	snprintf(msg, sizeof(msg), "CPU list '%.47s%s", s, tail);
+	expect_too_long(s, msg);
+	munmap(map, maplen);
+}
+
+/* A number of any size is refused without overflow, and a long list's message is cut. */
+static void test_parse_huge_numbers(void **state)
+{
+	char s[200];
+
+	expect_error("0-4294967295", "CPU list '0-4294967295': CPU numbers must be below 4096");
+	expect_error("4294967296", "CPU list '4294967296': CPU numbers must be below 4096");
+	expect_error("0-18446744073709551616",
+		     "CPU list '0-18446744073709551616': CPU numbers must be below 4096");
+	expect_error("4095-0", "CPU list '4095-0': range is reversed");
+	memset(s, 0, sizeof(s));
+	for (int i = 0; i < 60; i++)
+		memcpy(s + 2 * i, "1,", 2);
+	strcat(s, ",2");
+	expect_error(s, "CPU list '1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1...': "
+		     "empty entry");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -316,6 +416,8 @@ int main(void)
 		cmocka_unit_test(test_format_errors),
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_parse_large),
+		cmocka_unit_test(test_parse_bound),
+		cmocka_unit_test(test_parse_huge_numbers),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

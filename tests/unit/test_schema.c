@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -20,7 +22,8 @@
 
 #define MAXDOM 8
 #define ERRLEN 512
-#define MIB (1024 * 1024)
+/* Big inputs just inside the bound on schema text, with room for a head and a tail. */
+#define NEAR (RDT_SCHEMA_TEXT_MAX - 32)
 
 /* A hand-built machine: L3 on two sockets (cache ids 0, 1), optional L2. */
 struct spec {
@@ -797,63 +800,119 @@ static void test_big_inputs(void **state)
 	tm_init(&t, &SPEC_STD);
 
 	/* one line repeating domains */
-	s = big_repeat("L3:", "0=ff;1=ff;", MIB / 10, "");
+	s = big_repeat("L3:", "0=ff;1=ff;", NEAR / 10, "");
 	expect_err(&t, s, "L3 cache id 0 given twice");
 	free(s);
 
-	/* 1 MiB of blanks around a valid line, within one line and as blank lines */
-	s = big_repeat("", " \t", MIB / 2, "L3 : 0 = f ; 1 = 3 ;");
+	/* 64 KiB of blanks around a valid line, within one line and as blank lines */
+	s = big_repeat("", " \t", NEAR / 2, "L3 : 0 = f ; 1 = 3 ;");
 	expect_ok(&t, s);
 	expect_mask(&t, RDT_L3, 0, true, 0xf, true, 0xf);
 	expect_mask(&t, RDT_L3, 1, true, 3, true, 3);
 	free(s);
-	s = big_repeat("L3:0=3", " ", MIB, ";1=f\t");
+	s = big_repeat("L3:0=3", " ", NEAR, ";1=f\t");
 	expect_ok(&t, s);
 	expect_mask(&t, RDT_L3, 0, true, 3, true, 3);
 	expect_mask(&t, RDT_L3, 1, true, 0xf, true, 0xf);
 	free(s);
-	s = big_repeat("", "\r\n", MIB / 2, "L3:1=f\n");
+	s = big_repeat("", "\r\n", NEAR / 2, "L3:1=f\n");
 	expect_ok(&t, s);
 	expect_unset(&t, RDT_L3, 0);
 	expect_mask(&t, RDT_L3, 1, true, 0xf, true, 0xf);
 	free(s);
 
 	/* many lines: the error names the right one, far down */
-	s = big_repeat("L3:0=f", "\n", MIB, "L3:1=5\n\n");
+	s = big_repeat("L3:0=f", "\n", NEAR, "L3:1=5\n\n");
 	snprintf(want, sizeof(want), "line %d: L3 cache id 1: mask 0x5 is not contiguous",
-		 MIB + 1);
+		 NEAR + 1);
 	expect_err(&t, s, want);
 	free(s);
-	s = big_repeat("", "L3:1=f\n", MIB / 7, "");
+	s = big_repeat("", "L3:1=f\n", NEAR / 7, "");
 	expect_err(&t, s, "line 2: L3 cache id 1 given twice");
 	free(s);
 
 	/* huge words: quoted short, never copied whole */
-	s = big_repeat("L3:0=", "f", MIB, "");
+	s = big_repeat("L3:0=", "f", NEAR, "");
 	expect_err(&t, s, "L3 cache id 0: mask \"ffffffffffffffffffffffff...\" has more than "
 		   "16 hex digits");
 	free(s);
-	s = big_repeat("L3:0=", "0", MIB, "");
+	s = big_repeat("L3:0=", "0", NEAR, "");
 	expect_err(&t, s, "L3 cache id 0: mask \"000000000000000000000000...\" has more than "
 		   "16 hex digits");
 	free(s);
-	s = big_repeat("L3:0=", "f", MIB, "g");
+	s = big_repeat("L3:0=", "f", NEAR, "g");
 	expect_err(&t, s, "L3 cache id 0: mask \"ffffffffffffffffffffffff...\" is not hex");
 	free(s);
-	s = big_repeat("L3:", "9", MIB, "=1");
+	s = big_repeat("L3:", "9", NEAR, "=1");
 	expect_err(&t, s, "L3 cache id 999999999999999999999999... does not exist (have 0,1)");
 	free(s);
-	s = big_repeat("L3:", "0", MIB, "=1");
+	s = big_repeat("L3:", "0", NEAR, "=1");
 	expect_ok(&t, s);
 	expect_mask(&t, RDT_L3, 0, true, 1, true, 1);
 	free(s);
-	s = big_repeat("", "L", MIB, ":0=1");
+	s = big_repeat("", "L", NEAR, ":0=1");
 	expect_err(&t, s, "unknown resource \"LLLLLLLLLLLLLLLLLLLLLLLL...\" (known: L3, L3DATA, "
 		   "L3CODE, L2, L2DATA, L2CODE, MB)");
 	free(s);
-	s = big_repeat("L3:0=f;", ";", MIB, "");
+	s = big_repeat("L3:0=f;", ";", NEAR, "");
 	expect_err(&t, s, "L3: empty entry before ';'");
 	free(s);
+}
+
+/*
+ * The bound on schema text: RDT_SCHEMA_TEXT_MAX bytes are parsed, one more
+ * is -E2BIG with the limit named, before a byte is parsed (out untouched),
+ * and the text is never read past the bound: it ends at a page that cannot
+ * be read, without a NUL.
+ */
+static void test_text_bound(void **state)
+{
+	static const char msg[] = "schema text is longer than 65536 bytes (64 KiB), the most a "
+				  "schema may be: give each domain once, one line per resource";
+	long page = sysconf(_SC_PAGESIZE);
+	size_t maplen = ((RDT_SCHEMA_TEXT_MAX + 1 + (size_t)page - 1) / (size_t)page + 1) *
+			(size_t)page;
+	struct rdt_schema_mask sentinel[MAXDOM];
+	struct tm t;
+	char *map, *s;
+
+	assert_int_equal(RDT_SCHEMA_TEXT_MAX, 65536);
+	tm_init(&t, &SPEC_STD);
+
+	/* exactly at the bound: parsed (and a partial update) */
+	s = big_repeat("L3:1=3", " ", RDT_SCHEMA_TEXT_MAX - 6, "");
+	assert_int_equal(strlen(s), RDT_SCHEMA_TEXT_MAX);
+	expect_ok(&t, s);
+	expect_unset(&t, RDT_L3, 0);
+	expect_mask(&t, RDT_L3, 1, true, 3, true, 3);
+	free(s);
+
+	/* one byte past it, even of a valid schema: refused, out as it was */
+	s = big_repeat("L3:1=3", " ", RDT_SCHEMA_TEXT_MAX - 5, "");
+	memset(sentinel, 0xa5, sizeof(sentinel));
+	memcpy(t.outm[RDT_L3], sentinel, sizeof(sentinel));
+	assert_int_equal(tm_parse(&t, s), -E2BIG);
+	assert_string_equal(t.err, msg);
+	assert_memory_equal(t.outm[RDT_L3], sentinel, sizeof(sentinel));
+	free(s);
+
+	/* 100,000 bytes of 'f' (what `rdtctl schema set g "$(... tr '\0' f)"` passes) */
+	s = big_repeat("", "f", 100000, "");
+	assert_int_equal(tm_parse(&t, s), -E2BIG);
+	assert_string_equal(t.err, msg);
+	free(s);
+
+	/* bound + 1 bytes, no NUL, an unreadable page right after: strnlen, not strlen */
+	map = mmap(NULL, maplen, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	assert_true(map != MAP_FAILED);
+	assert_int_equal(mprotect(map + maplen - (size_t)page, (size_t)page, PROT_NONE), 0);
+	s = map + maplen - (size_t)page - (RDT_SCHEMA_TEXT_MAX + 1);
+	memset(s, 'f', RDT_SCHEMA_TEXT_MAX + 1);
+	assert_int_equal(tm_parse(&t, s), -E2BIG);
+	assert_string_equal(t.err, msg);
+	/* no err buffer: the code alone */
+	assert_int_equal(rdt_schema_parse(&t.m, t.cdp, s, t.out, NULL, 0), -E2BIG);
+	munmap(map, maplen);
 }
 
 /* ---- garbage ------------------------------------------------------------ */
@@ -1119,6 +1178,7 @@ int main(void)
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_round_trip_random),
 		cmocka_unit_test(test_big_inputs),
+		cmocka_unit_test(test_text_bound),
 		cmocka_unit_test(test_control_chars),
 		cmocka_unit_test(test_garbage),
 		cmocka_unit_test(test_err_buffer),
