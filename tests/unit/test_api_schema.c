@@ -235,32 +235,39 @@ static void full_64bit_cbm(void **state)
 	rdtalloc_close(r);
 }
 
+/* Inputs up to the 64 KiB bound are parsed; one byte more is -E2BIG, unread. */
 static void huge_inputs(void **state)
 {
-	const size_t mib = 1 << 20;
+	const size_t max = 64 << 10, n = max - 16;
 	rdtalloc_t *r = tu_eph(M2V);
-	char *text = malloc(mib + 64);
+	char *text = malloc(max + 64);
 	char *before;
 	size_t i;
 
 	assert_non_null(text);
-	/* 1 MiB of garbage. */
-	for (i = 0; i < mib; i++)
+	/* 64 KiB of garbage. */
+	for (i = 0; i < n; i++)
 		text[i] = 'A' + (char)(i * 7 % 26);
-	text[mib] = '\0';
+	text[n] = '\0';
 	before = tu_dump(r, true);
 	assert_err(r, rdtalloc_set_schema(r, NULL, text), -EINVAL);
 	/* One line repeating a domain: the given-twice error. */
 	strcpy(text, "L3:");
-	for (i = 3; i + 6 < mib; i += 5)
+	for (i = 3; i + 6 < n; i += 5)
 		memcpy(text + i, "0=ff;", 5);
 	text[i] = '\0';
 	assert_err(r, rdtalloc_set_schema(r, NULL, text), -EINVAL);
+	/* One byte past the bound, valid or not: refused before it is parsed. */
+	memset(text, ' ', max + 1);
+	memcpy(text + max / 2, "L3:0=ff", 7);
+	text[max + 1] = '\0';
+	assert_err(r, rdtalloc_set_schema(r, NULL, text), -E2BIG);
+	tu_msg_has(rdtalloc_errmsg(r), "schema text is longer than 65536 bytes (64 KiB)");
 	assert_unchanged(r, before, true);
-	/* A valid line inside 1 MiB of spaces. */
-	memset(text, ' ', mib);
-	memcpy(text + mib / 2, "L3:0=ff", 7);
-	text[mib] = '\0';
+	/* A valid line inside 64 KiB of spaces. */
+	memset(text, ' ', n);
+	memcpy(text + n / 2, "L3:0=ff", 7);
+	text[n] = '\0';
 	assert_ok(r, rdtalloc_set_schema(r, NULL, text));
 	assert_schema(r, NULL, "L3:0=000ff;1=fffff\n");
 	free(text);
