@@ -58,6 +58,7 @@ struct agent {
 	uint64_t unflushed;	/* writes not yet counted in the state */
 	uint64_t dirty_since;	/* first write not yet in the state, 0: none */
 	uint64_t last_pass;
+	uint64_t flusher_due;	/* when the waiting flusher wakes by itself; 0: not waiting */
 	uint64_t since;		/* when this agent began taking events */
 	uint64_t gen;
 	bool kicked;
@@ -426,9 +427,11 @@ static void *flusher(void *arg)
 		if (now < due) {
 			ts.tv_sec = (time_t)(due / 1000000000ull);
 			ts.tv_nsec = (long)(due % 1000000000ull);
+			a->flusher_due = due;
 			pthread_cond_timedwait(&a->cv, &a->mu, &ts);
 			continue;
 		}
+		a->flusher_due = 0;	/* busy: nobody to wake */
 		full = a->want_pass || now - a->last_pass >= PASS_NS;
 		a->want_pass = false;
 		pthread_mutex_unlock(&a->mu);
@@ -470,8 +473,12 @@ static int round_trip(struct agent *a, int efd, const sigset_t *waitmask)
 		a->gen = gen;
 		a->want_pass = true;
 	}
-	/* a new write or a kick may bring the flusher's due time forward */
-	if (a->want_pass || a->dirty_since)
+	/*
+	 * Wake the flusher only when a kick or the first write since its last
+	 * pass brings its due time forward: a wake-up per event cost a context
+	 * switch on the agent's CPU for every event (seen with perf sched).
+	 */
+	if (a->flusher_due && pass_due(a) < a->flusher_due)
 		pthread_cond_signal(&a->cv);
 	if (a->fatal)
 		n = a->fatal;
