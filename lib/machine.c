@@ -1207,6 +1207,11 @@ int rdt_machine_build(const char *desc, struct rdt_machine **out, char *err, siz
 	if (!out)
 		return fail(&e, -EINVAL, "machine: no output pointer");
 	*out = NULL;
+	/* never read past the bound: a caller's string may have no end in reach */
+	if (desc && strnlen(desc, RDT_MACHINE_DESC_MAX + 1) > RDT_MACHINE_DESC_MAX)
+		return fail(&e, -E2BIG, "machine description is longer than %d bytes (%d KiB), "
+			    "the most one may be: give each key once", RDT_MACHINE_DESC_MAX,
+			    RDT_MACHINE_DESC_MAX >> 10);
 	ret = parse_spec(&e, desc ? desc : "", &sp);
 	if (ret)
 		goto out;

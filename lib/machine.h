@@ -25,6 +25,8 @@ enum rdt_res { RDT_L3 = 0, RDT_L2 = 1, RDT_NRES = 2, RDT_MB = 2, RDT_NALL = 3 };
 #define RDT_MAX_CBM_LEN 64
 #define RDT_MAX_CLOSIDS 4096
 #define RDT_MAX_CPUS 4096
+/* Bytes of a whole machine description (its topology: 32 KiB of it at most). */
+#define RDT_MACHINE_DESC_MAX (64 << 10)
 
 struct rdt_caps {
 	bool present;			/* this resource has allocation */

@@ -565,6 +565,32 @@ static void test_error_no_buffer(void **state)
 			 -EINVAL);
 }
 
+/* The whole description is bounded (64 KiB), and never read past the bound. */
+static void test_desc_bound(void **state)
+{
+	size_t max = RDT_MACHINE_DESC_MAX;
+	char *d = malloc(max + 2);
+	struct rdt_machine *m = NULL;
+	char err[256];
+
+	assert_non_null(d);
+	/* 64 KiB + 1 of blanks, unterminated in reach: -E2BIG at once */
+	memset(d, ' ', max + 1);
+	d[max + 1] = '\0';
+	assert_int_equal(rdt_machine_build(d, &m, err, sizeof(err)), -E2BIG);
+	assert_null(m);
+	assert_string_equal(err, "machine description is longer than 65536 bytes (64 KiB), "
+			    "the most one may be: give each key once");
+	/* at the bound it is parsed (blanks around one item) */
+	memset(d, ' ', max);
+	memcpy(d + max / 2, "tasks=virtual", 13);
+	d[max] = '\0';
+	assert_int_equal(rdt_machine_build(d, &m, err, sizeof(err)), 0);
+	assert_true(m->virtual_tasks);
+	rdt_machine_free(m);
+	free(d);
+}
+
 /* A machine built by hand has no CPU table: the lookup scans. */
 static void test_hand_built(void **state)
 {
@@ -702,6 +728,7 @@ int main(void)
 		cmocka_unit_test(test_topology_numa_attached),
 		cmocka_unit_test(test_topology_length),
 		cmocka_unit_test(test_error_no_buffer),
+		cmocka_unit_test(test_desc_bound),
 		cmocka_unit_test(test_hand_built),
 		cmocka_unit_test(test_res_names),
 		cmocka_unit_test(test_host),
