@@ -773,6 +773,9 @@ static int apply_text(struct apply *a, const char *text)
 	if (ret)
 		goto out;
 	ret = a->changes;
+	/* a warning belongs to a change: a file that changes nothing has none */
+	if (!a->changes)
+		r->warning[0] = '\0';
 	if (!(a->flags & RDTALLOC_APPLY_DRY_RUN) && a->changes) {
 		struct rdt_state *old = r->st;
 

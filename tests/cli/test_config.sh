@@ -285,4 +285,15 @@ CHILDREN="$CHILDREN $!"
 run apply "$TMP/endless"
 expect_rc 1 "an endless stream is refused"
 expect_err_has "an endless stream: the limit named" "$TMP/endless is larger than 4 MiB"
+
+# a warning belongs to a change: applying a file again warns no more
+STATE=$TMP/warn
+MACHINE='preset=skylake-sp;tasks=virtual'
+mkdir -m 700 "$STATE"
+printf 'group b\n\tschema L3:0=7ff;1=7ff\n' >"$TMP/shared.conf"
+ok "apply on the shared ways" apply "$TMP/shared.conf"
+expect_err_has "it warns" "rdtctl: warning: L3 cache id 0: mask 0x7ff uses the shareable ways 0x600"
+ok "apply again" apply "$TMP/shared.conf"
+expect_out "no change" "applied $TMP/shared.conf: 0 changes"
+if [ -z "$ERR" ]; then pass; else fail "a file that changes nothing warned: $ERR"; fi
 finish
