@@ -251,6 +251,13 @@ static void oom(void)
 	nomem = true;
 }
 
+/*
+ * The document printed last is kept, not freed: rdtctl exits right after,
+ * and freeing the document of 10,000 groups took a sixth of `rdtctl map`.
+ * It stays reachable, so leak checkers do not count it.
+ */
+static json_object *g_printed;
+
 int emit(json_object *doc, void (*human)(json_object *doc))
 {
 	if (!doc || nomem) {
@@ -265,7 +272,8 @@ int emit(json_object *doc, void (*human)(json_object *doc))
 	} else {
 		human(doc);
 	}
-	json_object_put(doc);
+	json_object_put(g_printed);
+	g_printed = doc;
 	return EXIT_OK;
 }
 

@@ -170,7 +170,7 @@ nomem:
  * a negative errno (reported).
  */
 static int table_groups(rdtalloc_t *r, const struct rdtalloc_closid_entry *ent, int nent,
-			char **names, int ngroups, struct map_group *out)
+			char **names, int ngroups, int *modes, struct map_group *out)
 {
 	size_t nm = 0;
 	struct member *m = index_members(ent, nent, &nm);
@@ -185,7 +185,8 @@ static int table_groups(rdtalloc_t *r, const struct rdtalloc_closid_entry *ent, 
 
 		if (!hit)
 			continue;
-		mode = rdtalloc_group_get_mode(r, names[g]);
+		/* asked once per group, not once per domain: modes[g] < 0 until then */
+		mode = modes[g] >= 0 ? modes[g] : (modes[g] = rdtalloc_group_get_mode(r, names[g]));
 		if (mode < 0) {
 			members_free(m, nm);
 			return fail_lib(r, mode), mode;
@@ -303,7 +304,7 @@ static json_object *summary(const struct map_group *gr, int n, uint64_t shareabl
 
 /* The document of one domain; NULL when a library call failed (reported). */
 static json_object *domain_doc(rdtalloc_t *r, const struct rdtalloc_resource_info *ri,
-			       unsigned int id, char **names, int ngroups)
+			       unsigned int id, char **names, int ngroups, int *modes)
 {
 	struct rdtalloc_closid_entry *ent;
 	struct map_group *gr;
@@ -328,7 +329,7 @@ static json_object *domain_doc(rdtalloc_t *r, const struct rdtalloc_resource_inf
 		fail_msg("out of memory");
 		return NULL;
 	}
-	n = table_groups(r, ent, nent, names, ngroups, gr);
+	n = table_groups(r, ent, nent, names, ngroups, modes, gr);
 	if (n < 0) {
 		free(gr);
 		free(ent);
@@ -761,7 +762,7 @@ static bool parse_id(const char *s, unsigned int *id)
 
 /* Append the domains of one cache resource (only cache id *id if given). */
 static int add_resource(rdtalloc_t *r, json_object *doc, const struct rdtalloc_resource_info *ri,
-			const unsigned int *id, char **names, int ngroups)
+			const unsigned int *id, char **names, int ngroups, int *modes)
 {
 	unsigned int *ids;
 	int n;
@@ -779,7 +780,7 @@ static int add_resource(rdtalloc_t *r, json_object *doc, const struct rdtalloc_r
 			return EXIT_FAIL;
 	}
 	for (int i = 0; i < n; i++) {
-		json_object *dom = domain_doc(r, ri, id ? *id : ids[i], names, ngroups);
+		json_object *dom = domain_doc(r, ri, id ? *id : ids[i], names, ngroups, modes);
 
 		if (!dom) {
 			free(ids);
@@ -801,6 +802,7 @@ static json_object *map_doc(rdtalloc_t *r, const char *res, const unsigned int *
 	int nres = rdtalloc_resource_count(r), ng, ret = EXIT_OK, found = 0;
 	char **names, first[sizeof(((struct rdtalloc_resource_info *)0)->name)] = "";
 	json_object *doc;
+	int *modes;
 
 	if (nres < 0) {
 		fail_lib(r, nres);
@@ -809,6 +811,14 @@ static json_object *map_doc(rdtalloc_t *r, const char *res, const unsigned int *
 	ng = list_groups(r, &names);
 	if (ng < 0)
 		return NULL;
+	modes = malloc(((size_t)ng + 1) * sizeof(*modes));
+	if (!modes) {
+		free_names(names, ng);
+		fail_msg("out of memory");
+		return NULL;
+	}
+	for (int g = 0; g < ng; g++)
+		modes[g] = -1;
 	doc = jarr();
 	for (int i = 0; i < nres; i++) {
 		struct rdtalloc_resource_info ri = { .sz = sizeof(ri) };
@@ -824,7 +834,7 @@ static json_object *map_doc(rdtalloc_t *r, const char *res, const unsigned int *
 			snprintf(first, sizeof(first), "%s", ri.name);
 		if (id && !res && rdtalloc_domain_cpus(r, ri.name, *id, NULL, 0) < 0)
 			continue;
-		ret = add_resource(r, doc, &ri, id, names, ng);
+		ret = add_resource(r, doc, &ri, id, names, ng, modes);
 		if (ret)
 			break;
 		found++;
@@ -834,6 +844,7 @@ static json_object *map_doc(rdtalloc_t *r, const char *res, const unsigned int *
 	else if (!ret && !found)
 		fail_msg("map: the machine has no cache allocation to draw");
 	free_names(names, ng);
+	free(modes);
 	if (ret || !found) {
 		json_object_put(doc);
 		return NULL;
