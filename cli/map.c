@@ -28,6 +28,12 @@ struct map_group {
 static struct {
 	bool color;
 	const char *svg;
+	/*
+	 * Plain text: each domain is printed from what the library answered,
+	 * with no document in between (at 10,000 groups building and reading
+	 * it back cost most of the command).
+	 */
+	bool direct;
 } map_opts;
 
 /*
@@ -302,6 +308,9 @@ static json_object *summary(const struct map_group *gr, int n, uint64_t shareabl
 	return o;
 }
 
+static int print_direct(const struct rdtalloc_resource_info *ri, unsigned int id,
+			const struct map_group *gr, int n, uint64_t size);
+
 /* The document of one domain; NULL when a library call failed (reported). */
 static json_object *domain_doc(rdtalloc_t *r, const struct rdtalloc_resource_info *ri,
 			       unsigned int id, char **names, int ngroups, int *modes)
@@ -330,11 +339,12 @@ static json_object *domain_doc(rdtalloc_t *r, const struct rdtalloc_resource_inf
 		return NULL;
 	}
 	n = table_groups(r, ent, nent, names, ngroups, modes, gr);
-	if (n < 0) {
+	if (n < 0 || map_opts.direct) {
+		ret = n < 0 ? EXIT_FAIL : print_direct(ri, id, gr, n, size);
 		free(gr);
 		free(ent);
 		free(buf);
-		return NULL;
+		return ret ? NULL : jobj();	/* printed: an empty stand-in */
 	}
 	dom = jobj();
 	jset(dom, "resource", jstr(ri->name));
@@ -374,33 +384,39 @@ static uint64_t mask_of_bits(json_object *a)
 	return m;
 }
 
-/* "9.0 MiB", "-" when unknown (null). */
-static void fmt_bytes(char *buf, size_t len, json_object *v)
+/* "9.0 MiB", "-" when unknown (v < 0). */
+static void fmt_bytes(char *buf, size_t len, long long v)
 {
 	static const char *const unit[] = { "KiB", "MiB", "GiB", "TiB" };
 	double b;
 	int u = -1;
 
-	if (!v) {
+	if (v < 0) {
 		snprintf(buf, len, "-");
 		return;
 	}
-	b = (double)json_object_get_int64(v);
+	b = (double)v;
 	while (b >= 1024 && u < 3) {
 		b /= 1024;
 		u++;
 	}
 	if (u < 0)
-		snprintf(buf, len, "%lld B", (long long)json_object_get_int64(v));
+		snprintf(buf, len, "%lld B", v);
 	else
 		snprintf(buf, len, "%.1f %s", b, unit[u]);
+}
+
+/* A JSON byte count, -1 for null (unknown). */
+static long long jbytes(json_object *v)
+{
+	return v ? (long long)json_object_get_int64(v) : -1;
 }
 
 /* One drawn row: a label, a mask over the ways, what it allocates. */
 struct row {
 	char label[RDTALLOC_NAME_MAX + 16];
 	uint64_t mask;
-	json_object *bytes;	/* NULL: no size column (shareable, unused) */
+	long long bytes;	/* -1: unknown; no size column for shareable, unused */
 	char mark;		/* '#' a group's, 's' shareable, 'u' unused */
 	int color;		/* palette index, -1: the mark's own colour */
 	bool exclusive;
@@ -422,7 +438,7 @@ static int domain_rows(json_object *dom, struct row *rows)
 			snprintf(w->label, sizeof(w->label), "%s%s", jget_str(g, "name"),
 				 !cdp ? "" : code ? " (code)" : " (data)");
 			w->mask = jget_mask(g, code ? "code_mask" : "mask");
-			w->bytes = jget(g, code ? "code_bytes" : "bytes");
+			w->bytes = jbytes(jget(g, code ? "code_bytes" : "bytes"));
 			w->mark = '#';
 			w->color = (int)(i % PALETTE_LEN);
 			w->exclusive = jget_bool(g, "exclusive");
@@ -430,13 +446,13 @@ static int domain_rows(json_object *dom, struct row *rows)
 	}
 	snprintf(rows[n].label, sizeof(rows[n].label), "shareable (I/O)");
 	rows[n].mask = jget_mask(dom, "shareable_bits");
-	rows[n].bytes = NULL;
+	rows[n].bytes = -1;
 	rows[n].mark = 's';
 	rows[n].color = -1;
 	rows[n++].exclusive = false;
 	snprintf(rows[n].label, sizeof(rows[n].label), "unused");
 	rows[n].mask = mask_of_bits(jget(dom, "unused"));
-	rows[n].bytes = NULL;
+	rows[n].bytes = -1;
 	rows[n].mark = 'u';
 	rows[n].color = -1;
 	rows[n++].exclusive = false;
@@ -497,43 +513,121 @@ static void print_row(FILE *f, const char *ind, const struct row *w, int label_w
 	fputc('\n', f);
 }
 
-/* One domain's rows and summary on f, every line after IND (demo indents). */
-static void print_domain(FILE *f, const char *ind, json_object *dom)
+static void print_legend(void)
 {
-	unsigned int cbm_len = (unsigned int)jget_int(dom, "cbm_len");
-	json_object *sum = jget(dom, "summary");
-	struct row *rows;
-	int n, label_w = 0;
+	printf("ways: highest bit on the left; '#' a group's, 's' shareable with I/O, "
+	       "'u' used by no group\n");
+}
+
+/* What a domain's text begins and ends with. */
+struct dom_head {
+	const char *res;
+	long long cache_id, cache_size;	/* cache_size -1: unknown */
+	unsigned int cbm_len;
+	bool cdp;
+	long long used, shared, free, excl;
+};
+
+/* One domain's rows and summary on f, every line after IND (demo indents). */
+static void print_rows(FILE *f, const char *ind, const struct dom_head *h, const struct row *rows,
+		       int n)
+{
+	int label_w = 0;
 	char size[32];
 
-	rows = calloc(domain_nrows(dom), sizeof(*rows));
-	if (!rows) {
-		fail_msg("out of memory");
-		return;
-	}
-	n = domain_rows(dom, rows);
 	for (int i = 0; i < n; i++) {
 		int l = (int)strlen(rows[i].label);
 
 		label_w = l > label_w ? l : label_w;
 	}
-	fmt_bytes(size, sizeof(size), jget(dom, "cache_size"));
-	fprintf(f, "%s%s cache id %lld: %u ways (bits %u..0), %s%s\n", ind,
-		jget_str(dom, "resource"),
-	       jget_int(dom, "cache_id"), cbm_len, cbm_len - 1,
-	       strcmp(size, "-") ? size : "size unknown", jget_bool(dom, "cdp") ? ", CDP on" : "");
+	fmt_bytes(size, sizeof(size), h->cache_size);
+	fprintf(f, "%s%s cache id %lld: %u ways (bits %u..0), %s%s\n", ind, h->res, h->cache_id,
+		h->cbm_len, h->cbm_len - 1, strcmp(size, "-") ? size : "size unknown",
+		h->cdp ? ", CDP on" : "");
 	for (int i = 0; i < n; i++)
-		print_row(f, ind, &rows[i], label_w, cbm_len);
+		print_row(f, ind, &rows[i], label_w, h->cbm_len);
 	fprintf(f, "%s  used %lld, shared with I/O %lld, free %lld, exclusive %lld\n", ind,
-	       jget_int(sum, "used"), jget_int(sum, "shared"), jget_int(sum, "free"),
-	       jget_int(sum, "exclusive"));
+		h->used, h->shared, h->free, h->excl);
+}
+
+static void print_domain(FILE *f, const char *ind, json_object *dom)
+{
+	json_object *sum = jget(dom, "summary");
+	struct dom_head h = {
+		.res = jget_str(dom, "resource"),
+		.cache_id = jget_int(dom, "cache_id"),
+		.cache_size = jbytes(jget(dom, "cache_size")),
+		.cbm_len = (unsigned int)jget_int(dom, "cbm_len"),
+		.cdp = jget_bool(dom, "cdp"),
+		.used = jget_int(sum, "used"),
+		.shared = jget_int(sum, "shared"),
+		.free = jget_int(sum, "free"),
+		.excl = jget_int(sum, "exclusive"),
+	};
+	struct row *rows = calloc(domain_nrows(dom), sizeof(*rows));
+
+	if (!rows) {
+		fail_msg("out of memory");
+		return;
+	}
+	print_rows(f, ind, &h, rows, domain_rows(dom, rows));
 	free(rows);
+}
+
+/* The same text straight from the groups of a domain (map_opts.direct). */
+static int print_direct(const struct rdtalloc_resource_info *ri, unsigned int id,
+			const struct map_group *gr, int n, uint64_t size)
+{
+	uint64_t used = used_ways(gr, n, ri->cbm_len), excl = 0;
+	bool cdp = ri->cdp_enabled;
+	struct row *rows = calloc((size_t)n * (cdp ? 2 : 1) + 2, sizeof(*rows));
+	struct dom_head h = {
+		.res = ri->name, .cache_id = id, .cache_size = size ? (long long)size : -1,
+		.cbm_len = ri->cbm_len, .cdp = cdp,
+	};
+	int k = 0;
+
+	static bool legend;
+
+	if (!rows)
+		return fail_msg("out of memory");
+	/* the legend with the first domain: a map that fails prints nothing */
+	if (!legend)
+		print_legend();
+	legend = true;
+	for (int i = 0; i < n; i++) {
+		if (gr[i].exclusive)
+			excl |= gr[i].mask | gr[i].code_mask;
+		for (int code = 0; code <= (int)cdp; code++) {
+			struct row *w = &rows[k++];
+
+			snprintf(w->label, sizeof(w->label), "%s%s", gr[i].name,
+				 !cdp ? "" : code ? " (code)" : " (data)");
+			w->mask = code ? gr[i].code_mask : gr[i].mask;
+			w->bytes = size && ri->cbm_len ?
+				   (long long)(size / ri->cbm_len * popcount(w->mask)) : -1;
+			w->mark = '#';
+			w->color = i % PALETTE_LEN;
+			w->exclusive = gr[i].exclusive;
+		}
+	}
+	rows[k] = (struct row){ .label = "shareable (I/O)", .mask = ri->shareable_bits,
+				.bytes = -1, .mark = 's', .color = -1 };
+	rows[k + 1] = (struct row){ .label = "unused", .mask = ~used & full_mask(ri->cbm_len),
+				    .bytes = -1, .mark = 'u', .color = -1 };
+	k += 2;
+	h.used = popcount(used);
+	h.shared = popcount(used & ri->shareable_bits);
+	h.free = ri->cbm_len - popcount(used);
+	h.excl = popcount(excl);
+	print_rows(stdout, "", &h, rows, k);
+	free(rows);
+	return EXIT_OK;
 }
 
 static void print_map(json_object *doc)
 {
-	printf("ways: highest bit on the left; '#' a group's, 's' shareable with I/O, "
-	       "'u' used by no group\n");
+	print_legend();
 	for (size_t i = 0; i < json_object_array_length(doc); i++)
 		print_domain(stdout, "", json_object_array_get_idx(doc, i));
 }
@@ -631,7 +725,7 @@ static bool svg_domain(FILE *f, json_object *dom, int *y, int label_px)
 		return false;
 	}
 	n = domain_rows(dom, rows);
-	fmt_bytes(size, sizeof(size), jget(dom, "cache_size"));
+	fmt_bytes(size, sizeof(size), jbytes(jget(dom, "cache_size")));
 	snprintf(title, sizeof(title), "%s cache id %lld: %u ways, %s%s",
 		 jget_str(dom, "resource"), jget_int(dom, "cache_id"), cbm_len,
 		 strcmp(size, "-") ? size : "size unknown", jget_bool(dom, "cdp") ? ", CDP on" : "");
@@ -907,6 +1001,12 @@ int do_map(int argc, char **argv)
 		return EXIT_FAIL;
 	if (argc == 1 && check_resource(r, argv[0]))
 		return EXIT_FAIL;
+	if (!g_opts.json && !svg) {
+		map_opts.direct = true;
+		doc = map_doc(r, argc == 1 ? argv[0] : NULL, domain ? &id : NULL);
+		json_object_put(doc);
+		return doc ? EXIT_OK : EXIT_FAIL;
+	}
 	doc = map_doc(r, argc == 1 ? argv[0] : NULL, domain ? &id : NULL);
 	if (!doc)
 		return EXIT_FAIL;
