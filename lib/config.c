@@ -634,7 +634,8 @@ static int stmt_cdp(struct parser *p, const char *arg, size_t len)
 	memcpy(res, arg, rl);
 	res[rl] = '\0';
 	r = rdt_res_parse(res);
-	if (r < 0)
+	/* MB parses as a resource but has no code/data halves */
+	if (r < 0 || r >= RDT_NRES)
 		return fail(p, -EINVAL, "cdp: unknown resource '%s' (L3 or L2)", shown(res, rl, q));
 	if (vl == 2 && memcmp(v, "on", 2) == 0)
 		on = 1;

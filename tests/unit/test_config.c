@@ -161,6 +161,9 @@ static void test_cdp(void **state)
 	expect_error("group a\ncdp L3 on\n", "line 2: 'cdp' must come before the first group");
 	expect_error("cdp L3 on\ncdp L3 off\n", "line 2: cdp L3 is already set at line 1");
 	expect_error("cdp L4 on\n", "line 1: cdp: unknown resource 'L4' (L3 or L2)");
+	/* MB is a resource, but not one with CDP (an index past the cdp array once) */
+	expect_error("cdp MB on\n", "line 1: cdp: unknown resource 'MB' (L3 or L2)");
+	expect_error("cdp mb off\n", "line 1: cdp: unknown resource 'mb' (L3 or L2)");
 	expect_error("cdp L3AAAAAAAAAAAAAAAAAAA on\n",
 		     "line 1: cdp: unknown resource 'L3AAAAAAAAAAAAAAAAAAA' (L3 or L2)");
 	expect_error("cdp L3 yes\n", "line 1: cdp L3: 'yes' is not on or off");
