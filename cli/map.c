@@ -34,6 +34,9 @@ static struct {
 	 * it back cost most of the command).
 	 */
 	bool direct;
+	/* -j (not pretty, no SVG): each domain printed as soon as it is made */
+	bool stream;
+	bool streamed;		/* a domain was printed: the next needs a comma */
 } map_opts;
 
 /*
@@ -229,6 +232,18 @@ static json_object *jbits(uint64_t mask)
 		if (mask & (1ULL << b))
 			jpush(a, jint(b));
 	}
+	/*
+	 * Written out once: json-c would print the shared list anew for every
+	 * group holding it (the most of -j map at 10,000 groups). Pretty
+	 * printing indents it by where it stands, so there it is left alone.
+	 */
+	if (!g_opts.pretty) {
+		char *text = strdup(json_object_to_json_string_ext(a, JSON_C_TO_STRING_PLAIN));
+
+		if (text)
+			json_object_set_serializer(a, json_object_userdata_to_json_string, text,
+						   json_object_free_userdata);
+	}
 	/* the cache holds a reference of its own, dropped when it is replaced */
 	json_object_put(seen[next].a);
 	seen[next].mask = mask;
@@ -244,14 +259,67 @@ static void jset_null(json_object *o, const char *key)
 		json_object_object_add(o, key, NULL);
 }
 
+/* A number many rows repeat (a mask's bytes), one JSON value referenced again. */
+static json_object *shared_int(long long n)
+{
+	static struct {
+		long long n;
+		json_object *v;
+	} seen[16];
+	static unsigned int next;
+	json_object *v;
+
+	for (unsigned int i = 0; i < 16; i++)
+		if (seen[i].v && seen[i].n == n)
+			return json_object_get(seen[i].v);
+	v = jint(n);
+	json_object_put(seen[next].v);
+	seen[next].n = n;
+	seen[next].v = json_object_get(v);
+	next = (next + 1) % 16;
+	return v;
+}
+
 /* The share of the cache that mask allocates, or null when the size is unknown. */
 static void jset_bytes(json_object *o, const char *key, uint64_t size, uint64_t mask,
 		       unsigned int cbm_len)
 {
 	if (size && cbm_len)
-		jset(o, key, jint((long long)(size / cbm_len * popcount(mask))));
+		jset(o, key, shared_int((long long)(size / cbm_len * popcount(mask))));
 	else
 		jset_null(o, key);
+}
+
+/*
+ * The values of a mask that many groups share: its hex text and its bytes,
+ * one JSON value each, referenced again (as jbits does for the way list).
+ */
+static json_object *shared_hex(uint64_t mask)
+{
+	static struct {
+		uint64_t mask;
+		json_object *v;
+	} seen[16];
+	static unsigned int next;
+
+	for (unsigned int i = 0; i < 16; i++)
+		if (seen[i].v && seen[i].mask == mask)
+			return json_object_get(seen[i].v);
+	json_object_put(seen[next].v);
+	seen[next].mask = mask;
+	seen[next].v = jhex(mask);
+	json_object_get(seen[next].v);
+	next = (next + 1) % 16;
+	return seen[(next + 15) % 16].v;
+}
+
+static json_object *shared_bool(bool b)
+{
+	static json_object *v[2];
+
+	if (!v[b])
+		v[b] = jbool(b);
+	return json_object_get(v[b]);
 }
 
 static json_object *group_row(const struct map_group *g, bool cdp, uint64_t size,
@@ -260,9 +328,9 @@ static json_object *group_row(const struct map_group *g, bool cdp, uint64_t size
 	json_object *o = jobj();
 
 	jset(o, "name", jstr(g->name));
-	jset(o, "mask", jhex(g->mask));
+	jset(o, "mask", shared_hex(g->mask));
 	if (cdp)
-		jset(o, "code_mask", jhex(g->code_mask));
+		jset(o, "code_mask", shared_hex(g->code_mask));
 	/* the way lists are for readers of -j; the text and the SVG draw the masks */
 	if (g_opts.json) {
 		jset(o, "ways", jbits(g->mask));
@@ -272,7 +340,7 @@ static json_object *group_row(const struct map_group *g, bool cdp, uint64_t size
 	jset_bytes(o, "bytes", size, g->mask, cbm_len);
 	if (cdp)
 		jset_bytes(o, "code_bytes", size, g->code_mask, cbm_len);
-	jset(o, "exclusive", jbool(g->exclusive));
+	jset(o, "exclusive", shared_bool(g->exclusive));
 	return o;
 }
 
@@ -880,6 +948,14 @@ static int add_resource(rdtalloc_t *r, json_object *doc, const struct rdtalloc_r
 			free(ids);
 			return EXIT_FAIL;
 		}
+		if (map_opts.stream) {
+			printf("%s%s", map_opts.streamed ? "," : "[",
+			       json_object_to_json_string_ext(dom, JSON_C_TO_STRING_NOSLASHESCAPE |
+								 JSON_C_TO_STRING_PLAIN));
+			map_opts.streamed = true;
+			json_object_put(dom);
+			dom = jobj();	/* printed: an empty stand-in */
+		}
 		jpush(doc, dom);
 	}
 	free(ids);
@@ -1004,6 +1080,14 @@ int do_map(int argc, char **argv)
 	if (!g_opts.json && !svg) {
 		map_opts.direct = true;
 		doc = map_doc(r, argc == 1 ? argv[0] : NULL, domain ? &id : NULL);
+		json_object_put(doc);
+		return doc ? EXIT_OK : EXIT_FAIL;
+	}
+	if (g_opts.json && !g_opts.pretty && !svg) {
+		map_opts.stream = true;
+		doc = map_doc(r, argc == 1 ? argv[0] : NULL, domain ? &id : NULL);
+		if (map_opts.streamed)
+			puts("]");
 		json_object_put(doc);
 		return doc ? EXIT_OK : EXIT_FAIL;
 	}
