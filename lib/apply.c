@@ -87,14 +87,27 @@ static int save_cpus(struct out *o, const struct rdt_state *st, int g)
 	return 0;
 }
 
+/*
+ * The tasks of g with a binding of their own: not those it holds only
+ * through a bound cgroup, which the `cgroup` lines carry (written as task
+ * ids they would become bindings of their own, and outlive the cgroup's).
+ */
 static int save_tasks(struct out *o, rdtalloc_t *r, int g)
 {
 	pid_t *tids;
-	size_t n, i;
+	size_t n, i, k = 0;
 	int ret = rdt_core_collect_tasks(r, g, &tids, &n);
 
 	if (ret)
 		return ret;
+	for (i = 0; r->st->ncgroups && i < n; i++) {
+		const struct rdt_task *t = rdt_task_map_get(&r->st->tasks, tids[i]);
+
+		if (t || rdt_core_cgroup_task_group(r, tids[i]) != g)
+			tids[k++] = tids[i];
+	}
+	if (r->st->ncgroups)
+		n = k;
 	for (i = 0; i < n; i++) {
 		if (i % 16 == 0)
 			outf(o, i ? "\n\ttasks" : "\ttasks");
@@ -769,6 +782,15 @@ static int apply_text(struct apply *a, const char *text)
 		goto out;
 	}
 	a->cfg = cfg;
+	{
+		size_t listed = 0;
+
+		for (unsigned int i = 0; i < cfg->ngroups; i++)
+			listed += cfg->groups[i].ntasks;
+		/* room for the file's tasks: bindings of exited ones go first */
+		if (a->work->tasks.len + listed > a->work->max_tasks)
+			rdt_core_sweep_tasks(r, a->work);
+	}
 	ret = apply_all(a);
 	if (ret)
 		goto out;

@@ -70,6 +70,16 @@ static int normalise(const char *p, char *rel, size_t len, char *err, size_t err
 				 "itself", (int)n, p);
 			return -EINVAL;
 		}
+		/*
+		 * A configuration line cannot hold what the file format takes for
+		 * a comment or trims: refused here, so what is bound can be saved.
+		 */
+		if (n && (memchr(p, '#', n) || p[0] == ' ' || p[n - 1] == ' ')) {
+			snprintf(err, errlen, "cgroup path: '%.*s' %s, which a configuration file "
+				 "cannot hold; bind a cgroup whose name has neither", (int)n, p,
+				 memchr(p, '#', n) ? "holds a '#'" : "begins or ends with a blank");
+			return -EINVAL;
+		}
 		if (n) {
 			if (++depth > RDT_CGROUP_DEPTH) {
 				snprintf(err, errlen, "cgroup path is more than %d levels deep",

@@ -289,27 +289,58 @@ static void drop_if_stale(rdtalloc_t *r, pid_t tid)
 	}
 }
 
-/* Check a few bindings for exited tasks on every write. */
+/*
+ * Check a few bindings for exited tasks on every write: GC_BATCH bindings,
+ * looking at no more than 8 times as many slots of the table. Each process
+ * starts somewhere else in it (rdtctl is one call per process).
+ */
 static void gc_tasks(rdtalloc_t *r)
 {
 	struct rdt_task_map *m = &r->st->tasks;
-	unsigned int checked = 0;
+	unsigned int checked = 0, slots = 0;
 
 	if (r->m->virtual_tasks || !m->len)
 		return;
-	while (checked < GC_BATCH && checked < m->cap) {
+	if (!r->gc_cursor)
+		r->gc_cursor = (size_t)getpid() * 2654435761u;
+	while (checked < GC_BATCH && slots < 8 * GC_BATCH && slots < m->cap) {
 		struct rdt_task *t;
 
 		r->gc_cursor %= m->cap;
 		t = &m->slots[r->gc_cursor];
+		slots++;
+		if (!t->tid) {
+			r->gc_cursor++;
+			continue;
+		}
 		checked++;
-		if (t->tid && !rdt_core_binding_alive(r, t)) {
+		if (!rdt_core_binding_alive(r, t)) {
 			rdt_forget_task(r->st, t->tid);	/* shifts a later entry here */
 			r->dirty = true;
 			continue;
 		}
 		r->gc_cursor++;
 	}
+}
+
+unsigned int rdt_core_sweep_tasks(rdtalloc_t *r, struct rdt_state *st)
+{
+	unsigned int n = 0;
+	size_t i = 0;
+
+	if (r->m->virtual_tasks)
+		return 0;
+	while (i < st->tasks.cap) {
+		const struct rdt_task *t = &st->tasks.slots[i];
+
+		if (t->tid && !rdt_core_binding_alive(r, t)) {
+			rdt_forget_task(st, t->tid);	/* shifts a later entry here */
+			n++;
+			continue;
+		}
+		i++;
+	}
+	return n;
 }
 
 /* ---- Open and close ---------------------------------------------------------- */
@@ -1328,6 +1359,10 @@ RDTALLOC_API int rdtalloc_bind_task(rdtalloc_t *r, const char *group, pid_t tid)
 	if (ret)
 		goto out;
 	gc_tasks(r);
+	/* at the limit, every exited task's binding goes before the answer is no */
+	if (r->st->tasks.len >= r->st->max_tasks && !rdt_task_map_get(&r->st->tasks, tid) &&
+	    rdt_core_sweep_tasks(r, r->st))
+		r->dirty = true;
 	ret = engine_err(r, rdt_bind_task(r->st, g, tid, start));
 	/* the state's table, then the backend's owner of membership; end() undoes both */
 	if (!ret)
@@ -2194,6 +2229,34 @@ RDTALLOC_API int rdtalloc_get_precedence(rdtalloc_t *r)
 	return end(r, false, (int)r->st->precedence);
 }
 
+/* What the state holds now: bindings of tasks and cgroups that still exist. */
+static unsigned int live_bindings(rdtalloc_t *r)
+{
+	const struct rdt_task_map *m = &r->st->tasks;
+	unsigned int n = 0;
+
+	if (r->m->virtual_tasks)
+		return (unsigned int)m->len;
+	for (size_t i = 0; i < m->cap; i++)
+		n += m->slots[i].tid && rdt_core_binding_alive(r, &m->slots[i]);
+	return n;
+}
+
+static unsigned int live_cgroups(rdtalloc_t *r)
+{
+	const char *root = r->st->ncgroups ? rdt_core_cgroup_root(r) : NULL;
+	unsigned int i, n = 0;
+
+	for (i = 0; root && i < r->st->ncgroups; i++) {
+		uint64_t id;
+
+		n += !rdt_cgroup_id(root, r->st->cgroups[i].path, &id) &&
+		     id == r->st->cgroups[i].id;
+	}
+	rdt_clear_err(r);
+	return n;
+}
+
 RDTALLOC_API int rdtalloc_get_limits(rdtalloc_t *r, struct rdtalloc_limits *out)
 {
 	struct rdtalloc_limits v = { 0 };
@@ -2211,8 +2274,8 @@ RDTALLOC_API int rdtalloc_get_limits(rdtalloc_t *r, struct rdtalloc_limits *out)
 	v.max_tasks = r->st->max_tasks;
 	v.max_cgroups = RDT_CGROUPS_MAX;
 	v.groups = r->st->nlive;
-	v.tasks = (unsigned int)r->st->tasks.len;
-	v.cgroups = r->st->ncgroups;
+	v.tasks = live_bindings(r);
+	v.cgroups = live_cgroups(r);
 	memcpy(out, &v, v.sz);
 	return end(r, false, 0);
 }

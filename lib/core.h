@@ -91,6 +91,8 @@ int rdt_core_tasks_allowed(struct rdtalloc *r);
  * whoever owns task membership. All or nothing.
  */
 int rdt_core_carry_tasks(struct rdtalloc *r, const struct rdt_state *old);
+/* Drop every binding of an exited task from st (r: the machine); how many. */
+unsigned int rdt_core_sweep_tasks(struct rdtalloc *r, struct rdt_state *st);
 /* Does the state's binding t still name a live task (the same one)? */
 bool rdt_core_binding_alive(const struct rdtalloc *r, const struct rdt_task *t);
 /* From the state's table alone: live tasks of group g (g 0: every other live task). */

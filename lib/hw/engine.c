@@ -751,8 +751,9 @@ int rdt_group_load(struct rdt_state *st, const char *name, int *idx)
 	if (rdt_group_find(st, name) >= 0)
 		return fail(st, -EEXIST, "group '%s' already exists", name);
 	if (st->nlive >= st->max_groups)
-		return fail(st, -ENOSPC, "the state holds %u groups, the most it may (max_groups, "
-			    "set when the state is created)", st->max_groups);
+		return fail(st, -ENOSPC, "the state holds %u group%s, the most it may (max_groups, "
+			    "set when the state is created)", st->max_groups,
+			    st->max_groups == 1 ? "" : "s");
 	if (strlen(name) >= RDT_NAME_LEN)
 		return fail(st, -EINVAL, "group name is longer than %d characters",
 			    RDT_NAME_LEN - 1);
@@ -789,8 +790,9 @@ int rdt_group_add(struct rdt_state *st, const char *name, int *idx)
 	if (rdt_group_find(st, name) >= 0)
 		return fail(st, -EEXIST, "group '%s' already exists", name);
 	if (st->nlive >= st->max_groups)
-		return fail(st, -ENOSPC, "the state holds %u groups, the most it may (max_groups, "
-			    "set when the state is created)", st->max_groups);
+		return fail(st, -ENOSPC, "the state holds %u group%s, the most it may (max_groups, "
+			    "set when the state is created)", st->max_groups,
+			    st->max_groups == 1 ? "" : "s");
 	plan = malloc(st->nadom * sizeof(int));
 	if (!plan)
 		return -ENOMEM;

@@ -95,6 +95,12 @@ expect_rc 1 "bind to a missing group"
 expect_err_has "the group named" "no group named 'nogroup'"
 run cgroup bind rt
 expect_rc 2 "bind without a path"
+run cgroup bind rt "$NAME#x"
+expect_rc 1 "bind a path with a '#'"
+expect_err_has "the '#' refused, and why" "cgroup path: '$NAME#x' holds a '#', which a configuration file cannot hold"
+run cgroup bind rt "$NAME/sub "
+expect_rc 1 "bind a path ending in a blank"
+expect_err_has "the blank refused" "cgroup path: 'sub ' begins or ends with a blank"
 run -j cgroup show
 expect_out "nothing was bound by the refusals" "[]"
 
@@ -145,6 +151,14 @@ start_in "$CG"
 C=$P
 run task show rt
 [ "$(shown)" = "$(sorted "$A" "$C")" ] && pass || fail "a newcomer is not rt's: '$(shown)'"
+
+# save --tasks writes the tasks with a binding of their own, not the cgroups' members
+run task bind other "$C"
+run save --tasks
+if printf '%s\n' "$OUT" | grep -q "^	tasks" && ! printf '%s\n' "$OUT" | grep -qw "$A" &&
+	printf '%s\n' "$OUT" | grep -qx "$(printf '\ttasks %s' "$C")"; then pass; else
+	fail "save --tasks: cgroup members written as task bindings: $OUT"; fi
+run task bind default "$C"
 
 # save writes cgroup lines; apply brings them back.
 run save
@@ -203,6 +217,8 @@ expect_rc 0 "bind sub2"
 rmdir "$CG/sub2"
 run cgroup show
 expect_out "the removed cgroup is not listed" "$(printf 'rt\t%s' "$NAME")"
+run info
+expect_out_has "info counts it no more" "holds:    3 of 16384 groups, 0 of 1048576 bound tasks, 1 of 4096 bound cgroups"
 mkdir "$CG/sub2"
 run cgroup show "$NAME/sub2"
 expect_out "made again under the same path it is another cgroup" "rt"

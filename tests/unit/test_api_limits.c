@@ -10,6 +10,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <cmocka.h>
 
 #include "test_api_util.h"
@@ -98,6 +100,52 @@ static void enforced(void **s)
 	tu_rm_rf(dir);
 }
 
+static pid_t sleeper(void)
+{
+	pid_t pid = fork();
+
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		pause();
+		_exit(0);
+	}
+	return pid;
+}
+
+static void reap(pid_t pid)
+{
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+}
+
+/* Bindings of exited tasks do not keep the limit: they are swept before a no. */
+static void exited_tasks_make_room(void **s)
+{
+	struct rdtalloc_limits l = { .sz = sizeof(l) };
+	RDTALLOC_OPTS(rdtalloc_opts, o, .backend = "sim", .machine = M2, .max_tasks = 2,
+		      .flags = RDTALLOC_F_EPHEMERAL);
+	pid_t a = sleeper(), b = sleeper(), c = sleeper();
+	rdtalloc_t *r = NULL;
+
+	(void)s;
+	assert_int_equal(rdtalloc_open(&r, &o), 0);
+	assert_ok(r, rdtalloc_group_create(r, "g"));
+	assert_ok(r, rdtalloc_bind_task(r, "g", a));
+	assert_ok(r, rdtalloc_bind_task(r, "g", b));
+	assert_err(r, rdtalloc_bind_task(r, "g", c), -ENOSPC);
+	reap(a);
+	reap(b);
+	/* what the state holds now: no live binding */
+	assert_ok(r, rdtalloc_get_limits(r, &l));
+	assert_int_equal(l.tasks, 0);
+	assert_ok(r, rdtalloc_bind_task(r, "g", c));
+	assert_true(tu_has_task(r, "g", c));
+	assert_ok(r, rdtalloc_get_limits(r, &l));
+	assert_int_equal(l.tasks, 1);
+	reap(c);
+	rdtalloc_close(r);
+}
+
 static void bad_opts(void **s)
 {
 	rdtalloc_t *r;
@@ -120,6 +168,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(defaults),
 		cmocka_unit_test(enforced),
+		cmocka_unit_test(exited_tasks_make_room),
 		cmocka_unit_test(bad_opts),
 	};
 
