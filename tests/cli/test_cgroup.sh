@@ -12,15 +12,10 @@
 . "$(dirname "$0")/lib.sh"
 need_python
 
-if [ "$(id -u)" -ne 0 ]; then
-	echo "SKIP: making cgroups needs root" >&2
-	exit 77
-fi
+[ "$(id -u)" -eq 0 ] || skip "making cgroups needs root"
+# /sys/fs/cgroup, or /sys/fs/cgroup/unified beside v1 controllers (hybrid)
 CGR=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
-if [ -z "$CGR" ]; then
-	echo "SKIP: cgroup v2 is not mounted" >&2
-	exit 77
-fi
+[ -n "$CGR" ] || skip "cgroup v2 is not mounted"
 NAME=rdtalloc-test-$$
 CG=$CGR/$NAME
 MACHINE=$MACHINE_REAL
@@ -36,9 +31,9 @@ cg_cleanup()
 		rmdir "$d" 2>/dev/null
 	done
 }
-trap 'cg_cleanup; [ -n "${FSPID:-}" ] && { fusermount3 -u -z "$MNT" 2>/dev/null;
-	wait "$FSPID" 2>/dev/null; }; "$RDTCTL" --backend sim --state-dir "$TMP/hk" hook stop \
-	>/dev/null 2>&1; rm -rf "$TMP"' EXIT
+CLEANUP='cg_cleanup; [ -n "${FSPID:-}" ] && { fusermount3 -u -z "$MNT" 2>/dev/null;
+	wait "$FSPID" 2>/dev/null; }'
+
 
 # start_in CGROUP: a sleeping process in CGROUP (a directory); its pid in $P
 start_in()
@@ -295,19 +290,23 @@ if [ -n "$FS" ] && [ -x "$FS" ] && [ -c /dev/fuse ]; then
 	wait "$FSPID" 2>/dev/null
 	FSPID=
 else
-	echo "note: no resctrl emulator (RDTALLOC_TEST_RESCTRLFS): its part is skipped" >&2
+	skip_part "no resctrl emulator (RDTALLOC_TEST_RESCTRLFS)"
 fi
 
 # ---- the switch hook (the real BPF program) ----------------------------------
 
-hook_ok=true
-[ -e /sys/kernel/btf/vmlinux ] || hook_ok=false
-[ "$(getconf _NPROCESSORS_ONLN)" -ge 2 ] || hook_ok=false
-[ -e /sys/fs/bpf/rdtalloc ] && hook_ok=false
+hook_why=
+[ -e /sys/kernel/btf/vmlinux ] || hook_why="the kernel has no BTF"
+[ "$(getconf _NPROCESSORS_ONLN)" -ge 2 ] || hook_why="the task needs a CPU 1"
+[ -e /sys/fs/bpf/rdtalloc ] && hook_why="a switch hook is loaded (rdtctl hook status)"
 "$RDTCTL" --backend sim --state-dir "$TMP/hk" hook status 2>&1 |
-	grep -q "built without the switch hook" && hook_ok=false
-if $hook_ok && taskset -cp 0 $$ >/dev/null 2>&1; then
+	grep -q "built without the switch hook" && hook_why="rdtctl was built without the switch hook"
+[ -z "$hook_why" ] && ! taskset -cp 0 $$ >/dev/null 2>&1 && hook_why="cannot pin this shell to CPU 0"
+if [ -z "$hook_why" ]; then
+	HOOK_STATE=$TMP/hk
 	hk() { run_raw --backend sim --state-dir "$TMP/hk" "$@"; }
+	# CPU 1's L3 domain, as the host has it (one L3 for all, or one per CPU)
+	D1=$(host_l3_of_cpu 1)
 	applied_on()
 	{
 		a_i=0
@@ -320,12 +319,12 @@ if $hook_ok && taskset -cp 0 $$ >/dev/null 2>&1; then
 		done
 		return 1
 	}
-	hk group create g --schema 'L3:0=f'
-	hk group create o --schema 'L3:0=f0'
+	hk group create g --schema "L3:$D1=f"
+	hk group create o --schema "L3:$D1=f0"
 	hk -j group show g
-	CG_G=$(printf '%s' "$OUT" | python3 -c 'import json,sys; print(json.load(sys.stdin)["closids"][0]["closid"])')
+	CG_G=$(l3_closid_in "$D1")
 	hk -j group show o
-	CG_O=$(printf '%s' "$OUT" | python3 -c 'import json,sys; print(json.load(sys.stdin)["closids"][0]["closid"])')
+	CG_O=$(l3_closid_in "$D1")
 	hk cgroup bind g "$NAME"
 	expect_rc 0 "hook: cgroup bind before the start"
 	hk hook start
@@ -357,7 +356,7 @@ while True:
 	hk hook stop
 	expect_rc 0 "hook stop"
 else
-	echo "note: the switch hook cannot be loaded here: its part is skipped" >&2
+	skip_part "the switch hook cannot be loaded here: $hook_why"
 fi
 
 finish

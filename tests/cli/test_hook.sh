@@ -7,27 +7,15 @@
 . "$(dirname "$0")/lib.sh"
 need_python
 
-if [ "$(id -u)" -ne 0 ]; then
-	echo "SKIP: loading the BPF program needs root" >&2
-	exit 77
-fi
-if [ ! -e /sys/kernel/btf/vmlinux ]; then
-	echo "SKIP: the kernel has no BTF" >&2
-	exit 77
-fi
-if [ "$(getconf _NPROCESSORS_ONLN)" -lt 2 ]; then
-	echo "SKIP: the task needs a CPU 1" >&2
-	exit 77
-fi
-if [ -e /sys/fs/bpf/rdtalloc ]; then
-	echo "SKIP: a switch hook is loaded (rdtctl hook status); stop it to run this test" >&2
-	exit 77
-fi
+[ "$(id -u)" -eq 0 ] || skip "loading the BPF program needs root"
+[ -e /sys/kernel/btf/vmlinux ] || skip "the kernel has no BTF"
+[ "$(getconf _NPROCESSORS_ONLN)" -ge 2 ] || skip "the task needs a CPU 1"
+need_free_hook
 
 # This shell and what it runs (rdtctl, python for the JSON) stay on CPU 0: on
 # CPU 1 they would be tasks of the default group switching in between the
 # watched task's runs.
-taskset -cp 0 $$ >/dev/null 2>&1 || { echo "SKIP: cannot pin this shell to CPU 0" >&2; exit 77; }
+taskset -cp 0 $$ >/dev/null 2>&1 || skip "cannot pin this shell to CPU 0"
 
 # the host's topology: real CPU numbers, real tasks
 hk()
@@ -41,26 +29,27 @@ hk()
 
 hk -j hook status
 if [ "$RC" -eq 1 ] && printf '%s' "$ERR" | grep -q "built without the switch hook"; then
-	echo "SKIP: this rdtctl was built without the switch hook" >&2
-	exit 77
+	skip "this rdtctl was built without the switch hook"
 fi
 expect_rc 0 "hook status before start"
 json "not loaded" "[d['built'], d['loaded'], d['agent_running'], d['cpus']]" \
 	'[true, false, false, []]'
 
-trap 'cleanup_children; "$RDTCTL" --backend sim --state-dir "$STATE" hook stop \
-	>/dev/null 2>&1; rm -rf "$TMP"' EXIT
+HOOK_STATE=$STATE
 
-hk group create g1 --schema 'L3:0=f'
+# The L3 domain of CPU 1, where the task runs: the host may have one L3 for
+# all CPUs or one per CPU (HWLOC_SYNTHETIC makes either).
+D1=$(host_l3_of_cpu 1)
+hk group create g1 --schema "L3:$D1=f"
 expect_rc 0 "group g1"
-hk group create g2 --schema 'L3:0=f0'
+hk group create g2 --schema "L3:$D1=f0"
 expect_rc 0 "group g2"
 
-# closid GROUP: its CLOSID in L3 domain 0
+# closid GROUP: its CLOSID in CPU 1's L3 domain
 closid()
 {
 	hk -j group show "$1"
-	printf '%s' "$OUT" | python3 -c 'import json,sys; print(json.load(sys.stdin)["closids"][0]["closid"])'
+	l3_closid_in "$D1"
 }
 C1=$(closid g1)
 C2=$(closid g2)
@@ -156,7 +145,7 @@ hk cpu bind default 1
 if applied_on 1 "$C1"; then pass; else fail "CPU 1 did not go back to the task's group"; fi
 
 # A schema change that moves g1 to another CLOSID reaches the running task.
-hk schema set g1 'L3:0=f0'
+hk schema set g1 "L3:$D1=f0"
 C1B=$(closid g1)
 if [ "$C1B" = "$C2" ]; then pass; else fail "g1 with g2's mask should share CLOSID $C2, has $C1B"; fi
 if applied_on 1 "$C2"; then pass; else fail "the schema change did not reach CPU 1"; fi

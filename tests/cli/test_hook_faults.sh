@@ -11,19 +11,11 @@
 . "$(dirname "$0")/lib.sh"
 need_python
 
-if [ "$(id -u)" -ne 0 ] || [ ! -e /sys/kernel/btf/vmlinux ]; then
-	echo "SKIP: loading the BPF program needs root and BTF" >&2
-	exit 77
-fi
-if [ "$(getconf _NPROCESSORS_ONLN)" -lt 2 ]; then
-	echo "SKIP: the tasks need a CPU 1" >&2
-	exit 77
-fi
-if [ -e /sys/fs/bpf/rdtalloc ]; then
-	echo "SKIP: a switch hook is loaded (rdtctl hook status); stop it to run this test" >&2
-	exit 77
-fi
-taskset -cp 0 $$ >/dev/null 2>&1 || { echo "SKIP: cannot pin this shell to CPU 0" >&2; exit 77; }
+[ "$(id -u)" -eq 0 ] && [ -e /sys/kernel/btf/vmlinux ] ||
+	skip "loading the BPF program needs root and BTF"
+[ "$(getconf _NPROCESSORS_ONLN)" -ge 2 ] || skip "the tasks need a CPU 1"
+need_free_hook
+taskset -cp 0 $$ >/dev/null 2>&1 || skip "cannot pin this shell to CPU 0"
 
 hk()
 {
@@ -35,11 +27,9 @@ hk()
 }
 hk hook status
 if [ "$RC" -eq 1 ] && printf '%s' "$ERR" | grep -q "built without the switch hook"; then
-	echo "SKIP: this rdtctl was built without the switch hook" >&2
-	exit 77
+	skip "this rdtctl was built without the switch hook"
 fi
-trap 'cleanup_children; "$RDTCTL" --backend sim --state-dir "$STATE" hook stop \
-	>/dev/null 2>&1; rm -rf "$TMP"' EXIT
+HOOK_STATE=$STATE
 
 # field CPU KEY: a per-CPU field of hook status
 field()
@@ -61,13 +51,15 @@ applied_on()
 closid()
 {
 	hk -j group show "$1"
-	printf '%s' "$OUT" | python3 -c 'import json,sys; print(json.load(sys.stdin)["closids"][0]["closid"])'
+	l3_closid_in "$D1"
 }
 agent_pid() { printf '%s' "$OUT" | sed 's/.*pid \([0-9]*\).*/\1/'; }
 
-hk group create g1 --schema 'L3:0=f'
-hk group create g2 --schema 'L3:0=f0'
-hk group create g3 --schema 'L3:0=f00'
+# CPU 1's L3 domain: one L3 for all CPUs, or one per CPU, as the host has it
+D1=$(host_l3_of_cpu 1)
+hk group create g1 --schema "L3:$D1=f"
+hk group create g2 --schema "L3:$D1=f0"
+hk group create g3 --schema "L3:$D1=f00"
 expect_rc 0 "three groups"
 C1=$(closid g1)
 C2=$(closid g2)

@@ -1,24 +1,19 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# test_msr: rdtctl on the msr backend, against a device root of plain files
-# given with --msr-root: the registers written at their MSR offsets, the
-# write counters of `info -j` (each equal to the values that changed), and
-# the refusals the backend gives with the option's value.
+# test_msr: rdtctl on the msr backend, against the msr driver's emulator
+# (rdtalloc-msrfs, $RDTALLOC_TEST_MSRFS) given with --msr-root: every MSR its
+# own register, scoped as on hardware, and a write the CPU would refuse
+# answered with EIO. Checked: the registers written, the write counters of
+# `info -j` (each equal to the values that changed), and the refusals the
+# backend gives with the option's value.
 . "$(dirname "$0")/lib.sh"
 need_python
 
-if [ "$(id -u)" -ne 0 ]; then
-	echo "SKIP: the msr backend needs root (CAP_SYS_RAWIO)" >&2
-	exit 77
-fi
+[ "$(id -u)" -eq 0 ] || skip "the msr backend needs root (CAP_SYS_RAWIO)"
 
 ROOT=$TMP/dev
 MOUNTS=$TMP/mounts
 MACHINE=$MACHINE_REAL
-for c in 0 1 2 3; do
-	mkdir -p "$ROOT/$c"
-	# room for every register up to the last L2 mask (0xd4f) and 8 bytes more
-	truncate -s 4096 "$ROOT/$c/msr"
-done
+msrfs_start "$ROOT" "$MACHINE"
 echo "proc /proc proc rw 0 0" >"$MOUNTS"
 
 # msr ARGS: rdtctl on the msr backend, this test's devices and mount table
@@ -32,15 +27,37 @@ msr()
 	LAST="rdtctl --backend msr $*"
 }
 
-# reg CPU ADDR: the 8 bytes at offset ADDR of CPU's device, as hex
+# reg CPU ADDR: MSR ADDR of CPU, as hex (an 8-byte pread, as rdmsr does)
 reg()
 {
 	python3 -c '
-import struct, sys
-with open(sys.argv[1], "rb") as f:
-    f.seek(int(sys.argv[2], 16))
-    print(hex(struct.unpack("<Q", f.read(8))[0]))
+import os, struct, sys
+fd = os.open(sys.argv[1], os.O_RDONLY)
+print(hex(struct.unpack("<Q", os.pread(fd, 8, int(sys.argv[2], 16)))[0]))
 ' "$ROOT/$1/msr" "$2"
+}
+
+# wreg CPU ADDR VALUE: wrmsr, as an administrator's script would
+wreg()
+{
+	python3 -c '
+import os, struct, sys
+fd = os.open(sys.argv[1], os.O_WRONLY)
+os.pwrite(fd, struct.pack("<Q", int(sys.argv[3], 16)), int(sys.argv[2], 16))
+' "$ROOT/$1/msr" "$2" "$3"
+}
+
+# dump: every register the backend may write, of every CPU
+dump()
+{
+	python3 -c '
+import os, struct, sys
+for cpu in range(4):
+    fd = os.open("%s/%d/msr" % (sys.argv[1], cpu), os.O_RDONLY)
+    for a in [0xc81, 0xc8f] + list(range(0xc90, 0xca0)):
+        print(cpu, hex(a), hex(struct.unpack("<Q", os.pread(fd, 8, a))[0]))
+    os.close(fd)
+' "$ROOT"
 }
 
 expect_reg()
@@ -67,24 +84,18 @@ expect_writes()
 		fail "$1: write counters (mask pqr cfg) are '$w_got', wanted '$2'"; fi
 }
 
+# The emulator refuses what the CPU refuses (#GP -> EIO), and keeps the value.
+wreg 2 0xc9f 0x3
+if wreg 2 0xc9f 0x5 2>/dev/null; then fail "a non-contiguous mask was accepted"; else pass; fi
+if wreg 1 0xc8f 0x1000000000 2>/dev/null; then fail "CLOSID 16 was accepted"; else pass; fi
+expect_reg "refused writes change nothing" 2 0xc9f 0x3
+
 # First use: every mask all-ones, every CPU on CLOSID 0, the RMID kept.
-python3 -c '
-import struct, sys
-with open(sys.argv[1], "r+b") as f:
-    f.seek(0xc8f)
-    f.write(struct.pack("<Q", 0x2a))
-' "$ROOT/3/msr"
+wreg 3 0xc8f 0x2a
 msr --machine "$MACHINE" info
 expect_rc 0 "a look before first use"
-expect_reg "a look writes no register" 2 0xc9f 0x0
+expect_reg "a look writes no register" 2 0xc9f 0x3
 msr --machine "$MACHINE" reset
-expect_rc 0 "first use"
-msr info
-expect_out_has "info names the backend" "backend:  msr (backend 'msr' requested by the caller)"
-expect_reg "first use: PQR_ASSOC of CPU 3 keeps its RMID" 3 0xc8f 0x2a
-expect_reg "first use: last L3 mask of domain 1 is all-ones" 2 0xc9f 0xfffff
-expect_writes "first use is not counted as engine writes" "0 0 0"
-
 # Reopened without --machine: the state records it, so CPUID is not asked.
 msr group create a
 expect_rc 0 "group create without --machine"
@@ -110,27 +121,21 @@ msr -j info
 json "info -j: write counters are numbers" \
 	"sorted(d['backend']['writes'].items())" '[["cfg", 0], ["mask", 2], ["pqr", 1]]'
 
-# Reopening after our own writes: the files read back as the last call left
-# them, so nothing is rewritten and nothing is said - although on plain files
-# neighbouring registers overlap and do not read back as written.
-for c in 0 1 2 3; do cp "$ROOT/$c/msr" "$TMP/dev$c.before"; done
+# Reopening after our own writes: the registers read back as the last call
+# left them, so nothing is rewritten and nothing is said.
+dump >"$TMP/regs.before"
 msr info
 expect_rc 0 "reopen"
 case $OUT in
 *disagreed*) fail "a reopen without outside writes re-applied registers: $OUT" ;;
 *) pass ;;
 esac
-same=yes
-for c in 0 1 2 3; do cmp -s "$ROOT/$c/msr" "$TMP/dev$c.before" || same=no; done
-if [ $same = yes ]; then pass; else fail "a reopen without outside writes changed the devices"; fi
+dump >"$TMP/regs.after"
+if cmp -s "$TMP/regs.before" "$TMP/regs.after"; then pass; else
+	fail "a reopen without outside writes changed registers"; fi
 
 # Someone else's write: the next open re-applies and says so, once.
-python3 -c '
-import struct, sys
-with open(sys.argv[1], "r+b") as f:
-    f.seek(0xc8f)
-    f.write(struct.pack("<Q", 0x2a))
-' "$ROOT/1/msr"
+wreg 1 0xc8f 0x2a
 msr info
 case $OUT in
 *"registers disagreed with the state and were re-applied"*) pass ;;
@@ -153,20 +158,36 @@ msr save
 if [ "$OUT" = "$before" ]; then pass; else fail "a refused task bind changed the state"; fi
 
 # A device that cannot be opened (a directory: root ignores file modes): the
-# error names the CPU and the device, and nothing changes. (A write failing
-# half-way through a call, and the rollback of the domains already written,
-# are tested in tests/unit/test_msr.c, which models the driver's layout.)
+# error names the CPU and the device, and nothing changes. The device root
+# is a copy of the emulator's with CPU 2's device a directory. (A write
+# failing half-way through a call, and the rollback of the domains already
+# written, are tested in tests/unit/test_msr.c.)
 msr save
 before=$OUT
-mv "$ROOT/2/msr" "$TMP/cpu2.file"
-mkdir "$ROOT/2/msr"
+BAD=$TMP/dev-bad
+mkdir -p "$BAD/2/msr"
+for c in 0 1 3; do ln -s "$ROOT/$c" "$BAD/$c"; done
+SAVED_ROOT=$ROOT
+ROOT=$BAD
 msr schema set a 'L3:0=3;1=3'
+ROOT=$SAVED_ROOT
 expect_rc 1 "schema set with CPU 2's device a directory"
-expect_err_has "names the CPU and the device" "CPU 2: cannot open $ROOT/2/msr: Is a directory"
-rmdir "$ROOT/2/msr"
-mv "$TMP/cpu2.file" "$ROOT/2/msr"
+expect_err_has "names the CPU and the device" "CPU 2: cannot open $BAD/2/msr: Is a directory"
 msr save
 if [ "$OUT" = "$before" ]; then pass; else fail "a refused open changed the state"; fi
+
+# A register the CPU refuses (#GP, EIO from the driver): the error says so,
+# and the domains already written are rolled back. A machine with 8 CLOSIDs
+# behind a state that claims 16: CLOSID 8 does not exist on the CPU.
+msrfs_start "$TMP/dev8" "$MACHINE;l3.closids=8"
+ROOT=$TMP/dev8
+STATE=$TMP/state8
+mkdir -m 700 "$STATE"
+msr --machine "$MACHINE" reset
+expect_rc 1 "first use on a CPU with fewer CLOSIDs than the state says"
+expect_err_has "the CPU's refusal named" "(the CPU rejected the access)"
+ROOT=$SAVED_ROOT
+STATE=$TMP/state
 
 # Refusals, each with what to do.
 RDTALLOC_MOUNTS=$MOUNTS run_raw --backend msr --msr-root relative --state-dir "$STATE" info
@@ -182,6 +203,8 @@ expect_err_has "names the missing device and the option" \
 STATE=$TMP/state-mb
 mkdir -m 700 "$STATE"
 MB_INTEL="$MACHINE;mb.closids=8;mb.units=percent;mb.min=10;mb.gran=10"
+msrfs_start "$TMP/dev-mb" "$MB_INTEL"
+ROOT=$TMP/dev-mb
 msr --machine "$MB_INTEL" group create m --schema 'L3:0=ff;1=ff'
 expect_rc 0 "MB: a group"
 expect_reg "MB: CLOSID 1 unthrottled at first" 0 0xd51 0x0
@@ -189,7 +212,7 @@ msr schema set m 'MB:0=50;1=75'
 expect_rc 0 "MB: schema set"
 expect_reg "MB: domain 0, CLOSID 1: delay 50" 0 0xd51 0x32
 expect_reg "MB: domain 1, CLOSID 1: 75 rounded up to 80, delay 20" 2 0xd51 0x14
-expect_reg "MB: CLOSID 0 stays unthrottled" 0 0xd50 0x3200
+expect_reg "MB: CLOSID 0 stays unthrottled" 0 0xd50 0x0
 msr schema show m
 expect_out "MB: the schema shows the rounded value" "L3:0=000ff;1=000ff
 MB:0=50;1=80"
@@ -206,15 +229,18 @@ json "closids MB: bandwidths" "[(c['closid'], c['mask']) for c in d[0]['closids'
 STATE=$TMP/state-mb-amd
 mkdir -m 700 "$STATE"
 MB_AMD="$MACHINE;mb.closids=16;mb.units=amd;mb.max=2048"
+msrfs_start "$TMP/dev-mb-amd" "$MB_AMD"
+ROOT=$TMP/dev-mb-amd
 msr --machine "$MB_AMD" group create m --schema 'MB:0=1234'
 expect_rc 0 "MB AMD: a group"
-# (Plain files overlap registers byte-wise: first use wrote 0x800 to the
-# registers of CLOSIDs 0..15 in turn, each 8 bytes from its own address, so
-# the byte at +k is 0x00 and only +16 holds the 0x08 of the last one.)
 expect_reg "MB AMD: domain 0, CLOSID 1" 0 0xc0000201 0x4d2
-expect_reg "MB AMD: domain 1, CLOSID 1 not written" 2 0xc0000201 0x0
-expect_reg "MB AMD: domain 0, CLOSID 0's low byte not written" 0 0xc0000200 0x4d200
+expect_reg "MB AMD: domain 1, CLOSID 1 unlimited" 2 0xc0000201 0x800
+expect_reg "MB AMD: domain 0, CLOSID 0 unlimited" 0 0xc0000200 0x800
+msr schema set m 'MB:0=2049'
+expect_rc 1 "MB AMD: past the unlimited value"
+expect_reg "MB AMD: refused, the register unchanged" 0 0xc0000201 0x4d2
 STATE=$TMP/state
+ROOT=$SAVED_ROOT
 
 echo "resctrl /sys/fs/resctrl resctrl rw 0 0" >>"$MOUNTS"
 msr info

@@ -10,10 +10,7 @@
 need_python
 
 FS=${RDTALLOC_TEST_RESCTRLFS:-}
-if [ "$(id -u)" -ne 0 ] || [ ! -c /dev/fuse ]; then
-	echo "SKIP: the resctrl emulator needs root and /dev/fuse" >&2
-	exit 77
-fi
+[ "$(id -u)" -eq 0 ] && [ -c /dev/fuse ] || skip "the resctrl emulator needs root and /dev/fuse"
 if [ -z "$FS" ] || [ ! -x "$FS" ]; then
 	echo "FAIL: RDTALLOC_TEST_RESCTRLFS is not the emulator ('$FS')" >&2
 	exit 1
@@ -53,7 +50,7 @@ umount_fs()
 	[ -n "$FSPID" ] && wait "$FSPID" 2>/dev/null
 	FSPID=
 }
-trap 'cleanup_children; umount_fs; rm -rf "$TMP"' EXIT
+CLEANUP=umount_fs
 
 rdt()
 {

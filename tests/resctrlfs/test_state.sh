@@ -17,6 +17,19 @@ cleanup_state() {
 }
 trap cleanup_state EXIT
 
+# refuse_start ARGS...: a start that must be refused at once. Bounded, so
+# that a start that is wrongly accepted (and would serve in the foreground
+# for ever) is a failure that says so, not a hung suite.
+refuse_start() {
+	timeout 20 "$BIN" "$MNT" -f "$@" 2>"$TMP/log"
+	r_rc=$?
+	if [ $r_rc -eq 124 ]; then
+		echo "FAIL: started with $* instead of refusing" >>"$TMP/log"
+		fusermount3 -u -z "$MNT" 2>/dev/null
+	fi
+	return $r_rc
+}
+
 # Every file but root's tasks (the host's threads come and go).
 dump() {
 	(cd "$MNT" && find . -type f | sort | while read -r f; do
@@ -48,7 +61,7 @@ kill -9 "$DPID"
 wait "$DPID" 2>/dev/null
 DPID=
 check "stale mount" "Transport endpoint is not connected" "$(errtext stat "$MNT")"
-"$BIN" "$MNT" -f --machine "$M" --state "$ST" 2>"$TMP/log"
+refuse_start --machine "$M" --state "$ST"
 check "restart on a stale mount" "1" "$?"
 check "stale message" "rdtalloc-resctrlfs: $MNT: stale mount of a dead daemon; run 'fusermount3 -u -z $MNT' and start again" "$(cat "$TMP/log")"
 fusermount3 -u -z "$MNT"
@@ -70,6 +83,16 @@ rmdir "$MNT/g4"
 
 # SIGTERM: unmount and exit 0.
 kill -TERM "$DPID"
+# bounded: a daemon that ignores SIGTERM fails the check instead of hanging
+w_i=0
+while kill -0 "$DPID" 2>/dev/null && [ $w_i -lt 200 ]; do
+	sleep 0.05
+	w_i=$((w_i + 1))
+done
+if kill -0 "$DPID" 2>/dev/null; then
+	fail "the daemon did not exit within 10 s of SIGTERM"
+	kill -9 "$DPID"
+fi
 wait "$DPID"
 check "SIGTERM exit status" "0" "$?"
 DPID=
@@ -77,15 +100,15 @@ if mounted; then fail "still mounted after SIGTERM"; else pass; fi
 
 # Another machine or other mount options: refused, the file untouched.
 cp "$ST" "$TMP/saved"
-"$BIN" "$MNT" -f --machine "topology=package:2 l3:1 core:2 pu:1;l3.closids=4;l3.cbm_len=9" --state "$ST" 2>"$TMP/log"
+refuse_start --machine "topology=package:2 l3:1 core:2 pu:1;l3.closids=4;l3.cbm_len=9" --state "$ST"
 check "other machine refused" "1" "$?"
 check "other machine message" "yes" "$(grep -q "written for machine 'topology=package:2 l3:1 core:2 pu:1;l3.closids=4;l3.cbm_len=8;" "$TMP/log" && echo yes)"
-"$BIN" "$MNT" -f --machine "$M" --cdp --state "$ST" 2>"$TMP/log"
+refuse_start --machine "$M" --cdp --state "$ST"
 check "--cdp refused" "1" "$?"
 check "--cdp message" "rdtalloc-resctrlfs: state $ST: written without --cdp and without --cdpl2; start the same way or remove the file" "$(cat "$TMP/log")"
 if cmp -s "$ST" "$TMP/saved"; then pass; else fail "state file changed by refused starts"; fi
 echo "{ not json" > "$TMP/bad.json"
-"$BIN" "$MNT" -f --machine "$M" --state "$TMP/bad.json" 2>"$TMP/log"
+refuse_start --machine "$M" --state "$TMP/bad.json"
 check "bad JSON refused" "1" "$?"
 
 # A record whose start time does not match is another task: not listed.
