@@ -436,8 +436,10 @@ static int check_mb_value(struct errbuf *e, unsigned int mk, const char *name, s
 		return fail(e, -EINVAL, PFX "%s=%s: not a number", name, v);
 	if (mk == MBK_CLOSIDS && st->num > RDT_MAX_CLOSIDS)
 		return fail(e, -EINVAL, PFX "%s=%s: must be 0..%u", name, v, RDT_MAX_CLOSIDS);
-	if (mk != MBK_CLOSIDS && (st->num < 1 || st->num > RDT_MB_AMD_MAX))
-		return fail(e, -EINVAL, PFX "%s=%s: must be 1..%u", name, v, RDT_MB_AMD_MAX);
+	/* mb.min may be 0: AMD's info/MB/min_bandwidth is */
+	if (mk != MBK_CLOSIDS && (st->num < (mk == MBK_MIN ? 0u : 1u) || st->num > RDT_MB_AMD_MAX))
+		return fail(e, -EINVAL, PFX "%s=%s: must be %u..%u", name, v,
+			    mk == MBK_MIN ? 0u : 1u, RDT_MB_AMD_MAX);
 	return 0;
 }
 
@@ -943,8 +945,9 @@ static int resolve_caps(struct errbuf *e, const struct spec *sp, enum rdt_res r,
 	c->cdp = get(sp, r, RK_CDP, 1);
 	c->sparse = get(sp, r, RK_SPARSE, 0);
 	mask = c->cbm_len == 64 ? UINT64_MAX : (UINT64_C(1) << c->cbm_len) - 1;
-	if (c->min_cbm_bits < 1 || c->min_cbm_bits > c->cbm_len)
-		return fail(e, -EINVAL, PFX "%s.min_cbm_bits=%u: must be 1..%u", p,
+	/* 0 where the kernel allows an empty mask (AMD: rdt_init_res_defs_amd) */
+	if (c->min_cbm_bits > c->cbm_len)
+		return fail(e, -EINVAL, PFX "%s.min_cbm_bits=%u: must be 0..%u", p,
 			    c->min_cbm_bits, c->cbm_len);
 	if (c->shareable_bits & ~mask)
 		return fail(e, -EINVAL, PFX "%s.shareable_bits=0x%llx: bits beyond the %u-bit CBM",

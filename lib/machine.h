@@ -32,7 +32,7 @@ struct rdt_caps {
 	bool present;			/* this resource has allocation */
 	unsigned int closids;		/* hardware CLOSIDs, CDP off */
 	unsigned int cbm_len;		/* 1 .. 64 */
-	unsigned int min_cbm_bits;	/* >= 1 */
+	unsigned int min_cbm_bits;	/* 0 (AMD: an empty mask is valid) .. cbm_len */
 	uint64_t shareable_bits;
 	bool cdp;			/* CDP supported */
 	bool sparse;			/* non-contiguous masks allowed */

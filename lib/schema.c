@@ -4,14 +4,23 @@
  *
  *   text  := line ('\n' line)*          "\r\n" accepted, blank lines ignored
  *   line  := RES ':' entry (';' entry)* [';']
- *   entry := id '=' mask [',' mask]      the pair only with CDP on
- *   RES   := L3 | L2 | L3DATA | L3CODE | L2DATA | L2CODE   (any case)
+ *   entry := ids '=' value [',' value]   the pair only with CDP on
+ *   ids   := '*' | idr (',' idr)*        idr := id ['-' id]
+ *   RES   := L3 | L2 | L3DATA | L3CODE | L2DATA | L2CODE | MB   (any case)
  *
- * At most RDT_SCHEMA_TEXT_MAX bytes (-E2BIG beyond, checked first).
- * Spaces and tabs around every token are ignored. One pass over the text,
- * no recursion, no allocation: the output arrays double as the record of
- * which domain halves were already given, so a duplicate is found in O(1).
- * Owns the messages of every schema error; knows nothing of groups.
+ * Values (masks, ids, bandwidths) follow the kernel's rules exactly
+ * (fs/resctrl/ctrlmondata.c: parse_line, cbm_validate, bw_validate; and
+ * kstrtoul: one leading '+', any number of leading zeros, "0x" before a
+ * mask). The grammar is a superset in syntax only: blanks (the kernel's
+ * isspace, 0xa0 included) around every token, names in any case, blank
+ * lines, an L3 line on a CDP machine meaning both halves, and id lists,
+ * ranges and '*' (docs/guide.md, "Schema grammar", lists each).
+ *
+ * At most RDT_SCHEMA_TEXT_MAX bytes (-E2BIG beyond, checked first). One
+ * pass over the text, no recursion, no allocation: the output arrays double
+ * as the record of which domain halves were already given, so a duplicate
+ * is found in O(1). Owns the messages of every schema error; knows nothing
+ * of groups.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -67,9 +76,11 @@ struct span {
 	const char *end;
 };
 
+/* The kernel's isspace (lib/ctype.c): 0xa0 is a blank in its Latin-1 table. */
 static bool is_ws(char c)
 {
-	return c == ' ' || c == '\t';
+	return c == ' ' || c == '\t' || c == '\v' || c == '\f' || c == '\r' ||
+	       (unsigned char)c == 0xa0;
 }
 
 static const char *skip_ws(const char *p, const char *end)
@@ -264,7 +275,10 @@ static int parse_mask(const struct parser *ps, const char *dom, const char *what
 	uint64_t v = 0;
 	char q[QUOTE_BUF];
 
-	if (end - p >= 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+	/* kstrtoul(buf, 16): one '+', then an optional "0x" */
+	if (digits < end && *digits == '+')
+		digits++;
+	if (end - digits >= 2 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X'))
 		digits += 2;
 	if (digits == end)
 		return fail(ps, "%s: missing %smask after %s", dom, what, after);
@@ -273,6 +287,9 @@ static int parse_mask(const struct parser *ps, const char *dom, const char *what
 			return fail(ps, "%s: %smask %s is not hex", dom, what,
 				    quote(p, end - p, q, sizeof(q)));
 	}
+	/* leading zeros never overflow: only the digits after them count */
+	while (end - digits > 1 && *digits == '0')
+		digits++;
 	if (end - digits > MASK_DIGITS_MAX)
 		return fail(ps, "%s: %smask %s has more than %d hex digits", dom, what,
 			    quote(p, end - p, q, sizeof(q)), MASK_DIGITS_MAX);
@@ -318,23 +335,28 @@ static bool already_given(const struct rdt_schema_mask *sm, enum rdt_half half)
 	}
 }
 
-/* The cache id word [p, e) into a domain index; fills dom with the prefix. */
 /* MB domains are the L3 domains, but they are no cache: "MB domain 1". */
 static const char *id_word(enum rdt_res res)
 {
 	return res == RDT_MB ? "domain" : "cache id";
 }
 
+/* One id [p, e) (kstrtoul, base 10: one '+', then digits) into a domain index. */
 static int parse_id(const struct parser *ps, const struct res_name *rn, const char *p,
-		    const char *e, char *dom, size_t domlen)
+		    const char *e)
 {
 	unsigned long long id = 0;
 	bool big = false;
 	char q[QUOTE_BUF], have[96];
-	const char *d;
+	const char *d, *digits = p;
 	int idx;
 
-	for (d = p; d < e; d++) {
+	if (digits < e && *digits == '+')
+		digits++;
+	if (digits == e)
+		return fail(ps, "%s: %s %s is not a decimal number", rn->name,
+			    id_word(rn->res), quote(p, e - p, q, sizeof(q)));
+	for (d = digits; d < e; d++) {
 		if (*d < '0' || *d > '9')
 			return fail(ps, "%s: %s %s is not a decimal number", rn->name,
 				    id_word(rn->res), quote(p, e - p, q, sizeof(q)));
@@ -356,8 +378,133 @@ static int parse_id(const struct parser *ps, const struct res_name *rn, const ch
 		return fail(ps, "%s %s %llu does not exist (have %s)", rn->name,
 			    id_word(rn->res), id, ids);
 	}
-	snprintf(dom, domlen, "%s %s %llu", rn->name, id_word(rn->res), id);
 	return idx;
+}
+
+/* End of an id inside a list: a blank, ',', '-', '=' or ';'. */
+static const char *id_end(const char *p, const char *end)
+{
+	while (p < end && !ends_word(*p) && *p != '-')
+		p++;
+	return p;
+}
+
+/*
+ * The next item of an id list at *pp, before e: "*" (every domain), an id,
+ * or a range "A-B" (the domains whose cache ids lie from A to B, both of
+ * which must exist). Fills the domain indices [*lo, *hi]; *pp moves past
+ * the item and its ','. Returns 0, 1 at the end of the list, or the error.
+ */
+static int next_id_item(const struct parser *ps, const struct res_name *rn, const char **pp,
+			const char *e, bool first, int *lo, int *hi)
+{
+	const char *p = skip_ws(*pp, e), *ae;
+	char q[QUOTE_BUF];
+
+	if (p == e)
+		return 1;
+	if (*p == '*') {
+		if (!ps->m->ndom[rn->res])
+			return fail(ps, "%s: '*' but the machine has no domain", rn->name);
+		*lo = 0;
+		*hi = (int)ps->m->ndom[rn->res] - 1;
+		p = skip_ws(p + 1, e);
+		if (p < e || !first)
+			return fail(ps, "%s: '*' names every %s: give it alone", rn->name,
+				    id_word(rn->res));
+	} else {
+		ae = id_end(p, e);
+		if (ae == p && *p == '-')
+			return fail(ps, "%s: %s %s is not a decimal number", rn->name,
+				    id_word(rn->res), quote(p, word_end(p + 1, e) - p, q, sizeof(q)));
+		if (ae == p)
+			return fail(ps, "%s: missing %s before '%c'", rn->name, id_word(rn->res),
+				    *p);
+		*lo = *hi = parse_id(ps, rn, p, ae);
+		if (*lo < 0)
+			return *lo;
+		p = skip_ws(ae, e);
+		if (p < e && *p == '-') {
+			p = skip_ws(p + 1, e);
+			ae = id_end(p, e);
+			if (ae == p)
+				return fail(ps, "%s: a range of %ss needs its last one",
+					    rn->name, id_word(rn->res));
+			*hi = parse_id(ps, rn, p, ae);
+			if (*hi < 0)
+				return *hi;
+			if (*hi < *lo)
+				return fail(ps, "%s: range %s runs backwards", rn->name,
+					    quote(*pp, ae - *pp, q, sizeof(q)));
+			p = skip_ws(ae, e);
+		}
+	}
+	if (p < e && *p != ',')
+		return fail(ps, "%s: unexpected %s in the %ss", rn->name,
+			    quote(p, e - p, q, sizeof(q)), id_word(rn->res));
+	*pp = p < e ? p + 1 : p;
+	if (p < e && skip_ws(*pp, e) == e)
+		return fail(ps, "%s: a ',' ends the list of %ss", rn->name, id_word(rn->res));
+	return 0;
+}
+
+/* What the ids [p, e) store into each of their domains. */
+struct store_args {
+	enum rdt_half half;
+	bool pair;
+	uint64_t first, second;
+};
+
+/*
+ * Visit every domain the ids [p, e) name. Without st: check them (syntax,
+ * domains that exist, halves not given before); with st: store into each,
+ * where a domain named twice in one list is found.
+ */
+static int walk_ids(const struct parser *ps, const struct res_name *rn, const char *p,
+		    const char *e, const struct store_args *st)
+{
+	struct rdt_schema_mask *sm;
+	char name[QUOTE_BUF + 32];
+	int lo = 0, hi = -1, i, ret;
+	bool first = true;
+
+	while (!(ret = next_id_item(ps, rn, &p, e, first, &lo, &hi))) {
+		first = false;
+		for (i = lo; i <= hi; i++) {
+			sm = &ps->out[rn->res][i];
+			if (already_given(sm, st ? st->half : rn->half)) {
+				snprintf(name, sizeof(name), "%s %s %u", rn->name,
+					 id_word(rn->res), ps->m->dom[rn->res][i].cache_id);
+				return fail(ps, "%s given twice", name);
+			}
+			if (st)
+				store(sm, st->half, st->pair, st->first, st->second);
+		}
+	}
+	return ret < 0 ? ret : 0;
+}
+
+/* How messages name the ids [p, e): "L3 cache id 1", "L3 cache ids 0-7". */
+static void name_ids(const struct res_name *rn, const char *p, const char *e, char *dom,
+		     size_t domlen)
+{
+	const char *d;
+	char q[QUOTE_BUF];
+	bool one = true;
+
+	for (d = p; d < e; d++)
+		if (*d == ',' || *d == '-' || *d == '*')
+			one = false;
+	if (one) {
+		while (p < e && (*p == '+' || (*p == '0' && e - p > 1)))
+			p++;
+		snprintf(dom, domlen, "%s %s %.*s", rn->name, id_word(rn->res), (int)(e - p), p);
+		return;
+	}
+	quote(p, e - p, q, sizeof(q));
+	/* the quotes off: ids are digits, ',', '-' and '*' */
+	q[strlen(q) - 1] = '\0';
+	snprintf(dom, domlen, "%s %ss %s", rn->name, id_word(rn->res), q + 1);
 }
 
 /* ", found \"x\"" for a message about the text at p, or "" at the end of the line. */
@@ -385,7 +532,12 @@ static int parse_bw(const struct parser *ps, const char *dom, const char *p, con
 
 	if (p == end)
 		return fail(ps, "%s: missing bandwidth after '='", dom);
-	for (d = p; d < end; d++) {
+	/* kstrtou32(buf, 10): one '+' */
+	d = p < end && *p == '+' ? p + 1 : p;
+	if (d == end)
+		return fail(ps, "%s: bandwidth %s is not a decimal number", dom,
+			    quote(p, end - p, q, sizeof(q)));
+	for (; d < end; d++) {
 		if (*d < '0' || *d > '9')
 			return fail(ps, "%s: bandwidth %s is not a decimal number", dom,
 				    quote(p, end - p, q, sizeof(q)));
@@ -405,31 +557,45 @@ static int parse_bw(const struct parser *ps, const char *dom, const char *p, con
 }
 
 /*
- * "<id> =" of an entry at *pp: the domain (named in dom), its slot in *sm,
- * not given before; *pp is left after the '='. Returns 0 or the error.
+ * "<ids> =" of an entry at *pp: checked (every domain exists and was not
+ * given before), named in dom, and kept in [*ids, *ids_end) for store_ids;
+ * *pp is left after the '='. Returns 0 or the error.
  */
 static int parse_entry_head(const struct parser *ps, const struct res_name *rn,
 			    const char **pp, const char *end, char *dom, size_t domlen,
-			    struct rdt_schema_mask **sm)
+			    const char **ids, const char **ids_end)
 {
-	const char *p = *pp, *e = word_end(p, end);
+	const char *p = *pp, *e = p, *t;
 	char f[QUOTE_BUF + 16];
-	int idx;
+	int ret;
 
-	if (e == p)
+	while (e < end && *e != '=' && *e != ';')
+		e++;
+	t = e;
+	while (t > p && is_ws(t[-1]))
+		t--;
+	if (t == p)
 		return fail(ps, "%s: missing %s before '%c'", rn->name,
-			    rn->res == RDT_MB ? "domain" : "cache id", *p);
-	idx = parse_id(ps, rn, p, e, dom, domlen);
-	if (idx < 0)
-		return idx;
-	*sm = &ps->out[rn->res][idx];
-	if (already_given(*sm, rn->half))
-		return fail(ps, "%s given twice", dom);
-	p = skip_ws(e, end);
-	if (p == end || *p != '=')
+			    rn->res == RDT_MB ? "domain" : "cache id", p < end ? *p : ';');
+	if (e == end || *e != '=') {
+		/* no '=' at all: say what follows the first id instead */
+		if (id_end(p, end) != p)
+			t = id_end(p, end);
+		ret = walk_ids(ps, rn, p, t, NULL);
+		if (ret)
+			return ret;
+		name_ids(rn, p, t, dom, domlen);
 		return fail(ps, "%s: expected '=' after the %s%s", dom,
-			    rn->res == RDT_MB ? "domain" : "cache id", found(p, end, f, sizeof(f)));
-	*pp = p + 1;
+			    rn->res == RDT_MB ? "domain" : "cache id",
+			    found(skip_ws(t, end), end, f, sizeof(f)));
+	}
+	ret = walk_ids(ps, rn, p, t, NULL);
+	if (ret)
+		return ret;
+	name_ids(rn, p, t, dom, domlen);
+	*ids = p;
+	*ids_end = t;
+	*pp = e + 1;
 	return 0;
 }
 
@@ -437,13 +603,13 @@ static int parse_entry_head(const struct parser *ps, const struct res_name *rn,
 static int parse_mb_entry(const struct parser *ps, const struct res_name *rn, const char **pp,
 			  const char *end)
 {
-	const char *p = *pp, *v, *ve;
-	struct rdt_schema_mask *sm;
-	char dom[64], q[QUOTE_BUF];
+	const char *p = *pp, *v, *ve, *ids, *ids_end;
+	char dom[QUOTE_BUF + 32], q[QUOTE_BUF];
+	struct store_args st = { HALF_BOTH, false, 0, 0 };
 	uint64_t bw = 0;
 	int ret;
 
-	ret = parse_entry_head(ps, rn, &p, end, dom, sizeof(dom), &sm);
+	ret = parse_entry_head(ps, rn, &p, end, dom, sizeof(dom), &ids, &ids_end);
 	if (ret)
 		return ret;
 	v = skip_ws(p, end);
@@ -455,7 +621,10 @@ static int parse_mb_entry(const struct parser *ps, const struct res_name *rn, co
 	ret = parse_bw(ps, dom, v, ve, &bw);
 	if (ret)
 		return ret;
-	store(sm, HALF_BOTH, false, bw, bw);
+	st.first = st.second = bw;
+	ret = walk_ids(ps, rn, ids, ids_end, &st);
+	if (ret)
+		return ret;
 	*pp = p;
 	return 0;
 }
@@ -468,16 +637,16 @@ static int parse_mb_entry(const struct parser *ps, const struct res_name *rn, co
 static int parse_entry(const struct parser *ps, const struct res_name *rn, const char **pp,
 		       const char *end)
 {
-	const char *p = *pp, *m1, *m1e, *m2, *m2e;
+	const char *p = *pp, *m1, *m1e, *m2, *m2e, *ids, *ids_end;
 	bool pair, cdp = ps->cdp && ps->cdp[rn->res];
-	struct rdt_schema_mask *sm;
+	struct store_args st;
 	uint64_t v1, v2 = 0;
-	char dom[64], q[QUOTE_BUF];
+	char dom[QUOTE_BUF + 32], q[QUOTE_BUF];
 	int ret;
 
 	if (rn->res == RDT_MB)
 		return parse_mb_entry(ps, rn, pp, end);
-	ret = parse_entry_head(ps, rn, &p, end, dom, sizeof(dom), &sm);
+	ret = parse_entry_head(ps, rn, &p, end, dom, sizeof(dom), &ids, &ids_end);
 	if (ret)
 		return ret;
 	m1 = skip_ws(p, end);
@@ -512,7 +681,10 @@ static int parse_entry(const struct parser *ps, const struct res_name *rn, const
 	if (ret)
 		return ret;
 
-	store(sm, rn->half, pair, v1, v2);
+	st = (struct store_args){ rn->half, pair, v1, v2 };
+	ret = walk_ids(ps, rn, ids, ids_end, &st);
+	if (ret)
+		return ret;
 	*pp = p;
 	return 0;
 }
@@ -703,12 +875,14 @@ int rdt_schema_format(const struct rdt_machine *m, const bool cdp[RDT_NALL],
 
 int rdt_cbm_check(const struct rdt_caps *c, uint64_t cbm, char *why, size_t whylen)
 {
-	unsigned int bits = (unsigned int)__builtin_popcountll(cbm);
-	unsigned int min = c->min_cbm_bits ? c->min_cbm_bits : 1;
+	unsigned int first;
 	uint64_t run;
 
 	if (!why)
 		whylen = 0;
+	/* cbm_validate: empty only where min_cbm_bits is 0 (AMD) */
+	if (!cbm && !c->min_cbm_bits)
+		return 0;
 	if (!cbm) {
 		snprintf(why, whylen, "mask 0x0 is empty");
 		return -EINVAL;
@@ -724,9 +898,17 @@ int rdt_cbm_check(const struct rdt_caps *c, uint64_t cbm, char *why, size_t whyl
 		snprintf(why, whylen, "mask 0x%" PRIx64 " is not contiguous", cbm);
 		return -EINVAL;
 	}
-	if (bits < min) {
-		snprintf(why, whylen, "mask 0x%" PRIx64 " has %u bit%s, at least %u %s needed",
-			 cbm, bits, bits == 1 ? "" : "s", min, min == 1 ? "is" : "are");
+	/* The kernel counts the first run of ones only, also in a sparse mask. */
+	first = run == UINT64_MAX ? 64 : (unsigned int)__builtin_ctzll(~run);
+	if (first < c->min_cbm_bits) {
+		if (run & (run + 1))
+			snprintf(why, whylen, "mask 0x%" PRIx64 " begins with a run of %u bit%s, "
+				 "at least %u %s needed", cbm, first, first == 1 ? "" : "s",
+				 c->min_cbm_bits, c->min_cbm_bits == 1 ? "is" : "are");
+		else
+			snprintf(why, whylen, "mask 0x%" PRIx64 " has %u bit%s, at least %u %s "
+				 "needed", cbm, first, first == 1 ? "" : "s", c->min_cbm_bits,
+				 c->min_cbm_bits == 1 ? "is" : "are");
 		return -EINVAL;
 	}
 	return 0;

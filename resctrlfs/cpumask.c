@@ -73,14 +73,23 @@ void rfs_buf_free(struct rfs_buf *b)
 	b->err = 0;
 }
 
+/*
+ * The kernel's isspace (lib/ctype.c): the C locale's blanks and also 0xa0,
+ * which its Latin-1 table marks as a space. strim() trims with it.
+ */
+bool rfs_isspace(char c)
+{
+	return isspace((unsigned char)c) || (unsigned char)c == 0xa0;
+}
+
 char *rfs_strim(char *s)
 {
 	size_t n;
 
-	while (isspace((unsigned char)*s))
+	while (rfs_isspace(*s))
 		s++;
 	n = strlen(s);
-	while (n && isspace((unsigned char)s[n - 1]))
+	while (n && rfs_isspace(s[n - 1]))
 		s[--n] = '\0';
 	return s;
 }
@@ -155,7 +164,7 @@ int rfs_kstrtoint(const char *s, unsigned int base, int *res)
 
 static bool region_sep(char c)
 {
-	return isspace((unsigned char)c) || c == ',';
+	return rfs_isspace(c) || c == ',';
 }
 
 static bool str_end(char c)

@@ -151,6 +151,7 @@ void rfs_bitmap_print_list(const uint8_t *bits, unsigned int nbits, struct rfs_b
 /* kstrtoul()/kstrtoint() rules: whole string, optional trailing '\n'. */
 int rfs_kstrtoull(const char *s, unsigned int base, unsigned long long *res);
 int rfs_kstrtoint(const char *s, unsigned int base, int *res);
+bool rfs_isspace(char c);
 char *rfs_strim(char *s);
 
 /* tasks.c */

@@ -141,7 +141,8 @@ ok "schema show lenient" schema show lenient
 expect_out "read back in the strict form" "L3:0=0000f;1=0000f"
 failure "an empty list" "L3: no <id>=<mask> given" schema set lenient 'L3:'
 failure "an empty entry" "L3: empty entry before ';'" schema set lenient 'L3:0=f;;1=f'
-failure "a sign" 'L3 cache id 0: mask "+f" is not hex' schema set lenient 'L3:0=+f'
+ok "a sign, as kstrtoul takes it" schema set lenient 'L3:+0=+0x0f;1=+f'
+failure "two signs" 'L3 cache id 0: mask "++f" is not hex' schema set lenient 'L3:0=++f'
 ok "remove lenient" group remove lenient
 
 # a schema on the ways the hardware shares with I/O: done, with a warning on

@@ -358,9 +358,15 @@ static void test_errors(void **state)
 		   "machine description: L2 cache id 0 spans L3 cache ids 0 and 1 (an L2 domain "
 		   "must lie inside one L3 domain)");
 	snprintf(d, sizeof(d), "%sl3.cbm_len=8;l3.min_cbm_bits=9", t);
-	expect_err(d, -EINVAL, "machine description: l3.min_cbm_bits=9: must be 1..8");
+	expect_err(d, -EINVAL, "machine description: l3.min_cbm_bits=9: must be 0..8");
+	/* 0: an empty mask is valid, as on AMD (the kernel's min_cbm_bits) */
 	snprintf(d, sizeof(d), "%sl3.min_cbm_bits=0", t);
-	expect_err(d, -EINVAL, "machine description: l3.min_cbm_bits=0: must be 1..20");
+	{
+		struct rdt_machine *m0 = build_ok(d);
+
+		assert_int_equal(m0->caps[RDT_L3].min_cbm_bits, 0);
+		rdt_machine_free(m0);
+	}
 	snprintf(d, sizeof(d), "%sl3.shareable_bits=0x100000", t);
 	expect_err(d, -EINVAL, "machine description: l3.shareable_bits=0x100000: bits beyond "
 		   "the 20-bit CBM");

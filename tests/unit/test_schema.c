@@ -260,7 +260,9 @@ static void test_cache_ids(void **state)
 		   "L3 cache id 18446744073709551617 does not exist (have 0,1)");
 	expect_err(&t, "L3:x=1", "L3: cache id \"x\" is not a decimal number");
 	expect_err(&t, "L3:-1=1", "L3: cache id \"-1\" is not a decimal number");
-	expect_err(&t, "L3:+1=1", "L3: cache id \"+1\" is not a decimal number");
+	/* kstrtoul: one leading '+' is part of a number */
+	expect_ok(&t, "L3:+1=1");
+	expect_err(&t, "L3:++1=1", "L3: cache id \"++1\" is not a decimal number");
 	expect_err(&t, "L3:0x1=1", "L3: cache id \"0x1\" is not a decimal number");
 	expect_err(&t, "L3:=1", "L3: missing cache id before '='");
 	expect_err(&t, "L3: ,1", "L3: missing cache id before ','");
@@ -271,6 +273,42 @@ static void test_cache_ids(void **state)
 	/* a machine whose domain list does not fit the message */
 	t.m.ndom[RDT_L2] = 0;
 	expect_err(&t, "L2:0=1", "L2 cache id 0 does not exist (have none)");
+}
+
+/*
+ * Id lists, ranges and '*' (an extension; goresctrl's "0,2-3", the kernel's
+ * io_alloc_cbm "*"): the same value on each domain named, every domain
+ * named once, ranges by cache id between two that exist.
+ */
+static void test_id_lists(void **state)
+{
+	struct tm t;
+
+	tm_init(&t, &SPEC_L2);	/* L2 cache ids 0, 2, 4, 6 */
+	expect_ok(&t, "L3:*=f");
+	expect_mask(&t, RDT_L3, 0, true, 0xf, true, 0xf);
+	expect_mask(&t, RDT_L3, 1, true, 0xf, true, 0xf);
+	expect_ok(&t, "L2:0-4=3;6=c");
+	expect_mask(&t, RDT_L2, 0, true, 3, true, 3);
+	expect_mask(&t, RDT_L2, 1, true, 3, true, 3);
+	expect_mask(&t, RDT_L2, 2, true, 3, true, 3);
+	expect_mask(&t, RDT_L2, 3, true, 0xc, true, 0xc);
+	expect_ok(&t, "L2: 0 , 4 - 6 =1\nL3:+0,1=3");
+	expect_mask(&t, RDT_L2, 0, true, 1, true, 1);
+	expect_mask(&t, RDT_L2, 1, false, 0, false, 0);
+	expect_mask(&t, RDT_L2, 3, true, 1, true, 1);
+	expect_mask(&t, RDT_L3, 1, true, 3, true, 3);
+	expect_err(&t, "L2:4-2=1", "L2: range \"4-2\" runs backwards");
+	expect_err(&t, "L2:0-3=1", "L2 cache id 3 does not exist (have 0,2,4,6)");
+	expect_err(&t, "L2:0,0=1", "L2 cache id 0 given twice");
+	expect_err(&t, "L2:*=1;6=2", "L2 cache id 6 given twice");
+	expect_err(&t, "L2:0,=1", "L2: a ',' ends the list of cache ids");
+	expect_err(&t, "L2:0-=1", "L2: a range of cache ids needs its last one");
+	expect_err(&t, "L2:*,0=1", "L2: '*' names every cache id: give it alone");
+	expect_err(&t, "L2:0,*=1", "L2: '*' names every cache id: give it alone");
+	expect_err(&t, "L2:0-2=5", "L2 cache ids 0-2: mask 0x5 is not contiguous");
+	expect_err(&t, "L2:*=100", "L2 cache ids *: mask 0x100 has bits beyond the 8-bit CBM");
+	expect_err(&t, "L2:0,2 1=1", "L2: unexpected \"1\" in the cache ids");
 }
 
 static void test_many_domains_have_list(void **state)
@@ -321,8 +359,12 @@ static void test_mask_syntax(void **state)
 	expect_err(&t, "L3:1=-1", "L3 cache id 1: mask \"-1\" is not hex");
 	expect_err(&t, "L3:0=0x1ffffffffffffffff",
 		   "L3 cache id 0: mask \"0x1ffffffffffffffff\" has more than 16 hex digits");
-	expect_err(&t, "L3:0=00000000000000001",
-		   "L3 cache id 0: mask \"00000000000000001\" has more than 16 hex digits");
+	/* leading zeros are not digits that count: the kernel takes any number */
+	expect_ok(&t, "L3:0=00000000000000000000000001;1=+0x000000000000000000003");
+	expect_mask(&t, RDT_L3, 0, true, 1, true, 1);
+	expect_mask(&t, RDT_L3, 1, true, 3, true, 3);
+	expect_err(&t, "L3:0=0x+1", "L3 cache id 0: mask \"0x+1\" is not hex");
+	expect_err(&t, "L3:0=++1", "L3 cache id 0: mask \"++1\" is not hex");
 	expect_ok(&t, "L3:0=ffffffffffffffff;1=0x8000000000000000");
 	expect_mask(&t, RDT_L3, 0, true, UINT64_MAX, true, UINT64_MAX);
 	expect_mask(&t, RDT_L3, 1, true, 1ULL << 63, true, 1ULL << 63);
@@ -448,8 +490,9 @@ static void test_cdp_forms(void **state)
 	expect_err(&t, "L3:0=x,1", "L3 cache id 0: data mask \"x\" is not hex");
 	expect_err(&t, "L3:0=1,2,3", "L3 cache id 0: unexpected \",3\" after the mask");
 	expect_err(&t, "L3:0=1,2 3", "L3 cache id 0: unexpected \"3\" after the mask");
-	expect_err(&t, "L3:0=1,00000000000000001",
-		   "L3 cache id 0: code mask \"00000000000000001\" has more than 16 hex digits");
+	expect_ok(&t, "L3:0=1,00000000000000001");
+	expect_err(&t, "L3:0=1,10000000000000001",
+		   "L3 cache id 0: code mask \"10000000000000001\" has more than 16 hex digits");
 }
 
 static void test_cdp_off(void **state)
@@ -540,6 +583,8 @@ static void test_cbm_check(void **state)
 	static const struct rdt_caps c11m4 = { .present = true, .cbm_len = 11, .min_cbm_bits = 4,
 					       .sparse = true };
 	static const struct rdt_caps c64 = { .present = true, .cbm_len = 64, .min_cbm_bits = 1 };
+	static const struct rdt_caps c11m0 = { .present = true, .cbm_len = 11, .min_cbm_bits = 0,
+					       .sparse = true };
 	static const struct rdt_caps c63 = { .present = true, .cbm_len = 63, .min_cbm_bits = 1 };
 	static const struct rdt_caps c1 = { .present = true, .cbm_len = 1, .min_cbm_bits = 1 };
 	const struct cbm_case cases[] = {
@@ -560,8 +605,12 @@ static void test_cbm_check(void **state)
 		{ c8sp, 0xa5, NULL },
 		{ c8sp, 0x80, NULL },
 		{ c8sp, 0x100, "mask 0x100 has bits beyond the 8-bit CBM" },
-		{ c11m4, 0x421, "mask 0x421 has 3 bits, at least 4 are needed" },
-		{ c11m4, 0x4a1, NULL },
+		/* cbm_validate counts the first run of ones, not all of them */
+		{ c11m4, 0x421, "mask 0x421 begins with a run of 1 bit, at least 4 are needed" },
+		{ c11m4, 0x78f, NULL },
+		/* min_cbm_bits 0 (AMD): the empty mask is valid */
+		{ c11m0, 0, NULL },
+		{ c11m4, 0x4a1, "mask 0x4a1 begins with a run of 1 bit, at least 4 are needed" },
 		{ c64, UINT64_MAX, NULL },
 		{ c64, 1ULL << 63, NULL },
 		{ c64, 0xc000000000000000ULL, NULL },
@@ -836,9 +885,9 @@ static void test_big_inputs(void **state)
 	expect_err(&t, s, "L3 cache id 0: mask \"ffffffffffffffffffffffff...\" has more than "
 		   "16 hex digits");
 	free(s);
+	/* all zeros: as long as the kernel's, the value 0 (empty) */
 	s = big_repeat("L3:0=", "0", NEAR, "");
-	expect_err(&t, s, "L3 cache id 0: mask \"000000000000000000000000...\" has more than "
-		   "16 hex digits");
+	expect_err(&t, s, "L3 cache id 0: mask 0x0 is empty");
 	free(s);
 	s = big_repeat("L3:0=", "f", NEAR, "g");
 	expect_err(&t, s, "L3 cache id 0: mask \"ffffffffffffffffffffffff...\" is not hex");
@@ -932,21 +981,23 @@ static void test_control_chars(void **state)
 
 	tm_init(&t, &SPEC_STD);
 	expect_err(&t, "L3:0=f\x01", "L3 cache id 0: mask \"f\\x01\" is not hex");
-	expect_err(&t, "L3:0=f\rf", "L3 cache id 0: mask \"f\\x0df\" is not hex");
-	expect_err(&t, "L3:0=f\vf", "L3 cache id 0: mask \"f\\x0bf\" is not hex");
+	/* \r is a blank to the kernel's isspace: two words, as "f f" */
+	expect_err(&t, "L3:0=f\rf", "L3 cache id 0: unexpected \"f\" after the mask");
+	expect_err(&t, "L3:0=f\vf", "L3 cache id 0: unexpected \"f\" after the mask");
 	expect_err(&t, "L3:0=\xff", "L3 cache id 0: mask \"\\xff\" is not hex");
 	expect_err(&t, "L3\x7f:0=f", "unknown resource \"L3\\x7f\" (known: L3, L3DATA, L3CODE, "
 		   "L2, L2DATA, L2CODE, MB)");
 	expect_err(&t, "\x1b[31mL3:0=f", "unknown resource \"\\x1b[31mL3\" (known: L3, L3DATA, "
 		   "L3CODE, L2, L2DATA, L2CODE, MB)");
-	expect_err(&t, "\fL3:0=f", "unknown resource \"\\x0cL3\" (known: L3, L3DATA, L3CODE, "
-		   "L2, L2DATA, L2CODE, MB)");
+	/* \f, \v, \r and 0xa0 are blanks to the kernel (strim), so to us */
+	expect_ok(&t, "\fL3\v:\xa0" "0=f\xa0;\r1=+f\r");
+	expect_mask(&t, RDT_L3, 1, true, 0xf, true, 0xf);
 	expect_err(&t, "L3:\b0=f", "L3: cache id \"\\x080\" is not a decimal number");
 	expect_err(&t, "L3:\"0\"=f", "L3: cache id \"\\\"0\\\"\" is not a decimal number");
 	expect_err(&t, "L3:0=f\\", "L3 cache id 0: mask \"f\\\\\" is not hex");
 	expect_err(&t, "L3:0=f \x01", "L3 cache id 0: unexpected \"\\x01\" after the mask");
-	/* a lone '\r' inside a line is not a line end */
-	expect_err(&t, "L3:0=f\r;1=f", "L3 cache id 0: mask \"f\\x0d\" is not hex");
+	/* a lone '\r' inside a line is not a line end, but a blank */
+	expect_ok(&t, "L3:0=f\r;1=f");
 }
 
 static void put_str(char *buf, size_t len, size_t *o, const char *str)
@@ -1163,6 +1214,7 @@ int main(void)
 		cmocka_unit_test(test_resource_names),
 		cmocka_unit_test(test_resource_absent),
 		cmocka_unit_test(test_cache_ids),
+		cmocka_unit_test(test_id_lists),
 		cmocka_unit_test(test_many_domains_have_list),
 		cmocka_unit_test(test_mask_syntax),
 		cmocka_unit_test(test_entry_syntax),
