@@ -750,7 +750,8 @@ static int apply_all(struct apply *a)
 	for (g = 0; !ret && g < a->nmodes; g++) {
 		was[g] = a->work->groups[g].live && a->work->groups[g].exclusive;
 		was_forced[g] = was[g] && a->work->groups[g].forced;
-		a->work->groups[g].exclusive = a->work->groups[g].forced = false;
+		if (!ret && a->work->groups[g].live)
+			ret = rdt_group_mark_exclusive(a->work, (int)g, false, false);
 	}
 	if (!ret)
 		ret = apply_groups(a);

@@ -793,8 +793,8 @@ static int read_modes(struct rdt_state *st, json_object *root, const char *path,
 		if (g < 0 || !json_object_is_type(forced, json_type_boolean))
 			return BAD("state file %s: exclusive group '%.64s' does not exist", path,
 				   name);
-		st->groups[g].exclusive = true;
-		st->groups[g].forced = json_object_get_boolean(forced);
+		if (rdt_group_mark_exclusive(st, g, true, json_object_get_boolean(forced)))
+			return -ENOMEM;
 	}
 	return 0;
 }

@@ -580,6 +580,7 @@ void rdt_state_free(struct rdt_state *st)
 		free(st->slot_of[i]);
 	free(st->groups);
 	free(st->free_groups);
+	free(st->excl);
 	free(st->adom);
 	free(st->slot);
 	free(st->cpu_adom);
@@ -661,6 +662,12 @@ int rdt_state_clone(const struct rdt_state *src, struct rdt_state **out)
 	if (rebuild_names(st) || rdt_task_map_copy(&st->tasks, &src->tasks) ||
 	    cgroups_copy(st, src))
 		goto fail;
+	if (src->nexcl) {
+		st->excl = dup_mem(src->excl, src->nexcl * sizeof(int));
+		if (!st->excl)
+			goto fail;
+		st->nexcl = st->cap_excl = src->nexcl;
+	}
 	st->regs = src->regs;
 	st->regs.mask = dup_mem(src->regs.mask,
 				(size_t)st->nslots * st->regs.nregs * sizeof(uint64_t));
@@ -854,6 +861,7 @@ int rdt_group_del(struct rdt_state *st, int gi)
 	if (gi < 0 || (unsigned int)gi >= st->ngroups || !st->groups[gi].live)
 		return fail(st, -ENOENT, "no such group");
 	g = &st->groups[gi];
+	rdt_group_mark_exclusive(st, gi, false, false);
 
 	for (c = 0; c < st->m->ncpus && g->ncpus; c++) {
 		if (st->cpu_group[c] == gi) {
@@ -956,10 +964,14 @@ static int check_exclusive(struct rdt_state *st, int gi, const uint64_t *nm, boo
 				    "ways 0x%llx, which other agents (such as I/O) fill too; force it "
 				    "if that is meant", label, st->groups[gi].name,
 				    (unsigned long long)(mine & shared));
-		for (o = 0; o < st->ngroups; o++) {
-			const struct rdt_group *og = &st->groups[o];
+		/*
+		 * Only an exclusive group must be checked against every group;
+		 * any other against the exclusive ones alone.
+		 */
+		for (o = 0; o < (exclusive ? st->ngroups : st->nexcl); o++) {
+			const struct rdt_group *og = &st->groups[exclusive ? (int)o : st->excl[o]];
 
-			if ((int)o == gi || !og->live || !(exclusive || og->exclusive))
+			if (og == &st->groups[gi] || !og->live || !(exclusive || og->exclusive))
 				continue;
 			/* with CDP each half on its own, so the message names the masks given */
 			for (h = 0; h < (st->cdp[res] ? 2u : 1u); h++)
@@ -972,6 +984,34 @@ static int check_exclusive(struct rdt_state *st, int gi, const uint64_t *nm, boo
 	return 0;
 }
 
+int rdt_group_mark_exclusive(struct rdt_state *st, int gi, bool exclusive, bool forced)
+{
+	struct rdt_group *g = &st->groups[gi];
+	unsigned int i;
+
+	if (exclusive && !g->exclusive) {
+		if (st->nexcl == st->cap_excl) {
+			unsigned int cap = st->cap_excl ? 2 * st->cap_excl : 8;
+			int *n = realloc(st->excl, cap * sizeof(*n));
+
+			if (!n)
+				return fail(st, -ENOMEM, "out of memory");
+			st->excl = n;
+			st->cap_excl = cap;
+		}
+		st->excl[st->nexcl++] = gi;
+	} else if (!exclusive && g->exclusive) {
+		for (i = 0; i < st->nexcl; i++)
+			if (st->excl[i] == gi) {
+				st->excl[i] = st->excl[--st->nexcl];
+				break;
+			}
+	}
+	g->exclusive = exclusive;
+	g->forced = exclusive && forced;
+	return 0;
+}
+
 int rdt_group_set_exclusive(struct rdt_state *st, int gi, bool exclusive, bool forced)
 {
 	int err;
@@ -981,9 +1021,7 @@ int rdt_group_set_exclusive(struct rdt_state *st, int gi, bool exclusive, bool f
 		if (err)
 			return err;
 	}
-	st->groups[gi].exclusive = exclusive;
-	st->groups[gi].forced = exclusive && forced;
-	return 0;
+	return rdt_group_mark_exclusive(st, gi, exclusive, forced);
 }
 
 /* The lowest contiguous run of set bits of m. */
@@ -1014,9 +1052,10 @@ int rdt_group_fit_exclusive(struct rdt_state *st, int gi)
 
 		if (res == RDT_MB)
 			continue;
-		for (o = 0; o < st->ngroups; o++)
-			if (st->groups[o].live && st->groups[o].exclusive && (int)o != gi)
-				taken |= st->groups[o].mask[s * 2] | st->groups[o].mask[s * 2 + 1];
+		for (o = 0; o < st->nexcl; o++)
+			if (st->excl[o] != gi)
+				taken |= st->groups[st->excl[o]].mask[s * 2] |
+					 st->groups[st->excl[o]].mask[s * 2 + 1];
 		if (!taken)
 			continue;
 		free_ways = slot_full(st, s) & ~taken;
@@ -1422,6 +1461,7 @@ int rdt_reset(struct rdt_state *st)
 	st->groups[0].ntasks = 0;
 	st->groups[0].ncpus = 0;
 	st->groups[0].exclusive = st->groups[0].forced = false;
+	st->nexcl = 0;
 	rdt_name_map_free(&st->names);
 	rdt_task_map_free(&st->tasks);
 	cgroups_free(st->cgroups, st->ncgroups);

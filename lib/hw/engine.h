@@ -150,6 +150,14 @@ struct rdt_state {
 	struct rdt_task_map tasks;	/* explicitly bound tasks (never default) */
 	unsigned int ncgroups;
 	struct rdt_cgroup *cgroups;	/* bound cgroups, ascending by path */
+	/*
+	 * The live exclusive groups, unordered: a schema change of a group
+	 * that is not exclusive is checked against these alone, so its cost
+	 * does not grow with the number of groups. Changed only through
+	 * rdt_group_mark_exclusive() (and rdt_group_del, rdt_reset).
+	 */
+	int *excl;
+	unsigned int nexcl, cap_excl;
 
 	struct rdt_regs regs;
 	const struct rdt_sink *sink;
@@ -182,6 +190,8 @@ int rdt_group_set_masks(struct rdt_state *st, int g, const uint64_t *want, const
  * masks overlap another group's, or use shareable ways unforced.
  */
 int rdt_group_set_exclusive(struct rdt_state *st, int g, bool exclusive, bool forced);
+/* Set g's mode without the overlap checks (loading a state, apply's staging). */
+int rdt_group_mark_exclusive(struct rdt_state *st, int g, bool exclusive, bool forced);
 /*
  * A new group's masks where exclusive groups hold ways: in each cache
  * domain the ways no exclusive group holds (the lowest contiguous run of
