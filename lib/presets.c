@@ -185,7 +185,7 @@ static const struct rdt_preset presets[] = {
 		.vendor = "AuthenticAMD",
 		.part = "AMD EPYC 7763 (Milan, Zen 3), 2 sockets",
 		.desc = "topology=package:2 l3:8(size=32768KiB) core:8 pu:2;l3.closids=16;l3.cbm_len=16;"
-			"l3.min_cbm_bits=1;l3.shareable_bits=0;l3.cdp=1;l3.sparse=1;"
+			"l3.min_cbm_bits=0;l3.shareable_bits=0;l3.cdp=1;l3.sparse=1;"
 			"mb.closids=16;mb.units=amd;mb.max=2048",
 		.source = "CPUID 0x10.1 of a Zen 3 Ryzen 7 5800X (InstLatx64 "
 			  "AuthenticAMD0A20F12_K19_Vermeer_03_CPUID.txt; L3 32 MiB per CCD: its "
@@ -205,7 +205,7 @@ static const struct rdt_preset presets[] = {
 		.vendor = "AuthenticAMD",
 		.part = "AMD EPYC 9654 (Genoa, Zen 4), 2 sockets",
 		.desc = "topology=package:2 l3:12(size=32768KiB) core:8 pu:2;l3.closids=16;l3.cbm_len=16;"
-			"l3.min_cbm_bits=1;l3.shareable_bits=0;l3.cdp=1;l3.sparse=1;"
+			"l3.min_cbm_bits=0;l3.shareable_bits=0;l3.cdp=1;l3.sparse=1;"
 			"mb.closids=16;mb.units=amd;mb.max=2048",
 		.source = "CPUID 0x10.1 of a Zen 4 Threadripper PRO 7995WX (InstLatx64 "
 			  "AuthenticAMD0A10F81_K19_StormPeak_01_CPUID.txt; L3 32 MiB per CCD: its "

@@ -572,9 +572,11 @@ int rdt_msr_describe_host(const struct rdtalloc_cpu_caps *caps, const char *root
 			continue;
 		l3 |= !strcmp(p, "l3");
 		off += (size_t)snprintf(buf + off, sizeof(buf) - off,
-					"%s%s.closids=%u;%s.cbm_len=%u;%s.min_cbm_bits=1;"
+					"%s%s.closids=%u;%s.cbm_len=%u;%s.min_cbm_bits=%d;"
 					"%s.shareable_bits=0x%llx;%s.cdp=%d;%s.sparse=%d",
-					off ? ";" : "", p, r->closids, p, r->cbm_len, p, p,
+					off ? ";" : "", p, r->closids, p, r->cbm_len, p,
+					/* AMD takes an empty mask (the kernel's min_cbm_bits 0) */
+					strcmp(caps->vendor, "AuthenticAMD") ? 1 : 0, p,
 					(unsigned long long)r->shareable_bits, p, cdp ? 1 : 0, p,
 					r->sparse ? 1 : 0);
 	}

@@ -278,7 +278,7 @@ static void test_preset_overrides(void **state)
 
 	/* the topology of a preset is a key like any other */
 	a = build_ok("preset=amd-milan;topology=package:1 l3:2 core:2 pu:1");
-	check_caps(&a->caps[RDT_L3], 16, 16, 1, 0, true, true);
+	check_caps(&a->caps[RDT_L3], 16, 16, 0, 0, true, true);
 	assert_int_equal(a->ndom[RDT_L3], 2);
 	assert_int_equal(a->ncpus, 4);
 	rdt_machine_free(a);

@@ -49,9 +49,9 @@ static const struct want wants[] = {
 	  NULL },
 	{ "atom-c3000", "GenuineIntel", 16, { { 0 }, { 4, 8, 1, 8, 2, 0, false, false } },
 	  "intel-atom-c3958-denverton.txt" },
-	{ "amd-milan", "AuthenticAMD", 256, { { 16, 16, 1, 16, 16, 0, true, true } },
+	{ "amd-milan", "AuthenticAMD", 256, { { 16, 16, 0, 16, 16, 0, true, true } },
 	  "amd-ryzen-5800x-zen3.txt" },
-	{ "amd-genoa", "AuthenticAMD", 384, { { 16, 16, 1, 24, 16, 0, true, true } },
+	{ "amd-genoa", "AuthenticAMD", 384, { { 16, 16, 0, 24, 16, 0, true, true } },
 	  "amd-threadripper-7995wx-zen4.txt" },
 };
 
