@@ -83,7 +83,7 @@ struct {
 	__uint(max_entries, 16384);	/* raised at load to hold one event per CPU */
 } events SEC(".maps");
 
-static __always_inline __u32 closid_of(__u64 seq, __u32 adom)
+static __always_inline __u32 closid_lookup(__u64 seq, __u32 adom)
 {
 	struct rdt_hook_gkey key = { .seq = seq, .adom = adom };
 	__u32 *k = bpf_map_lookup_elem(&group_closid, &key);
@@ -96,38 +96,107 @@ static __always_inline __u32 closid_of(__u64 seq, __u32 adom)
 	return k ? *k : 0;
 }
 
+#define GCACHE_HIT(s, i, seq) ((s)->gcache[i].valid && (s)->gcache[i].seq == (seq))
+
+/* A group's CLOSID in the CPU's domain: the CPU's cache, else the map. */
+static __always_inline __u32 closid_of(struct rdt_hook_slot *s, __u64 seq, __u32 adom)
+{
+	__u32 closid, i;
+
+	if (GCACHE_HIT(s, 0, seq))
+		return s->gcache[0].closid;
+	if (GCACHE_HIT(s, 1, seq))
+		return s->gcache[1].closid;
+	if (GCACHE_HIT(s, 2, seq))
+		return s->gcache[2].closid;
+	if (GCACHE_HIT(s, 3, seq))
+		return s->gcache[3].closid;
+	closid = closid_lookup(seq, adom);
+	i = s->gcache_next;
+	if (i >= RDT_HOOK_GCACHE)
+		i = 0;
+	s->gcache[i].seq = seq;
+	s->gcache[i].closid = closid;
+	s->gcache[i].valid = 1;
+	s->gcache_next = i + 1;
+	return closid;
+}
+
+/*
+ * A cgroup's parent, NULL at the root: the parent css of a cgroup's own
+ * css is its parent cgroup's own css. Direct loads through the task's BTF
+ * pointers, not probe reads (a fault reads 0).
+ */
+static __always_inline struct cgroup *cgroup_parent(struct cgroup *cg)
+{
+	struct cgroup_subsys_state *css = cg->self.parent;
+
+	return css ? css->cgroup : NULL;
+}
+
 /*
  * The group of a task without a binding of its own: its deepest bound
  * cgroup on the unified hierarchy, walking up from its own. A task that
  * joins a bound cgroup later is covered at its next switch, with no work
- * from user space. The css is the first member of struct cgroup, so a
- * parent css is its cgroup.
+ * from user space.
  */
-static __always_inline __u64 cgroup_seq(struct task_struct *t)
+static __always_inline __u64 cgroup_walk(struct cgroup *cg)
 {
-	struct cgroup *cg = BPF_CORE_READ(t, cgroups, dfl_cgrp);
 	struct rdt_hook_task *v;
 	__u64 id;
 	int i;
 
 	for (i = 0; i < RDT_HOOK_CGROUP_DEPTH && cg; i++) {
-		id = BPF_CORE_READ(cg, kn, id);
+		id = cg->kn->id;
 		v = bpf_map_lookup_elem(&cgroup_group, &id);
 		if (v)
 			return v->seq;
-		cg = (struct cgroup *)BPF_CORE_READ(cg, self.parent);
+		cg = cgroup_parent(cg);
 	}
 	return 0;
 }
 
+#define CGCACHE_HIT(s, i, id) ((s)->cgcache[i].cgid == (id))
+
+/* cgroup_walk() from a task's own cgroup, through the CPU's cache. */
+static __always_inline __u64 cgroup_seq(struct rdt_hook_slot *s, struct task_struct *t)
+{
+	struct cgroup *cg = t->cgroups->dfl_cgrp;
+	__u64 id, seq;
+	__u32 i;
+
+	if (!cg)
+		return 0;
+	id = cg->kn->id;
+	if (!id)
+		return cgroup_walk(cg);
+	if (CGCACHE_HIT(s, 0, id))
+		return s->cgcache[0].seq;
+	if (CGCACHE_HIT(s, 1, id))
+		return s->cgcache[1].seq;
+	if (CGCACHE_HIT(s, 2, id))
+		return s->cgcache[2].seq;
+	if (CGCACHE_HIT(s, 3, id))
+		return s->cgcache[3].seq;
+	seq = cgroup_walk(cg);
+	i = s->cgcache_next;
+	if (i >= RDT_HOOK_CGCACHE)
+		i = 0;
+	s->cgcache[i].cgid = id;
+	s->cgcache[i].seq = seq;
+	s->cgcache_next = i + 1;
+	return seq;
+}
+
 /* A task's group: its own binding, else its cgroup's (when any is bound). */
-static __always_inline __u64 task_seq(struct task_struct *t, const struct rdt_hook_ctl *ctl)
+static __always_inline __u64 task_seq(struct rdt_hook_slot *s, struct task_struct *t,
+				      const struct rdt_hook_ctl *ctl)
 {
 	struct rdt_hook_task *v = bpf_task_storage_get(&task_group, t, 0, 0);
 	__u64 seq = v ? v->seq : 0;
 
 	if (!seq && ctl->ncgroups)
-		seq = cgroup_seq(t);
+		seq = cgroup_seq(s, t);
 	return seq;
 }
 
@@ -136,8 +205,9 @@ static __always_inline __u64 task_seq(struct task_struct *t, const struct rdt_ho
  * the task's; with precedence=task the task's non-default group, else the
  * CPU's; else default.
  */
-static __always_inline int closid_for(__u32 cpu, struct task_struct *next,
-				      const struct rdt_hook_ctl *ctl, __u32 *closid)
+static __always_inline int closid_for(struct rdt_hook_slot *s, __u32 cpu,
+				      struct task_struct *next, const struct rdt_hook_ctl *ctl,
+				      __u32 *closid)
 {
 	__u32 *adom;
 	__u64 *cg, seq, tseq;
@@ -148,12 +218,26 @@ static __always_inline int closid_for(__u32 cpu, struct task_struct *next,
 		return -1;
 	seq = *cg;
 	if (!seq || ctl->precedence == RDT_HOOK_PREC_TASK) {
-		tseq = task_seq(next, ctl);
+		tseq = task_seq(s, next, ctl);
 		if (tseq)
 			seq = tseq;
 	}
-	*closid = closid_of(seq, *adom);
+	*closid = closid_of(s, seq, *adom);
 	return 0;
+}
+
+/* A new generation of the maps: everything the CPU remembered goes. */
+static __always_inline void forget(struct rdt_hook_slot *s, __u64 gen)
+{
+	__u32 i;
+
+	for (i = 0; i < RDT_HOOK_MEMOS; i++)
+		s->memo[i].tid = 0;
+	for (i = 0; i < RDT_HOOK_GCACHE; i++)
+		s->gcache[i].valid = 0;
+	for (i = 0; i < RDT_HOOK_CGCACHE; i++)
+		s->cgcache[i].cgid = 0;
+	s->memo_gen = gen;
 }
 
 #define MEMO_HIT(s, i, pid, start) ((s)->memo[i].tid == (pid) && (s)->memo[i].start == (start))
@@ -166,7 +250,7 @@ int BPF_PROG(rdt_switch, bool preempt, struct task_struct *prev, struct task_str
 	struct rdt_hook_slot *s;
 	struct rdt_hook_ctl *ctl;
 	__u32 pid = next->pid;
-	__u64 start, gen, cur;
+	__u64 start, gen, cur, old;
 
 	s = bpf_map_lookup_elem(&cpu_state, &cpu);
 	ctl = bpf_map_lookup_elem(&control, &zero);
@@ -184,11 +268,8 @@ int BPF_PROG(rdt_switch, bool preempt, struct task_struct *prev, struct task_str
 	 * answer remembered from older maps is dropped at the next switch.
 	 */
 	gen = *(volatile __u64 *)&ctl->gen;
-	if (s->memo_gen != gen) {
-		for (i = 0; i < RDT_HOOK_MEMOS; i++)
-			s->memo[i].tid = 0;
-		s->memo_gen = gen;
-	}
+	if (s->memo_gen != gen)
+		forget(s, gen);
 	if (MEMO_HIT(s, 0, pid, start)) {
 		closid = s->memo[0].closid;
 	} else if (MEMO_HIT(s, 1, pid, start)) {
@@ -196,7 +277,7 @@ int BPF_PROG(rdt_switch, bool preempt, struct task_struct *prev, struct task_str
 	} else if (MEMO_HIT(s, 2, pid, start)) {
 		closid = s->memo[2].closid;
 	} else {
-		if (closid_for(cpu, next, ctl, &closid))
+		if (closid_for(s, cpu, next, ctl, &closid))
 			return 0;
 		i = s->memo_next;
 		if (i >= RDT_HOOK_MEMOS)
@@ -210,11 +291,16 @@ int BPF_PROG(rdt_switch, bool preempt, struct task_struct *prev, struct task_str
 	 * Publish the wish with an exchange (fully ordered) before reading
 	 * applied: the agent stores applied, exchanges pending, then reads cur.
 	 * Of the two, one sees the other's store - a plain store here could be
-	 * passed by the load of applied, and then neither would act.
+	 * passed by the load of applied, and then neither would act. Only a
+	 * new CLOSID needs that; another task with the same one is a plain
+	 * store (the agent's compare-exchange in recompute() still sees it).
 	 */
 	cur = RDT_HOOK_CUR(pid, closid);
-	if (s->cur != cur)
+	old = s->cur;
+	if (RDT_HOOK_CUR_CLOSID(old) != closid)
 		__sync_lock_test_and_set(&s->cur, cur);
+	else if (old != cur)
+		s->cur = cur;	/* the agent's view of the CLOSID is unchanged */
 	if (closid == *(volatile __u32 *)&s->applied)
 		return 0;
 	if (__sync_val_compare_and_swap(&s->pending, 0, 1) != 0) {
@@ -288,8 +374,8 @@ int rdt_tasks(struct bpf_iter__task *ctx)
 	t = bpf_task_storage_get(&task_group, task, 0, 0);
 	rec.seq = t ? t->seq : 0;
 	rec.own = rec.seq != 0;
-	if (!rec.seq && ctl->ncgroups)
-		rec.seq = cgroup_seq(task);
+	if (!rec.seq && ctl->ncgroups && task->cgroups->dfl_cgrp)
+		rec.seq = cgroup_walk(task->cgroups->dfl_cgrp);
 	bpf_seq_write(ctx->meta->seq, &rec, sizeof(rec));
 	return 0;
 }

@@ -48,7 +48,28 @@ struct rdt_hook_memo {
 #define RDT_HOOK_MEMOS 3
 
 /*
- * cpu_state value, one per CPU, two cache lines each. The BPF program on
+ * The program's per-CPU caches behind the memo, valid like it while the
+ * maps keep their generation: a group's CLOSID in the CPU's domain (seq 0,
+ * the default group, included), and the group a cgroup's tasks get through
+ * cgroups (the walk's answer, 0 for none). A CPU runs the tasks of few
+ * groups and cgroups, so a memo miss rarely looks anything up in a map.
+ */
+#define RDT_HOOK_GCACHE 4
+#define RDT_HOOK_CGCACHE 4
+
+struct rdt_hook_gcache {
+	__u64 seq;
+	__u32 closid;
+	__u32 valid;
+};
+
+struct rdt_hook_cgcache {
+	__u64 cgid;		/* 0: empty (no cgroup has id 0) */
+	__u64 seq;
+};
+
+/*
+ * cpu_state value, one per CPU, five cache lines each. The BPF program on
  * CPU c is the only kernel writer of entry c; the agent writes applied and
  * pending (and its own counter), through an mmap of the map.
  */
@@ -76,6 +97,10 @@ struct rdt_hook_slot {
 	__u32 memo_next;
 	__u32 memo_pad;
 	struct rdt_hook_memo memo[RDT_HOOK_MEMOS];
+	__u32 gcache_next;
+	__u32 cgcache_next;
+	struct rdt_hook_gcache gcache[RDT_HOOK_GCACHE];
+	struct rdt_hook_cgcache cgcache[RDT_HOOK_CGCACHE];
 } __attribute__((aligned(64)));
 
 #define RDT_HOOK_CUR(tid, closid) (((__u64)(tid) << 32) | (__u32)(closid))

@@ -5,7 +5,9 @@
  *
  *  1. ns per run of the hook's sched_switch program against an empty
  *     tp_btf/sched_switch program, by the kernel's run-time statistics
- *     (BPF_ENABLE_STATS), on the same ping-pong          target ratio <= 1.5
+ *     (BPF_ENABLE_STATS), on the same ping-pong: no cgroup bound
+ *     (target ratio <= 1.18, issue 19), a cgroup bound (<= 1.3), and with
+ *     four tasks taking turns, more than the hook's memo holds
  *  2. the cost of a context switch (pipe ping-pong of two processes pinned
  *     to one CPU) with the hook attached and without, median of alternating
  *     runs                                                target ratio <= 1.05
@@ -14,7 +16,8 @@
  *  4. the lag from a task's switch-in to its PQR_ASSOC write by the agent,
  *     p50 and p99, two tasks of two groups taking turns   target p99 <= 200 us
  *
- * Prints figures; asserts nothing about time (DESIGN section 9).
+ * Prints figures; asserts nothing about time (DESIGN section 9). Arguments:
+ * the figures to print (all by default).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -36,6 +39,7 @@
 
 #include <rdtalloc/rdtalloc.h>
 
+#include "cgroups.h"
 #include "core.h"
 #include "hook/hook.h"
 #include "switch_hook.h"
@@ -88,13 +92,17 @@ static void spin(uint64_t ns)
 }
 
 /*
- * Two processes on CPU, passing a byte back and forth through two pipes,
- * each working spin_ns per turn: warm round trips, then (once the bench has
- * read its counters) trips more.
+ * n processes on CPU in a ring, passing a byte from each to the next
+ * through pipes, each working spin_ns per turn: warm round trips, then
+ * (once the bench has read its counters) trips more. Two players are a
+ * ping-pong; more than the hook's memo holds make every switch look up.
  */
+#define PLAYERS_MAX 8
+
 struct pingpong {
-	pid_t pid[2];
-	int start[2];	/* a byte: this player starts */
+	int n;
+	pid_t pid[PLAYERS_MAX];
+	int start[PLAYERS_MAX];	/* a byte: this player starts */
 	int go;		/* a byte per player: go on after the warm-up */
 	int ready;	/* a byte per player: warmed up */
 };
@@ -129,13 +137,17 @@ static void player(int in, int out, int start, int go, int ready, int warm, int 
 	_exit(0);
 }
 
-static void pp_start(struct pingpong *pp, int warm, int trips, uint64_t spin_ns)
+static void pp_start_n(struct pingpong *pp, int n, int warm, int trips, uint64_t spin_ns)
 {
-	int ab[2], ba[2], go[2], ready[2], st[2][2];
+	int ring[PLAYERS_MAX][2], go[2], ready[2], st[PLAYERS_MAX][2];
 
-	if (pipe(ab) || pipe(ba) || pipe(go) || pipe(ready) || pipe(st[0]) || pipe(st[1]))
+	pp->n = n;
+	if (pipe(go) || pipe(ready))
 		die("pipe", errno);
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < n; i++)
+		if (pipe(ring[i]) || pipe(st[i]))
+			die("pipe", errno);
+	for (int i = 0; i < n; i++) {
 		pid_t pid = fork();
 
 		if (pid < 0)
@@ -145,49 +157,55 @@ static void pp_start(struct pingpong *pp, int warm, int trips, uint64_t spin_ns)
 			pin(0, CPU);
 			close(go[1]);
 			close(ready[0]);
-			if (i == 0)
-				player(ba[0], ab[1], st[0][0], go[0], ready[1], warm, trips,
-				       spin_ns, true);
-			player(ab[0], ba[1], st[1][0], go[0], ready[1], warm, trips, spin_ns,
-			       false);
+			/* player i reads ring i and writes ring i + 1 */
+			player(ring[i][0], ring[(i + 1) % n][1], st[i][0], go[0], ready[1], warm,
+			       trips, spin_ns, i == 0);
 		}
 		pp->pid[i] = pid;
 	}
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < n; i++) {
 		close(st[i][0]);
 		pp->start[i] = st[i][1];
+		close(ring[i][0]);
+		close(ring[i][1]);
 	}
-	close(ab[0]);
-	close(ab[1]);
-	close(ba[0]);
-	close(ba[1]);
 	close(go[0]);
 	close(ready[1]);
 	pp->go = go[1];
 	pp->ready = ready[0];
 }
 
-/* Start the players and wait until both are warmed up. */
+static void pp_start(struct pingpong *pp, int warm, int trips, uint64_t spin_ns)
+{
+	pp_start_n(pp, 2, warm, trips, spin_ns);
+}
+
+/* Start the players and wait until all are warmed up. */
 static void pp_warm(struct pingpong *pp)
 {
-	char c[2];
+	char c;
 
-	if (write(pp->start[0], "s", 1) != 1 || write(pp->start[1], "s", 1) != 1 ||
-	    read(pp->ready, c, 1) != 1 || read(pp->ready, c + 1, 1) != 1)
-		die("starting the ping-pong", errno ? errno : EIO);
-	close(pp->start[0]);
-	close(pp->start[1]);
+	for (int i = 0; i < pp->n; i++)
+		if (write(pp->start[i], "s", 1) != 1)
+			die("starting the ping-pong", errno ? errno : EIO);
+	for (int i = 0; i < pp->n; i++)
+		if (read(pp->ready, &c, 1) != 1)
+			die("starting the ping-pong", errno ? errno : EIO);
+	for (int i = 0; i < pp->n; i++)
+		close(pp->start[i]);
 }
 
 /* The measured part; returns the elapsed ns. */
 static uint64_t pp_run(struct pingpong *pp)
 {
+	char go[PLAYERS_MAX];
 	uint64_t t0 = now_ns();
 	int status;
 
-	if (write(pp->go, "gg", 2) != 2)
+	memset(go, 'g', sizeof(go));
+	if (write(pp->go, go, (size_t)pp->n) != pp->n)
 		die("write", errno);
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < pp->n; i++) {
 		if (waitpid(pp->pid[i], &status, 0) < 0 || !WIFEXITED(status) ||
 		    WEXITSTATUS(status))
 			die("a ping-pong player failed", ECHILD);
@@ -233,16 +251,68 @@ static void prog_stats(int fd, uint64_t *ns, uint64_t *cnt)
 	*cnt = info.run_cnt;
 }
 
-/* ns per run of prog_fd over one ping-pong of two tasks of group (or default). */
-static double ns_per_run(int prog_fd, const char *group)
+enum how { TASKS_GA, CGROUP_GA, TASKS_FLIP, UNBOUND };
+
+/*
+ * A cgroup of the bench's own under the cgroup2 mount, for the players of
+ * the cgroup cases; removed when they are gone.
+ */
+static char g_cg[PATH_MAX + 64];
+
+static void cg_make(void)
+{
+	char root[PATH_MAX], err[256];
+	int ret = rdt_cgroup_root(NULL, root, sizeof(root), err, sizeof(err));
+
+	if (ret)
+		die(err, ret);
+	snprintf(g_cg, sizeof(g_cg), "%s/rdt-bench-hook-%d", root, (int)getpid());
+	if (mkdir(g_cg, 0755))
+		die(g_cg, errno);
+	ret = rdtalloc_bind_cgroup(g_r, "ga", g_cg);
+	if (ret)
+		die("rdtalloc_bind_cgroup", ret);
+}
+
+static void cg_enter(pid_t pid)
+{
+	char path[sizeof(g_cg) + 16];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/cgroup.procs", g_cg);
+	f = fopen(path, "w");
+	if (!f || fprintf(f, "%d\n", (int)pid) < 0 || fclose(f))
+		die(path, errno);
+}
+
+static void cg_remove(void)
+{
+	int ret = rdtalloc_bind_cgroup(g_r, NULL, g_cg);
+
+	if (ret)
+		die("unbinding the bench's cgroup", ret);
+	if (rmdir(g_cg))
+		die(g_cg, errno);
+}
+
+/*
+ * ns per run of prog_fd over one ring of n players on CPU, bound as how
+ * says: all to ga, all through a cgroup bound to ga, every other one to
+ * ga and gb (every switch changes the CLOSID), or not at all.
+ */
+static double ns_per_run(int prog_fd, int n, enum how how)
 {
 	struct pingpong pp;
 	uint64_t ns0, c0, ns1, c1;
 
-	pp_start(&pp, WARM, TRIPS, 0);
-	if (group) {
-		bind(group, pp.pid[0]);
-		bind(group, pp.pid[1]);
+	pp_start_n(&pp, n, WARM, TRIPS * 2 / n, 0);
+	for (int i = 0; i < n; i++) {
+		if (how == TASKS_GA)
+			bind("ga", pp.pid[i]);
+		else if (how == TASKS_FLIP)
+			bind(i % 2 ? "gb" : "ga", pp.pid[i]);
+		else if (how == CGROUP_GA)
+			cg_enter(pp.pid[i]);
 	}
 	pp_warm(&pp);
 	prog_stats(prog_fd, &ns0, &c0);
@@ -251,7 +321,6 @@ static double ns_per_run(int prog_fd, const char *group)
 	return c1 > c0 ? (double)(ns1 - ns0) / (double)(c1 - c0) : 0;
 }
 
-/* The empty tp_btf/sched_switch program of the same object, attached alone. */
 /* The yardstick: the skeleton's empty program alone, attached to sched_switch. */
 static struct switch_hook *attach_empty(struct bpf_link **link)
 {
@@ -270,56 +339,16 @@ static struct switch_hook *attach_empty(struct bpf_link **link)
 	return skel;
 }
 
-static double empty_ns_per_run(void)
+static double empty_ns_per_run(int n)
 {
 	struct bpf_link *link;
 	struct switch_hook *skel = attach_empty(&link);
 	double v;
 
-	v = ns_per_run(bpf_program__fd(skel->progs.rdt_empty_switch), NULL);
+	v = ns_per_run(bpf_program__fd(skel->progs.rdt_empty_switch), n, UNBOUND);
 	bpf_link__destroy(link);
 	switch_hook__destroy(skel);
 	return v;
-}
-
-static void figure1(void)
-{
-	double hook_same, hook_flip, empty;
-	char path[PATH_MAX];
-	int stats, fd;
-
-	stats = bpf_enable_stats(BPF_STATS_RUN_TIME);
-	if (stats < 0)
-		die("bpf_enable_stats", errno);
-	hook_start();
-	snprintf(path, sizeof(path), "%s/prog_switch", RDT_HOOK_DIR);
-	fd = bpf_obj_get(path);
-	if (fd < 0)
-		die(path, errno);
-	hook_same = ns_per_run(fd, "ga");
-	/* and where every switch changes the CLOSID: one task per group */
-	{
-		struct pingpong pp;
-		uint64_t ns0, c0, ns1, c1;
-
-		pp_start(&pp, WARM, TRIPS, 0);
-		bind("ga", pp.pid[0]);
-		bind("gb", pp.pid[1]);
-		pp_warm(&pp);
-		prog_stats(fd, &ns0, &c0);
-		pp_run(&pp);
-		prog_stats(fd, &ns1, &c1);
-		hook_flip = c1 > c0 ? (double)(ns1 - ns0) / (double)(c1 - c0) : 0;
-	}
-	close(fd);
-	hook_stop();
-	empty = empty_ns_per_run();
-	close(stats);
-	printf("1. BPF run time per sched_switch (BPF_ENABLE_STATS, %d round trips):\n", TRIPS);
-	printf("   empty program %.1f ns, hook %.1f ns (same group), %.1f ns (CLOSID "
-	       "changes every switch)\n", empty, hook_same, hook_flip);
-	printf("   ratio hook/empty %.2f (target <= 1.5); %.2f when every switch sends an "
-	       "event\n", hook_same / empty, hook_flip / empty);
 }
 
 static int cmp_dbl(const void *a, const void *b)
@@ -327,6 +356,76 @@ static int cmp_dbl(const void *a, const void *b)
 	double x = *(const double *)a, y = *(const double *)b;
 
 	return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(double), cmp_dbl);
+	return v[n / 2];
+}
+
+enum case1 { TASKS2, TASKS4, FLIP2, CG2, CG4, EMPTY2, EMPTY4, NCASES };
+
+/* One round of every case of figure 1: the hook's, then the empty program's. */
+static void round1(double v[NCASES])
+{
+	char path[PATH_MAX];
+	int fd;
+
+	hook_start();
+	snprintf(path, sizeof(path), "%s/prog_switch", RDT_HOOK_DIR);
+	fd = bpf_obj_get(path);
+	if (fd < 0)
+		die(path, errno);
+	v[TASKS2] = ns_per_run(fd, 2, TASKS_GA);
+	v[TASKS4] = ns_per_run(fd, 4, TASKS_GA);
+	v[FLIP2] = ns_per_run(fd, 2, TASKS_FLIP);
+	cg_make();
+	v[CG2] = ns_per_run(fd, 2, CGROUP_GA);
+	v[CG4] = ns_per_run(fd, 4, CGROUP_GA);
+	cg_remove();
+	close(fd);
+	hook_stop();
+	v[EMPTY2] = empty_ns_per_run(2);
+	v[EMPTY4] = empty_ns_per_run(4);
+}
+
+/*
+ * The hook's cases, each against the empty program on the same number of
+ * players: two tasks (the per-CPU memo answers every switch) and four (more
+ * than the memo holds: every switch looks the task up), bound one by one
+ * with no cgroup bound, and bound through a cgroup. Medians of rounds that
+ * alternate hook and empty program, as the machine is shared.
+ */
+static void figure1(void)
+{
+	double v[NCASES][RUNS], m[NCASES];
+	int stats;
+
+	stats = bpf_enable_stats(BPF_STATS_RUN_TIME);
+	if (stats < 0)
+		die("bpf_enable_stats", errno);
+	for (int i = 0; i < RUNS; i++) {
+		double one[NCASES];
+
+		round1(one);
+		for (int c = 0; c < NCASES; c++)
+			v[c][i] = one[c];
+	}
+	close(stats);
+	for (int c = 0; c < NCASES; c++)
+		m[c] = median(v[c], RUNS);
+	printf("1. BPF run time per sched_switch (BPF_ENABLE_STATS, %d switches per case, "
+	       "median of %d rounds):\n", 2 * TRIPS, RUNS);
+	printf("   empty program: %.1f ns (2 tasks), %.1f ns (4 tasks)\n", m[EMPTY2], m[EMPTY4]);
+	printf("   no cgroup bound, tasks bound:  2 tasks %.1f ns, ratio %.2f (target <= 1.18); "
+	       "4 tasks %.1f ns, ratio %.2f\n", m[TASKS2], m[TASKS2] / m[EMPTY2], m[TASKS4],
+	       m[TASKS4] / m[EMPTY4]);
+	printf("   a cgroup bound, tasks in it:   2 tasks %.1f ns, ratio %.2f (target <= 1.3);  "
+	       "4 tasks %.1f ns, ratio %.2f (target <= 1.3)\n", m[CG2], m[CG2] / m[EMPTY2],
+	       m[CG4], m[CG4] / m[EMPTY4]);
+	printf("   CLOSID changes every switch (an event each): %.1f ns, ratio %.2f\n", m[FLIP2],
+	       m[FLIP2] / m[EMPTY2]);
 }
 
 enum attached { NOTHING, EMPTY, HOOK };
@@ -364,10 +463,8 @@ static void figure2(void)
 	for (int i = 0; i < RUNS; i++)
 		for (int w = NOTHING; w <= HOOK; w++)
 			v[w][i] = switch_cost(w);
-	for (int w = NOTHING; w <= HOOK; w++) {
-		qsort(v[w], RUNS, sizeof(double), cmp_dbl);
-		med[w] = v[w][RUNS / 2];
-	}
+	for (int w = NOTHING; w <= HOOK; w++)
+		med[w] = median(v[w], RUNS);
 	printf("2. context switch, pipe ping-pong of two processes on CPU %d (median of %d "
 	       "alternating runs):\n", CPU, RUNS);
 	printf("   without the hook %.0f ns, with it %.0f ns: ratio %.3f (target <= 1.05)\n",
@@ -471,10 +568,22 @@ static void remove_state(void)
 	rmdir(g_dir);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	bool want[5] = { false, argc < 2, argc < 2, argc < 2, argc < 2 };
 	struct stat sb;
 	int ret;
+
+	for (int i = 1; i < argc; i++) {
+		char *end;
+		long f = strtol(argv[i], &end, 10);
+
+		if (*end || end == argv[i] || f < 1 || f > 4) {
+			fprintf(stderr, "usage: bench_hook [FIGURE 1-4]...\n");
+			return 2;
+		}
+		want[f] = true;
+	}
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (!rdt_hook_built() || geteuid() != 0 || stat("/sys/kernel/btf/vmlinux", &sb) ||
@@ -499,10 +608,14 @@ int main(void)
 		die("making the groups", ret);
 	pin(0, 0);	/* the benchmark itself stays off CPU 1 */
 	printf("bench_hook: sim backend, host topology, state in %s\n", g_dir);
-	figure1();
-	figure2();
-	figure3();
-	figure4();
+	if (want[1])
+		figure1();
+	if (want[2])
+		figure2();
+	if (want[3])
+		figure3();
+	if (want[4])
+		figure4();
 	rdtalloc_close(g_r);
 	remove_state();
 	return 0;
