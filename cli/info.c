@@ -46,6 +46,7 @@ static json_object *collect_backend(rdtalloc_t *r)
 	jset(o, "reason", jstr(rdtalloc_backend_reason(r)));
 	jset(o, "precedence", jstr(precedence_name(prec)));
 	jset(o, "library", jstr(rdtalloc_version_string()));
+	jset(o, "state_id", jstr(rdtalloc_state_id(r)));
 	l = jobj();
 	jset(l, "max_groups", jint(lim.max_groups));
 	jset(l, "max_tasks", jint(lim.max_tasks));
@@ -76,6 +77,13 @@ static void print_backend(json_object *o)
 	printf("library:  librdtalloc %s\n", jget_str(o, "library"));
 	printf("rule:     precedence=%s (%s)\n", jget_str(o, "precedence"),
 	       precedence_text(jget_str(o, "precedence")));
+	if (*jget_str(o, "state_id"))
+		printf("state:    id %s (what it owns outside its file carries it: resctrl "
+		       "control groups rdtalloc-%s-N)\n", jget_str(o, "state_id"),
+		       jget_str(o, "state_id"));
+	else
+		printf("state:    no id (made before ids: its resctrl control groups are "
+		       "rdtalloc-N)\n");
 	printf("holds:    %lld of %lld groups, %lld of %lld bound tasks, %lld of %lld bound "
 	       "cgroups\n", jget_int(jget(o, "limits"), "groups"),
 	       jget_int(jget(o, "limits"), "max_groups"), jget_int(jget(o, "limits"), "tasks"),

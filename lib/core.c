@@ -7,12 +7,15 @@
  * (the engine) nor of file formats (state, config, schema).
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -648,6 +651,23 @@ static bool same_machine(const char *recorded, const char *canon)
 }
 
 /* A new state, for the caller's machine or the default one, with its rule. */
+/*
+ * A new state's id: random, so that states made on one host (or on hosts
+ * sharing nothing) are told apart; not a secret.
+ */
+static void new_id(struct rdt_state *st)
+{
+	uint32_t v;
+	struct timespec ts;
+
+	if (getrandom(&v, sizeof(v), GRND_NONBLOCK) != (ssize_t)sizeof(v)) {
+		clock_gettime(CLOCK_REALTIME, &ts);
+		v = (uint32_t)ts.tv_nsec ^ (uint32_t)ts.tv_sec * 2654435761u ^
+		    (uint32_t)getpid() << 16;
+	}
+	snprintf(st->id, sizeof(st->id), "%08" PRIx32, v);
+}
+
 static int new_state(rdtalloc_t *r, const char *desc)
 {
 	char *host = NULL;
@@ -659,8 +679,10 @@ static int new_state(rdtalloc_t *r, const char *desc)
 	free(host);
 	if (!ret && (ret = rdt_state_new(r->m, &r->st)))
 		return rdt_fail(NULL, ret, "out of memory");
-	if (!ret)
+	if (!ret) {
 		precedence_new(r, r->st);
+		new_id(r->st);
+	}
 	return ret;
 }
 
@@ -701,10 +723,19 @@ static int open_store(rdtalloc_t *r, const char *dir, const char *desc)
 				goto out;
 			if (strcmp(want->desc, recorded) && !same_machine(recorded, want->desc) &&
 			    (r->flags & RDTALLOC_F_REPLACE_MACHINE)) {
-				/* replaced: a new state for the machine asked for */
+				char id[RDT_STATE_ID_LEN + 1];
+
+				/*
+				 * replaced: a new state for the machine asked for, with the
+				 * old one's id - what that one owns outside its file is this
+				 * one's to clean up
+				 */
+				rdt_store_cached_id(r->store, id, sizeof(id));
 				rdt_machine_free(want);
 				want = NULL;
 				ret = new_state(r, desc);
+				if (!ret && id[0])
+					memcpy(r->st->id, id, sizeof(id));
 				if (!ret)
 					ret = rdt_store_write(r->store, r->st, r->be->name, err,
 							      sizeof(err));
@@ -715,10 +746,11 @@ static int open_store(rdtalloc_t *r, const char *dir, const char *desc)
 			}
 			if (strcmp(want->desc, recorded) && !same_machine(recorded, want->desc)) {
 				ret = rdt_fail(NULL, -EBUSY, "the state in %s was made for machine "
-					       "'%s', not '%s'; to reset it for the new machine, "
-					       "remove %s (or use another state directory)", dir,
-					       recorded[0] ? recorded : "host", want->desc,
-					       rdt_store_path(r->store));
+					       "'%s', not '%s'; to replace it with a new state for "
+					       "that machine (its groups are dropped): rdtctl reset "
+					       "--machine '%s' (RDTALLOC_F_REPLACE_MACHINE), or use "
+					       "another state directory", dir,
+					       recorded[0] ? recorded : "host", want->desc, desc);
 				goto out;
 			}
 			if (state_lacks_mb(recorded, want)) {
@@ -946,6 +978,11 @@ RDTALLOC_API void rdtalloc_close(rdtalloc_t *r)
 RDTALLOC_API const char *rdtalloc_backend(const rdtalloc_t *r)
 {
 	return r ? r->be->name : NULL;
+}
+
+RDTALLOC_API const char *rdtalloc_state_id(const rdtalloc_t *r)
+{
+	return r && r->st ? r->st->id : "";
 }
 
 RDTALLOC_API const char *rdtalloc_backend_reason(const rdtalloc_t *r)

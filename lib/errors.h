@@ -11,7 +11,7 @@
 
 struct rdtalloc;
 
-#define RDT_ERRMSG_MAX 512
+#define RDT_ERRMSG_MAX 1024
 
 /*
  * Record a failure of a call on r (NULL: a context-less call or open) for

@@ -8,6 +8,7 @@
  * the shadow of real ones). Everything read back is checked: a state file
  * is input like any other.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -456,6 +457,27 @@ int rdt_store_read_machine(struct rdt_store *s, char **desc, char *err, size_t l
 }
 
 /*
+ * The id of the state rdt_store_read_machine() just read ("" when it has
+ * none or a malformed one): a state replaced for another machine keeps it,
+ * and with it what it owns outside its file.
+ */
+static int read_id(struct rdt_state *st, json_object *root, const char *path, char *err,
+		   size_t len);
+
+void rdt_store_cached_id(struct rdt_store *s, char *id, size_t len)
+{
+	json_object *v;
+	char err[8];
+	struct rdt_state tmp = { 0 };
+
+	id[0] = '\0';
+	if (!s->cached || !json_object_object_get_ex(s->cached, "id", &v))
+		return;
+	if (!read_id(&tmp, s->cached, s->path, err, sizeof(err)))
+		snprintf(id, len, "%s", tmp.id);
+}
+
+/*
  * Groups and tasks are packed tables (one text line per row) inside the
  * JSON document: tens of thousands of rows as JSON objects cost a process
  * like rdtctl more to parse and free than everything else it does.
@@ -754,6 +776,27 @@ static int read_limits(struct rdt_state *st, json_object *root, const char *path
 	return 0;
 }
 
+/* Absent in states written before ids: "" (their resctrl groups are rdtalloc-N). */
+static int read_id(struct rdt_state *st, json_object *root, const char *path, char *err,
+		   size_t len)
+{
+	json_object *v;
+	const char *id;
+	size_t i;
+
+	if (!json_object_object_get_ex(root, "id", &v))
+		return 0;
+	id = json_object_is_type(v, json_type_string) ? json_object_get_string(v) : "";
+	for (i = 0; i < RDT_STATE_ID_LEN && isxdigit((unsigned char)id[i]) &&
+		    !isupper((unsigned char)id[i]); i++)
+		;
+	if (i != RDT_STATE_ID_LEN || id[i])
+		return BAD("state file %s: id '%.16s' is not %d lowercase hex digits", path, id,
+			   RDT_STATE_ID_LEN);
+	memcpy(st->id, id, RDT_STATE_ID_LEN + 1);
+	return 0;
+}
+
 /* Absent in states written before the rule was a setting: those used "cpu". */
 static int read_precedence(struct rdt_state *st, json_object *root, const char *path,
 			   char *err, size_t len)
@@ -851,6 +894,8 @@ int rdt_store_read(struct rdt_store *s, const struct rdt_machine *m, const char 
 	if (ret)
 		goto out;
 	ret = read_cdp(st, root, s->path, err, len);
+	if (!ret)
+		ret = read_id(st, root, s->path, err, len);
 	if (!ret)
 		ret = read_precedence(st, root, s->path, err, len);
 	if (!ret)
@@ -1066,6 +1111,8 @@ static json_object *state_json(const struct rdt_state *st, const char *backend)
 	json_object_object_add(root, "version", json_object_new_int(STATE_FORMAT));
 	json_object_object_add(root, "backend", json_object_new_string(backend));
 	json_object_object_add(root, "machine", json_object_new_string(st->m->desc));
+	if (st->id[0])
+		json_object_object_add(root, "id", json_object_new_string(st->id));
 	for (r = 0; r < RDT_NRES; r++)
 		json_object_object_add(cdp, rdt_res_name(r), json_object_new_boolean(st->cdp[r]));
 	json_object_object_add(root, "cdp", cdp);

@@ -148,6 +148,12 @@ RDTALLOC_API const char *rdtalloc_warning(const rdtalloc_t *r);
 /* The backend in use ("sim", "msr", "resctrl") and why it was chosen (one line). */
 RDTALLOC_API const char *rdtalloc_backend(const rdtalloc_t *r);
 RDTALLOC_API const char *rdtalloc_backend_reason(const rdtalloc_t *r);
+/*
+ * The id of r's state (0.4): eight lowercase hex digits chosen when the
+ * state was created, "" for a state made before ids. What the state owns
+ * outside its file carries it (resctrl: the control groups rdtalloc-ID-N).
+ */
+RDTALLOC_API const char *rdtalloc_state_id(const rdtalloc_t *r);
 /* The precedence rule of r's state: RDTALLOC_PRECEDENCE_CPU or _TASK. */
 RDTALLOC_API int rdtalloc_get_precedence(rdtalloc_t *r);
 

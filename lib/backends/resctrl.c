@@ -30,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -60,6 +61,13 @@ struct rc_undo {
 
 struct rc_ctx {
 	char root[PATH_MAX];
+	/*
+	 * Our control groups are PREFIXN: rdtalloc-ID-N for a state with an id,
+	 * rdtalloc-N for one made before ids. Another state's are not ours.
+	 */
+	char prefix[32];
+	int lock_fd;			/* the root, flock'ed around every change; -1 */
+	unsigned int lock_depth;
 	const struct rdt_machine *m;
 	unsigned int num_closids;	/* the smallest of the resources' */
 	bool cdp[RDT_NALL];		/* as mounted */
@@ -376,12 +384,15 @@ static char *schemata_line(char *line, const struct rdt_machine *m, enum rdt_res
  * A schemata file as the kernel prints it ("    L3:0=7ff;1=7ff") into our
  * key layout. Lines of resources we do not allocate (MB) are skipped.
  */
-static int parse_schemata(const struct rdt_state *st, char *text, uint64_t *key)
+static int parse_schemata_seen(const struct rdt_state *st, char *text, uint64_t *key,
+			       bool *slot_seen)
 {
 	char *line, *save = NULL;
 	unsigned int seen = 0;
 
 	memset(key, 0, key_len(st) * sizeof(*key));
+	if (slot_seen)
+		memset(slot_seen, 0, st->nslots * sizeof(*slot_seen));
 	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char *items, *item, *isave = NULL;
 		enum rdt_res res;
@@ -408,10 +419,17 @@ static int parse_schemata(const struct rdt_state *st, char *text, uint64_t *key)
 				key[st->slot_of[res][d] * 2 + 1] = mask;
 			else if (half != 1)
 				key[st->slot_of[res][d] * 2] = mask;
+			if (slot_seen)
+				slot_seen[st->slot_of[res][d]] = true;
 			seen++;
 		}
 	}
 	return seen ? 0 : -EINVAL;
+}
+
+static int parse_schemata(const struct rdt_state *st, char *text, uint64_t *key)
+{
+	return parse_schemata_seen(st, text, key, NULL);
 }
 
 /* Our key as schemata lines, every domain of every resource. */
@@ -442,15 +460,71 @@ static char *format_schemata(const struct rdt_state *st, const uint64_t *key)
 	return buf;
 }
 
+/* ---- The lock cooperating tools take (resctrl.rst, "Lock") ------------------ */
+
+#define RC_LOCK_WAIT_MS 10000	/* a holder this slow is stuck, not busy */
+
+/*
+ * flock(LOCK_EX) on the resctrl root for a whole change: another tool that
+ * takes it (pqos, a runtime, a script following the kernel's advice) never
+ * sees half of it, nor changes the directories under us. Nested: the
+ * outermost call locks. Waits at most RC_LOCK_WAIT_MS.
+ */
+static int rc_lock(struct rdtalloc *r)
+{
+	struct rc_ctx *c = ctx_of(r);
+	int fd, waited = 0;
+
+	if (c->lock_depth++)
+		return 0;
+	fd = open(c->root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0) {
+		c->lock_depth = 0;
+		return rdt_fail(r, -errno, "resctrl: cannot open %s to lock it: %s", c->root,
+				strerror(errno));
+	}
+	while (flock(fd, LOCK_EX | LOCK_NB)) {
+		int err = errno;
+
+		if (err == EINTR)
+			continue;
+		if (err != EWOULDBLOCK || waited >= RC_LOCK_WAIT_MS) {
+			close(fd);
+			c->lock_depth = 0;
+			if (err == EWOULDBLOCK)
+				return rdt_fail(r, -EBUSY, "resctrl: another tool has held the lock "
+						"on %s (flock) for %d s; nothing was changed",
+						c->root, RC_LOCK_WAIT_MS / 1000);
+			return rdt_fail(r, -err, "resctrl: cannot lock %s: %s", c->root,
+					strerror(err));
+		}
+		usleep(10000);
+		waited += 10;
+	}
+	c->lock_fd = fd;
+	return 0;
+}
+
+static void rc_unlock(struct rdtalloc *r)
+{
+	struct rc_ctx *c = ctx_of(r);
+
+	if (!c->lock_depth || --c->lock_depth)
+		return;
+	close(c->lock_fd);	/* drops the lock */
+	c->lock_fd = -1;
+}
+
 /* ---- The view: the kernel's directories and the state's classes ------------ */
 
-static bool is_ours(const char *name, int *n)
+static bool is_ours(const struct rc_ctx *c, const char *name, int *n)
 {
-	const char *p = name + strlen(RC_PREFIX);
+	size_t plen = strlen(c->prefix);
+	const char *p = name + plen;
 	char *end;
 	long v;
 
-	if (strncmp(name, RC_PREFIX, strlen(RC_PREFIX)) || !isdigit((unsigned char)*p) ||
+	if (!plen || strncmp(name, c->prefix, plen) || !isdigit((unsigned char)*p) ||
 	    (*p == '0' && p[1]))
 		return false;
 	v = strtol(p, &end, 10);
@@ -521,7 +595,7 @@ static int list_dirs(struct rdtalloc *r, const struct rdt_state *st, struct rc_v
 		d = &v->dirs[v->ndirs++];
 		memcpy(d->name, e->d_name, strlen(e->d_name) + 1);	/* length checked */
 		d->cls = d->was = -1;
-		if (!is_ours(d->name, &d->n)) {
+		if (!is_ours(c, d->name, &d->n)) {
 			d->n = -1;
 			v->nforeign++;
 			continue;
@@ -907,7 +981,7 @@ static int new_dir(struct rdtalloc *r, struct rc_view *v, int k)
 		return rdt_fail(r, -E2BIG, "resctrl: too many control groups");
 	d = &v->dirs[v->ndirs];
 	memset(d, 0, sizeof(*d));
-	snprintf(d->name, sizeof(d->name), RC_PREFIX "%d", n);
+	snprintf(d->name, sizeof(d->name), "%s%d", c->prefix, n);
 	rel_path(c, d->name, "", path, sizeof(path));
 	if (mkdir(path, 0755)) {
 		int err = -errno;
@@ -1407,8 +1481,12 @@ static int realise(struct rdtalloc *r, const struct rdt_state *before)
 	/* shareable first, so that no schema below meets a mode on its way out */
 	if (!ret)
 		ret = write_modes(r, &v, before, &bv, false);
-	if (!ret)
-		ret = write_schemata(r, "", v.keys, NULL);	/* the default group's, in the root */
+	/*
+	 * The root's schemata are written only when the default group's schema
+	 * was changed by this call: at open they were adopted (adopt_root).
+	 */
+	if (!ret && before && memcmp(v.keys, bv.keys, v.nkey * sizeof(*v.keys)))
+		ret = write_schemata(r, "", v.keys, NULL);
 	for (k = 0; !ret && k < v.ncls; k++) {
 		const struct rc_dir *dir = &v.dirs[v.cls[k].dir];
 
@@ -1468,6 +1546,60 @@ out:
 	return ret;
 }
 
+/*
+ * The root group's schemata belong to whoever set them (an administrator,
+ * another tool, us through the default group): at open, what the kernel's
+ * root holds becomes the default group's schema, never the other way round.
+ * *adopted: the state changed. A root the state cannot hold (an exclusive
+ * group of ours on its ways) is an error that changes nothing.
+ */
+static int adopt_root(struct rdtalloc *r, bool *adopted)
+{
+	struct rdt_state *st = r->st;
+	size_t n = key_len(st);
+	uint64_t *key = calloc(n, sizeof(*key)), *cur = calloc(n, sizeof(*cur));
+	bool *seen = calloc(st->nslots + 1, sizeof(*seen));
+	char *text = NULL, *shown;
+	unsigned int s;
+	int ret;
+
+	*adopted = false;
+	if (!key || !cur || !seen) {
+		ret = rdt_fail(r, -ENOMEM, "out of memory");
+		goto out;
+	}
+	ret = read_small(r, "", "schemata", &text);
+	if (ret)
+		goto out;
+	shown = strdup(text);
+	if (parse_schemata_seen(st, text, key, seen)) {
+		ret = rdt_fail(r, -EPROTO, "resctrl: the root group's schemata cannot be read: "
+			       "'%.200s'", shown ? shown : "");
+		free(shown);
+		goto out;
+	}
+	free(shown);
+	group_key(st, 0, cur);
+	for (s = 0; s < st->nslots; s++) {
+		if (!seen[s])
+			continue;	/* a resource the kernel does not list: ours stays */
+		if (!st->cdp[st->slot[s].res])
+			key[s * 2 + 1] = key[s * 2];
+		seen[s] = key[s * 2] != cur[s * 2] ||
+			  (st->cdp[st->slot[s].res] && key[s * 2 + 1] != cur[s * 2 + 1]);
+		*adopted |= seen[s];
+	}
+	if (*adopted && rdt_group_set_masks(st, 0, key, seen))
+		ret = rdt_fail(r, -EBUSY, "resctrl: the root group's schemata, set outside this "
+			       "state, cannot be the default group's: %s", st->err);
+out:
+	free(text);
+	free(key);
+	free(cur);
+	free(seen);
+	return ret;
+}
+
 /* ---- Group ops ----------------------------------------------------------------- */
 
 /*
@@ -1499,8 +1631,11 @@ static int rc_open_ops(struct rdtalloc *r)
 	char err[RDT_ERRMSG_MAX] = "";
 	unsigned int res, free_ids, exited = 0, gone = 0;
 	size_t n;
+	bool adopted = false;
 	int ret;
 
+	snprintf(c->prefix, sizeof(c->prefix), "%s%s%s", RC_PREFIX, r->st->id,
+		 r->st->id[0] ? "-" : "");
 	/* CDP is how resctrl was mounted: a new state has it as the kernel does */
 	for (res = 0, ret = 0; r->fresh && !ret && res < RDT_NRES; res++)
 		if (c->cdp[res] && !r->st->cdp[res] && rdt_set_cdp(r->st, res, true))
@@ -1516,15 +1651,20 @@ static int rc_open_ops(struct rdtalloc *r)
 	if (!ret)
 		gone = rdt_core_cgroup_gc(r);
 	if (!ret)
+		ret = rc_lock(r);
+	if (!ret)
+		ret = adopt_root(r, &adopted);
+	if (!ret)
 		ret = realise(r, NULL);
 	if (ret)
 		rdt_fail(NULL, ret, "%s", rdtalloc_errmsg(r));
-	if (!ret && r->store && (r->fresh || c->changes || exited || gone)) {
+	if (!ret && r->store && (r->fresh || c->changes || exited || gone || adopted)) {
 		ret = rdt_store_write(r->store, r->st, r->be->name, err, sizeof(err));
 		if (ret)
 			rdt_fail(NULL, ret, "%s", err);
 	}
 	undo_free(c);
+	rc_unlock(r);
 	if (r->store)
 		rdt_store_unlock(r->store);
 	if (ret)
@@ -1539,6 +1679,10 @@ static int rc_open_ops(struct rdtalloc *r)
 		 c->mba_mbps ? " (mba_MBps: MB in MBps, left to the kernel)" : "", c->ours, c->ours == 1 ? "" : "s", c->foreign,
 		 c->foreign_names, free_ids, c->num_closids, c->changes && !r->fresh ?
 		 "; the kernel disagreed with the state and was brought back to it" : "");
+	n = strlen(r->reason);
+	if (adopted)
+		snprintf(r->reason + n, sizeof(r->reason) - n, "; the root group's schemata, set "
+			 "outside this state, were adopted as the default group's schema");
 	n = strlen(r->reason);
 	if (exited)
 		snprintf(r->reason + n, sizeof(r->reason) - n, "; %u bound task%s had exited "
@@ -1575,9 +1719,12 @@ static int rc_begin(struct rdtalloc *r, bool write)
 	return 0;
 }
 
+/* The lock is held until rc_finish: an undo after a failed state write is part of it. */
 static int rc_commit(struct rdtalloc *r)
 {
-	return realise(r, ctx_of(r)->before);
+	int ret = rc_lock(r);
+
+	return ret ? ret : realise(r, ctx_of(r)->before);
 }
 
 static void rc_abort(struct rdtalloc *r, bool committed)
@@ -1590,6 +1737,7 @@ static void rc_finish(struct rdtalloc *r)
 {
 	struct rc_ctx *c = ctx_of(r);
 
+	rc_unlock(r);
 	undo_free(c);
 	rdt_state_free(c->before);
 	c->before = NULL;
@@ -2076,6 +2224,7 @@ static int rc_open(void **ctx, const struct rdt_machine *m, const struct rdt_bac
 	if (!c)
 		return -ENOMEM;
 	c->m = m;
+	c->lock_fd = -1;
 	ret = find_root(env, c->root, sizeof(c->root), err, len);
 	/*
 	 * m was built from info/ (rc_machine_desc): CDP as mounted, CLOSIDs

@@ -616,6 +616,7 @@ int rdt_state_clone(const struct rdt_state *src, struct rdt_state **out)
 	if (!st)
 		return -ENOMEM;
 	st->m = m;
+	memcpy(st->id, src->id, sizeof(st->id));
 	st->precedence = src->precedence;
 	st->max_groups = src->max_groups;
 	st->max_tasks = src->max_tasks;

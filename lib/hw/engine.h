@@ -124,8 +124,16 @@ enum rdt_precedence {
 	RDT_PREC_TASK = 2,	/* the task's non-default group, else the CPU's (resctrl's) */
 };
 
+/* A state's id: 8 lowercase hex digits, chosen at creation; "" in older states. */
+#define RDT_STATE_ID_LEN 8
+
 struct rdt_state {
 	const struct rdt_machine *m;	/* not owned */
+	/*
+	 * Names what this state owns outside its file, where the owner must be
+	 * told from other states' (resctrl control groups: rdtalloc-ID-N).
+	 */
+	char id[RDT_STATE_ID_LEN + 1];
 	enum rdt_precedence precedence;	/* fixed when the state is created */
 	unsigned int max_groups;	/* so are these: RDT_GROUPS_DEFAULT, ... */
 	unsigned int max_tasks;

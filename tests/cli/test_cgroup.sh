@@ -260,10 +260,14 @@ if [ -n "$FS" ] && [ -x "$FS" ] && [ -c /dev/fuse ]; then
 	A=$P
 	rc group create rt --schema 'L3:0=f'
 	expect_rc 0 "resctrl: group rt"
+	# our control group: rdtalloc-ID-1, ID the state's
+	rc -j info
+	RG=rdtalloc-$(printf '%s' "$OUT" |
+		python3 -c 'import json, sys; print(json.load(sys.stdin)["backend"]["state_id"])')-1
 	rc cgroup bind rt "$NAME"
 	expect_rc 0 "resctrl: cgroup bind"
-	if [ "$(lists rdtalloc-1)" = "$A" ]; then pass; else
-		fail "resctrl: rdtalloc-1/tasks holds '$(lists rdtalloc-1)', not $A"; fi
+	if [ "$(lists "$RG")" = "$A" ]; then pass; else
+		fail "resctrl: $RG/tasks holds '$(lists "$RG")', not $A"; fi
 	rc task show rt
 	expect_out "resctrl: task show rt" "$A"
 	# a newcomer from outside: moved at the next call of any program
@@ -271,15 +275,15 @@ if [ -n "$FS" ] && [ -x "$FS" ] && [ -c /dev/fuse ]; then
 	B=$P
 	rc cgroup show
 	expect_rc 0 "resctrl: the next call"
-	if [ "$(lists rdtalloc-1)" = "$(sorted "$A" "$B")" ]; then pass; else
-		fail "resctrl: the newcomer was not moved: '$(lists rdtalloc-1)'"; fi
+	if [ "$(lists "$RG")" = "$(sorted "$A" "$B")" ]; then pass; else
+		fail "resctrl: the newcomer was not moved: '$(lists "$RG")'"; fi
 	rc save
 	if printf '%s\n' "$OUT" | grep -qx "$(printf '\tcgroup %s' "$NAME")"; then pass; else
 		fail "resctrl: save lacks the cgroup line"; fi
 	rc cgroup unbind "$NAME"
 	expect_rc 0 "resctrl: unbind"
-	if [ ! -d "$MNT/rdtalloc-1" ] || [ -z "$(lists rdtalloc-1)" ]; then pass; else
-		fail "resctrl: tasks left in rdtalloc-1 after unbind: '$(lists rdtalloc-1)'"; fi
+	if [ ! -d "$MNT/$RG" ] || [ -z "$(lists "$RG")" ]; then pass; else
+		fail "resctrl: tasks left in $RG after unbind: '$(lists "$RG")'"; fi
 	if grep -qx "$A" "$MNT/tasks" && grep -qx "$B" "$MNT/tasks"; then pass; else
 		fail "resctrl: the unbound cgroup's tasks $A $B are not back in the root:" \
 			"$(grep -c . "$MNT/tasks") listed"; fi

@@ -128,7 +128,7 @@ expect_out "spelling: still the same state" "default
 sp"
 MACHINE='topology=package:4 l3:1 core:2 pu:1;tasks=virtual'
 failure "spelling: another machine is still refused" \
-	"the state in $STATE was made for machine 'topology=pack:2 L3Cache:1 core:2 pu:1;l3.closids=16;l3.cbm_len=20;l3.min_cbm_bits=1;l3.shareable_bits=0;l3.cdp=1;l3.sparse=0;tasks=virtual', not 'topology=package:4 l3:1 core:2 pu:1;l3.closids=16;l3.cbm_len=20;l3.min_cbm_bits=1;l3.shareable_bits=0;l3.cdp=1;l3.sparse=0;tasks=virtual'; to reset it for the new machine, remove $STATE/state.json (or use another state directory)" \
+	"the state in $STATE was made for machine 'topology=pack:2 L3Cache:1 core:2 pu:1;l3.closids=16;l3.cbm_len=20;l3.min_cbm_bits=1;l3.shareable_bits=0;l3.cdp=1;l3.sparse=0;tasks=virtual', not 'topology=package:4 l3:1 core:2 pu:1;l3.closids=16;l3.cbm_len=20;l3.min_cbm_bits=1;l3.shareable_bits=0;l3.cdp=1;l3.sparse=0;tasks=virtual'; to replace it with a new state for that machine (its groups are dropped): rdtctl reset --machine '$MACHINE' (RDTALLOC_F_REPLACE_MACHINE), or use another state directory" \
 	group list
 
 # the lenient forms docs/guide.md documents (case, blanks, leading zeros), and what stays refused

@@ -94,6 +94,15 @@ mount_fs
 ok "a look: nothing made" info
 expect_out_has "info: no state yet" "backend:  resctrl (backend 'resctrl' requested by the caller; no state in $STATE yet: a new one is shown, nothing is written)"
 ok "the first change makes the state" reset
+# our control groups carry the state's id: rdtalloc-ID-N
+ID=$(rdt -j info | python3 -c 'import json, sys; print(json.load(sys.stdin)["backend"]["state_id"])')
+case $ID in
+[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]) pass ;;
+*) fail "info -j: state_id '$ID' is not 8 hex digits" ;;
+esac
+P=rdtalloc-$ID-
+ok "info: the id" info
+expect_out_has "info: the id" "state:    id $ID (what it owns outside its file carries it: resctrl control groups rdtalloc-$ID-N)"
 ok "info" info
 expect_out_has "info: backend" "backend:  resctrl (backend 'resctrl' requested by the caller; resctrl at $MNT: CLOSIDs in use: the root, 0 groups of ours, 0 not ours; 15 free of 16)"
 expect_out_has "info: rule" "rule:     precedence=task (a task of a non-default group runs with its group's allocation on every CPU; other tasks with the CPU's group's)"
@@ -129,10 +138,10 @@ while [ $i -lt 40 ]; do
 	rdt -q group create "g$i" --schema "L3:0=$m;1=$m" || fail "create g$i"
 	i=$((i + 1))
 done
-expect_file "5 distinct schemas, 5 control groups" /dev/stdin "$(printf 'rdtalloc-%s\n' 1 2 3 4 5)" <<EOF
+expect_file "5 distinct schemas, 5 control groups" /dev/stdin "$(printf "${P}%s\n" 1 2 3 4 5)" <<EOF
 $(ours)
 EOF
-got=$(cat "$MNT"/rdtalloc-*/schemata | sort | tr -d ' ' | tr '\n' ' ')
+got=$(cat "$MNT"/"$P"*/schemata | sort | tr -d ' ' | tr '\n' ' ')
 want="L3:0=10;1=10 L3:0=1;1=1 L3:0=2;1=2 L3:0=4;1=4 L3:0=8;1=8 "
 if [ "$got" = "$want" ]; then pass; else fail "schemata of the 5: '$got', wanted '$want'"; fi
 expect_file "the runtime's group untouched" "$MNT/runtime-x/schemata" "    L3:0=c0000;1=c0000"
@@ -173,36 +182,36 @@ spawn sleep 300
 T2=$SPAWNED
 ok "bind T1 to a" task bind a "$T1"
 ok "bind T2 to b" task bind b "$T2"
-expect_file "a and b share one control group" /dev/stdin "rdtalloc-1" <<EOF
+expect_file "a and b share one control group" /dev/stdin "${P}1" <<EOF
 $(ours)
 EOF
-expect_lists "both in it" "$MNT/rdtalloc-1/tasks" "$T1" "$T2"
+expect_lists "both in it" "$MNT/${P}1/tasks" "$T1" "$T2"
 ok "task show a" -j task show a
 json "a's tasks" "d['tasks']" "[$T1]"
 ok "task show b" -j task show b
 json "b's tasks" "d['tasks']" "[$T2]"
 ok "split b off" schema set b "L3:0=f0;1=f0"
-expect_file "split: two control groups" /dev/stdin "$(printf 'rdtalloc-1\nrdtalloc-2')" <<EOF
+expect_file "split: two control groups" /dev/stdin "$(printf '%s1\n%s2' "$P" "$P")" <<EOF
 $(ours)
 EOF
-expect_lists "split: T1 stays" "$MNT/rdtalloc-1/tasks" "$T1"
-expect_lists "split: T2 moved" "$MNT/rdtalloc-2/tasks" "$T2"
-expect_not_lists "split: T2 left" "$MNT/rdtalloc-1/tasks" "$T2"
-expect_file "split: b's schemata" "$MNT/rdtalloc-2/schemata" "    L3:0=f0;1=f0"
+expect_lists "split: T1 stays" "$MNT/${P}1/tasks" "$T1"
+expect_lists "split: T2 moved" "$MNT/${P}2/tasks" "$T2"
+expect_not_lists "split: T2 left" "$MNT/${P}1/tasks" "$T2"
+expect_file "split: b's schemata" "$MNT/${P}2/schemata" "    L3:0=f0;1=f0"
 ok "task group of T2" -j task show b
 json "T2 is b's" "d['tasks']" "[$T2]"
 ok "merge a into b's schema" schema set a "L3:0=f0;1=f0"
-expect_file "merge: one control group" /dev/stdin "rdtalloc-2" <<EOF
+expect_file "merge: one control group" /dev/stdin "${P}2" <<EOF
 $(ours)
 EOF
-expect_lists "merge: T1 moved" "$MNT/rdtalloc-2/tasks" "$T1" "$T2"
+expect_lists "merge: T1 moved" "$MNT/${P}2/tasks" "$T1" "$T2"
 ok "cpu bind a 1" cpu bind a 1
-expect_file "cpus_list" "$MNT/rdtalloc-2/cpus_list" "1"
+expect_file "cpus_list" "$MNT/${P}2/cpus_list" "1"
 ok "cpu assoc" -j cpu assoc
 json "cpu assoc: class numbers, the rule" "[(c['cpu'], c['group'], c['closid'], c['precedence']) for c in d]" \
 	'[[0, "default", 0, "task"], [1, "a", 2, "task"], [2, "default", 0, "task"], [3, "default", 0, "task"]]'
 ok "unbind T2" task bind default "$T2"
-expect_not_lists "unbound: T2 left" "$MNT/rdtalloc-2/tasks" "$T2"
+expect_not_lists "unbound: T2 left" "$MNT/${P}2/tasks" "$T2"
 expect_lists "unbound: T2 in the root" "$MNT/tasks" "$T2"
 kill "$T1"
 wait "$T1" 2>/dev/null
@@ -224,9 +233,9 @@ ok "default off the runtime's ways" schema set default "L3:0=ffff;1=ffff"
 ok "x" group create x --schema "L3:0=f;1=f"
 echo exclusive >"$MNT/runtime-x/mode" || fail "runtime-x exclusive"
 failure "overlapping an exclusive group" \
-	"resctrl: rdtalloc-1/schemata: 'L3:0=f0000;1=f0000': Overlaps with exclusive group" \
+	"resctrl: ${P}1/schemata: 'L3:0=f0000;1=f0000': Overlaps with exclusive group" \
 	schema set x "L3:0=f0000;1=f0000"
-expect_file "refused: x's control group as before" "$MNT/rdtalloc-1/schemata" "    L3:0=f;1=f"
+expect_file "refused: x's control group as before" "$MNT/${P}1/schemata" "    L3:0=f;1=f"
 ok "x's schema as before" schema show x
 expect_out "x's schema as before" "L3:0=0000f;1=0000f"
 echo shareable >"$MNT/runtime-x/mode"

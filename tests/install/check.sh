@@ -131,18 +131,21 @@ else
 fi
 
 # Symbol versions: the hook calls came in 0.2, the calls below in 0.3 (the
-# resctrl backend and issue 13's), everything else is 0.1.
+# resctrl backend and issue 13's), rdtalloc_state_id in 0.4, everything else
+# is 0.1.
 vers=$(objdump -T "$so" | awk '$NF ~ /^rdtalloc_/ { print $(NF-1), $NF }')
 wrong=$(printf '%s\n' "$vers" | awk '{
 	want = "RDTALLOC_0.1"
 	if ($2 ~ /^rdtalloc_hook_/) want = "RDTALLOC_0.2"
 	if ($2 ~ /^rdtalloc_(get_precedence|save_config_flags|apply_config_report|closid_entries|warning|group_set_mode|group_get_mode|bind_cgroup|cgroup_group|cgroup_foreach|get_limits)$/)
 		want = "RDTALLOC_0.3"
+	if ($2 ~ /^rdtalloc_(state_id)$/)
+		want = "RDTALLOC_0.4"
 	if ($1 != want) print $2 "@" $1
 }')
 if [ -n "$vers" ] && [ -z "$wrong" ]; then
 	pass "symbol versions: rdtalloc_hook_* at RDTALLOC_0.2, the 0.3 calls at RDTALLOC_0.3," \
-		"the rest at RDTALLOC_0.1"
+		"the 0.4 call at RDTALLOC_0.4, the rest at RDTALLOC_0.1"
 else
 	fail "wrong symbol versions: $(echo "$wrong" | tr '\n' ' ')"
 fi
@@ -302,6 +305,17 @@ if try "find_package(rdtalloc) configures" \
 	check_needs "find_package: C example" "$proj/build/qs" prefix
 	check_needs "find_package: static C example" "$proj/build/qs_static" none
 fi
+# Every installed man page says which release it documents.
+mm=${version%.*}
+for page in $(find "$prefix" -path '*/man1/*.1'); do
+	if grep -q "^\.TH [^ ]* 1 \"[0-9]*\" \"librdtalloc $mm\"" "$page"; then
+		pass "man page ${page##*/} is for librdtalloc $mm"
+	else
+		fail "man page ${page##*/}: footer $(sed -n 's/^\.TH //p' "$page"), not librdtalloc $mm"
+	fi
+done
+[ -n "$(find "$prefix" -path '*/man1/rdtctl.1')" ] || fail "rdtctl.1 not installed"
+
 # A version the package does not have is refused.
 mkdir -p "$work/cmake-v"
 printf 'cmake_minimum_required(VERSION 3.16)\nproject(v C)\nfind_package(rdtalloc 99 REQUIRED)\n' \

@@ -19,6 +19,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
@@ -30,6 +31,7 @@ static struct {
 	const char *skip;
 	char tmp[64], mnt[128], state[128];
 	pid_t fs;
+	char prefix[32];	/* our control groups: rdtalloc-ID- of the state */
 } fx;
 
 static bool mounted(void)
@@ -114,7 +116,29 @@ static rdtalloc_t *open_rc(void)
 	if (rc)
 		print_error("rdtalloc_open: %s\n", rdtalloc_errmsg(NULL));
 	assert_int_equal(rc, 0);
+	assert_int_equal(strlen(rdtalloc_state_id(r)), 8);
+	snprintf(fx.prefix, sizeof(fx.prefix), "rdtalloc-%s-", rdtalloc_state_id(r));
 	return r;
+}
+
+/* Our control group n ("rdtalloc-ID-n"), or a file in it: "rdtalloc-ID-n/file". */
+static const char *D(int n, const char *file)
+{
+	static char buf[4][96];
+	static int k;
+
+	k = (k + 1) % 4;
+	snprintf(buf[k], sizeof(buf[k]), "%s%d%s%s", fx.prefix, n, *file ? "/" : "", file);
+	return buf[k];
+}
+
+/* "rdtalloc-ID-a rdtalloc-ID-b", as ours() lists them */
+static const char *D2(int a, int b)
+{
+	static char buf[192];
+
+	snprintf(buf, sizeof(buf), "%s%d %s%d", fx.prefix, a, fx.prefix, b);
+	return buf;
 }
 
 /* The text of a file of the emulator ("" when it cannot be read), trailing newline cut. */
@@ -138,7 +162,7 @@ static char *kfile(const char *rel)
 	return buf;
 }
 
-/* Our control groups, "rdtalloc-1 rdtalloc-3" (ascending by name). */
+/* The control groups of rdtalloc states, "rdtalloc-ID-1 rdtalloc-ID-3" (ascending). */
 static char *ours(void)
 {
 	static char buf[1024];
@@ -252,14 +276,14 @@ static void classes_and_numbers(void **state)
 	assert_ok(r, rdtalloc_group_create(r, "b"));
 	assert_ok(r, rdtalloc_group_create(r, "c"));
 	/* a new group has the default's schema but its own control group */
-	assert_string_equal(ours(), "rdtalloc-1");
+	assert_string_equal(ours(), D(1, ""));
 	assert_ok(r, rdtalloc_set_schema(r, "a", "L3:0=f;1=f"));
 	assert_ok(r, rdtalloc_set_schema(r, "b", "L3:0=f;1=f"));
 	assert_ok(r, rdtalloc_set_schema(r, "c", "L3:0=f0;1=f0"));
 	/* c kept rdtalloc-1 (it was alone there at the end), a and b share one */
-	assert_string_equal(ours(), "rdtalloc-1 rdtalloc-2");
-	assert_string_equal(kfile("rdtalloc-1/schemata"), "    L3:0=f0;1=f0");
-	assert_string_equal(kfile("rdtalloc-2/schemata"), "    L3:0=f;1=f");
+	assert_string_equal(ours(), D2(1, 2));
+	assert_string_equal(kfile(D(1, "schemata")), "    L3:0=f0;1=f0");
+	assert_string_equal(kfile(D(2, "schemata")), "    L3:0=f;1=f");
 	assert_int_equal(tu_closid(r, "a", "L3", 0), 2);
 	assert_int_equal(tu_closid(r, "b", "L3", 1), 2);
 	assert_int_equal(tu_closid(r, "c", "L3", 0), 1);
@@ -296,10 +320,10 @@ static void tasks_and_precedence(void **state)
 	assert_ok(r, rdtalloc_group_create(r, "q"));
 	assert_ok(r, rdtalloc_set_schema(r, "q", "L3:0=c;1=c"));
 	assert_ok(r, rdtalloc_bind_cpu(r, "q", 1));
-	assert_string_equal(kfile("rdtalloc-2/cpus_list"), "1");
+	assert_string_equal(kfile(D(2, "cpus_list")), "1");
 	t = spawn_sleeper();
 	assert_ok(r, rdtalloc_bind_task(r, "p", t));
-	assert_true(klists("rdtalloc-1", t));
+	assert_true(klists(D(1, ""), t));
 	/* resctrl's rule: p's task keeps p's allocation on q's CPU */
 	assert_ok(r, rdtalloc_effective_closid(r, 1, t, &k));
 	assert_int_equal(k, 1);
@@ -408,8 +432,8 @@ static void unwritable_state_undoes_the_kernel(void **state)
 	assert_int_equal(rmdir(tmp), 0);
 	after = snapshot(r);
 	assert_string_equal(after, before);
-	assert_string_equal(ours(), "rdtalloc-1");
-	assert_true(klists("rdtalloc-1", t));
+	assert_string_equal(ours(), D(1, ""));
+	assert_true(klists(D(1, ""), t));
 	free(after);
 	free(before);
 	reap(t);
@@ -417,25 +441,185 @@ static void unwritable_state_undoes_the_kernel(void **state)
 	rdtalloc_close(r);
 }
 
-/* Someone removed our control group and changed the root: open re-applies both. */
-static void open_repairs_the_kernel(void **state)
+/*
+ * Someone removed our control group and changed the root: open re-makes
+ * ours and adopts the root's schemata as the default group's (the root
+ * belongs to whoever set it), writing nothing there.
+ */
+static void open_repairs_ours_adopts_the_root(void **state)
 {
+	char buf[256];
 	rdtalloc_t *r;
 
 	SKIP_IF_NEEDED();
 	r = open_rc();
 	assert_ok(r, rdtalloc_set_schema(r, NULL, "L3:0=ff;1=ff"));
+	assert_string_equal(kfile("schemata"), "    L3:0=ff;1=ff");
 	assert_ok(r, rdtalloc_group_create(r, "p"));
 	assert_ok(r, rdtalloc_set_schema(r, "p", "L3:0=f00;1=f00"));
 	rdtalloc_close(r);
-	assert_int_equal(rmdir(tu_path(fx.mnt, "rdtalloc-1")), 0);
+	assert_int_equal(rmdir(tu_path(fx.mnt, D(1, ""))), 0);
 	assert_int_equal(tu_write(tu_path(fx.mnt, "schemata"), "L3:0=1\n"), 0);
 	r = open_rc();
 	tu_msg_has(rdtalloc_backend_reason(r), "the kernel disagreed with the state and was "
 		   "brought back to it");
-	assert_string_equal(ours(), "rdtalloc-1");
-	assert_string_equal(kfile("rdtalloc-1/schemata"), "    L3:0=f00;1=f00");
-	assert_string_equal(kfile("schemata"), "    L3:0=ff;1=ff");
+	tu_msg_has(rdtalloc_backend_reason(r), "the root group's schemata, set outside this "
+		   "state, were adopted as the default group's schema");
+	assert_string_equal(ours(), D(1, ""));
+	assert_string_equal(kfile(D(1, "schemata")), "    L3:0=f00;1=f00");
+	assert_string_equal(kfile("schemata"), "    L3:0=1;1=ff");
+	assert_ok(r, rdtalloc_get_schema(r, NULL, buf, sizeof(buf)));
+	tu_msg_has(buf, "L3:0=00001;1=000ff");
+	rdtalloc_close(r);
+	/* adopted once: the next open has nothing to say about the root */
+	r = open_rc();
+	assert_null(strstr(rdtalloc_backend_reason(r), "adopted"));
+	assert_ok(r, rdtalloc_reset(r));
+	assert_string_equal(kfile("schemata"), "    L3:0=fffff;1=fffff");
+	rdtalloc_close(r);
+}
+
+/* A new state adopts the root's schemata at first use; it never widens them. */
+static void new_state_adopts_the_root(void **state)
+{
+	char buf[256];
+	rdtalloc_t *r;
+
+	SKIP_IF_NEEDED();
+	assert_int_equal(tu_write(tu_path(fx.mnt, "schemata"), "L3:0=ff0;1=ff0\n"), 0);
+	tu_rm_rf(fx.state);
+	assert_int_equal(mkdir(fx.state, 0700), 0);
+	r = open_rc();
+	tu_msg_has(rdtalloc_backend_reason(r), "were adopted as the default group's schema");
+	assert_ok(r, rdtalloc_get_schema(r, NULL, buf, sizeof(buf)));
+	tu_msg_has(buf, "L3:0=00ff0;1=00ff0");
+	assert_ok(r, rdtalloc_group_create(r, "x"));
+	assert_ok(r, rdtalloc_set_schema(r, "x", "L3:0=f;1=f"));
+	assert_string_equal(kfile("schemata"), "    L3:0=ff0;1=ff0");
+	/* reset is an explicit change of the default group: all ways again */
+	assert_ok(r, rdtalloc_reset(r));
+	assert_string_equal(kfile("schemata"), "    L3:0=fffff;1=fffff");
+	assert_string_equal(ours(), "");
+	rdtalloc_close(r);
+}
+
+/*
+ * Two state directories on one mount: each owns the control groups with
+ * its id and never writes the other's, nor the root when it changes only
+ * its own groups. Neither undoes the other at open.
+ */
+static void two_states_share_a_mount(void **state)
+{
+	char other[160], pa[40], pb[40], buf[256];
+	rdtalloc_t *a, *b;
+	pid_t ta, tb;
+
+	SKIP_IF_NEEDED();
+	snprintf(other, sizeof(other), "%s/other", fx.tmp);
+	assert_int_equal(mkdir(other, 0700), 0);
+	a = open_rc();
+	snprintf(pa, sizeof(pa), "%s", fx.prefix);
+	assert_ok(a, rdtalloc_group_create(a, "x"));
+	assert_ok(a, rdtalloc_set_schema(a, "x", "L3:0=3;1=3"));
+	ta = spawn_sleeper();
+	assert_ok(a, rdtalloc_bind_task(a, "x", ta));
+	{
+		RDTALLOC_OPTS(rdtalloc_opts, o, .backend = "resctrl", .state_dir = other,
+			      .machine = MACHINE, .resctrl_root = fx.mnt);
+
+		assert_int_equal(rdtalloc_open(&b, &o), 0);
+	}
+	snprintf(pb, sizeof(pb), "rdtalloc-%s-", rdtalloc_state_id(b));
+	assert_string_not_equal(pa, pb);
+	tu_msg_has(rdtalloc_backend_reason(b), "1 not ours");
+	assert_ok(b, rdtalloc_group_create(b, "y"));
+	assert_ok(b, rdtalloc_set_schema(b, "y", "L3:0=c;1=c"));
+	tb = spawn_sleeper();
+	assert_ok(b, rdtalloc_bind_task(b, "y", tb));
+	snprintf(buf, sizeof(buf), "%s1/schemata", pa);
+	assert_string_equal(kfile(buf), "    L3:0=3;1=3");
+	snprintf(buf, sizeof(buf), "%s1", pa);
+	assert_true(klists(buf, ta));
+	snprintf(buf, sizeof(buf), "%s1/schemata", pb);
+	assert_string_equal(kfile(buf), "    L3:0=c;1=c");
+	snprintf(buf, sizeof(buf), "%s1", pb);
+	assert_true(klists(buf, tb));
+	/* a reopened, and both again: nobody repairs the other */
+	rdtalloc_close(a);
+	rdtalloc_close(b);
+	a = open_rc();
+	assert_null(strstr(rdtalloc_backend_reason(a), "disagreed"));
+	assert_int_equal(rdtalloc_group_tasks(a, "x", &ta, 1), 1);
+	{
+		RDTALLOC_OPTS(rdtalloc_opts, o, .backend = "resctrl", .state_dir = other,
+			      .machine = MACHINE, .resctrl_root = fx.mnt);
+
+		assert_int_equal(rdtalloc_open(&b, &o), 0);
+	}
+	assert_null(strstr(rdtalloc_backend_reason(b), "disagreed"));
+	snprintf(buf, sizeof(buf), "%s1", pb);
+	assert_true(klists(buf, tb));
+	/* b's reset removes b's groups only */
+	assert_ok(b, rdtalloc_reset(b));
+	snprintf(buf, sizeof(buf), "%s1/schemata", pa);
+	assert_string_equal(kfile(buf), "    L3:0=3;1=3");
+	snprintf(buf, sizeof(buf), "%s1", pa);
+	assert_true(klists(buf, ta));
+	assert_string_equal(ours(), buf);
+	rdtalloc_close(b);
+	reap(ta);
+	reap(tb);
+	assert_ok(a, rdtalloc_reset(a));
+	rdtalloc_close(a);
+	tu_rm_rf(other);
+}
+
+/*
+ * A tool that follows the kernel's advice holds flock(LOCK_EX) on the root:
+ * a change made meanwhile (another process) waits for it - the holder sees
+ * nothing of it while it holds the lock - and goes through once it is let go.
+ */
+static void changes_wait_for_the_resctrl_lock(void **state)
+{
+	int fd, p[2], status;
+	pid_t holder, worker;
+	rdtalloc_t *r;
+	char c;
+
+	SKIP_IF_NEEDED();
+	r = open_rc();
+	assert_int_equal(pipe(p), 0);
+	holder = fork();
+	if (holder == 0) {
+		fd = open(fx.mnt, O_RDONLY | O_DIRECTORY);
+		if (fd < 0 || flock(fd, LOCK_EX))
+			_exit(1);
+		if (write(p[1], "l", 1) != 1)
+			_exit(1);
+		usleep(300000);	/* the worker's chance to get in the way */
+		_exit(ours()[0] ? 2 : 0);	/* the lock goes with the process */
+	}
+	close(p[1]);
+	assert_int_equal(read(p[0], &c, 1), 1);
+	close(p[0]);
+	worker = fork();
+	if (worker == 0) {
+		RDTALLOC_OPTS(rdtalloc_opts, o, .backend = "resctrl", .state_dir = fx.state,
+			      .machine = MACHINE, .resctrl_root = fx.mnt);
+		rdtalloc_t *w;
+
+		quiet_child();
+		_exit(rdtalloc_open(&w, &o) || rdtalloc_group_create(w, "w") ? 1 : 0);
+	}
+	assert_int_equal(waitpid(holder, &status, 0), holder);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	assert_int_equal(waitpid(worker, &status, 0), worker);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	assert_string_equal(ours(), D(1, ""));
+	rdtalloc_close(r);
+	r = open_rc();
 	assert_ok(r, rdtalloc_reset(r));
 	rdtalloc_close(r);
 }
@@ -447,7 +631,10 @@ int main(void)
 		cmocka_unit_test(tasks_and_precedence),
 		cmocka_unit_test(refused_split_is_undone),
 		cmocka_unit_test(unwritable_state_undoes_the_kernel),
-		cmocka_unit_test(open_repairs_the_kernel),
+		cmocka_unit_test(open_repairs_ours_adopts_the_root),
+		cmocka_unit_test(new_state_adopts_the_root),
+		cmocka_unit_test(two_states_share_a_mount),
+		cmocka_unit_test(changes_wait_for_the_resctrl_lock),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
