@@ -228,6 +228,8 @@ struct apply {
 	int changes;
 	struct report *rep;	/* NULL: nobody reads it, nothing is written */
 	unsigned int nmodes;	/* groups of the working copy when modes were put aside */
+	int *created;		/* the groups this file created, in order */
+	unsigned int ncreated, cap_created;
 };
 
 static void report(struct apply *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -622,6 +624,16 @@ static int group_masks(struct apply *a, const struct rdt_config_group *cg, int *
 			rdt_fail(a->r, ret, "%s", a->work->err);
 			return at_line(a, cg->line, ret);
 		}
+		if (a->ncreated == a->cap_created) {
+			unsigned int cap = a->cap_created ? a->cap_created * 2 : 16;
+			int *v = realloc(a->created, cap * sizeof(*v));
+
+			if (!v)
+				return rdt_fail(a->r, -ENOMEM, "out of memory");
+			a->created = v;
+			a->cap_created = cap;
+		}
+		a->created[a->ncreated++] = *g;
 		report(a, "create group %s", cg->name);
 		a->changes++;
 	}
@@ -684,17 +696,101 @@ static int apply_groups(struct apply *a)
 	return ret;
 }
 
+/* The mode group g takes: the file's, else the one it had. */
+static bool wants_exclusive(struct apply *a, const bool *was, const bool *was_forced,
+			    unsigned int g, bool *forced, unsigned int *line)
+{
+	const struct rdt_config_group *cg = named(a->cfg, a->work->groups[g].name);
+	bool excl = g < a->nmodes ? was[g] : false;
+
+	*forced = g < a->nmodes ? was_forced[g] : false;
+	*line = 0;
+	if (cg && cg->mode >= 0) {
+		excl = cg->mode == 1;
+		*forced = cg->mode_force;
+		*line = cg->mode_line;
+	}
+	return excl;
+}
+
+/*
+ * A group this file creates without a schema starts where
+ * rdtalloc_group_create would start it: on the ways no exclusive group (as
+ * the file leaves them) holds, not on all of them.
+ */
+static int place_new_groups(struct apply *a, const bool *was, const bool *was_forced)
+{
+	struct rdt_state *w = a->work;
+	unsigned int g, i, line;
+	bool forced, any = false;
+	int ret = 0;
+
+	for (i = 0; i < a->ncreated; i++)
+		any |= !named(a->cfg, w->groups[a->created[i]].name)->schema;
+	if (!any)
+		return 0;
+	for (g = 0; g < w->ngroups && !ret; g++)
+		if (w->groups[g].live && wants_exclusive(a, was, was_forced, g, &forced, &line))
+			ret = rdt_group_mark_exclusive(w, (int)g, true, forced);
+	for (i = 0; i < a->ncreated && !ret; i++) {
+		const struct rdt_config_group *cg;
+
+		g = (unsigned int)a->created[i];
+		cg = named(a->cfg, w->groups[g].name);
+		if (cg->schema)
+			continue;
+		ret = rdt_group_fit_exclusive(w, (int)g);
+		if (ret)
+			ret = at_line(a, cg->line, rdt_fail(a->r, ret, "%s", w->err));
+	}
+	for (g = 0; g < w->ngroups; g++)
+		if (w->groups[g].live && w->groups[g].exclusive &&
+		    rdt_group_mark_exclusive(w, (int)g, false, false) && !ret)
+			ret = rdt_fail(a->r, -ENOMEM, "out of memory");
+	return ret;
+}
+
+/*
+ * The line that set a schema overlapping group g's ways (the schema line of
+ * the first such group in the file, else its block's), 0 when no group of
+ * the file does: where an exclusive mode the file does not give fails.
+ */
+static unsigned int overlap_line(struct apply *a, unsigned int g)
+{
+	const struct rdt_state *w = a->work;
+	unsigned int h, s;
+
+	for (h = 0; h < w->ngroups; h++) {
+		const struct rdt_config_group *cg;
+		bool meet = false;
+
+		if (h == g || !w->groups[h].live)
+			continue;
+		cg = named(a->cfg, w->groups[h].name);
+		if (!cg)
+			continue;
+		for (s = 0; s < w->nslots && !meet; s++)
+			meet = w->slot[s].res != RDT_MB &&
+			       ((w->groups[g].mask[s * 2] | w->groups[g].mask[s * 2 + 1]) &
+				(w->groups[h].mask[s * 2] | w->groups[h].mask[s * 2 + 1]));
+		if (meet)
+			return cg->schema ? cg->schema_line : cg->line;
+	}
+	return 0;
+}
+
 /*
  * Modes go last: while the file's schemas are set every group is
  * shareable, so their order does not matter; then each group takes the
  * mode the file gives it, else the one it had, and an exclusive one that
- * overlaps another is refused naming the line.
+ * overlaps another is refused naming the line: its mode line, else the
+ * line that put the other group on its ways.
  */
 static int apply_modes(struct apply *a, const bool *was, const bool *was_forced)
 {
 	struct rdt_state *w = a->work;
 	unsigned int g;
-	int ret = 0;
+	int ret = place_new_groups(a, was, was_forced);
 
 	for (g = 0; g < w->ngroups && !ret; g++) {
 		const struct rdt_config_group *cg;
@@ -703,19 +799,16 @@ static int apply_modes(struct apply *a, const bool *was, const bool *was_forced)
 
 		if (!w->groups[g].live)
 			continue;
-		cg = named(a->cfg, w->groups[g].name);
-		excl = g < a->nmodes ? was[g] : false;
-		forced = g < a->nmodes ? was_forced[g] : false;
-		if (cg && cg->mode >= 0) {
-			excl = cg->mode == 1;
-			forced = cg->mode_force;
-			line = cg->mode_line;
-		}
+		excl = wants_exclusive(a, was, was_forced, g, &forced, &line);
 		if (!excl)
 			continue;
 		ret = rdt_group_set_exclusive(w, (int)g, true, forced);
 		if (ret) {
 			rdt_fail(a->r, ret, "%s", w->err);
+			if (!line)
+				line = overlap_line(a, g);
+			if (!line && (cg = named(a->cfg, w->groups[g].name)))
+				line = cg->line;
 			ret = line ? at_line(a, line, ret) : ret;
 			break;
 		}
@@ -795,6 +888,12 @@ static int apply_text(struct apply *a, const char *text)
 	ret = apply_all(a);
 	if (ret)
 		goto out;
+	/* a dry run checks what the real one would, the backend's checks included */
+	if ((a->flags & RDTALLOC_APPLY_DRY_RUN) && a->changes && r->be->ops->check) {
+		ret = r->be->ops->check(r, a->work);
+		if (ret)
+			goto out;
+	}
 	ret = a->changes;
 	/* a warning belongs to a change: a file that changes nothing has none */
 	if (!a->changes)
@@ -812,6 +911,8 @@ static int apply_text(struct apply *a, const char *text)
 out:
 	rdt_state_free(a->work);
 	a->work = NULL;
+	free(a->created);
+	a->created = NULL;
 	rdt_config_free(cfg);
 	return ret;
 }

@@ -97,6 +97,12 @@ struct rdt_group_ops {
 		       size_t max);
 	/* May a context switch be simulated now (rdtalloc_sim_switch)? */
 	int (*sim_switch_allowed)(struct rdtalloc *r);
+	/*
+	 * Optional, for a dry run: would commit take st now, from r->st? The
+	 * checks it makes before its first change, against the backend as it
+	 * is (another tool's exclusive groups, free CLOSIDs, ...).
+	 */
+	int (*check)(struct rdtalloc *r, const struct rdt_state *st);
 };
 
 extern const struct rdt_group_ops rdt_hw_group_ops;	/* lib/hw/ops.c */

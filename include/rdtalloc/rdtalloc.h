@@ -61,7 +61,7 @@ typedef struct rdtalloc rdtalloc_t;
 
 struct rdtalloc_opts {
 	size_t sz;		/* sizeof(struct rdtalloc_opts) of the caller */
-	const char *backend;	/* "sim", "msr"; NULL or "auto": $RDTALLOC_BACKEND, else best */
+	const char *backend;	/* "sim", "msr", "resctrl"; NULL or "auto": $RDTALLOC_BACKEND, else best */
 	const char *state_dir;	/* NULL: the backend's default directory */
 	const char *machine;	/* machine description; NULL: recorded one, else host */
 	unsigned int flags;	/* RDTALLOC_F_* */

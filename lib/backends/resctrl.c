@@ -1136,7 +1136,8 @@ static int class_cpus(struct rdtalloc *r, const struct rc_view *v, int k, char *
 }
 
 /* A CPU of ours must not be taken from a control group we did not create. */
-static int check_foreign_cpus(struct rdtalloc *r, const struct rc_view *v)
+static int check_foreign_cpus(struct rdtalloc *r, const struct rdt_state *st,
+			      const struct rc_view *v)
 {
 	unsigned int d, i;
 	int ret = 0;
@@ -1157,16 +1158,101 @@ static int check_foreign_cpus(struct rdtalloc *r, const struct rc_view *v)
 		for (i = 0; i < n; i++) {
 			int c = cpus[i];
 
-			if (c >= 0 && (unsigned int)c < r->m->ncpus && r->st->cpu_group[c] > 0) {
+			if (c >= 0 && (unsigned int)c < r->m->ncpus && st->cpu_group[c] > 0) {
 				ret = rdt_fail(r, -EBUSY, "CPU %d is in resctrl group '%s', which "
 					       "librdtalloc did not create: it will not take it (%s "
 					       "wants it)", c, v->dirs[d].name,
-					       r->st->groups[r->st->cpu_group[c]].name);
+					       st->groups[st->cpu_group[c]].name);
 				break;
 			}
 		}
 		free(cpus);
 	}
+	return ret;
+}
+
+static bool same_word(const char *a, const char *b)
+{
+	size_t na = strcspn(a, " \n"), nb = strcspn(b, " \n");
+
+	return na == nb && !strncmp(a, b, na);
+}
+
+/* The first cache way key a and b share, as "L3 cache id 1: 0x30 and 0xf0"; false if none. */
+static bool keys_overlap(const struct rdt_state *st, const uint64_t *a, const uint64_t *b,
+			 char *where, size_t len)
+{
+	unsigned int s;
+
+	for (s = 0; s < st->nslots; s++) {
+		const struct rdt_slot *sl = &st->slot[s];
+		uint64_t x, y;
+
+		if (sl->res == RDT_MB)
+			continue;
+		x = a[s * 2] | (st->cdp[sl->res] ? a[s * 2 + 1] : 0);
+		y = b[s * 2] | (st->cdp[sl->res] ? b[s * 2 + 1] : 0);
+		if (x & y) {
+			snprintf(where, len, "%s cache id %u: 0x%llx and 0x%llx",
+				 rdt_res_name(sl->res), st->m->dom[sl->res][sl->dom].cache_id,
+				 (unsigned long long)x, (unsigned long long)y);
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * A control group not ours in exclusive mode: the kernel refuses any other
+ * group's schemata on its ways, the root's included. Checked before the
+ * first write, and by a dry run, so that both say what the kernel would.
+ */
+static int check_foreign_exclusive(struct rdtalloc *r, const struct rdt_state *st,
+				   const struct rc_view *v)
+{
+	uint64_t *theirs = calloc(v->nkey + 1, sizeof(*theirs));
+	char where[128], *text = NULL;
+	unsigned int d;
+	int k, ret = 0;
+
+	if (!theirs)
+		return rdt_fail(r, -ENOMEM, "out of memory");
+	for (d = 0; d < v->ndirs && !ret; d++) {
+		if (v->dirs[d].n > 0)
+			continue;
+		ret = read_small(r, v->dirs[d].name, "mode", &text);
+		if (ret)
+			break;
+		if (!same_word(text, "exclusive")) {
+			free(text);
+			text = NULL;
+			continue;
+		}
+		free(text);
+		text = NULL;
+		ret = read_small(r, v->dirs[d].name, "schemata", &text);
+		if (ret)
+			break;
+		if (parse_schemata(st, text, theirs)) {
+			free(text);
+			text = NULL;
+			continue;	/* nothing we know of: nothing of ours to meet */
+		}
+		free(text);
+		text = NULL;
+		for (k = -1; k < (int)v->ncls && !ret; k++) {
+			const uint64_t *key = k < 0 ? v->keys : v->cls[k].key;
+
+			if (keys_overlap(st, key, theirs, where, sizeof(where)))
+				ret = rdt_fail(r, -EBUSY, "resctrl: group %s would overlap '%s', "
+					       "an exclusive group librdtalloc did not create (%s); "
+					       "the kernel refuses that: nothing was changed",
+					       k < 0 ? "default" : st->groups[v->cls[k].groups[0]].name,
+					       v->dirs[d].name, where);
+		}
+	}
+	free(text);
+	free(theirs);
 	return ret;
 }
 
@@ -1392,13 +1478,6 @@ static void names_not_ours(const struct rc_view *v, char *buf, size_t len)
 		snprintf(buf + off, len - off, ")");
 }
 
-static bool same_word(const char *a, const char *b)
-{
-	size_t na = strcspn(a, " \n"), nb = strcspn(b, " \n");
-
-	return na == nb && !strncmp(a, b, na);
-}
-
 /* Is any group of class k (-1: the default group) of st exclusive? */
 static bool class_exclusive(const struct rdt_state *st, const struct rc_view *v, int k)
 {
@@ -1434,6 +1513,14 @@ static int write_modes(struct rdtalloc *r, struct rc_view *v, const struct rdt_s
 			continue;
 		ret = write_logged(r, dir, "mode", on ? "exclusive\n" : "shareable\n", same_word);
 	}
+	/*
+	 * A control group of ours on its way out may still be exclusive in the
+	 * kernel (a reset, an apply --prune): shareable before any schema is
+	 * widened onto its ways, as it is removed only at the end.
+	 */
+	for (unsigned int d = 0; !ret && !on && d < v->ndirs; d++)
+		if (v->dirs[d].n > 0 && v->dirs[d].remove)
+			ret = write_logged(r, v->dirs[d].name, "mode", "shareable\n", same_word);
 	return ret;
 }
 
@@ -1442,6 +1529,34 @@ static int write_modes(struct rdtalloc *r, struct rc_view *v, const struct rdt_s
  * open: not known, the kernel is read as it is). On failure the steps done
  * are undone.
  */
+/*
+ * What making the kernel hold st takes, from before (NULL: not known):
+ * the view of the kernel's directories with a control group for every
+ * class, and every check the kernel would make that can be made before
+ * the first write. Used by realise() and by a dry run (rc_check).
+ */
+static int plan(struct rdtalloc *r, const struct rdt_state *st, const struct rdt_state *before,
+		struct rc_view *v, struct rc_view *bv)
+{
+	int ret;
+
+	ret = list_dirs(r, st, v);
+	if (!ret)
+		ret = make_classes(r, st, v);
+	if (!ret && before)
+		ret = make_classes(r, before, bv);
+	if (ret)
+		return ret;
+	mark_was(v, before ? bv : NULL);
+	assign_dirs(st, v, before, before ? bv : NULL);
+	ret = check_closids(r, v);
+	if (!ret)
+		ret = check_foreign_cpus(r, st, v);
+	if (!ret)
+		ret = check_foreign_exclusive(r, st, v);
+	return ret;
+}
+
 static int realise(struct rdtalloc *r, const struct rdt_state *before)
 {
 	struct rc_ctx *c = ctx_of(r);
@@ -1452,18 +1567,7 @@ static int realise(struct rdtalloc *r, const struct rdt_state *before)
 	char *text = NULL;
 
 	c->changes = 0;
-	ret = list_dirs(r, r->st, &v);
-	if (!ret)
-		ret = make_classes(r, r->st, &v);
-	if (!ret && before)
-		ret = make_classes(r, before, &bv);
-	if (ret)
-		goto out;
-	mark_was(&v, before ? &bv : NULL);
-	assign_dirs(r->st, &v, before, before ? &bv : NULL);
-	ret = check_closids(r, &v);
-	if (!ret)
-		ret = check_foreign_cpus(r, &v);
+	ret = plan(r, r->st, before, &v, &bv);
 	if (ret)
 		goto out;
 	/* where each class of the state before is now, for the task moves */
@@ -1743,6 +1847,17 @@ static void rc_finish(struct rdtalloc *r)
 	c->before = NULL;
 }
 
+/* A dry run: would the kernel take st now? The checks realise() makes before writing. */
+static int rc_check(struct rdtalloc *r, const struct rdt_state *st)
+{
+	struct rc_view v = { 0 }, bv = { 0 };
+	int ret = plan(r, st, r->st, &v, &bv);
+
+	view_free(&v);
+	view_free(&bv);
+	return ret;
+}
+
 static int rc_tasks_allowed(struct rdtalloc *r)
 {
 	(void)r;
@@ -1937,6 +2052,7 @@ static const struct rdt_group_ops resctrl_ops = {
 	.group_closid = rc_group_closid,
 	.closids = rc_closids,
 	.sim_switch_allowed = rc_sim_switch_allowed,
+	.check = rc_check,
 };
 
 /* ---- The kernel's capabilities ------------------------------------------------------ */
@@ -2068,8 +2184,15 @@ static int read_res_info(const char *root, enum rdt_res res, struct rc_res_info 
  * Intel, and on AMD 1 << the field width, 2048 on every part so far unless
  * the description says otherwise. Returns the length written.
  */
-static size_t describe_mb(const char *root, bool amd, unsigned int amd_max, char *out,
-			  size_t len)
+/*
+ * MB as the kernel describes it in info/MB, whatever the CPU the machine
+ * description names: min_bandwidth 0 is AMD's scale (1/8 GB/s; the kernel
+ * gives Intel's linear or non-linear delay a minimum of 100 less the
+ * largest delay, never 0). AMD's maximum (1 << bw_len of CPUID
+ * 0x80000020) is not in info/: the machine description's when it has
+ * one, else 2048, every Zen part's.
+ */
+static size_t describe_mb(const char *root, unsigned int amd_max, char *out, size_t len)
 {
 	uint64_t closids, min, gran;
 	bool have = false;
@@ -2078,10 +2201,9 @@ static size_t describe_mb(const char *root, bool amd, unsigned int amd_max, char
 	    info_num(root, "MB", "min_bandwidth", 10, &min, NULL) ||
 	    info_num(root, "MB", "bandwidth_gran", 10, &gran, NULL) || !closids)
 		return 0;
-	if (amd)
-		return (size_t)snprintf(out, len, "mb.closids=%llu;mb.units=amd;mb.min=%llu;"
+	if (!min)
+		return (size_t)snprintf(out, len, "mb.closids=%llu;mb.units=amd;mb.min=0;"
 					"mb.gran=%llu;mb.max=%u;", (unsigned long long)closids,
-					(unsigned long long)(min ? min : 1),
 					(unsigned long long)(gran ? gran : 1),
 					amd_max ? amd_max : 2048);
 	return (size_t)snprintf(out, len, "mb.closids=%llu;mb.units=percent;mb.min=%llu;"
@@ -2098,7 +2220,6 @@ static int rc_machine_desc(const struct rdt_backend_env *env, const char *given,
 	struct rc_res_info ri[RDT_NRES];
 	size_t cap, off = 0;
 	unsigned int res, amd_max;
-	bool amd;
 	int ret;
 
 	ret = find_root(env, root, sizeof(root), err, len);
@@ -2119,7 +2240,6 @@ static int rc_machine_desc(const struct rdt_backend_env *env, const char *given,
 		snprintf(err, len, "resctrl binds real tasks: tasks=virtual is for the simulator");
 		return -EINVAL;
 	}
-	amd = !strcmp(m->vendor, "AuthenticAMD") || !strcmp(m->vendor, "HygonGenuine");
 	amd_max = m->caps[RDT_MB].present && m->caps[RDT_MB].mb_amd ? m->caps[RDT_MB].mb_max : 0;
 	canon = strdup(m->desc);
 	rdt_machine_free(m);
@@ -2163,7 +2283,7 @@ static int rc_machine_desc(const struct rdt_backend_env *env, const char *given,
 	 */
 	if (rdt_mount_has_option(env && env->mounts && *env->mounts ? env->mounts :
 				 "/proc/self/mounts", root, "mba_MBps") != 1)
-		off += describe_mb(root, amd, amd_max, out + off, cap - off);
+		off += describe_mb(root, amd_max, out + off, cap - off);
 	snprintf(out + off, cap - off, "tasks=real");
 	*desc = out;
 	return 0;

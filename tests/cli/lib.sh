@@ -275,6 +275,13 @@ expect_out_has()
 		fail "$1: no line '$2' on stdout"; fi
 }
 
+# expect_out_contains DESC TEXT: TEXT is somewhere on stdout
+expect_out_contains()
+{
+	if printf '%s\n' "$OUT" | grep -Fq -- "$2"; then pass; else
+		fail "$1: '$2' not on stdout"; fi
+}
+
 expect_err_has()
 {
 	if printf '%s\n' "$ERR" | grep -Fq -- "$2"; then pass; else

@@ -296,4 +296,27 @@ expect_err_has "it warns" "rdtctl: warning: L3 cache id 0: mask 0x7ff uses the s
 ok "apply again" apply "$TMP/shared.conf"
 expect_out "no change" "applied $TMP/shared.conf: 0 changes"
 if [ -z "$ERR" ]; then pass; else fail "a file that changes nothing warned: $ERR"; fi
+# a new group without a schema starts where group create starts one: beside
+# the exclusive groups; a mode that fails names the line that caused it
+STATE=$TMP/place
+MACHINE=$MACHINE_VIRT
+mkdir -m 700 "$STATE"
+ok "default off the low ways" schema set default 'L3:0=ffff0;1=ffff0'
+ok "an exclusive group" group create rt --schema 'L3:0=f;1=f' --exclusive
+ok "group create beside it" group create made
+ok "made's schema" schema show made
+expect_out "create: beside rt" "L3:0=ffff0;1=ffff0"
+printf 'group rt\ngroup applied\n' >"$TMP/place.conf"
+ok "apply: a new group, no schema" apply "$TMP/place.conf"
+ok "applied's schema" schema show applied
+expect_out "apply: where create puts it" "L3:0=ffff0;1=ffff0"
+printf '# a comment\ngroup other\n\tcpus 1\n\tschema L3:0=3;1=3\n' >"$TMP/over.conf"
+failure "an exclusive group kept: the line that overlaps it" \
+	"line 4: L3 cache id 0: exclusive group rt (0x0000f) overlaps group other (0x00003)" \
+	apply "$TMP/over.conf"
+printf 'group rt\n\tmode exclusive\ngroup other\n\tschema L3:0=3;1=3\n' >"$TMP/over2.conf"
+failure "the file's mode line" \
+	"line 2: L3 cache id 0: exclusive group rt (0x0000f) overlaps group other (0x00003)" \
+	apply --dry-run "$TMP/over2.conf"
+
 finish

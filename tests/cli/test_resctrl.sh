@@ -227,13 +227,13 @@ ok "group remove b" group remove b
 if [ -z "$(ours)" ]; then pass; else fail "groups removed, no control group left: $(ours)"; fi
 expect_file "CPU 1 back to the root" "$MNT/cpus_list" "0-2"
 
-# ---- the kernel's refusal, quoted ------------------------------------------------
+# ---- another tool's exclusive group: what the kernel would refuse, said first ----------
 # (an exclusive group may overlap no other, the root included)
 ok "default off the runtime's ways" schema set default "L3:0=ffff;1=ffff"
 ok "x" group create x --schema "L3:0=f;1=f"
 echo exclusive >"$MNT/runtime-x/mode" || fail "runtime-x exclusive"
 failure "overlapping an exclusive group" \
-	"resctrl: ${P}1/schemata: 'L3:0=f0000;1=f0000': Overlaps with exclusive group" \
+	"resctrl: group x would overlap 'runtime-x', an exclusive group librdtalloc did not create (L3 cache id 0: 0xf0000 and 0xc0000); the kernel refuses that: nothing was changed" \
 	schema set x "L3:0=f0000;1=f0000"
 expect_file "refused: x's control group as before" "$MNT/${P}1/schemata" "    L3:0=f;1=f"
 ok "x's schema as before" schema show x
@@ -353,5 +353,160 @@ expect_out_has "info: mba_MBps said" "backend:  resctrl (backend 'resctrl' reque
 failure "no MB line of ours there" "resource MB is not available on this machine (have L3)" \
 	group create s --schema "MB:0=50"
 umount_fs
+
+# ---- beside other managers: the root's schemata, other states, exclusive modes ----------
+STATE=$TMP/state-root
+mkdir -m 700 "$STATE"
+mount_fs
+echo "L3:0=7f0;1=7f0" >"$MNT/schemata"
+ok "a new state on an administrator's root" group create p --schema "L3:0=f;1=f"
+expect_file "the root's schemata kept" "$MNT/schemata" "    L3:0=7f0;1=7f0"
+ok "schema show default" schema show default
+expect_out "adopted as the default group's" "L3:0=007f0;1=007f0"
+echo "L3:0=7c0" >"$MNT/schemata"
+ok "info after the root changed" info
+expect_out_contains "info: adopted, said" "the root group's schemata, set outside this state, were adopted as the default group's schema"
+expect_file "the root as its owner left it" "$MNT/schemata" "    L3:0=7c0;1=7f0"
+ok "an explicit change of the default group" schema set default "L3:1=ff0"
+expect_file "written to the root" "$MNT/schemata" "    L3:0=7c0;1=ff0"
+
+# a second state directory on the same mount: both live side by side
+STATE_A=$STATE
+STATE_B=$TMP/state-root-b
+mkdir -m 700 "$STATE_B"
+PA=rdtalloc-$(rdt -j info | python3 -c 'import json, sys; print(json.load(sys.stdin)["backend"]["state_id"])')-
+STATE=$STATE_B
+ok "state B: a group" group create q --schema "L3:0=3000;1=3000"
+PB=rdtalloc-$(rdt -j info | python3 -c 'import json, sys; print(json.load(sys.stdin)["backend"]["state_id"])')-
+if [ "$PA" != "$PB" ]; then pass; else fail "two states with one id $PA"; fi
+expect_file "B's control group" "$MNT/${PB}1/schemata" "    L3:0=3000;1=3000"
+expect_file "A's control group untouched" "$MNT/${PA}1/schemata" "    L3:0=f;1=f"
+spawn sleep 300
+TB=$SPAWNED
+ok "state B: a task" task bind q "$TB"
+STATE=$STATE_A
+ok "state A opens" info
+expect_out_contains "A: B's group is not ours" "1 group of ours, 1 not ours (${PB}1)"
+case $OUT in *"disagreed"*) fail "A repaired something of B's: $OUT" ;; *) pass ;; esac
+expect_lists "B's task stays in B's group" "$MNT/${PB}1/tasks" "$TB"
+ok "state A resets" reset
+expect_file "B's group survives A's reset" "$MNT/${PB}1/schemata" "    L3:0=3000;1=3000"
+expect_lists "and B's task" "$MNT/${PB}1/tasks" "$TB"
+STATE=$STATE_B
+ok "state B after A's reset" -j task show q
+json "B still has its task" "d['tasks']" "[$TB]"
+ok "state B resets" reset
+kill "$TB" 2>/dev/null
+wait "$TB" 2>/dev/null
+STATE=$STATE_A
+
+# an exclusive group, then reset and apply --prune: the kernel takes every step
+ok "default off the low ways" schema set default "L3:0=ffff0;1=ffff0"
+ok "an exclusive group" group create ex --schema "L3:0=f;1=f" --exclusive
+expect_file "ex exclusive in the kernel" "$MNT/${PA}1/mode" "exclusive"
+ok "reset with an exclusive group" reset
+expect_file "reset: root all ways" "$MNT/schemata" "    L3:0=fffff;1=fffff"
+if [ -z "$(ours)" ]; then pass; else fail "reset left $(ours)"; fi
+ok "default off the low ways again" schema set default "L3:0=ffff0;1=ffff0"
+ok "an exclusive group again" group create ex --schema "L3:0=f;1=f" --exclusive
+printf 'group default\n\tschema L3:0=fffff;1=fffff\n' >"$TMP/wide.conf"
+ok "apply --prune --dry-run" apply --prune --dry-run "$TMP/wide.conf"
+expect_out_contains "dry run: valid" "is valid: applying it would make 2 changes"
+expect_file "dry run: nothing written" "$MNT/${PA}1/mode" "exclusive"
+ok "apply --prune" apply --prune "$TMP/wide.conf"
+expect_file "apply --prune: root all ways" "$MNT/schemata" "    L3:0=fffff;1=fffff"
+if [ -z "$(ours)" ]; then pass; else fail "apply --prune left $(ours)"; fi
+
+# another tool's exclusive group: the dry run says what the kernel would
+ok "default off the high ways" schema set default "L3:0=fff;1=fff"
+mkdir "$MNT/runtime-e"
+echo "L3:0=f0000;1=f0000" >"$MNT/runtime-e/schemata"
+echo exclusive >"$MNT/runtime-e/mode"
+printf 'group w\n\tschema L3:0=ff000;1=ff000\n' >"$TMP/over.conf"
+failure "dry run: the foreign exclusive group" \
+	"resctrl: group w would overlap 'runtime-e', an exclusive group librdtalloc did not create (L3 cache id 0: 0xff000 and 0xf0000); the kernel refuses that: nothing was changed" \
+	apply --dry-run "$TMP/over.conf"
+failure "the real apply: the same, before any write" \
+	"resctrl: group w would overlap 'runtime-e', an exclusive group librdtalloc did not create (L3 cache id 0: 0xff000 and 0xf0000); the kernel refuses that: nothing was changed" \
+	apply "$TMP/over.conf"
+if [ -z "$(ours)" ]; then pass; else fail "a refused apply left $(ours)"; fi
+rmdir "$MNT/runtime-e"
+
+# a foreign writer busy beside us: nothing of theirs or ours is lost
+mkdir "$MNT/runtime-w"
+spawn sleep 300
+TW=$SPAWNED
+(
+	n=0
+	while [ ! -e "$TMP/stop-writer" ]; do
+		if [ $((n % 2)) -eq 0 ]; then m=3; else m=c; fi
+		echo "L3:0=$m;1=$m" >"$MNT/runtime-w/schemata"
+		if [ $((n % 2)) -eq 0 ]; then echo "$TW" >"$MNT/runtime-w/tasks"
+		else echo "$TW" >"$MNT/tasks"; fi
+		n=$((n + 1))
+	done
+	echo "$n" >"$TMP/writer-done"
+) &
+WRITER=$!
+i=0
+while [ $i -lt 20 ]; do
+	rdt -q group create "f$i" --schema "L3:0=$(printf %x $((0x10 << (i % 6))));1=f0" ||
+		fail "beside a writer: create f$i"
+	i=$((i + 1))
+done
+i=0
+while [ $i -lt 20 ]; do
+	[ $((i % 2)) -eq 0 ] && { rdt -q group remove "f$i" || fail "beside a writer: remove f$i"; }
+	i=$((i + 1))
+done
+touch "$TMP/stop-writer"
+wait "$WRITER"
+if [ "$(cat "$TMP/writer-done" 2>/dev/null || echo 0)" -gt 0 ]; then pass; else
+	fail "the writer never wrote"; fi
+# the writer's last write is what its group holds
+n=$(cat "$TMP/writer-done")
+if [ $(((n - 1) % 2)) -eq 0 ]; then m=3 where=runtime-w/tasks; else m=c where=tasks; fi
+expect_file "beside a writer: its schemata as it left them" "$MNT/runtime-w/schemata" "    L3:0=$m;1=$m"
+expect_lists "beside a writer: its task where it left it" "$MNT/$where" "$TW"
+ok "beside a writer: our state" -j group list
+json "beside a writer: our groups" "d" \
+	'["default", "f1", "f3", "f5", "f7", "f9", "f11", "f13", "f15", "f17", "f19"]'
+for d in $(ours); do
+	case $(cat "$MNT/$d/schemata") in
+	*"L3:0=3;1=3"*|*"L3:0=c;1=c"*) fail "beside a writer: $d holds the writer's schemata" ;;
+	*) pass ;;
+	esac
+done
+ok "beside a writer: nothing to repair" info
+case $OUT in *"disagreed"*) fail "beside a writer: the kernel had drifted from our state" ;; *) pass ;; esac
+kill "$TW" 2>/dev/null
+wait "$TW" 2>/dev/null
+rmdir "$MNT/runtime-w"
+ok "reset" reset
+umount_fs
+
+# ---- MB's scale is the kernel's (info/MB), whatever CPU the description names ----------
+MACHINE_SAVED=$MACHINE
+STATE=$TMP/state-mb-amd
+mkdir -m 700 "$STATE"
+MACHINE=preset=skylake-sp
+mount_fs --mb 16:0:1:amd:2048
+ok "AMD's MB under an Intel description" -j info
+json "MB in 1/8 GB/s, 0 the minimum" \
+	"[(r['units'], r['min_bandwidth'], r['bandwidth_gran'], r['max_bandwidth']) for r in d['resources'] if r['name'] == 'MB']" \
+	'[["1/8 GB/s", 0, 1, 2048]]'
+ok "MB:0=0 where the minimum is 0" group create z --schema "MB:0=0;1=1024"
+expect_file "MB 0 in the kernel" "$MNT/$(ours)/schemata" "$(printf '    MB:0=0;1=1024\n    L3:0=7ff;1=7ff')"
+umount_fs
+STATE=$TMP/state-mb-intel
+mkdir -m 700 "$STATE"
+MACHINE=preset=amd-milan
+mount_fs --mb 8:10:10
+ok "Intel's MB under an AMD description" -j info
+json "MB in percent, 10 the minimum" \
+	"[(r['units'], r['min_bandwidth'], r['bandwidth_gran'], r['max_bandwidth']) for r in d['resources'] if r['name'] == 'MB']" \
+	'[["percent", 10, 10, 100]]'
+umount_fs
+MACHINE=$MACHINE_SAVED
 
 finish

@@ -372,13 +372,14 @@ static void tasks_and_precedence(void **state)
 }
 
 /*
- * A split that the kernel refuses half-way: the new control group was made,
- * its schemata refused (an exclusive group not ours holds those ways). The
- * directory goes again, the task stays, the state is as it was.
+ * A split onto ways another tool's exclusive group holds: the kernel would
+ * refuse the new control group's schemata. Refused before the first write,
+ * naming that group; the task stays, the kernel and the state are as they
+ * were (no directory made and removed again).
  */
-static void refused_split_is_undone(void **state)
+static void refused_split_changes_nothing(void **state)
 {
-	char *before, *after;
+	char *before, *after, *tree;
 	rdtalloc_t *r;
 	pid_t t;
 
@@ -395,11 +396,15 @@ static void refused_split_is_undone(void **state)
 	assert_int_equal(tu_write(tu_path(fx.mnt, "runtime/schemata"), "L3:0=f0000;1=f0000\n"), 0);
 	assert_int_equal(tu_write(tu_path(fx.mnt, "runtime/mode"), "exclusive\n"), 0);
 	before = snapshot(r);
-	assert_err(r, rdtalloc_set_schema(r, "q", "L3:0=30000;1=30000"), -EINVAL);
-	assert_errmsg_has(r, "Overlaps with exclusive group");
+	tree = strdup(ours());
+	assert_err(r, rdtalloc_set_schema(r, "q", "L3:0=30000;1=30000"), -EBUSY);
+	assert_errmsg_has(r, "resctrl: group q would overlap 'runtime', an exclusive group "
+			  "librdtalloc did not create (L3 cache id 0: 0x30000 and 0xf0000)");
 	after = snapshot(r);
 	assert_string_equal(after, before);
+	assert_string_equal(ours(), tree);
 	assert_true(klists(ours(), t));
+	free(tree);
 	free(after);
 	free(before);
 	reap(t);
@@ -629,7 +634,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(classes_and_numbers),
 		cmocka_unit_test(tasks_and_precedence),
-		cmocka_unit_test(refused_split_is_undone),
+		cmocka_unit_test(refused_split_changes_nothing),
 		cmocka_unit_test(unwritable_state_undoes_the_kernel),
 		cmocka_unit_test(open_repairs_ours_adopts_the_root),
 		cmocka_unit_test(new_state_adopts_the_root),
