@@ -110,7 +110,7 @@ static int cgroup_show(int argc, char **argv)
 	int ret;
 
 	MAX_ARGS(1, synopsis);
-	r = ctx();
+	r = ctx_ro();
 	if (!r)
 		return EXIT_FAIL;
 	if (argc == 1) {

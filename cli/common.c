@@ -225,10 +225,13 @@ rdtalloc_t *ctx(void)
 	return ctx_flags(0);
 }
 
-/* Read-only commands: nothing created, and one snapshot of the state answers them. */
+/*
+ * Read-only commands: nothing created or written (not even a repair of the
+ * kernel), and one snapshot of the state answers them.
+ */
 rdtalloc_t *ctx_ro(void)
 {
-	return ctx_flags(RDTALLOC_F_NO_CREATE | RDTALLOC_F_SNAPSHOT);
+	return ctx_flags(RDTALLOC_F_READ_ONLY | RDTALLOC_F_SNAPSHOT);
 }
 
 rdtalloc_t *ctx_replace(void)

@@ -63,7 +63,7 @@ int do_save(int argc, char **argv)
 	if (ret)
 		return ret;
 	MAX_ARGS(0, synopsis);
-	r = ctx();
+	r = ctx_ro();
 	if (!r)
 		return EXIT_FAIL;
 	buf = save_text(r, tasks ? RDTALLOC_SAVE_TASKS : 0);
@@ -241,7 +241,7 @@ int do_apply(int argc, char **argv)
 	text = read_all(argv[0]);
 	if (!text)
 		return EXIT_FAIL;
-	r = ctx();
+	r = dry ? ctx_ro() : ctx();	/* a dry run writes nothing, nor makes a state */
 	if (!r) {
 		free(text);
 		return EXIT_FAIL;

@@ -177,7 +177,7 @@ static int hook_status(int argc, char **argv)
 	if (ret)
 		return ret;
 	MAX_ARGS(0, "hook status");
-	r = ctx();
+	r = ctx_ro();
 	if (!r)
 		return EXIT_FAIL;
 	ret = rdtalloc_hook_get_status(r, &st);

@@ -925,6 +925,7 @@ RDTALLOC_API int rdtalloc_apply_config_report(rdtalloc_t *r, const char *text, u
 {
 	struct report rep = { 0 };
 	struct apply a = { .r = r, .flags = flags };
+	bool write;
 	int ret;
 
 	if (!r)
@@ -935,7 +936,9 @@ RDTALLOC_API int rdtalloc_apply_config_report(rdtalloc_t *r, const char *text, u
 		*report_len = 0;
 	if (len)
 		buf[0] = '\0';
-	ret = rdt_core_begin(r, true);
+	/* a dry run only looks: it works on a copy, on a read-only context too */
+	write = !(flags & RDTALLOC_APPLY_DRY_RUN);
+	ret = rdt_core_begin(r, write);
 	if (ret)
 		return ret;
 	if (!text)
@@ -960,7 +963,7 @@ RDTALLOC_API int rdtalloc_apply_config_report(rdtalloc_t *r, const char *text, u
 	}
 out:
 	free(rep.s);
-	return rdt_core_end(r, true, ret);
+	return rdt_core_end(r, write, ret);
 }
 
 RDTALLOC_API int rdtalloc_apply_config(rdtalloc_t *r, const char *text, unsigned int flags)

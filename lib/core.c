@@ -43,7 +43,7 @@ static const struct rdt_backend *const backends[] = {
 #define OPTS_GET(opts, field, def) (OPTS_HAS(opts, field) ? (opts)->field : (def))
 
 #define KNOWN_FLAGS (RDTALLOC_F_EPHEMERAL | RDTALLOC_F_NO_CREATE | RDTALLOC_F_REPLACE_MACHINE | \
-		     RDTALLOC_F_SNAPSHOT)
+		     RDTALLOC_F_SNAPSHOT | RDTALLOC_F_READ_ONLY)
 
 /* Bound tasks checked for exit per write, so stale bindings go away gradually. */
 #define GC_BATCH 32
@@ -85,6 +85,11 @@ static int begin(rdtalloc_t *r, bool write)
 	rdt_clear_err(r);
 	if (write)	/* calls that only look leave the last change's warning */
 		r->warning[0] = '\0';
+	if (write && r->ro) {
+		pthread_mutex_unlock(&r->mu);
+		return rdt_fail(r, -EROFS, "this context was opened read only "
+				"(RDTALLOC_F_READ_ONLY): reopen without the flag to change anything");
+	}
 	if (write && r->peek) {
 		pthread_mutex_unlock(&r->mu);
 		return rdt_fail(r, -EROFS, "this context was opened to look (RDTALLOC_F_NO_CREATE) "
@@ -702,10 +707,10 @@ static int open_store(rdtalloc_t *r, const char *dir, const char *desc)
 					"XDG_RUNTIME_DIR or HOME, or give one");
 		dir = path;
 	}
-	ret = rdt_store_open(dir, &r->store, err, sizeof(err));
+	ret = rdt_store_open(dir, r->ro, &r->store, err, sizeof(err));
 	if (ret)
 		return rdt_fail(NULL, ret, "%s", err[0] ? err : strerror(-ret));
-	ret = rdt_store_lock(r->store, true);
+	ret = rdt_store_lock(r->store, !r->ro);
 	if (ret)
 		return rdt_fail(NULL, ret, "cannot lock state in %s", dir);
 	ret = rdt_store_probe(r->store, &exists, &changed);
@@ -882,8 +887,25 @@ static int peek_check(rdtalloc_t *r, const char *dir)
 					"XDG_RUNTIME_DIR or HOME, or give one");
 		dir = path;
 	}
-	if (rdt_store_exists(dir))
+	ret = rdt_store_exists(dir);
+	if (ret > 0)
 		return 0;
+	/*
+	 * Only a state that does not exist reads as the defaults: one that
+	 * cannot be looked at (another user's 0700 directory) is an error, or
+	 * a read would show an empty state where there is one.
+	 */
+	if (ret < 0) {
+		struct stat sb;
+		char owner[96] = "";
+
+		if (!stat(dir, &sb))
+			snprintf(owner, sizeof(owner), " (owned by uid %u, mode %04o)",
+				 (unsigned int)sb.st_uid, (unsigned int)(sb.st_mode & 07777));
+		return rdt_fail(NULL, ret, "cannot read the state in %.200s%s: %s; run as a user "
+				"who may, or name a state directory of your own (--state-dir)", dir,
+				owner, strerror(-ret));
+	}
 	r->peek = true;
 	n = strlen(r->reason);
 	snprintf(r->reason + n, sizeof(r->reason) - n, "; no state in %.200s yet: a new one is "
@@ -920,7 +942,9 @@ RDTALLOC_API int rdtalloc_open(rdtalloc_t **out, const struct rdtalloc_opts *opt
 		ret = precedence_check(r);
 	if (ret)
 		goto fail;
-	if (!(r->flags & RDTALLOC_F_EPHEMERAL) && (r->flags & RDTALLOC_F_NO_CREATE))
+	r->ro = (r->flags & RDTALLOC_F_READ_ONLY) != 0;
+	if (!(r->flags & RDTALLOC_F_EPHEMERAL) &&
+	    (r->flags & (RDTALLOC_F_NO_CREATE | RDTALLOC_F_READ_ONLY)))
 		ret = peek_check(r, OPTS_GET(opts, state_dir, NULL));
 	if (ret)
 		goto fail;

@@ -62,14 +62,16 @@ static int errf(char *err, size_t len, int code, const char *fmt, ...)
 
 /* ---- Directory and file checks ------------------------------------------ */
 
-bool rdt_store_exists(const char *dir)
+int rdt_store_exists(const char *dir)
 {
 	char path[PATH_MAX];
 	struct stat sb;
 
 	if (snprintf(path, sizeof(path), "%s/%s", dir, STATE_FILE) >= (int)sizeof(path))
-		return false;
-	return stat(path, &sb) == 0;
+		return -ENAMETOOLONG;
+	if (!stat(path, &sb))
+		return 1;
+	return errno == ENOENT ? 0 : -errno;
 }
 
 int rdt_store_default_dir(const char *backend, char *buf, size_t len)
@@ -191,7 +193,7 @@ static int open_checked(struct rdt_store *s, const char *name, int flags, const 
 	return fd;
 }
 
-int rdt_store_open(const char *dir, struct rdt_store **out, char *err, size_t len)
+int rdt_store_open(const char *dir, bool ro, struct rdt_store **out, char *err, size_t len)
 {
 	struct rdt_store *s;
 	int ret;
@@ -202,7 +204,7 @@ int rdt_store_open(const char *dir, struct rdt_store **out, char *err, size_t le
 			    dir ? dir : "");
 	if (strlen(dir) > PATH_MAX - 32)
 		return errf(err, len, -ENAMETOOLONG, "state directory path is too long");
-	ret = make_dirs(dir, err, len);
+	ret = ro ? 0 : make_dirs(dir, err, len);
 	if (!ret)
 		ret = check_dir(dir, err, len);
 	if (ret)
@@ -223,7 +225,8 @@ int rdt_store_open(const char *dir, struct rdt_store **out, char *err, size_t le
 		ret = errf(err, len, -errno, "state directory %s: %s", dir, strerror(errno));
 		goto fail;
 	}
-	ret = open_checked(s, LOCK_FILE, O_RDWR | O_CREAT, "lock file", err, len);
+	/* read only: a shared flock needs no write access, and nothing is made */
+	ret = open_checked(s, LOCK_FILE, ro ? O_RDONLY : O_RDWR | O_CREAT, "lock file", err, len);
 	if (ret < 0) {
 		if (!err[0])
 			errf(err, len, ret, "lock file %s/%s: %s", dir, LOCK_FILE, strerror(-ret));

@@ -21,10 +21,16 @@ struct rdt_store;
 /* Default state directory of a backend: /run/rdtalloc/<b> for root, else per user. */
 int rdt_store_default_dir(const char *backend, char *buf, size_t len);
 
-/* Open (creating it 0700 when missing) and check a state directory. */
-int rdt_store_open(const char *dir, struct rdt_store **out, char *err, size_t errlen);
-/* Is there a state file in dir (nothing is created)? */
-bool rdt_store_exists(const char *dir);
+/*
+ * Open (creating it 0700 when missing) and check a state directory; ro:
+ * create nothing (the directory and its lock file must exist).
+ */
+int rdt_store_open(const char *dir, bool ro, struct rdt_store **out, char *err, size_t errlen);
+/*
+ * Is there a state file in dir (nothing is created)? 1 yes, 0 no (it or
+ * the directory does not exist), else -errno: it cannot be known (EACCES).
+ */
+int rdt_store_exists(const char *dir);
 void rdt_store_close(struct rdt_store *s);
 const char *rdt_store_path(const struct rdt_store *s);
 

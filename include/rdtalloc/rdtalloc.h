@@ -58,6 +58,16 @@ typedef struct rdtalloc rdtalloc_t;
  * current state first, as always, and so does the look after it.
  */
 #define RDTALLOC_F_SNAPSHOT (1u << 3)
+/*
+ * Read only (0.4): the context changes nothing, at open or later - no
+ * state file, lock file or register write, no repair of what drifted
+ * from the state (the backend's reason line says what differs; the next
+ * change made without the flag brings it back) - and every call that
+ * would change something is -EROFS. Implies RDTALLOC_F_NO_CREATE. A state
+ * that exists but cannot be read is an error, never an empty state. For
+ * tools that only look (rdtctl info, show, save, closids, map).
+ */
+#define RDTALLOC_F_READ_ONLY (1u << 4)
 
 struct rdtalloc_opts {
 	size_t sz;		/* sizeof(struct rdtalloc_opts) of the caller */

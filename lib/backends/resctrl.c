@@ -707,7 +707,30 @@ static int dir_with_key(const struct rc_view *v, const uint64_t *key)
 	return -1;
 }
 
-/* The view of r->st as the kernel holds it now: every class with its directory. */
+/* Our directory that no class holds and whose schemata no class has; -1 when none. */
+static int dir_drifted(const struct rc_view *v)
+{
+	unsigned int i, k;
+
+	for (i = 0; i < v->ndirs; i++) {
+		if (v->dirs[i].n <= 0 || v->dirs[i].cls >= 0)
+			continue;
+		for (k = 0; v->dirs[i].key_ok && k < v->ncls; k++)
+			if (!memcmp(v->dirs[i].key, v->cls[k].key, v->nkey * sizeof(uint64_t)))
+				break;
+		if (!v->dirs[i].key_ok || k == v->ncls)
+			return (int)i;
+	}
+	return -1;
+}
+
+/*
+ * The view of r->st as the kernel holds it now: every class with its
+ * directory. A context that is read only may find the kernel changed
+ * behind our back: a class whose schemata were rewritten is answered from
+ * the directory of ours they were rewritten in (the next change puts them
+ * back there); a class with no directory at all is -ESTALE.
+ */
 static int view_current(struct rdtalloc *r, struct rc_view *v)
 {
 	unsigned int k;
@@ -720,15 +743,22 @@ static int view_current(struct rdtalloc *r, struct rc_view *v)
 	for (k = 0; !ret && k < v->ncls; k++) {
 		int d = dir_with_key(v, v->cls[k].key);
 
-		if (d < 0) {
+		v->cls[k].dir = d;
+		if (d >= 0)
+			v->dirs[d].cls = (int)k;
+	}
+	for (k = 0; !ret && k < v->ncls; k++) {
+		int d = v->cls[k].dir;
+
+		if (d < 0 && r->ro && (d = dir_drifted(v)) >= 0) {
+			v->cls[k].dir = d;
+			v->dirs[d].cls = (int)k;
+		}
+		if (d < 0)
 			ret = rdt_fail(r, -ESTALE, "resctrl does not hold this state: no control "
 				       "group of ours in %s has the schema of group '%s' (changed "
-				       "behind our back?); any write call, or reopening, re-applies "
-				       "it", ctx_of(r)->root, r->st->groups[v->cls[k].groups[0]].name);
-			break;
-		}
-		v->cls[k].dir = d;
-		v->dirs[d].cls = (int)k;
+				       "behind our back?); the next change re-applies it",
+				       ctx_of(r)->root, r->st->groups[v->cls[k].groups[0]].name);
 	}
 	if (ret)
 		view_free(v);
@@ -1729,12 +1759,128 @@ static unsigned int drop_exited(struct rdtalloc *r)
 	return dropped;
 }
 
+/*
+ * The reason line's resctrl part: the CLOSIDs in use as the open left them
+ * (c->ours, c->foreign), then what the open found. ro: found, not acted on.
+ */
+static void say_open(struct rdtalloc *r, bool adopted, unsigned int exited, unsigned int gone,
+		     const char *kernel)
+{
+	struct rc_ctx *c = ctx_of(r);
+	unsigned int free_ids;
+	size_t n = strlen(r->reason);
+
+	free_ids = c->num_closids > c->ours + 1 + c->foreign ?
+		   c->num_closids - c->ours - 1 - c->foreign : 0;
+	snprintf(r->reason + n, sizeof(r->reason) - n, "; resctrl at %s%s%s: CLOSIDs in use: the "
+		 "root, %u group%s of ours, %u not ours%s; %u free of %u%s", c->root,
+		 c->cdp[RDT_L3] ? " (CDP on)" : "",
+		 c->mba_mbps ? " (mba_MBps: MB in MBps, left to the kernel)" : "", c->ours,
+		 c->ours == 1 ? "" : "s", c->foreign, c->foreign_names, free_ids, c->num_closids,
+		 kernel);
+	n = strlen(r->reason);
+	if (adopted)
+		snprintf(r->reason + n, sizeof(r->reason) - n, r->ro ?
+			 "; the root group's schemata were set outside this state (shown as the "
+			 "default group's; the next change adopts them)" :
+			 "; the root group's schemata, set outside this state, were adopted as the "
+			 "default group's schema");
+	n = strlen(r->reason);
+	if (exited)
+		snprintf(r->reason + n, sizeof(r->reason) - n, "; %u bound task%s had exited "
+			 "and %s", exited, exited == 1 ? "" : "s", r->ro ?
+			 "is not shown (read only: the next change drops it)" :
+			 exited == 1 ? "was dropped" : "were dropped");
+	n = strlen(r->reason);
+	if (gone)
+		snprintf(r->reason + n, sizeof(r->reason) - n, "; %u bound cgroup%s had been "
+			 "removed and %s", gone, gone == 1 ? "" : "s", r->ro ?
+			 "is not shown (read only: the next change drops it)" :
+			 gone == 1 ? "was dropped" : "were dropped");
+}
+
+/*
+ * Read only: where does the kernel differ from the state? Our control
+ * groups missing, left over, or holding other schemata or CPUs. Nothing
+ * is written; a kernel that cannot hold the state at all says why.
+ */
+static void describe_drift(struct rdtalloc *r, char *buf, size_t len)
+{
+	struct rc_view v = { 0 }, bv = { 0 };
+	unsigned int k, d, missing = 0, stale = 0, changed = 0;
+	char *text = NULL, *cpus = NULL;
+
+	buf[0] = '\0';
+	if (plan(r, r->st, NULL, &v, &bv)) {
+		snprintf(buf, len, "the kernel cannot hold the state now: %s",
+			 rdtalloc_errmsg(r));
+		goto out;
+	}
+	for (k = 0; k < v.ncls; k++) {
+		const struct rc_dir *dir;
+
+		if (v.cls[k].dir < 0) {
+			missing++;
+			continue;
+		}
+		dir = &v.dirs[v.cls[k].dir];
+		if (!dir->key_ok || memcmp(dir->key, v.cls[k].key, v.nkey * sizeof(uint64_t))) {
+			changed++;
+			continue;
+		}
+		if (class_cpus(r, &v, (int)k, &cpus) || read_small(r, dir->name, "cpus_list", &text)) {
+			changed++;
+		} else if (!same_cpus(text, cpus)) {
+			changed++;
+		}
+		free(text);
+		free(cpus);
+		text = cpus = NULL;
+	}
+	for (d = 0; d < v.ndirs; d++)
+		stale += v.dirs[d].n > 0 && v.dirs[d].remove;
+	/* the CLOSIDs in use as the kernel has them */
+	ctx_of(r)->ours = v.nours;
+	ctx_of(r)->foreign = v.nforeign;
+	names_not_ours(&v, ctx_of(r)->foreign_names, sizeof(ctx_of(r)->foreign_names));
+	if (missing || stale || changed)
+		snprintf(buf, len, "the kernel disagrees with the state (%u control group%s of ours "
+			 "missing, %u left over, %u with other schemata or CPUs; read only: the "
+			 "next change brings it back)", missing, missing == 1 ? "" : "s", stale,
+			 changed);
+out:
+	rdt_clear_err(r);
+	view_free(&v);
+	view_free(&bv);
+}
+
+/*
+ * A read-only open (RDTALLOC_F_READ_ONLY): the state as the kernel would
+ * show it - the root's schemata as the default group's, exited tasks and
+ * removed cgroups gone - in memory only, and what differs said.
+ */
+static int rc_open_ro(struct rdtalloc *r)
+{
+	char drift[384] = "; ";
+	unsigned int exited, gone;
+	bool adopted = false;
+	int ret;
+
+	exited = drop_exited(r);
+	gone = rdt_core_cgroup_gc(r);
+	ret = adopt_root(r, &adopted);
+	if (ret)
+		return rdt_fail(NULL, ret, "%s", rdtalloc_errmsg(r));
+	describe_drift(r, drift + 2, sizeof(drift) - 2);
+	say_open(r, adopted, exited, gone, drift[2] ? drift : "");
+	return 0;
+}
+
 static int rc_open_ops(struct rdtalloc *r)
 {
 	struct rc_ctx *c = ctx_of(r);
 	char err[RDT_ERRMSG_MAX] = "";
-	unsigned int res, free_ids, exited = 0, gone = 0;
-	size_t n;
+	unsigned int res, exited = 0, gone = 0;
 	bool adopted = false;
 	int ret;
 
@@ -1746,6 +1892,8 @@ static int rc_open_ops(struct rdtalloc *r)
 			ret = rdt_fail(NULL, -EINVAL, "resctrl: %s", r->st->err);
 	if (ret || r->peek)	/* a look at a new state: the kernel is not ours to change */
 		return ret;
+	if (r->ro)
+		return rc_open_ro(r);
 	if (r->store && (ret = rdt_store_lock(r->store, true))) {
 		rdt_fail(NULL, ret, "cannot lock %s", rdt_store_path(r->store));
 		return ret;
@@ -1774,29 +1922,8 @@ static int rc_open_ops(struct rdtalloc *r)
 	if (ret)
 		return ret;
 	rdt_clear_err(r);
-	n = strlen(r->reason);
-	free_ids = c->num_closids > c->ours + 1 + c->foreign ?
-		   c->num_closids - c->ours - 1 - c->foreign : 0;
-	snprintf(r->reason + n, sizeof(r->reason) - n, "; resctrl at %s%s%s: CLOSIDs in use: the "
-		 "root, %u group%s of ours, %u not ours%s; %u free of %u%s", c->root,
-		 c->cdp[RDT_L3] ? " (CDP on)" : "",
-		 c->mba_mbps ? " (mba_MBps: MB in MBps, left to the kernel)" : "", c->ours, c->ours == 1 ? "" : "s", c->foreign,
-		 c->foreign_names, free_ids, c->num_closids, c->changes && !r->fresh ?
+	say_open(r, adopted, exited, gone, c->changes && !r->fresh ?
 		 "; the kernel disagreed with the state and was brought back to it" : "");
-	n = strlen(r->reason);
-	if (adopted)
-		snprintf(r->reason + n, sizeof(r->reason) - n, "; the root group's schemata, set "
-			 "outside this state, were adopted as the default group's schema");
-	n = strlen(r->reason);
-	if (exited)
-		snprintf(r->reason + n, sizeof(r->reason) - n, "; %u bound task%s had exited "
-			 "and %s dropped", exited, exited == 1 ? "" : "s",
-			 exited == 1 ? "was" : "were");
-	n = strlen(r->reason);
-	if (gone)
-		snprintf(r->reason + n, sizeof(r->reason) - n, "; %u bound cgroup%s had been "
-			 "removed and %s dropped", gone, gone == 1 ? "" : "s",
-			 gone == 1 ? "was" : "were");
 	return 0;
 }
 

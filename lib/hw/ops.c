@@ -195,6 +195,15 @@ static int hw_open(struct rdtalloc *r)
 
 	if (!r->be->reconcile || r->peek)
 		return 0;
+	/* read only: the registers are read, not repaired; what differs is said */
+	if (r->ro) {
+		if (r->st->regs.digest && regs_digest(r) != r->st->regs.digest) {
+			n = strlen(r->reason);
+			snprintf(r->reason + n, sizeof(r->reason) - n, "; the registers differ from "
+				 "the state (read only: the next change re-applies them)");
+		}
+		return 0;
+	}
 	if (r->store) {
 		/* exclusive: a new digest is written back */
 		ret = rdt_store_lock(r->store, true);

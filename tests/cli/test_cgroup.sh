@@ -270,11 +270,15 @@ if [ -n "$FS" ] && [ -x "$FS" ] && [ -c /dev/fuse ]; then
 		fail "resctrl: $RG/tasks holds '$(lists "$RG")', not $A"; fi
 	rc task show rt
 	expect_out "resctrl: task show rt" "$A"
-	# a newcomer from outside: moved at the next call of any program
+	# a newcomer from outside: moved by the next change (any program's); a look moves nothing
 	start_in "$CG"
 	B=$P
 	rc cgroup show
-	expect_rc 0 "resctrl: the next call"
+	expect_rc 0 "resctrl: a look"
+	if [ "$(lists "$RG")" = "$A" ]; then pass; else
+		fail "resctrl: a look moved a task: '$(lists "$RG")'"; fi
+	rc group create later
+	expect_rc 0 "resctrl: the next change"
 	if [ "$(lists "$RG")" = "$(sorted "$A" "$B")" ]; then pass; else
 		fail "resctrl: the newcomer was not moved: '$(lists "$RG")'"; fi
 	rc save
