@@ -3,8 +3,12 @@
  * test_api_snapshot: RDTALLOC_F_SNAPSHOT. A context that looks answers
  * from the state it last read - another process's change is not seen -
  * until it makes a change itself, which reads the current state first;
- * without the flag every look sees the latest state.
+ * without the flag every look sees the latest state. RDTALLOC_F_READ_ONLY:
+ * every change is -EROFS and the state directory is left as it was; a
+ * directory without a state reads as the defaults and stays empty.
  */
+#include <dirent.h>
+#include <sys/stat.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -49,10 +53,70 @@ static void snapshot_looks(void **s)
 	tu_rm_rf(dir);
 }
 
+/* The names and modification times in dir, one per line, sorted by readdir order. */
+static char *listing(const char *dir)
+{
+	static char buf[2][4096];
+	static int k;
+	char path[512];
+	struct dirent *e;
+	struct stat sb;
+	size_t off = 0;
+	DIR *d = opendir(dir);
+
+	k ^= 1;
+	buf[k][0] = '\0';
+	while (d && (e = readdir(d))) {
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		if (!stat(path, &sb))
+			off += (size_t)snprintf(buf[k] + off, sizeof(buf[k]) - off, "%s %lld %ld.%09ld\n",
+						e->d_name, (long long)sb.st_size,
+						(long)sb.st_mtim.tv_sec, sb.st_mtim.tv_nsec);
+	}
+	if (d)
+		closedir(d);
+	return buf[k];
+}
+
+static void read_only_changes_nothing(void **s)
+{
+	char dir[64], empty[64], buf[64], *before;
+	rdtalloc_t *w, *ro;
+
+	(void)s;
+	w = tu_open(tu_mkdtemp(dir), M2V, 0);
+	assert_ok(w, rdtalloc_group_create(w, "a"));
+	rdtalloc_close(w);
+	before = strdup(listing(dir));
+	ro = tu_open(dir, M2V, RDTALLOC_F_READ_ONLY);
+	assert_int_equal(rdtalloc_group_count(ro), 2);
+	assert_ok(ro, rdtalloc_get_schema(ro, "a", buf, sizeof(buf)));
+	assert_err(ro, rdtalloc_group_create(ro, "b"), -EROFS);
+	assert_errmsg_has(ro, "opened read only (RDTALLOC_F_READ_ONLY)");
+	assert_err(ro, rdtalloc_set_schema(ro, "a", "L3:0=f"), -EROFS);
+	assert_err(ro, rdtalloc_reset(ro), -EROFS);
+	assert_int_equal(rdtalloc_group_count(ro), 2);
+	rdtalloc_close(ro);
+	assert_string_equal(listing(dir), before);
+	free(before);
+	/* no state: the defaults, and nothing made */
+	tu_mkdtemp(empty);
+	before = strdup(listing(empty));
+	ro = tu_open(empty, M2V, RDTALLOC_F_READ_ONLY);
+	assert_int_equal(rdtalloc_group_count(ro), 1);
+	assert_err(ro, rdtalloc_group_create(ro, "b"), -EROFS);
+	rdtalloc_close(ro);
+	assert_string_equal(listing(empty), before);
+	free(before);
+	tu_rm_rf(dir);
+	tu_rm_rf(empty);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(snapshot_looks),
+		cmocka_unit_test(read_only_changes_nothing),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
