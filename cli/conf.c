@@ -216,12 +216,13 @@ static int apply_text(rdtalloc_t *r, const char *text, unsigned int fl, int *cha
 int do_apply(int argc, char **argv)
 {
 	static const char synopsis[] =
-		"apply FILE|- [--prune] [--dry-run] [--missing-tasks=fail|skip]";
-	bool prune = false, dry = false;
+		"apply FILE|- [--prune] [--dry-run] [--missing-tasks=fail|skip] [--force-machine]";
+	bool prune = false, dry = false, force_machine = false;
 	const char *missing = "fail";
 	const struct flag flags[] = {
 		{ "--prune", &prune, NULL },
 		{ "--dry-run", &dry, NULL },
+		{ "--force-machine", &force_machine, NULL },
 		{ "--missing-tasks", NULL, &missing },
 		{ NULL, NULL, NULL },
 	};
@@ -250,6 +251,8 @@ int do_apply(int argc, char **argv)
 		fl |= RDTALLOC_APPLY_PRUNE;
 	if (dry)
 		fl |= RDTALLOC_APPLY_DRY_RUN;
+	if (force_machine)
+		fl |= RDTALLOC_APPLY_FORCE_MACHINE;
 	if (!strcmp(missing, "skip"))
 		fl |= RDTALLOC_APPLY_SKIP_MISSING_TASKS;
 	ret = apply_text(r, text, fl, &changes, &report);

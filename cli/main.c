@@ -61,7 +61,7 @@ static const char usage_text[] =
 "                                     per domain: each group's ways, the shareable and unused ones\n"
 "  cdp RESOURCE on|off                code/data prioritization (only default may exist)\n"
 "  save [--tasks]                     print the state as a configuration (--tasks: with task ids)\n"
-"  apply FILE|- [--prune] [--dry-run] [--missing-tasks=fail|skip]\n"
+"  apply FILE|- [--prune] [--dry-run] [--missing-tasks=fail|skip] [--force-machine]\n"
 "                                     make the state match a configuration, print each change\n"
 "  reset [--machine DESC]             remove every group, all masks back to all-ones\n"
 "                                     (with --machine: the state is made anew for DESC)\n"

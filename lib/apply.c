@@ -136,6 +136,95 @@ static void save_cgroups(struct out *o, rdtalloc_t *r, int g)
 	rdt_clear_err(r);	/* no cgroup2 mount: nothing to write */
 }
 
+/* A resource's domain ids as a list: "0-1", "0,2-3". */
+static void ids_text(const struct rdt_machine *m, enum rdt_res res, char *buf, size_t len)
+{
+	int *ids = malloc((m->ndom[res] + 1) * sizeof(*ids));
+	unsigned int d;
+
+	buf[0] = '\0';
+	if (!ids)
+		return;
+	for (d = 0; d < m->ndom[res]; d++)
+		ids[d] = (int)m->dom[res][d].cache_id;
+	if (rdt_cpulist_format(ids, m->ndom[res], buf, len) < 0)
+		buf[0] = '\0';
+	free(ids);
+}
+
+/*
+ * The first way the machine differs from the one the file was saved on
+ * (its `machine` lines), as "line N: ..."; 0 when none does.
+ */
+static int machine_differs(const struct rdt_config *cfg, const struct rdt_machine *m,
+			   char *why, size_t len)
+{
+	char here[512], there[512];
+	unsigned int res, d;
+
+	for (res = 0; res < RDT_NALL; res++) {
+		const struct rdt_config_machine *f = &cfg->machine[res];
+		const struct rdt_caps *c = &m->caps[res];
+		bool same = true;
+
+		if (!f->line)
+			continue;
+		if (!c->present) {
+			snprintf(why, len, "line %u: the file was saved on a machine with %s; this "
+				 "one has none", f->line, rdt_res_name(res));
+			return (int)f->line;
+		}
+		same = f->nids == m->ndom[res];
+		for (d = 0; same && d < f->nids; d++)
+			same = (unsigned int)f->ids[d] == m->dom[res][d].cache_id;
+		if (!same) {
+			ids_text(m, (enum rdt_res)res, here, sizeof(here));
+			if (rdt_cpulist_format(f->ids, f->nids, there, sizeof(there)) < 0)
+				there[0] = '\0';
+			snprintf(why, len, "line %u: %s %s ids here are %s, the file's machine had %s",
+				 f->line, rdt_res_name(res), res == RDT_MB ? "domain" : "cache", here,
+				 there);
+			return (int)f->line;
+		}
+		if (f->cbm_len && f->cbm_len != c->cbm_len) {
+			snprintf(why, len, "line %u: %s masks here are %u bits, the file's machine "
+				 "had %u", f->line, rdt_res_name(res), c->cbm_len, f->cbm_len);
+			return (int)f->line;
+		}
+		if (f->units >= 0 && f->units != (int)c->mb_amd) {
+			snprintf(why, len, "line %u: MB values here are %s, the file's machine had %s",
+				 f->line, c->mb_amd ? "1/8 GB/s (AMD)" : "percent",
+				 f->units ? "1/8 GB/s (AMD)" : "percent");
+			return (int)f->line;
+		}
+		if (f->max && f->max != c->mb_max) {
+			snprintf(why, len, "line %u: MB's maximum here is %u, the file's machine had "
+				 "%u", f->line, c->mb_max, f->max);
+			return (int)f->line;
+		}
+	}
+	return 0;
+}
+
+/* `machine` lines: the facts a file's schemas depend on (docs/config.md). */
+static void save_machine(struct out *o, const struct rdt_machine *m)
+{
+	char ids[512];
+	unsigned int res;
+
+	for (res = 0; res < RDT_NALL; res++) {
+		if (!m->caps[res].present)
+			continue;
+		ids_text(m, (enum rdt_res)res, ids, sizeof(ids));
+		if (res == RDT_MB)
+			outf(o, "machine MB ids=%s units=%s max=%u\n", ids,
+			     m->caps[res].mb_amd ? "amd" : "percent", m->caps[res].mb_max);
+		else
+			outf(o, "machine %s ids=%s cbm_len=%u\n", rdt_res_name(res), ids,
+			     m->caps[res].cbm_len);
+	}
+}
+
 /* The configuration text of r's state into o; errmsg set on failure. */
 static int save_text(rdtalloc_t *r, unsigned int flags, struct out *o)
 {
@@ -149,6 +238,7 @@ static int save_text(rdtalloc_t *r, unsigned int flags, struct out *o)
 	outf(o, "# rdtalloc configuration (rdtctl save, librdtalloc %s)\n",
 	     RDTALLOC_VERSION_STRING);
 	outf(o, "# machine: %s\n", st->m->desc[0] ? st->m->desc : "host");
+	save_machine(o, st->m);
 	for (res = 0; res < RDT_NRES; res++)
 		if (st->m->caps[res].present && st->m->caps[res].cdp)
 			outf(o, "cdp %s %s\n", rdt_res_name(res), st->cdp[res] ? "on" : "off");
@@ -877,6 +967,19 @@ static int apply_text(struct apply *a, const char *text)
 	}
 	a->cfg = cfg;
 	{
+		char why[RDT_ERRMSG_MAX - 128];
+
+		if (machine_differs(cfg, a->work->m, why, sizeof(why))) {
+			if (!(a->flags & RDTALLOC_APPLY_FORCE_MACHINE)) {
+				ret = rdt_fail(r, -EXDEV, "%s: the file was made for another "
+					       "machine (apply it anyway with --force-machine, "
+					       "RDTALLOC_APPLY_FORCE_MACHINE)", why);
+				goto out;
+			}
+			report(a, "machine differs, applied anyway (--force-machine): %s", why);
+		}
+	}
+	{
 		size_t listed = 0;
 
 		for (unsigned int i = 0; i < cfg->ngroups; i++)
@@ -918,7 +1021,8 @@ out:
 }
 
 #define APPLY_FLAGS \
-	(RDTALLOC_APPLY_PRUNE | RDTALLOC_APPLY_DRY_RUN | RDTALLOC_APPLY_SKIP_MISSING_TASKS)
+	(RDTALLOC_APPLY_PRUNE | RDTALLOC_APPLY_DRY_RUN | RDTALLOC_APPLY_SKIP_MISSING_TASKS | \
+	 RDTALLOC_APPLY_FORCE_MACHINE)
 
 RDTALLOC_API int rdtalloc_apply_config_report(rdtalloc_t *r, const char *text, unsigned int flags,
 					      char *buf, size_t len, size_t *report_len)

@@ -652,6 +652,133 @@ static int stmt_cdp(struct parser *p, const char *arg, size_t len)
 	return 0;
 }
 
+/* "KEY=VALUE" at arg: the key's and value's lengths; false when there is no '='. */
+static bool key_value(const char *arg, size_t len, size_t *kl, const char **v, size_t *vl)
+{
+	const char *eq = memchr(arg, '=', len);
+
+	if (!eq)
+		return false;
+	*kl = (size_t)(eq - arg);
+	*v = eq + 1;
+	*vl = len - *kl - 1;
+	return true;
+}
+
+/* A decimal number 1..max of n bytes at s. */
+static bool small_number(const char *s, size_t n, unsigned int max, unsigned int *out)
+{
+	unsigned long v = 0;
+
+	if (n == 0 || n > 7)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+		v = v * 10 + (unsigned long)(s[i] - '0');
+	}
+	if (v < 1 || v > max)
+		return false;
+	*out = (unsigned int)v;
+	return true;
+}
+
+/* One KEY=VALUE of `machine RES`. */
+static int machine_item(struct parser *p, enum rdt_res r, struct rdt_config_machine *m,
+			const char *w, size_t wl)
+{
+	char msg[RDT_ERRMSG_MAX], q[48], *list;
+	const char *v;
+	size_t kl, vl;
+	int ret;
+
+	if (!key_value(w, wl, &kl, &v, &vl) || !vl)
+		return fail(p, -EINVAL, "machine %s: '%s' is not KEY=VALUE", rdt_res_name(r),
+			    shown(w, wl, q));
+	if (kl == 3 && !memcmp(w, "ids", 3)) {
+		if (m->ids)
+			return fail(p, -EINVAL, "machine %s: ids given twice", rdt_res_name(r));
+		list = strndup(v, vl);
+		if (!list)
+			return fail_nomem(p);
+		ret = rdt_cpulist_parse(list, &m->ids, &m->nids, msg, sizeof(msg));
+		free(list);
+		if (ret)
+			return fail(p, ret, "machine %s: ids '%s': %s", rdt_res_name(r),
+				    shown(v, vl, q), msg);
+		return 0;
+	}
+	if (r != RDT_MB && kl == 7 && !memcmp(w, "cbm_len", 7)) {
+		if (!small_number(v, vl, RDT_MAX_CBM_LEN, &m->cbm_len))
+			return fail(p, -EINVAL, "machine %s: cbm_len '%s' is not 1..%d",
+				    rdt_res_name(r), shown(v, vl, q), RDT_MAX_CBM_LEN);
+		return 0;
+	}
+	if (r == RDT_MB && kl == 5 && !memcmp(w, "units", 5)) {
+		if (vl == 7 && !memcmp(v, "percent", 7))
+			m->units = 0;
+		else if (vl == 3 && !memcmp(v, "amd", 3))
+			m->units = 1;
+		else
+			return fail(p, -EINVAL, "machine MB: units '%s' is not percent or amd",
+				    shown(v, vl, q));
+		return 0;
+	}
+	if (r == RDT_MB && kl == 3 && !memcmp(w, "max", 3)) {
+		if (!small_number(v, vl, 1u << 20, &m->max))
+			return fail(p, -EINVAL, "machine MB: max '%s' is not 1..%u",
+				    shown(v, vl, q), 1u << 20);
+		return 0;
+	}
+	return fail(p, -EINVAL, "machine %s: unknown key '%s' (expected ids, %s)",
+		    rdt_res_name(r), shown(w, kl, q), r == RDT_MB ? "units or max" : "or cbm_len");
+}
+
+/*
+ * `machine RES ids=LIST [cbm_len=N | units=percent|amd max=N]`, before the
+ * first group: what `save` knew of the machine. Checked when applied.
+ */
+static int stmt_machine(struct parser *p, const char *arg, size_t len)
+{
+	struct rdt_config_machine *m;
+	char res[16], q[48];
+	size_t rl = 0, i, wl;
+	int r, ret;
+
+	if (p->cur >= 0)
+		return fail(p, -EINVAL, "'machine' must come before the first group");
+	while (rl < len && !is_blank(arg[rl]))
+		rl++;
+	if (rl == 0 || rl >= sizeof(res))
+		return fail(p, -EINVAL, "'machine' takes a resource and its facts, e.g. "
+			    "'machine L3 ids=0-1 cbm_len=11'");
+	memcpy(res, arg, rl);
+	res[rl] = '\0';
+	r = rdt_res_parse(res);
+	if (r < 0)
+		return fail(p, -EINVAL, "machine: unknown resource '%s' (L3, L2 or MB)",
+			    shown(res, rl, q));
+	m = &p->c->machine[r];
+	if (m->line)
+		return fail(p, -EINVAL, "machine %s is already given at line %u", rdt_res_name(r),
+			    m->line);
+	m->line = p->line;
+	for (i = rl; i < len; i += wl) {
+		while (i < len && is_blank(arg[i]))
+			i++;
+		for (wl = 0; i + wl < len && !is_blank(arg[i + wl]); wl++)
+			;
+		if (!wl)
+			break;
+		ret = machine_item(p, (enum rdt_res)r, m, arg + i, wl);
+		if (ret)
+			return ret;
+	}
+	if (!m->ids)
+		return fail(p, -EINVAL, "machine %s: ids=LIST is missing", rdt_res_name(r));
+	return 0;
+}
+
 /* One line without its comment and surrounding blanks: [s, s + n). */
 static int statement(struct parser *p, const char *s, size_t n)
 {
@@ -667,6 +794,7 @@ static int statement(struct parser *p, const char *s, size_t n)
 		{ "mode", stmt_mode, true },
 		{ "cgroup", stmt_cgroup, true },
 		{ "cdp", stmt_cdp, false },
+		{ "machine", stmt_machine, false },
 	};
 	size_t kl = 0, a;
 	char q[48];
@@ -684,7 +812,7 @@ static int statement(struct parser *p, const char *s, size_t n)
 		return stmts[i].fn(p, s + a, n - a);
 	}
 	return fail(p, -EINVAL, "unknown keyword '%s' (expected group, schema, cpus, tasks, "
-		    "cgroup, mode or cdp)", shown(s, kl, q));
+		    "cgroup, mode, cdp or machine)", shown(s, kl, q));
 }
 
 static int parse_lines(struct parser *p, const char *text)
@@ -741,6 +869,8 @@ int rdt_config_parse(const char *text, struct rdt_config **out, char *err, size_
 	}
 	for (int r = 0; r < RDT_NRES; r++)
 		p->c->cdp[r] = -1;
+	for (int r = 0; r < RDT_NALL; r++)
+		p->c->machine[r].units = -1;
 	p->cur = -1;
 	p->err = err;
 	p->errlen = errlen;
@@ -777,6 +907,8 @@ void rdt_config_free(struct rdt_config *c)
 		free(c->groups[i].cgroups);
 		free(c->groups[i].cgroup_lines);
 	}
+	for (int r = 0; r < RDT_NALL; r++)
+		free(c->machine[r].ids);
 	free(c->groups);
 	free(c);
 }

@@ -36,9 +36,23 @@ struct rdt_config_group {
 	unsigned int mode_line;
 };
 
+/*
+ * `machine RES ...`: the facts of the machine the file was saved on, so
+ * that apply can refuse a file made for another (docs/config.md).
+ */
+struct rdt_config_machine {
+	unsigned int line;		/* 0: no such line */
+	unsigned int nids;
+	int *ids;			/* cache ids (MB: domain ids), ascending */
+	unsigned int cbm_len;		/* L3, L2; 0: not given */
+	int units;			/* MB: -1 not given, 0 percent, 1 AMD's 1/8 GB/s */
+	unsigned int max;		/* MB: 0 not given */
+};
+
 struct rdt_config {
 	int cdp[RDT_NRES];		/* -1 not given, 0 off, 1 on */
 	unsigned int cdp_line[RDT_NRES];
+	struct rdt_config_machine machine[RDT_NALL];
 	unsigned int ngroups;
 	struct rdt_config_group *groups;	/* in file order */
 };

@@ -442,6 +442,12 @@ RDTALLOC_API int rdtalloc_apply_config(rdtalloc_t *r, const char *text, unsigned
 
 /* Apply: a task line naming a task that does not exist is skipped (and reported). */
 #define RDTALLOC_APPLY_SKIP_MISSING_TASKS (1u << 2)
+/*
+ * Apply (0.4): a file whose `machine` lines describe another machine (other
+ * domain ids, mask length, MB scale) is applied anyway, and the report says
+ * how it differs; without the flag it is -EXDEV naming the first difference.
+ */
+#define RDTALLOC_APPLY_FORCE_MACHINE (1u << 3)
 /* Save: write the task bindings too (by default only durable ones: groups, schemas, CPUs). */
 #define RDTALLOC_SAVE_TASKS (1u << 0)
 

@@ -184,7 +184,7 @@ EOF
 failure "bad mask" "line 7: L3 cache id 0: mask 0x5 is not contiguous" apply "$TMP/bad.conf"
 printf 'group a\n\tcpu 1\n' >"$TMP/bad.conf"
 failure "syntax error" \
-	"line 2: unknown keyword 'cpu' (expected group, schema, cpus, tasks, cgroup, mode or cdp)" \
+	"line 2: unknown keyword 'cpu' (expected group, schema, cpus, tasks, cgroup, mode, cdp or machine)" \
 	apply "$TMP/bad.conf"
 printf 'group a\n\tschema L3:2=f\n' >"$TMP/bad.conf"
 failure "bad cache id" "line 2: L3 cache id 2 does not exist (have 0,1)" apply "$TMP/bad.conf"
@@ -318,5 +318,39 @@ printf 'group rt\n\tmode exclusive\ngroup other\n\tschema L3:0=3;1=3\n' >"$TMP/o
 failure "the file's mode line" \
 	"line 2: L3 cache id 0: exclusive group rt (0x0000f) overlaps group other (0x00003)" \
 	apply --dry-run "$TMP/over2.conf"
+
+# a file carries its machine: applied on another, it is refused naming the first difference
+STATE=$TMP/machine-sky
+MACHINE='preset=skylake-sp;tasks=virtual'
+mkdir -m 700 "$STATE"
+ok "a group on Skylake" group create db --schema 'L3:0=f;1=f' --schema 'MB:0=50'
+ok "save on Skylake" save
+printf '%s\n' "$OUT" >"$TMP/sky.conf"
+expect_out_has "save: the L3 facts" "machine L3 ids=0-1 cbm_len=11"
+expect_out_has "save: the MB facts" "machine MB ids=0-1 units=percent max=100"
+STATE=$TMP/machine-milan
+MACHINE='preset=amd-milan;tasks=virtual'
+mkdir -m 700 "$STATE"
+ok "a state on Milan" info
+failure "a Skylake file on Milan" \
+	"line 3: L3 cache ids here are 0-15, the file's machine had 0-1: the file was made for another machine (apply it anyway with --force-machine, RDTALLOC_APPLY_FORCE_MACHINE)" \
+	apply "$TMP/sky.conf"
+failure "and its dry run" \
+	"line 3: L3 cache ids here are 0-15, the file's machine had 0-1: the file was made for another machine (apply it anyway with --force-machine, RDTALLOC_APPLY_FORCE_MACHINE)" \
+	apply --dry-run "$TMP/sky.conf"
+ok "group list: nothing applied" group list
+expect_out "nothing applied" "default"
+ok "--force-machine" apply --force-machine "$TMP/sky.conf"
+expect_out_contains "the report says how it differs" "machine differs, applied anyway (--force-machine): line 3: L3 cache ids here are 0-15, the file's machine had 0-1"
+# the same ids, another scale: the MB line differs
+STATE=$TMP/machine-sky2
+MACHINE='topology=package:2 l3:1 core:2 pu:1;l3.closids=16;l3.cbm_len=11;mb.closids=8;mb.units=amd;mb.min=0;mb.gran=1;mb.max=2048;tasks=virtual'
+mkdir -m 700 "$STATE"
+failure "Intel's MB percent on AMD's scale" \
+	"line 4: MB values here are 1/8 GB/s (AMD), the file's machine had percent: the file was made for another machine (apply it anyway with --force-machine, RDTALLOC_APPLY_FORCE_MACHINE)" \
+	apply "$TMP/sky.conf"
+# a file without machine lines (hand-written, or from before 0.4) is taken as it is
+printf 'group hand\n\tschema L3:0=3\n' >"$TMP/hand.conf"
+ok "a file without machine lines" apply "$TMP/hand.conf"
 
 finish

@@ -13,7 +13,7 @@ if printf '%s\n' "$OUT" | grep -Eqx 'rdtctl [0-9]+\.[0-9]+\.[0-9]+ \(librdtalloc
 run_raw --help
 expect_rc 0 "--help"
 expect_out_has "--help" "Usage: rdtctl [OPTIONS] COMMAND [ARGS]"
-expect_out_has "--help lists apply" "  apply FILE|- [--prune] [--dry-run] [--missing-tasks=fail|skip]"
+expect_out_has "--help lists apply" "  apply FILE|- [--prune] [--dry-run] [--missing-tasks=fail|skip] [--force-machine]"
 run_raw -h
 expect_rc 0 "-h"
 expect_out_has "-h" "Usage: rdtctl [OPTIONS] COMMAND [ARGS]"
@@ -54,7 +54,7 @@ usage "info takes nothing" "unexpected argument 'x': usage: rdtctl info [--cpuid
 usage "save takes nothing" "unexpected argument 'x': usage: rdtctl save [--tasks]" save x
 usage "reset takes nothing" "unexpected argument 'x': usage: rdtctl reset [--machine DESC]" reset x
 usage "apply needs a file" \
-	"missing argument: usage: rdtctl apply FILE|- [--prune] [--dry-run] [--missing-tasks=fail|skip]" apply
+	"missing argument: usage: rdtctl apply FILE|- [--prune] [--dry-run] [--missing-tasks=fail|skip] [--force-machine]" apply
 
 # malformed arguments rdtctl itself parses
 usage "task id not a number" "task bind: 'abc' is not a task id (a number > 0)" task bind p1 abc

@@ -448,6 +448,7 @@ static void save_without_tasks(void **state)
 	populate(r);
 	body = save_body(r, 0);
 	assert_string_equal(body,
+			    "machine L3 ids=0-1 cbm_len=20\n"
 			    "cdp L3 off\n"
 			    "\n"
 			    "group default\n"
@@ -476,6 +477,7 @@ static void save_with_tasks(void **state)
 	populate(r);
 	body = save_body(r, RDTALLOC_SAVE_TASKS);
 	assert_string_equal(body,
+			    "machine L3 ids=0-1 cbm_len=20\n"
 			    "cdp L3 off\n"
 			    "\n"
 			    "group default\n"

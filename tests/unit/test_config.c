@@ -174,16 +174,64 @@ static void test_cdp(void **state)
 		     "line 1: 'cdp' takes a resource and on or off, e.g. 'cdp L3 on'");
 }
 
+static void test_machine(void **state)
+{
+	struct rdt_config *c;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(rdt_config_parse("machine L3 ids=0-1 cbm_len=11\n"
+					  "machine mb ids=0,2 units=amd max=2048\n"
+					  "group a\n", &c, err, sizeof(err)), 0);
+	assert_int_equal(c->machine[RDT_L3].line, 1);
+	assert_int_equal(c->machine[RDT_L3].nids, 2);
+	assert_int_equal(c->machine[RDT_L3].ids[1], 1);
+	assert_int_equal(c->machine[RDT_L3].cbm_len, 11);
+	assert_int_equal(c->machine[RDT_L3].units, -1);
+	assert_int_equal(c->machine[RDT_L2].line, 0);
+	assert_int_equal(c->machine[RDT_MB].line, 2);
+	assert_int_equal(c->machine[RDT_MB].ids[1], 2);
+	assert_int_equal(c->machine[RDT_MB].units, 1);
+	assert_int_equal(c->machine[RDT_MB].max, 2048);
+	rdt_config_free(c);
+
+	expect_error("group a\nmachine L3 ids=0\n",
+		     "line 2: 'machine' must come before the first group");
+	expect_error("machine L3 ids=0\nmachine L3 ids=0\n",
+		     "line 2: machine L3 is already given at line 1");
+	expect_error("machine L4 ids=0\n", "line 1: machine: unknown resource 'L4' (L3, L2 or MB)");
+	expect_error("machine\n", "line 1: 'machine' takes a resource and its facts, e.g. "
+		     "'machine L3 ids=0-1 cbm_len=11'");
+	expect_error("machine L3 cbm_len=11\n", "line 1: machine L3: ids=LIST is missing");
+	expect_error("machine L3 ids\n", "line 1: machine L3: 'ids' is not KEY=VALUE");
+	expect_error("machine L3 ids=\n", "line 1: machine L3: 'ids=' is not KEY=VALUE");
+	expect_error("machine L3 ids=3-1\n",
+		     "line 1: machine L3: ids '3-1': CPU list '3-1': range is reversed");
+	expect_error("machine L3 ids=0 ids=1\n", "line 1: machine L3: ids given twice");
+	expect_error("machine L3 ids=0 cbm_len=65\n",
+		     "line 1: machine L3: cbm_len '65' is not 1..64");
+	expect_error("machine L3 ids=0 cbm_len=0x10\n",
+		     "line 1: machine L3: cbm_len '0x10' is not 1..64");
+	expect_error("machine L3 ids=0 units=amd\n",
+		     "line 1: machine L3: unknown key 'units' (expected ids, or cbm_len)");
+	expect_error("machine MB ids=0 cbm_len=8\n",
+		     "line 1: machine MB: unknown key 'cbm_len' (expected ids, units or max)");
+	expect_error("machine MB ids=0 units=gbps\n",
+		     "line 1: machine MB: units 'gbps' is not percent or amd");
+	expect_error("machine MB ids=0 max=99999999\n",
+		     "line 1: machine MB: max '99999999' is not 1..1048576");
+}
+
 static void test_keyword_errors(void **state)
 {
 	expect_error("\n# x\n\nfoo bar\n",
-		     "line 4: unknown keyword 'foo' (expected group, schema, cpus, tasks, cgroup, mode or cdp)");
+		     "line 4: unknown keyword 'foo' (expected group, schema, cpus, tasks, cgroup, mode, cdp or machine)");
 	expect_error("groupp1\n",
-		     "line 1: unknown keyword 'groupp1' (expected group, schema, cpus, tasks, cgroup, mode or cdp)");
+		     "line 1: unknown keyword 'groupp1' (expected group, schema, cpus, tasks, cgroup, mode, cdp or machine)");
 	expect_error("Group p1\n",
-		     "line 1: unknown keyword 'Group' (expected group, schema, cpus, tasks, cgroup, mode or cdp)");
+		     "line 1: unknown keyword 'Group' (expected group, schema, cpus, tasks, cgroup, mode, cdp or machine)");
 	expect_error("group a\n\x01tasks 1\n",
-		     "line 2: unknown keyword '?tasks' (expected group, schema, cpus, tasks, cgroup, mode or cdp)");
+		     "line 2: unknown keyword '?tasks' (expected group, schema, cpus, tasks, cgroup, mode, cdp or machine)");
 	expect_error("schema L3:0=f\n",
 		     "line 1: 'schema' outside a group: open one with 'group NAME' first");
 	expect_error("# c\ncpus 1\n",
@@ -290,7 +338,7 @@ static void test_task_limits(void **state)
 static void test_first_error_wins(void **state)
 {
 	expect_error("group a\n tasks 1\nbogus\ngroup a\n",
-		     "line 3: unknown keyword 'bogus' (expected group, schema, cpus, tasks, cgroup, mode or cdp)");
+		     "line 3: unknown keyword 'bogus' (expected group, schema, cpus, tasks, cgroup, mode, cdp or machine)");
 }
 
 static void test_small_error_buffer(void **state)
@@ -397,6 +445,7 @@ int main(void)
 		cmocka_unit_test(test_layout_is_free),
 		cmocka_unit_test(test_empty_lists_mean_none),
 		cmocka_unit_test(test_cdp),
+		cmocka_unit_test(test_machine),
 		cmocka_unit_test(test_keyword_errors),
 		cmocka_unit_test(test_group_errors),
 		cmocka_unit_test(test_cpus_errors),
