@@ -272,7 +272,10 @@ int do_apply(int argc, char **argv)
 
 static void print_reset(json_object *o)
 {
-	printf("reset: only the default group is left, every mask is all-ones, CDP is off\n");
+	const char *cdp = jget_str(o, "cdp");
+
+	printf("reset: only the default group is left, with every way: %s%s%s\n",
+	       jget_str(o, "schema"), *cdp ? "; CDP stays on for " : "", cdp);
 }
 
 int do_reset(int argc, char **argv)
@@ -299,5 +302,25 @@ int do_reset(int argc, char **argv)
 		return fail_lib(r, ret);
 	doc = jobj();
 	jset(doc, "reset", jbool(true));
+	/* what it restored: the default group's schema, and CDP where it cannot go off */
+	{
+		char *schema = group_schema(r, "default");
+		char cdp[16] = "";
+
+		if (!schema) {
+			json_object_put(doc);
+			return EXIT_FAIL;
+		}
+		for (char *p = schema; *p; p++)
+			if (*p == '\n')
+				*p = ' ';
+		jset(doc, "schema", jstr(schema));
+		free(schema);
+		if (rdtalloc_get_cdp(r, "L3") == 1)
+			strcat(cdp, "L3");
+		if (rdtalloc_get_cdp(r, "L2") == 1)
+			strcat(cdp, cdp[0] ? " and L2" : "L2");
+		jset(doc, "cdp", jstr(cdp));
+	}
 	return emit_change(doc, print_reset);
 }

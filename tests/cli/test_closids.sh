@@ -55,7 +55,7 @@ expect_out_has "info: domain 1" "  1          2-3              16384 KiB        
 
 # exhaustion: 16 CLOSIDs; 14 more distinct masks on cache 0 fill them
 ok "reset" reset
-expect_out "reset" "reset: only the default group is left, every mask is all-ones, CDP is off"
+expect_out "reset: what it restored" "reset: only the default group is left, with every way: L3:0=fffff;1=fffff"
 i=0
 while [ $i -lt 15 ]; do
 	run group create "g$i" --schema "L3:0=$(printf '%x' $((1 << i)))"

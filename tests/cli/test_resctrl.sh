@@ -294,6 +294,8 @@ umount_fs
 STATE=$TMP/state-cdp
 mkdir -m 700 "$STATE"
 mount_fs --cdp
+ok "reset on a CDP mount" reset
+expect_out "reset says CDP stays" "reset: only the default group is left, with every way: L3:0=fffff,fffff;1=fffff,fffff; CDP stays on for L3"
 ok "info with CDP" -j info
 json "CDP on, CLOSIDs halved" "[(r['name'], r['cdp'], r['closids'], r['hw_closids']) for r in d['resources']]" '[["L3", true, 8, 16]]'
 ok "cdp group" group create c --schema "L3DATA:0=f;1=f"
