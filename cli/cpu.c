@@ -29,56 +29,12 @@ static int parse_list(const char *verb, const char *s, int **out, int *count)
 	return 0;
 }
 
-static void roll_back(rdtalloc_t *r, const int *cpus, char (*prev)[RDTALLOC_NAME_MAX + 1],
-		      int n)
-{
-	while (n--) {
-		if (rdtalloc_bind_cpu(r, prev[n], cpus[n]) < 0)
-			fail_msg("could not move CPU %d back to group %s: %s", cpus[n], prev[n],
-				 rdtalloc_errmsg(r));
-	}
-}
-
-static int fail_and_roll_back(rdtalloc_t *r, int ret, const int *cpus,
-			      char (*prev)[RDTALLOC_NAME_MAX + 1], int done)
-{
-	char *msg = strdup(rdtalloc_errmsg(r));
-
-	if (prev)
-		roll_back(r, cpus, prev, done);
-	fail_msg("%s", msg && msg[0] ? msg : rdtalloc_strerror(ret));
-	free(msg);
-	return EXIT_FAIL;
-}
-
+/* Every CPU in one transaction: all of them bound, or none. */
 static int bind_all(rdtalloc_t *r, const char *group, const int *cpus, int n)
 {
-	char (*prev)[RDTALLOC_NAME_MAX + 1] = NULL;
-	int ret = EXIT_OK;
+	int ret = rdtalloc_bind_cpus(r, group, cpus, (size_t)n);
 
-	if (n > 1) {
-		prev = calloc((size_t)n, sizeof(*prev));
-		if (!prev)
-			return fail_msg("out of memory");
-	}
-	for (int i = 0; i < n; i++) {
-		int err;
-
-		if (prev) {
-			err = rdtalloc_cpu_group(r, cpus[i], prev[i], sizeof(prev[i]));
-			if (err < 0) {
-				ret = fail_and_roll_back(r, err, cpus, prev, i);
-				break;
-			}
-		}
-		err = rdtalloc_bind_cpu(r, group, cpus[i]);
-		if (err < 0) {
-			ret = fail_and_roll_back(r, err, cpus, prev, i);
-			break;
-		}
-	}
-	free(prev);
-	return ret;
+	return ret < 0 ? fail_lib(r, ret) : EXIT_OK;
 }
 
 static json_object *cpus_doc(rdtalloc_t *r, const char *group)

@@ -77,58 +77,12 @@ static int add_threads(struct tid_list *l, pid_t pid)
 	return l->n > first ? 0 : fail_msg("process %d has no threads left", (int)pid);
 }
 
-/* Put tids[0..n-1] back into the groups they had. */
-static void roll_back(rdtalloc_t *r, const pid_t *tids, char (*prev)[RDTALLOC_NAME_MAX + 1],
-		      size_t n)
-{
-	while (n--) {
-		if (rdtalloc_bind_task(r, prev[n], tids[n]) < 0)
-			fail_msg("could not move task %d back to group %s: %s", (int)tids[n],
-				 prev[n], rdtalloc_errmsg(r));
-	}
-}
-
-/*
- * Bind every task; on a failure move the bound ones back. The previous
- * groups are only needed (and only looked up) when there are several.
- */
+/* Every task in one transaction: all of them bound, or none (the library's promise). */
 static int bind_all(rdtalloc_t *r, const char *group, const struct tid_list *l)
 {
-	char (*prev)[RDTALLOC_NAME_MAX + 1] = NULL;
-	int ret;
+	int ret = rdtalloc_bind_tasks(r, group, l->v, l->n);
 
-	if (l->n > 1) {
-		prev = calloc(l->n, sizeof(*prev));
-		if (!prev)
-			return fail_msg("out of memory");
-	}
-	for (size_t i = 0; i < l->n; i++) {
-		if (prev) {
-			ret = rdtalloc_task_group(r, l->v[i], prev[i], sizeof(prev[i]));
-			if (ret < 0) {
-				char *msg = strdup(rdtalloc_errmsg(r));
-
-				roll_back(r, l->v, prev, i);
-				fail_msg("%s", msg && msg[0] ? msg : rdtalloc_strerror(ret));
-				free(msg);
-				free(prev);
-				return EXIT_FAIL;
-			}
-		}
-		ret = rdtalloc_bind_task(r, group, l->v[i]);
-		if (ret < 0) {
-			char *msg = strdup(rdtalloc_errmsg(r));
-
-			if (prev)
-				roll_back(r, l->v, prev, i);
-			fail_msg("%s", msg && msg[0] ? msg : rdtalloc_strerror(ret));
-			free(msg);
-			free(prev);
-			return EXIT_FAIL;
-		}
-	}
-	free(prev);
-	return EXIT_OK;
+	return ret < 0 ? fail_lib(r, ret) : EXIT_OK;
 }
 
 static void print_bound(json_object *o)

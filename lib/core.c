@@ -1398,27 +1398,18 @@ RDTALLOC_API int rdtalloc_get_schema(rdtalloc_t *r, const char *group, char *buf
 
 /* ---- Membership ------------------------------------------------------------------- */
 
-RDTALLOC_API int rdtalloc_bind_task(rdtalloc_t *r, const char *group, pid_t tid)
+/* Inside a write call: task tid to group g (lib/batch.c binds many this way). */
+int rdt_core_bind_task(rdtalloc_t *r, int g, pid_t tid)
 {
 	uint64_t start;
-	int ret, g;
+	int ret;
 
-	if (!r)
-		return -EINVAL;
-	ret = begin(r, true);
-	if (ret)
-		return ret;
-	g = find_group(r, group);
-	if (g < 0) {
-		ret = g;
-		goto out;
-	}
 	ret = check_task(r, &tid, &start);
 	if (ret)
-		goto out;
+		return ret;
 	ret = r->be->ops->tasks_allowed(r);
 	if (ret)
-		goto out;
+		return ret;
 	gc_tasks(r);
 	/* at the limit, every exited task's binding goes before the answer is no */
 	if (r->st->tasks.len >= r->st->max_tasks && !rdt_task_map_get(&r->st->tasks, tid) &&
@@ -1430,7 +1421,37 @@ RDTALLOC_API int rdtalloc_bind_task(rdtalloc_t *r, const char *group, pid_t tid)
 		ret = r->be->ops->bind_task(r, g, tid, start);
 	if (!ret)
 		r->dirty = true;
-out:
+	return ret;
+}
+
+/* Inside a write call: CPU cpu to group g. */
+int rdt_core_bind_cpu(rdtalloc_t *r, int g, int cpu)
+{
+	int ret = check_cpu(r, cpu);
+
+	if (!ret)
+		ret = engine_err(r, rdt_bind_cpu(r->st, g, cpu));
+	if (!ret)
+		r->dirty = r->groups_changed = true;
+	return ret;
+}
+
+int rdt_core_find_group(rdtalloc_t *r, const char *name)
+{
+	return find_group(r, name);
+}
+
+RDTALLOC_API int rdtalloc_bind_task(rdtalloc_t *r, const char *group, pid_t tid)
+{
+	int ret, g;
+
+	if (!r)
+		return -EINVAL;
+	ret = begin(r, true);
+	if (ret)
+		return ret;
+	g = find_group(r, group);
+	ret = g < 0 ? g : rdt_core_bind_task(r, g, tid);
 	return end(r, true, ret);
 }
 
@@ -1444,13 +1465,7 @@ RDTALLOC_API int rdtalloc_bind_cpu(rdtalloc_t *r, const char *group, int cpu)
 	if (ret)
 		return ret;
 	g = find_group(r, group);
-	if (g < 0)
-		ret = g;
-	else if (!(ret = check_cpu(r, cpu))) {
-		ret = engine_err(r, rdt_bind_cpu(r->st, g, cpu));
-		if (!ret)
-			r->dirty = r->groups_changed = true;
-	}
+	ret = g < 0 ? g : rdt_core_bind_cpu(r, g, cpu);
 	return end(r, true, ret);
 }
 

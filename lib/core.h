@@ -77,6 +77,15 @@ int rdt_core_apply_schema(struct rdtalloc *r, struct rdt_state *st, int g, const
 int rdt_core_format_schema(const struct rdt_state *st, int g, char *buf, size_t len);
 int rdt_core_check_task(struct rdtalloc *r, pid_t *tid, uint64_t *start);
 int rdt_core_check_cpu(struct rdtalloc *r, int cpu);
+/* The group named name (NULL, "", "default": 0), or -errno with errmsg set. */
+int rdt_core_find_group(struct rdtalloc *r, const char *name);
+/*
+ * Inside a write call (between rdt_core_begin and rdt_core_end): bind one
+ * task / CPU to group g, checked as rdtalloc_bind_task / _cpu check it. A
+ * failure leaves the rest to rdt_core_end, which drops the whole call.
+ */
+int rdt_core_bind_task(struct rdtalloc *r, int g, pid_t tid);
+int rdt_core_bind_cpu(struct rdtalloc *r, int g, int cpu);
 /* Live groups, default first then creation order; caller frees. */
 int *rdt_core_groups_in_order(const struct rdt_state *st, unsigned int *n);
 /*

@@ -242,6 +242,20 @@ RDTALLOC_API int rdtalloc_group_get_mode(rdtalloc_t *r, const char *group);
 RDTALLOC_API int rdtalloc_bind_task(rdtalloc_t *r, const char *group, pid_t tid);
 /* Move a CPU into group (the default group: unbind it). */
 RDTALLOC_API int rdtalloc_bind_cpu(rdtalloc_t *r, const char *group, int cpu);
+/* The most items rdtalloc_bind_cpus / _tasks take in one call (-E2BIG past it). */
+#define RDTALLOC_BATCH_MAX (1u << 20)
+/*
+ * Move n CPUs / n tasks into group in one step (0.4): one lock and one
+ * state write, all or nothing - an item that cannot be bound (a CPU the
+ * machine lacks, a task that does not exist or is not the caller's) fails
+ * the call, the message names it, and nothing changes; a kill -9 during
+ * the call leaves all or none of them bound. Duplicates are bound once; n
+ * 0 changes nothing. rdtctl cpu bind / task bind (and --process) use them.
+ */
+RDTALLOC_API int rdtalloc_bind_cpus(rdtalloc_t *r, const char *group, const int *cpus,
+				    size_t n);
+RDTALLOC_API int rdtalloc_bind_tasks(rdtalloc_t *r, const char *group, const pid_t *tids,
+				     size_t n);
 
 /*
  * The live tasks / bound CPUs of a group, ascending. Fills up to max entries

@@ -63,7 +63,7 @@ json "apply --dry-run" 'd["dry_run"]' 'true'
 ok "-j group remove" -j group remove p2
 json "group remove" 'd' '{"group": "p2", "removed": true}'
 ok "-j reset" -j reset
-json "reset" 'd' '{"reset": true}'
+json "reset: what it restored" 'd' '{"cdp": "", "reset": true, "schema": "L3:0=fffff;1=fffff"}'
 ok "-j cdp on" -j cdp L3 on
 json "cdp on" 'd' '{"cdp": true, "closids": 8, "resource": "L3"}'
 ok "-j schema set with CDP" -j schema set default 'L3:0=ff,f0'

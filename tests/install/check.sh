@@ -131,21 +131,21 @@ else
 fi
 
 # Symbol versions: the hook calls came in 0.2, the calls below in 0.3 (the
-# resctrl backend and issue 13's), rdtalloc_state_id in 0.4, everything else
-# is 0.1.
+# resctrl backend and issue 13's), rdtalloc_state_id and the batch binds in
+# 0.4, everything else is 0.1.
 vers=$(objdump -T "$so" | awk '$NF ~ /^rdtalloc_/ { print $(NF-1), $NF }')
 wrong=$(printf '%s\n' "$vers" | awk '{
 	want = "RDTALLOC_0.1"
 	if ($2 ~ /^rdtalloc_hook_/) want = "RDTALLOC_0.2"
 	if ($2 ~ /^rdtalloc_(get_precedence|save_config_flags|apply_config_report|closid_entries|warning|group_set_mode|group_get_mode|bind_cgroup|cgroup_group|cgroup_foreach|get_limits)$/)
 		want = "RDTALLOC_0.3"
-	if ($2 ~ /^rdtalloc_(state_id)$/)
+	if ($2 ~ /^rdtalloc_(state_id|bind_cpus|bind_tasks)$/)
 		want = "RDTALLOC_0.4"
 	if ($1 != want) print $2 "@" $1
 }')
 if [ -n "$vers" ] && [ -z "$wrong" ]; then
 	pass "symbol versions: rdtalloc_hook_* at RDTALLOC_0.2, the 0.3 calls at RDTALLOC_0.3," \
-		"the 0.4 call at RDTALLOC_0.4, the rest at RDTALLOC_0.1"
+		"the 0.4 calls at RDTALLOC_0.4, the rest at RDTALLOC_0.1"
 else
 	fail "wrong symbol versions: $(echo "$wrong" | tr '\n' ' ')"
 fi
