@@ -126,13 +126,11 @@ static char *slurp(FILE *f, const char *path)
 static char *read_all(const char *path)
 {
 	bool is_stdin = !strcmp(path, "-");
-	FILE *f = is_stdin ? stdin : fopen(path, "r");
+	FILE *f = open_input(path, "configuration");
 	char *buf;
 
-	if (!f) {
-		fail_msg("cannot open %s: %s", path, strerror(errno));
+	if (!f)
 		return NULL;
-	}
 	buf = slurp(f, is_stdin ? "standard input" : path);
 	if (!is_stdin)
 		fclose(f);

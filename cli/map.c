@@ -865,9 +865,9 @@ static int write_svg(json_object *doc, const char *path)
 	bool ok = true;
 	FILE *f;
 
-	f = fopen(path, "w");
+	f = create_output(path, "map: SVG file");
 	if (!f)
-		return fail_msg("map: cannot write %s: %s", path, strerror(errno));
+		return EXIT_FAIL;
 	svg_extent(doc, &label_px, &width, &height);
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
 	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "

@@ -90,6 +90,15 @@ int parse_flags(const char *verb, int *argc, char **argv, const struct flag *fla
 int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Print "rdtctl: <msg>" on stderr; return EXIT_FAIL. */
 int fail_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * cli/files.c: a file the user names. open_input: "-" is standard input;
+ * anything but a regular file is refused at once (a FIFO would block).
+ * create_output: a regular file of the caller's, never through a symlink.
+ * NULL: the message is printed. what names it in messages ("configuration").
+ */
+FILE *open_input(const char *path, const char *what);
+FILE *create_output(const char *path, const char *what);
 /* Report a failed library call on r (NULL: open): its errmsg, else strerror. */
 int fail_lib(rdtalloc_t *r, int err);
 

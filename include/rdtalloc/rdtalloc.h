@@ -535,7 +535,9 @@ struct rdtalloc_cpu_caps {
 RDTALLOC_API int rdtalloc_cpuid_host(struct rdtalloc_cpu_caps *caps);
 /*
  * Decode a recorded dump in the format of `cpuid -r` (one CPU's leaves are
- * used). -EINVAL / -ENOENT with rdtalloc_errmsg(NULL) saying what was wrong.
+ * used). -EINVAL / -ENOENT with rdtalloc_errmsg(NULL) saying what was wrong;
+ * anything but a regular file (a FIFO, a device, a directory) is -EINVAL at
+ * once, before a byte is read.
  */
 RDTALLOC_API int rdtalloc_cpuid_decode_file(const char *path, struct rdtalloc_cpu_caps *caps);
 

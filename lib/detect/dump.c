@@ -330,17 +330,27 @@ int rdt_cpuid_read_file(const char *path, struct rdt_cpuid_dump *d, char *err, s
 	if (errlen)
 		err[0] = '\0';
 	d->n = 0;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* non-blocking until its type is known: a FIFO without a writer would hang */
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0) {
 		int e = errno;
 
 		return failf(&r, -e, "cpuid dump %s: %s", path, strerror(e));
 	}
-	/* a file too big is refused before a byte of it is read */
-	if (!fstat(fd, &sb) && S_ISREG(sb.st_mode) && (uint64_t)sb.st_size > DUMP_MAX_BYTES)
+	if (fstat(fd, &sb)) {
+		ret = failf(&r, -errno, "cpuid dump %s: %s", path, strerror(errno));
+	} else if (!S_ISREG(sb.st_mode)) {
+		ret = failf(&r, -EINVAL, "cpuid dump %s is %s, not a regular file", path,
+			    S_ISDIR(sb.st_mode) ? "a directory" : S_ISFIFO(sb.st_mode) ?
+			    "a FIFO (named pipe)" : S_ISSOCK(sb.st_mode) ? "a socket" : "a device");
+	} else if ((uint64_t)sb.st_size > DUMP_MAX_BYTES) {
+		/* a file too big is refused before a byte of it is read */
 		ret = too_big(&r);
-	else
+	} else if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)) {
+		ret = failf(&r, -errno, "cpuid dump %s: %s", path, strerror(errno));
+	} else {
 		ret = read_stream(&r, fd);
+	}
 	close(fd);
 	return ret;
 }

@@ -274,17 +274,17 @@ expect_out "real: skip -j: the skips are lines" \
 if [ -z "$ERR" ]; then pass; else fail "real: skip -j: nothing on stderr"; fi
 
 # bounded reading: a stream without end, NUL bytes, more than the limit
-failure "/dev/zero is refused at once" "/dev/zero holds a NUL byte (at offset 0): it is not a configuration" \
+failure "/dev/zero is refused at once" "configuration /dev/zero is a device: give a regular file, or - and the data on standard input" \
 	apply /dev/zero
+run_env sh -c "head -c 100 /dev/zero | '$RDTCTL' --backend sim --state-dir '$STATE' --machine '$MACHINE' apply -"
+expect_rc 1 "NUL bytes on standard input"
+expect_err_has "NUL bytes: said" "standard input holds a NUL byte (at offset 0): it is not a configuration"
 head -c 5000000 /dev/urandom | tr -d '\000' | tr '\000-\377' 'a' >"$TMP/big.conf"
 failure "a 5 MB file is refused" "$TMP/big.conf is larger than 4 MiB, the most a configuration may be" \
 	apply "$TMP/big.conf"
-mkfifo "$TMP/endless"
-yes '# a comment' >"$TMP/endless" 2>/dev/null &
-CHILDREN="$CHILDREN $!"
-run apply "$TMP/endless"
+run_env sh -c "yes '# a comment' 2>/dev/null | '$RDTCTL' --backend sim --state-dir '$STATE' --machine '$MACHINE' apply -"
 expect_rc 1 "an endless stream is refused"
-expect_err_has "an endless stream: the limit named" "$TMP/endless is larger than 4 MiB"
+expect_err_has "an endless stream: the limit named" "standard input is larger than 4 MiB"
 
 # a warning belongs to a change: applying a file again warns no more
 STATE=$TMP/warn

@@ -179,7 +179,7 @@ ok "map -q --svg" -q map L3 --domain 0 --svg "$TMP/one.svg"
 expect_empty_out "-q --svg prints nothing"
 svg_check "SVG of one domain" "$TMP/one.svg" "80 True True default p1 p2 p3"
 failure "--svg into a missing directory" \
-	"map: cannot write $TMP/none/x.svg: No such file or directory" \
+	"cannot write map: SVG file $TMP/none/x.svg: No such file or directory" \
 	map --svg "$TMP/none/x.svg"
 
 # ---- errors ---------------------------------------------------------------------
