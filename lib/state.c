@@ -578,7 +578,8 @@ static int read_group_row(struct rdt_state *st, struct cursor *c, const char *pa
 			return BAD("state file %s: group '%s': %s", path, name, st->err);
 	}
 	grp = &st->groups[gi];
-	if (!field_num(c, 10, UINT64_MAX >> 1, &grp->seq))
+	/* the default group is 0; every other a number of its own, below next_seq */
+	if (!field_num(c, 10, RDT_SEQ_MAX, &grp->seq) || (gi == 0) != (grp->seq == 0))
 		return BAD("state file %s: group '%s' has a bad sequence number", path, name);
 	for (ai = 0; ai < st->nadom; ai++) {
 		if (!field_num(c, 10, RDT_MAX_CLOSIDS, &v))
@@ -630,7 +631,7 @@ static int read_tasks(struct rdt_state *st, json_object *table, const char *path
 
 		if (!field_num(&c, 10, INT_MAX, &tid) || !tid ||
 		    !field_num(&c, 10, st->ngroups - 1, &g) || !g ||
-		    !field_num(&c, 10, UINT64_MAX >> 1, &start) || !end_row(&c))
+		    !field_num(&c, 10, RDT_COUNTER_MAX, &start) || !end_row(&c))
 			return BAD("state file %s: task binding %u is malformed", path, c.row);
 		if (st->tasks.len >= st->max_tasks)
 			return BAD("state file %s: more than %u task bindings, the state's limit",
@@ -685,7 +686,7 @@ static int read_cgroups(struct rdt_state *st, json_object *root, const char *pat
 		uint64_t id, g;
 		const char *cp;
 
-		if (!p || get_uint(get(o, "id", json_type_int), INT64_MAX, &id) ||
+		if (!p || get_uint(get(o, "id", json_type_int), RDT_COUNTER_MAX, &id) ||
 		    get_uint(get(o, "group", json_type_int), st->ngroups - 1, &g) || !g)
 			return BAD("state file %s: cgroup binding %zu is malformed", path, i);
 		cp = json_object_get_string(p);
@@ -736,9 +737,9 @@ static int read_regs(struct rdt_state *st, json_object *regs, const char *path,
 	if (json_object_object_get_ex(regs, "digest", &dig) &&
 	    parse_hex(dig, &st->regs.digest))
 		return BAD("state file %s: register digest is malformed", path);
-	if (get_uint(json_object_array_get_idx(w, 0), UINT64_MAX >> 1, &st->regs.mask_writes) ||
-	    get_uint(json_object_array_get_idx(w, 1), UINT64_MAX >> 1, &st->regs.pqr_writes) ||
-	    get_uint(json_object_array_get_idx(w, 2), UINT64_MAX >> 1, &st->regs.cfg_writes))
+	if (get_uint(json_object_array_get_idx(w, 0), RDT_COUNTER_MAX, &st->regs.mask_writes) ||
+	    get_uint(json_object_array_get_idx(w, 1), RDT_COUNTER_MAX, &st->regs.pqr_writes) ||
+	    get_uint(json_object_array_get_idx(w, 2), RDT_COUNTER_MAX, &st->regs.cfg_writes))
 		return BAD("state file %s: write counters are malformed", path);
 	return 0;
 }
@@ -776,6 +777,48 @@ static int read_limits(struct rdt_state *st, json_object *root, const char *path
 		return BAD("state file %s: limits are malformed", path);
 	st->max_groups = (unsigned int)g;
 	st->max_tasks = (unsigned int)t;
+	return 0;
+}
+
+/*
+ * The sequence number the next group gets: above every group's, at most
+ * RDT_SEQ_MAX; and no two groups with one number (the hook tells groups
+ * apart by it). Absent in the oldest states: the first free one.
+ */
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static int read_next_seq(struct rdt_state *st, json_object *root, const char *path, char *err,
+			 size_t len)
+{
+	uint64_t next = 0, top = 0, *seqs = malloc((st->ngroups + 1) * sizeof(*seqs));
+	json_object *v;
+	unsigned int g, n = 0;
+
+	if (!seqs)
+		return -ENOMEM;
+	for (g = 1; g < st->ngroups; g++)
+		if (st->groups[g].live)
+			seqs[n++] = st->groups[g].seq;
+	qsort(seqs, n, sizeof(*seqs), cmp_u64);
+	for (g = 1; g < n && seqs[g] != seqs[g - 1]; g++)
+		;
+	top = n ? seqs[n - 1] : 0;
+	free(seqs);
+	if (g < n)
+		return BAD("state file %s: two groups have one sequence number", path);
+	if (!json_object_object_get_ex(root, "next_seq", &v)) {
+		st->next_seq = top + 1;
+		return 0;
+	}
+	if (get_uint(v, RDT_SEQ_MAX, &next) || next <= top)
+		return BAD("state file %s: next_seq is malformed or not above every group's "
+			   "sequence number", path);
+	st->next_seq = next;
 	return 0;
 }
 
@@ -917,8 +960,9 @@ int rdt_store_read(struct rdt_store *s, const struct rdt_machine *m, const char 
 		ret = read_regs(st, regs, s->path, err, len);
 	if (ret)
 		goto out;
-	v = get(root, "next_seq", json_type_int);
-	st->next_seq = v ? (uint64_t)json_object_get_int64(v) : st->ngroups;
+	ret = read_next_seq(st, root, s->path, err, len);
+	if (ret)
+		goto out;
 	ret = rdt_state_rebuild(st);
 	if (ret) {
 		ret = BAD("state file %s is inconsistent: %s", s->path, st->err);

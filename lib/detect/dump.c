@@ -340,7 +340,9 @@ int rdt_cpuid_read_file(const char *path, struct rdt_cpuid_dump *d, char *err, s
 	if (fstat(fd, &sb)) {
 		ret = failf(&r, -errno, "cpuid dump %s: %s", path, strerror(errno));
 	} else if (!S_ISREG(sb.st_mode)) {
-		ret = failf(&r, -EINVAL, "cpuid dump %s is %s, not a regular file", path,
+		/* a directory was -EISDIR before the type was checked: it stays so */
+		ret = failf(&r, S_ISDIR(sb.st_mode) ? -EISDIR : -EINVAL,
+			    "cpuid dump %s is %s, not a regular file", path,
 			    S_ISDIR(sb.st_mode) ? "a directory" : S_ISFIFO(sb.st_mode) ?
 			    "a FIFO (named pipe)" : S_ISSOCK(sb.st_mode) ? "a socket" : "a device");
 	} else if ((uint64_t)sb.st_size > DUMP_MAX_BYTES) {

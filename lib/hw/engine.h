@@ -124,6 +124,14 @@ enum rdt_precedence {
 	RDT_PREC_TASK = 2,	/* the task's non-default group, else the CPU's (resctrl's) */
 };
 
+/*
+ * The largest sequence number and write counter a state holds: far beyond
+ * what a machine reaches (2^62 microseconds, 2^62 writes), and still
+ * incremented and written back as a JSON int64 without overflow.
+ */
+#define RDT_SEQ_MAX (1ull << 62)
+#define RDT_COUNTER_MAX (1ull << 62)
+
 /* A state's id: 8 lowercase hex digits, chosen at creation; "" in older states. */
 #define RDT_STATE_ID_LEN 8
 

@@ -110,7 +110,7 @@ if [ -e "$TMP/nowhere" ]; then fail "RDTALLOC_STATE_DIR used although --state-di
 else pass; fi
 
 # an operation that fails is exit 1, not 2
-failure "apply of a missing file" "cannot open $TMP/none.conf: No such file or directory" \
+failure "apply of a missing file" "cannot open configuration $TMP/none.conf: No such file or directory" \
 	apply "$TMP/none.conf"
 
 finish
