@@ -24,6 +24,33 @@ head -c 100 "$TMP/state.keep" >"$STATE/state.json"
 failure "a damaged state file" "state file $STATE/state.json is damaged: it ends in the middle at line 1 (byte 100 of 100); the library never writes such a file (a disk error, or an edit?): restore it, or remove it to start afresh (its groups are lost)" \
 	info
 cp "$TMP/state.keep" "$STATE/state.json"
+# values the writer could not write back are refused on reading, naming the field
+ok "a group for the reader's checks" group create seq
+cp "$STATE/state.json" "$TMP/state.keep"
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["regs"]["writes"] = [9223372036854775807, 0, 0]
+json.dump(d, open(sys.argv[1], "w"))' "$STATE/state.json"
+failure "a write counter of INT64_MAX" "state file $STATE/state.json: write counters are malformed" info
+cp "$TMP/state.keep" "$STATE/state.json"
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["next_seq"] = -1
+json.dump(d, open(sys.argv[1], "w"))' "$STATE/state.json"
+failure "next_seq -1" "state file $STATE/state.json: next_seq is malformed or not above every group's sequence number" \
+	info
+python3 -c '
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+d["next_seq"] = 5
+d["groups"] = re.sub(r"^seq [0-9]+ ", "seq 7 ", d["groups"], flags=re.M)
+json.dump(d, open(sys.argv[1], "w"))' "$STATE/state.json"
+failure "a group numbered above next_seq" "state file $STATE/state.json: next_seq is malformed or not above every group's sequence number" \
+	info
+cp "$TMP/state.keep" "$STATE/state.json"
+ok "the kept state reads" group remove seq
 
 # reset --machine: a state made for another machine is made anew
 run_raw --backend sim --state-dir "$STATE" --machine "preset=skylake-sp;tasks=virtual" info
