@@ -7,11 +7,16 @@
  * The rule everywhere: a task's own binding, else its deepest bound cgroup
  * (itself or an ancestor), else the default group. A binding counts only
  * while its cgroup has the id it had when bound: a cgroup removed and made
- * again under the same path is another cgroup.
+ * again under the same path is another cgroup. And who may bind a cgroup:
+ * root, or the owner of a delegated cgroup whose every task is theirs.
  */
 #include <errno.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cgroups.h"
 #include "core.h"
@@ -187,3 +192,59 @@ unsigned int rdt_core_cgroup_gc(struct rdtalloc *r)
 	}
 	return dropped;
 }
+
+/*
+ * May the caller bind cgroup rel (or unbind it)? Root may. Anyone else
+ * only what they could arrange themselves: they own the cgroup's directory
+ * and its cgroup.procs (a delegated subtree: the files that move tasks in),
+ * and every thread the subtree holds now is theirs - the rule of task
+ * binding, for every task the binding takes. The tasks that join later are
+ * those the owner or root moves in.
+ */
+int rdt_core_cgroup_may_bind(struct rdtalloc *r, const char *rel)
+{
+	char path[PATH_MAX + 32];
+	const char *root = rdt_core_cgroup_root(r);
+	pid_t *tids = NULL;
+	size_t n = 0, cap = 0, i;
+	uid_t me = geteuid(), uid;
+	uint64_t start;
+	struct stat sb;
+	int ret;
+
+	if (!me)
+		return 0;
+	if (!root)
+		return -ENOENT;
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	if (stat(path, &sb))
+		return rdt_fail(r, -errno, "cgroup %s: %s", rel, strerror(errno));
+	if (sb.st_uid != me)
+		return rdt_fail(r, -EPERM, "not allowed to bind cgroup %s: it belongs to uid %u "
+				"(only root, or the owner of a delegated cgroup, may)", rel,
+				(unsigned int)sb.st_uid);
+	snprintf(path, sizeof(path), "%s/%s/cgroup.procs", root, rel);
+	if (stat(path, &sb))
+		return rdt_fail(r, -errno, "cgroup %s: %s: %s", rel, path, strerror(errno));
+	if (sb.st_uid != me)
+		return rdt_fail(r, -EPERM, "not allowed to bind cgroup %s: its cgroup.procs belongs "
+				"to uid %u (it is not delegated to you)", rel,
+				(unsigned int)sb.st_uid);
+	ret = rdt_cgroup_threads(root, rel, NULL, NULL, &tids, &n, &cap);
+	if (ret) {
+		free(tids);
+		return rdt_fail(r, ret, "cgroup %s: cannot list its threads: %s", rel,
+				strerror(-ret));
+	}
+	for (i = 0, ret = 0; i < n && !ret; i++) {
+		if (rdt_task_info(tids[i], &start, &uid))
+			continue;	/* gone meanwhile */
+		if (uid != me)
+			ret = rdt_fail(r, -EPERM, "not allowed to bind cgroup %s: it holds task %d, "
+				       "which belongs to uid %u", rel, (int)tids[i],
+				       (unsigned int)uid);
+	}
+	free(tids);
+	return ret;
+}
+

@@ -1814,6 +1814,8 @@ RDTALLOC_API int rdtalloc_bind_cgroup(rdtalloc_t *r, const char *group, const ch
 	g = find_group(r, group);
 	ret = g < 0 ? g : rdt_core_check_cgroup(r, path, rel, sizeof(rel), &id);
 	if (!ret)
+		ret = rdt_core_cgroup_may_bind(r, rel);
+	if (!ret)
 		ret = r->be->ops->tasks_allowed(r);
 	if (ret)
 		goto out;

@@ -128,6 +128,8 @@ int rdt_core_cgroup_path_group(struct rdtalloc *r, const char *rel);
 int rdt_core_cgroup_task_group(struct rdtalloc *r, pid_t tid);
 int rdt_core_cgroup_members(struct rdtalloc *r, int g, pid_t **out, size_t *n);
 unsigned int rdt_core_cgroup_gc(struct rdtalloc *r);
+/* May the caller bind (or unbind) cgroup rel? 0, or -EPERM naming why (errmsg set). */
+int rdt_core_cgroup_may_bind(struct rdtalloc *r, const char *rel);
 /* The same against another state than r->st (resctrl's state before a call). */
 int rdt_core_cgroup_path_group_in(struct rdtalloc *r, const struct rdt_state *st, const char *rel);
 int rdt_core_cgroup_task_group_in(struct rdtalloc *r, const struct rdt_state *st, pid_t tid);

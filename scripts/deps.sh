@@ -5,7 +5,8 @@ set -eu
 
 PKGS="build-essential cmake pkg-config libhwloc-dev hwloc-nox libjson-c-dev \
 libcmocka-dev libcpuid-dev cpuid clang llvm libbpf-dev bpftool \
-libclang-rt-14-dev python3 libudev-dev fuse3 libfuse3-dev"
+libclang-rt-14-dev python3 libudev-dev fuse3 libfuse3-dev \
+util-linux passwd"
 
 missing=""
 for p in $PKGS; do

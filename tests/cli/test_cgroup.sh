@@ -238,6 +238,63 @@ kill "$A" "$B" "$C" 2>/dev/null
 wait 2>/dev/null
 CHILDREN=
 
+# ---- who may bind a cgroup: root, or the owner of a delegated cgroup and of its tasks ----
+U=rdtt$$
+if command -v useradd >/dev/null 2>&1 && command -v setpriv >/dev/null 2>&1 &&
+	useradd --system --no-create-home --shell /usr/sbin/nologin "$U" 2>/dev/null; then
+	CLEANUP="$CLEANUP; userdel '$U' 2>/dev/null"
+	UID_U=$(id -u "$U")
+	chmod 755 "$TMP"
+	mkdir -m 700 "$TMP/ustate"
+	chown "$U" "$TMP/ustate"
+	mkdir "$CG/deleg"
+	chown "$U" "$CG/deleg" "$CG/deleg/cgroup.procs"
+	# as_user ARGS: rdtctl as the test's user, on its own sim state
+	as_user()
+	{
+		setpriv --reuid="$UID_U" --regid="$(id -g "$U")" --clear-groups \
+			"$RDTCTL" --backend sim --state-dir "$TMP/ustate" --machine "$MACHINE" "$@" \
+			>"$TMP/out" 2>"$TMP/err"
+		RC=$?
+		OUT=$(cat "$TMP/out")
+		ERR=$(cat "$TMP/err")
+		LAST="(as $U) rdtctl $*"
+	}
+	as_user group create ug
+	expect_rc 0 "user: a group of its own"
+	start_in "$CG/deleg"
+	ROOTS=$P
+	as_user cgroup bind ug "$NAME/deleg"
+	expect_rc 1 "user: a delegated cgroup holding root's task"
+	expect_err_has "user: the task named" "not allowed to bind cgroup $NAME/deleg: it holds task $ROOTS, which belongs to uid 0"
+	as_user task bind ug "$ROOTS"
+	expect_rc 1 "user: root's task itself (the same rule)"
+	expect_err_has "user: task bind says why" "not allowed to move task $ROOTS: it belongs to uid 0"
+	as_user cgroup bind ug "$NAME"
+	expect_rc 1 "user: a cgroup not delegated"
+	expect_err_has "user: not delegated, said" "not allowed to bind cgroup $NAME: it belongs to uid 0 (only root, or the owner of a delegated cgroup, may)"
+	as_user -j task show ug
+	json "user: nothing captured" "d['tasks']" "[]"
+	kill "$ROOTS" 2>/dev/null
+	wait "$ROOTS" 2>/dev/null
+	# the user's own task, moved in by root: the binding is the user's to make
+	setpriv --reuid="$UID_U" --regid="$(id -g "$U")" --clear-groups sleep 300 &
+	UP=$!
+	CHILDREN="$CHILDREN $UP"
+	echo "$UP" >"$CG/deleg/cgroup.procs"
+	as_user cgroup bind ug "$NAME/deleg"
+	expect_rc 0 "user: its delegated cgroup with its own task"
+	as_user -j task show ug
+	json "user: its task through the cgroup" "d['tasks']" "[$UP]"
+	as_user cgroup unbind "$NAME/deleg"
+	expect_rc 0 "user: unbind"
+	kill "$UP" 2>/dev/null
+	wait "$UP" 2>/dev/null
+	rmdir "$CG/deleg"
+else
+	skip_part "who may bind a cgroup: needs useradd and setpriv as root"
+fi
+
 # ---- resctrl (the emulator) -------------------------------------------------
 
 FS=${RDTALLOC_TEST_RESCTRLFS:-}
