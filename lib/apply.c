@@ -26,21 +26,40 @@ struct out {
 	char *buf;
 	size_t len;
 	size_t pos;		/* bytes wanted so far, may exceed len */
+	uint64_t sum;		/* the end line's checksum of every byte so far */
+	bool nomem;
 };
 
 static void outf(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* Formatted text onto o, and into its checksum (also past the end of a short buffer). */
 static void outf(struct out *o, const char *fmt, ...)
 {
+	char small[256], *text = small;
 	va_list ap;
 	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(o->pos < o->len ? o->buf + o->pos : NULL,
-		      o->pos < o->len ? o->len - o->pos : 0, fmt, ap);
+	n = vsnprintf(small, sizeof(small), fmt, ap);
 	va_end(ap);
-	if (n > 0)
-		o->pos += (size_t)n;
+	if (n < 0)
+		return;
+	if ((size_t)n >= sizeof(small)) {
+		text = malloc((size_t)n + 1);
+		if (!text) {
+			o->nomem = true;
+			return;
+		}
+		va_start(ap, fmt);
+		vsnprintf(text, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	}
+	o->sum = rdt_config_checksum_add(o->sum, text, (size_t)n);
+	if (o->pos < o->len)
+		snprintf(o->buf + o->pos, o->len - o->pos, "%s", text);
+	o->pos += (size_t)n;
+	if (text != small)
+		free(text);
 }
 
 static int save_schema(struct out *o, const struct rdt_state *st, int g)
@@ -264,7 +283,7 @@ static int save_text(rdtalloc_t *r, unsigned int flags, struct out *o)
 RDTALLOC_API int rdtalloc_save_config_flags(rdtalloc_t *r, unsigned int flags, char *buf,
 					    size_t len)
 {
-	struct out o = { .buf = buf, .len = len };
+	struct out o = { .buf = buf, .len = len, .sum = RDT_CONFIG_CHECKSUM_INIT };
 	int ret;
 
 	if (!r)
@@ -278,6 +297,13 @@ RDTALLOC_API int rdtalloc_save_config_flags(rdtalloc_t *r, unsigned int flags, c
 		ret = rdt_fail(r, -EINVAL, "unknown save flags 0x%x", flags);
 	else
 		ret = save_text(r, flags, &o);
+	/* the last line: what a file cut short lacks, with the checksum of the rest */
+	if (!ret) {
+		outf(&o, "\n");
+		outf(&o, "end fnv1a64=%016llx\n", (unsigned long long)o.sum);
+	}
+	if (!ret && o.nomem)
+		ret = rdt_fail(r, -ENOMEM, "out of memory");
 	if (!ret && o.pos > INT_MAX)
 		ret = rdt_fail(r, -EOVERFLOW, "the configuration needs %zu bytes, more than an int",
 			       o.pos + 1);

@@ -135,6 +135,8 @@ struct parser {
 	size_t ntasks, tasks_cap;
 	struct index_set tids;		/* index into tasks */
 	unsigned int ncgroups;		/* `cgroup` lines in all */
+	const char *text;		/* the whole text, for the end line's checksum */
+	size_t line_start;		/* offset of the current line in text */
 	unsigned int cpu_owner[RDT_MAX_CPUS];	/* group index + 1; 0: none */
 	unsigned int cpu_line[RDT_MAX_CPUS];	/* where it was listed */
 	char *err;
@@ -779,6 +781,47 @@ static int stmt_machine(struct parser *p, const char *arg, size_t len)
 	return 0;
 }
 
+/* FNV-1a, 64 bits: the end line's checksum of the bytes above it. */
+uint64_t rdt_config_checksum_add(uint64_t h, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		h ^= (unsigned char)s[i];
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}
+
+/*
+ * `end fnv1a64=HEX`: the last statement of a saved file, with the checksum
+ * of every byte above its line (docs/config.md, "The end line").
+ */
+static int stmt_end(struct parser *p, const char *arg, size_t len)
+{
+	static const char key[] = "fnv1a64=";
+	uint64_t want = 0;
+	char q[48];
+	size_t i;
+
+	if (len != strlen(key) + 16 || memcmp(arg, key, strlen(key)))
+		return fail(p, -EINVAL, "'end' takes the checksum save wrote, 'end fnv1a64=' and "
+			    "16 hex digits; got 'end %s'", shown(arg, len, q));
+	for (i = strlen(key); i < len; i++) {
+		char c = arg[i];
+
+		if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f')))
+			return fail(p, -EINVAL, "'end': '%s' is not 16 lowercase hex digits",
+				    shown(arg + strlen(key), len - strlen(key), q));
+		want = want << 4 | (uint64_t)(c <= '9' ? c - '0' : c - 'a' + 10);
+	}
+	if (rdt_config_checksum_add(RDT_CONFIG_CHECKSUM_INIT, p->text, p->line_start) != want)
+		return fail(p, -EINVAL, "the checksum of the lines above does not match (the file "
+			    "was changed after rdtctl save wrote it, or damaged): to apply an "
+			    "edited file, delete its first line (the save header) and its 'end' "
+			    "line");
+	p->c->end_line = p->line;
+	return 0;
+}
+
 /* One line without its comment and surrounding blanks: [s, s + n). */
 static int statement(struct parser *p, const char *s, size_t n)
 {
@@ -795,6 +838,7 @@ static int statement(struct parser *p, const char *s, size_t n)
 		{ "cgroup", stmt_cgroup, true },
 		{ "cdp", stmt_cdp, false },
 		{ "machine", stmt_machine, false },
+		{ "end", stmt_end, false },
 	};
 	size_t kl = 0, a;
 	char q[48];
@@ -812,13 +856,14 @@ static int statement(struct parser *p, const char *s, size_t n)
 		return stmts[i].fn(p, s + a, n - a);
 	}
 	return fail(p, -EINVAL, "unknown keyword '%s' (expected group, schema, cpus, tasks, "
-		    "cgroup, mode, cdp or machine)", shown(s, kl, q));
+		    "cgroup, mode, cdp, machine or end)", shown(s, kl, q));
 }
 
 static int parse_lines(struct parser *p, const char *text)
 {
 	const char *s = text;
 
+	p->text = text;
 	for (p->line = 1;; p->line++) {
 		const char *nl = strchr(s, '\n');
 		const char *end = nl ? nl : s + strlen(s);
@@ -833,14 +878,24 @@ static int parse_lines(struct parser *p, const char *text)
 		while (e > b && is_blank(e[-1]))
 			e--;
 		if (e > b) {
+			if (p->c->end_line)
+				return fail(p, -EINVAL, "nothing may follow the 'end' line (line %u)",
+					    p->c->end_line);
+			p->line_start = (size_t)(s - text);
 			ret = statement(p, b, (size_t)(e - b));
 			if (ret)
 				return ret;
 		}
 		if (!nl)
-			return 0;
+			break;
 		s = nl + 1;
 	}
+	/* what save wrote ends with its end line: a file cut short does not */
+	if (!strncmp(text, RDT_CONFIG_SAVED, strlen(RDT_CONFIG_SAVED)) && !p->c->end_line)
+		return fail(p, -EINVAL, "the file ends without the 'end' line rdtctl save writes: it "
+			    "was cut short (or, edited by hand, lost it: then delete the first line "
+			    "too)");
+	return 0;
 }
 
 int rdt_config_parse(const char *text, struct rdt_config **out, char *err, size_t errlen)

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "machine.h"
@@ -49,7 +50,14 @@ struct rdt_config_machine {
 	unsigned int max;		/* MB: 0 not given */
 };
 
+/*
+ * The first line rdtctl save writes: a file that starts with it must end
+ * with the end line (else it was cut short).
+ */
+#define RDT_CONFIG_SAVED "# rdtalloc configuration (rdtctl save"
+
 struct rdt_config {
+	unsigned int end_line;		/* the `end` line, 0: none (hand-written) */
 	int cdp[RDT_NRES];		/* -1 not given, 0 off, 1 on */
 	unsigned int cdp_line[RDT_NRES];
 	struct rdt_config_machine machine[RDT_NALL];
@@ -65,6 +73,9 @@ struct rdt_config {
  */
 int rdt_config_parse(const char *text, struct rdt_config **out, char *err, size_t errlen);
 void rdt_config_free(struct rdt_config *c);
+/* The end line's checksum (FNV-1a, 64 bits): h so far, then n more bytes at s. */
+#define RDT_CONFIG_CHECKSUM_INIT 0xcbf29ce484222325ull
+uint64_t rdt_config_checksum_add(uint64_t h, const char *s, size_t n);
 
 /* Group names: 1 to 63 of [A-Za-z0-9_.-], not starting with '.'. */
 bool rdt_name_valid(const char *name);

@@ -35,7 +35,7 @@ printf '%s\n' "$OUT" >"$TMP/saved.conf"
 snapshot "$TMP/before"
 if grep -q '^group p1$' "$TMP/saved.conf" && grep -q 'tasks 1234 1235' "$TMP/saved.conf"; then
 	pass; else fail "save --tasks lists p1 and its tasks"; fi
-if [ "$(grep -v '^	tasks ' "$TMP/saved.conf")" = "$(cat "$TMP/durable.conf")" ]; then
+if [ "$(grep -v -e '^	tasks ' -e '^end ' "$TMP/saved.conf")" = "$(grep -v '^end ' "$TMP/durable.conf")" ]; then
 	pass; else fail "save is save --tasks without the task lines"; fi
 usage "save --tasks takes no value" "save: option '--tasks' takes no value" save --tasks=1
 
@@ -184,7 +184,7 @@ EOF
 failure "bad mask" "line 7: L3 cache id 0: mask 0x5 is not contiguous" apply "$TMP/bad.conf"
 printf 'group a\n\tcpu 1\n' >"$TMP/bad.conf"
 failure "syntax error" \
-	"line 2: unknown keyword 'cpu' (expected group, schema, cpus, tasks, cgroup, mode, cdp or machine)" \
+	"line 2: unknown keyword 'cpu' (expected group, schema, cpus, tasks, cgroup, mode, cdp, machine or end)" \
 	apply "$TMP/bad.conf"
 printf 'group a\n\tschema L3:2=f\n' >"$TMP/bad.conf"
 failure "bad cache id" "line 2: L3 cache id 2 does not exist (have 0,1)" apply "$TMP/bad.conf"
@@ -352,5 +352,32 @@ failure "Intel's MB percent on AMD's scale" \
 # a file without machine lines (hand-written, or from before 0.4) is taken as it is
 printf 'group hand\n\tschema L3:0=3\n' >"$TMP/hand.conf"
 ok "a file without machine lines" apply "$TMP/hand.conf"
+
+# the end line: a saved file cut at a line boundary, or edited, is told from a whole one
+STATE=$TMP/endline
+MACHINE=$MACHINE_VIRT
+mkdir -m 700 "$STATE"
+ok "groups to save" group create e1 --schema 'L3:0=f'
+ok "e2" group create e2 --schema 'L3:0=f0'
+ok "save" save
+printf '%s\n' "$OUT" >"$TMP/whole.conf"
+expect_out_contains "save ends with its end line" "end fnv1a64="
+ok "the whole file applies" apply "$TMP/whole.conf"
+n=$(grep -n '^group e2' "$TMP/whole.conf" | cut -d: -f1)
+head -n "$n" "$TMP/whole.conf" >"$TMP/cut.conf"
+failure "cut short after 'group e2'" \
+	"line $((n + 1)): the file ends without the 'end' line rdtctl save writes: it was cut short (or, edited by hand, lost it: then delete the first line too)" \
+	apply "$TMP/cut.conf"
+ok "e2 as before" schema show e2
+expect_out "the cut file changed nothing" "L3:0=000f0;1=fffff"
+sed 's/^	schema L3:0=000f0/	schema L3:0=00ff0/' "$TMP/whole.conf" >"$TMP/edited.conf"
+e=$(grep -n '^end ' "$TMP/edited.conf" | cut -d: -f1)
+failure "an edited saved file" \
+	"line $e: the checksum of the lines above does not match (the file was changed after rdtctl save wrote it, or damaged): to apply an edited file, delete its first line (the save header) and its 'end' line" \
+	apply "$TMP/edited.conf"
+sed -e 1d -e '/^end /d' "$TMP/edited.conf" >"$TMP/hand.conf"
+ok "the edit, without the header and the end line: hand-written" apply "$TMP/hand.conf"
+ok "e2 changed" schema show e2
+expect_out "the edit applied" "L3:0=00ff0;1=fffff"
 
 finish

@@ -419,6 +419,18 @@ static void save_erange(void **state)
 /* A task id above PID_MAX_LIMIT (2^22): no process can have it. */
 #define NO_SUCH_TASK 4194305
 
+/* docs/config.md, "The end line": FNV-1a, 64 bits, of every byte above it */
+static uint64_t fnv1a64(const char *s, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	while (n--) {
+		h ^= (unsigned char)*s++;
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}
+
 /* save_config_flags' text, checked to start with the two comment lines; the rest. */
 static char *save_body(rdtalloc_t *r, unsigned int flags)
 {
@@ -436,6 +448,17 @@ static char *save_body(rdtalloc_t *r, unsigned int flags)
 	body = strchr(buf + strlen(head), '\n');
 	assert_non_null(body);
 	body = strdup(body + 1);
+	/* the end line: the checksum of everything above it, after a blank line */
+	{
+		char *end = strstr(body, "\n\nend fnv1a64=");
+		char want[64];
+
+		assert_non_null(end);
+		snprintf(want, sizeof(want), "end fnv1a64=%016llx\n", (unsigned long long)
+			 fnv1a64(buf, (size_t)(strstr(buf, "\nend fnv1a64=") - buf) + 1));
+		assert_string_equal(end + 2, want);
+		end[1] = '\0';
+	}
 	free(buf);
 	return body;
 }

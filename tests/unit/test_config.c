@@ -222,16 +222,56 @@ static void test_machine(void **state)
 		     "line 1: machine MB: max '99999999' is not 1..1048576");
 }
 
+/* The end line: a saved file must have it, with the checksum of the bytes above. */
+static void test_end_line(void **state)
+{
+	static const char body[] = "# rdtalloc configuration (rdtctl save, librdtalloc 0.4.0)\n"
+				   "group a\n\tschema L3:0=f\n\n";
+	char text[512], err[256];
+	struct rdt_config *c;
+	uint64_t sum = rdt_config_checksum_add(RDT_CONFIG_CHECKSUM_INIT, body, strlen(body));
+
+	(void)state;
+	snprintf(text, sizeof(text), "%send fnv1a64=%016llx\n", body, (unsigned long long)sum);
+	c = parse_ok(text);
+	assert_int_equal(c->end_line, 5);
+	rdt_config_free(c);
+	/* CRLF and trailing blank lines after it change nothing */
+	snprintf(text, sizeof(text), "%send fnv1a64=%016llx\r\n\n# done\n", body,
+		 (unsigned long long)sum);
+	rdt_config_free(parse_ok(text));
+	/* cut at a line boundary: the end line is gone */
+	expect_error(body, "line 5: the file ends without the 'end' line rdtctl save writes: it "
+		     "was cut short (or, edited by hand, lost it: then delete the first line too)");
+	/* a line changed above it */
+	snprintf(text, sizeof(text), "%send fnv1a64=%016llx\n", body, (unsigned long long)sum + 1);
+	expect_error(text, "line 5: the checksum of the lines above does not match (the file was "
+		     "changed after rdtctl save wrote it, or damaged): to apply an edited file, "
+		     "delete its first line (the save header) and its 'end' line");
+	snprintf(text, sizeof(text), "%send fnv1a64=%016llx\ngroup b\n", body,
+		 (unsigned long long)sum);
+	expect_error(text, "line 6: nothing may follow the 'end' line (line 5)");
+	expect_error("end\n", "line 1: 'end' takes the checksum save wrote, 'end fnv1a64=' and 16 "
+		     "hex digits; got 'end '");
+	expect_error("end fnv1a64=0123456789ABCDEF\n",
+		     "line 1: 'end': '0123456789ABCDEF' is not 16 lowercase hex digits");
+	/* hand-written (no save header): no end line needed */
+	rdt_config_free(parse_ok("group a\n\tschema L3:0=f\n"));
+	assert_int_equal(rdt_config_parse("group a\n", &c, err, sizeof(err)), 0);
+	assert_int_equal(c->end_line, 0);
+	rdt_config_free(c);
+}
+
 static void test_keyword_errors(void **state)
 {
 	expect_error("\n# x\n\nfoo bar\n",
-		     "line 4: unknown keyword 'foo' (expected group, schema, cpus, tasks, cgroup, mode, cdp or machine)");
+		     "line 4: unknown keyword 'foo' (expected group, schema, cpus, tasks, cgroup, mode, cdp, machine or end)");
 	expect_error("groupp1\n",
-		     "line 1: unknown keyword 'groupp1' (expected group, schema, cpus, tasks, cgroup, mode, cdp or machine)");
+		     "line 1: unknown keyword 'groupp1' (expected group, schema, cpus, tasks, cgroup, mode, cdp, machine or end)");
 	expect_error("Group p1\n",
-		     "line 1: unknown keyword 'Group' (expected group, schema, cpus, tasks, cgroup, mode, cdp or machine)");
+		     "line 1: unknown keyword 'Group' (expected group, schema, cpus, tasks, cgroup, mode, cdp, machine or end)");
 	expect_error("group a\n\x01tasks 1\n",
-		     "line 2: unknown keyword '?tasks' (expected group, schema, cpus, tasks, cgroup, mode, cdp or machine)");
+		     "line 2: unknown keyword '?tasks' (expected group, schema, cpus, tasks, cgroup, mode, cdp, machine or end)");
 	expect_error("schema L3:0=f\n",
 		     "line 1: 'schema' outside a group: open one with 'group NAME' first");
 	expect_error("# c\ncpus 1\n",
@@ -338,7 +378,7 @@ static void test_task_limits(void **state)
 static void test_first_error_wins(void **state)
 {
 	expect_error("group a\n tasks 1\nbogus\ngroup a\n",
-		     "line 3: unknown keyword 'bogus' (expected group, schema, cpus, tasks, cgroup, mode, cdp or machine)");
+		     "line 3: unknown keyword 'bogus' (expected group, schema, cpus, tasks, cgroup, mode, cdp, machine or end)");
 }
 
 static void test_small_error_buffer(void **state)
@@ -446,6 +486,7 @@ int main(void)
 		cmocka_unit_test(test_empty_lists_mean_none),
 		cmocka_unit_test(test_cdp),
 		cmocka_unit_test(test_machine),
+		cmocka_unit_test(test_end_line),
 		cmocka_unit_test(test_keyword_errors),
 		cmocka_unit_test(test_group_errors),
 		cmocka_unit_test(test_cpus_errors),
