@@ -143,12 +143,29 @@ static int task_bind(int argc, char **argv)
 	return emit_change(doc, print_bound);
 }
 
+/* Bound tasks of the group that another tool moved: a note each, on stderr. */
+static void note_moved(json_object *o)
+{
+	json_object *m = jget(o, "moved");
+
+	for (size_t i = 0; m && i < json_object_array_length(m); i++) {
+		json_object *e = json_object_array_get_idx(m, i);
+		const char *where = jget_str(e, "where");
+
+		fprintf(stderr, "rdtctl: note: task %lld of group %s is in %s%s%s now, moved by "
+			"another tool: the next change drops its binding\n",
+			jget_int(e, "tid"), jget_str(o, "group"), *where ? "control group '" :
+			"the root group", where, *where ? "'" : "");
+	}
+}
+
 static void print_tasks_one(json_object *o)
 {
 	json_object *t = jget(o, "tasks");
 
 	for (size_t i = 0; i < json_object_array_length(t); i++)
 		printf("%lld\n", (long long)json_object_get_int64(json_object_array_get_idx(t, i)));
+	note_moved(o);
 }
 
 static void print_tasks_all(json_object *a)
@@ -166,6 +183,31 @@ static void print_tasks_all(json_object *a)
 				       json_object_array_get_idx(t, k)));
 		putchar('\n');
 	}
+	for (size_t i = 0; i < json_object_array_length(a); i++)
+		note_moved(json_object_array_get_idx(a, i));
+}
+
+/* The moved tasks, asked once per command (it reads every tasks file). */
+static int moved_tasks(rdtalloc_t *r, struct rdtalloc_moved_task **out)
+{
+	static struct rdtalloc_moved_task *v;
+	static int n = -1;
+
+	if (n < 0) {
+		n = rdtalloc_moved_tasks(r, NULL, 0);
+		if (n < 0)
+			return n;
+		v = calloc((size_t)n + 1, sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		for (int i = 0; i < n; i++)
+			v[i].sz = sizeof(v[i]);
+		n = rdtalloc_moved_tasks(r, v, (size_t)n);
+		if (n < 0)
+			return n;
+	}
+	*out = v;
+	return n;
 }
 
 static json_object *tasks_doc(rdtalloc_t *r, const char *group)
@@ -180,6 +222,31 @@ static json_object *tasks_doc(rdtalloc_t *r, const char *group)
 	jset(o, "group", jstr(group));
 	jset(o, "tasks", jtids(tids, n));
 	free(tids);
+	{
+		struct rdtalloc_moved_task *mv;
+		int nm = moved_tasks(r, &mv);
+		json_object *a = NULL;
+
+		if (nm < 0) {
+			json_object_put(o);
+			fail_lib(r, nm);
+			return NULL;
+		}
+		for (int i = 0; i < nm; i++) {
+			json_object *e;
+
+			if (strcmp(mv[i].group, group))
+				continue;
+			if (!a)
+				a = jarr();
+			e = jobj();
+			jset(e, "tid", jint(mv[i].tid));
+			jset(e, "where", jstr(mv[i].where));
+			jpush(a, e);
+		}
+		if (a)
+			jset(o, "moved", a);
+	}
 	return o;
 }
 

@@ -44,6 +44,12 @@ struct rdt_backend_env {
 
 struct rdtalloc;
 struct rdtalloc_closid_info;
+/* A bound task the kernel has elsewhere (rdtalloc_moved_tasks). */
+struct rdt_moved {
+	pid_t tid;
+	int group;		/* its group in the state */
+	char where[64];		/* the control group that lists it; "" the root, "?" none */
+};
 
 /*
  * The group level. Every call gets the context, under its lock, with r->st
@@ -103,7 +109,14 @@ struct rdt_group_ops {
 	 * is (another tool's exclusive groups, free CLOSIDs, ...).
 	 */
 	int (*check)(struct rdtalloc *r, const struct rdt_state *st);
+	/*
+	 * Optional, where the kernel owns membership (resctrl): the bound tasks
+	 * of r->st that it lists elsewhere than their group - moved by another
+	 * tool. *out malloc'd, *n of them.
+	 */
+	int (*moved_tasks)(struct rdtalloc *r, struct rdt_moved **out, size_t *n);
 };
+
 
 extern const struct rdt_group_ops rdt_hw_group_ops;	/* lib/hw/ops.c */
 

@@ -242,6 +242,24 @@ RDTALLOC_API int rdtalloc_group_get_mode(rdtalloc_t *r, const char *group);
 RDTALLOC_API int rdtalloc_bind_task(rdtalloc_t *r, const char *group, pid_t tid);
 /* Move a CPU into group (the default group: unbind it). */
 RDTALLOC_API int rdtalloc_bind_cpu(rdtalloc_t *r, const char *group, int cpu);
+/*
+ * Bound tasks the kernel has elsewhere than their group (0.4): on resctrl,
+ * tasks another tool moved (`echo TID > /sys/fs/resctrl/tasks`). where is
+ * the control group that lists the task now ("" the root, "?" none we could
+ * read). The next change through a writable context drops their bindings
+ * (docs/resctrl.md); a read-only one (RDTALLOC_F_READ_ONLY) still sees them.
+ * Up to max entries into out (each with sz set); returns how many there
+ * are. 0 on backends where the library owns membership.
+ */
+struct rdtalloc_moved_task {
+	size_t sz;			/* sizeof(struct rdtalloc_moved_task) of the caller */
+	pid_t tid;
+	char group[RDTALLOC_NAME_MAX + 1];	/* its group in the state */
+	char where[64];
+};
+RDTALLOC_API int rdtalloc_moved_tasks(rdtalloc_t *r, struct rdtalloc_moved_task *out,
+				      size_t max);
+
 /* The most items rdtalloc_bind_cpus / _tasks take in one call (-E2BIG past it). */
 #define RDTALLOC_BATCH_MAX (1u << 20)
 /*

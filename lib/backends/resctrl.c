@@ -827,6 +827,146 @@ static bool listed(const pid_t *v, size_t n, pid_t tid)
 	return false;
 }
 
+static int cmp_pid_t(const void *a, const void *b)
+{
+	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+struct listing {
+	pid_t *tids;		/* sorted */
+	size_t n;
+};
+
+static bool in_listing(const struct listing *l, pid_t tid)
+{
+	return l->tids && bsearch(&tid, l->tids, l->n, sizeof(pid_t), cmp_pid_t);
+}
+
+/*
+ * The bound tasks of r->st that the kernel lists elsewhere than in their
+ * class's control group: another tool (or an administrator's echo into a
+ * tasks file) moved them. A class whose control group is missing is left to
+ * the repair at open, which makes it again and puts its tasks back.
+ */
+static int find_moved(struct rdtalloc *r, struct rdt_moved **out, size_t *nout)
+{
+	const struct rdt_task_map *tm = &r->st->tasks;
+	struct rc_view v = { 0 };
+	struct listing *ls = NULL, root = { 0 };
+	struct rdt_moved *mv = NULL;
+	size_t n = 0, cap = 0, i;
+	unsigned int d, k;
+	int ret;
+
+	*out = NULL;
+	*nout = 0;
+	if (!tm->len)
+		return 0;
+	ret = list_dirs(r, r->st, &v);
+	if (!ret)
+		ret = make_classes(r, r->st, &v);
+	for (k = 0; !ret && k < v.ncls; k++) {
+		int dd = dir_with_key(&v, v.cls[k].key);
+
+		v.cls[k].dir = dd;
+		if (dd >= 0)
+			v.dirs[dd].cls = (int)k;
+	}
+	if (!ret && !(ls = calloc(v.ndirs + 1, sizeof(*ls))))
+		ret = rdt_fail(r, -ENOMEM, "out of memory");
+	for (d = 0; !ret && d <= v.ndirs; d++) {
+		struct listing *l = d < v.ndirs ? &ls[d] : &root;
+
+		ret = read_tasks(r, d < v.ndirs ? v.dirs[d].name : "", &l->tids, &l->n);
+		if (!ret)
+			qsort(l->tids, l->n, sizeof(pid_t), cmp_pid_t);
+	}
+	for (i = 0; !ret && i < tm->cap; i++) {
+		const struct rdt_task *t = &tm->slots[i];
+		int cls, dir, where = -2;
+
+		if (!t->tid || !rdt_core_binding_alive(r, t))
+			continue;
+		cls = v.cls_of[t->group];
+		dir = cls < 0 ? -1 : v.cls[cls].dir;
+		if (cls >= 0 && dir < 0)
+			continue;	/* our control group is gone: the repair's */
+		if (dir >= 0 ? in_listing(&ls[dir], t->tid) : in_listing(&root, t->tid))
+			continue;
+		if (dir >= 0 && in_listing(&root, t->tid))
+			where = -1;
+		for (d = 0; where == -2 && d < v.ndirs; d++)
+			if (in_listing(&ls[d], t->tid))
+				where = (int)d;
+		if (n == cap) {
+			struct rdt_moved *nv = realloc(mv, (cap ? cap * 2 : 8) * sizeof(*nv));
+
+			if (!nv) {
+				ret = rdt_fail(r, -ENOMEM, "out of memory");
+				break;
+			}
+			mv = nv;
+			cap = cap ? cap * 2 : 8;
+		}
+		mv[n].tid = t->tid;
+		mv[n].group = t->group;
+		snprintf(mv[n].where, sizeof(mv[n].where), "%s",
+			 where == -1 ? "" : where == -2 ? "?" : v.dirs[where].name);
+		n++;
+	}
+	for (d = 0; ls && d < v.ndirs; d++)
+		free(ls[d].tids);
+	free(ls);
+	free(root.tids);
+	view_free(&v);
+	if (ret) {
+		free(mv);
+		return ret;
+	}
+	*out = mv;
+	*nout = n;
+	return 0;
+}
+
+static int rc_moved_tasks(struct rdtalloc *r, struct rdt_moved **out, size_t *n)
+{
+	return find_moved(r, out, n);
+}
+
+/*
+ * At a writable open: the bindings of tasks another tool moved are dropped
+ * - what another tool did to a task is its business, as the root's schemata
+ * are - and said. *moved: how many; where: the first few, for the reason.
+ */
+static int drop_moved(struct rdtalloc *r, unsigned int *moved, char *where, size_t len)
+{
+	struct rdt_moved *mv;
+	size_t n, i, off = 0;
+	int ret = find_moved(r, &mv, &n);
+
+	*moved = 0;
+	where[0] = '\0';
+	if (ret)
+		return ret;
+	for (i = 0; i < n; i++) {
+		if (i < 3 && off < len)
+			off += (size_t)snprintf(where + off, len - off, "%s%d to %s%s%s",
+						i ? ", " : " (", (int)mv[i].tid,
+						mv[i].where[0] ? "'" : "the root",
+						mv[i].where[0] ? mv[i].where : "",
+						mv[i].where[0] ? "'" : "");
+		if (!r->ro)
+			rdt_forget_task(r->st, mv[i].tid);
+	}
+	if (n && off < len)
+		snprintf(where + off, len - off, "%s)", n > 3 ? ", ..." : "");
+	*moved = (unsigned int)n;
+	free(mv);
+	return 0;
+}
+
 /* Tgid and PPid of a live thread, from /proc/TID/status. */
 static int task_parents(pid_t tid, pid_t *tgid, pid_t *ppid)
 {
@@ -1764,7 +1904,7 @@ static unsigned int drop_exited(struct rdtalloc *r)
  * (c->ours, c->foreign), then what the open found. ro: found, not acted on.
  */
 static void say_open(struct rdtalloc *r, bool adopted, unsigned int exited, unsigned int gone,
-		     const char *kernel)
+		     unsigned int moved, const char *moved_where, const char *kernel)
 {
 	struct rc_ctx *c = ctx_of(r);
 	unsigned int free_ids;
@@ -1797,6 +1937,13 @@ static void say_open(struct rdtalloc *r, bool adopted, unsigned int exited, unsi
 			 "removed and %s", gone, gone == 1 ? "" : "s", r->ro ?
 			 "is not shown (read only: the next change drops it)" :
 			 gone == 1 ? "was dropped" : "were dropped");
+	n = strlen(r->reason);
+	if (moved)
+		snprintf(r->reason + n, sizeof(r->reason) - n, "; %u bound task%s had been moved "
+			 "by another tool%s and %s", moved, moved == 1 ? "" : "s", moved_where,
+			 r->ro ? (moved == 1 ? "its binding goes at the next change" :
+				  "their bindings go at the next change") :
+			 (moved == 1 ? "its binding was dropped" : "their bindings were dropped"));
 }
 
 /*
@@ -1861,18 +2008,20 @@ out:
  */
 static int rc_open_ro(struct rdtalloc *r)
 {
-	char drift[384] = "; ";
-	unsigned int exited, gone;
+	char drift[384] = "; ", where[192];
+	unsigned int exited, gone, moved = 0;
 	bool adopted = false;
 	int ret;
 
 	exited = drop_exited(r);
 	gone = rdt_core_cgroup_gc(r);
 	ret = adopt_root(r, &adopted);
+	if (!ret)
+		ret = drop_moved(r, &moved, where, sizeof(where));
 	if (ret)
 		return rdt_fail(NULL, ret, "%s", rdtalloc_errmsg(r));
 	describe_drift(r, drift + 2, sizeof(drift) - 2);
-	say_open(r, adopted, exited, gone, drift[2] ? drift : "");
+	say_open(r, adopted, exited, gone, moved, where, drift[2] ? drift : "");
 	return 0;
 }
 
@@ -1880,7 +2029,8 @@ static int rc_open_ops(struct rdtalloc *r)
 {
 	struct rc_ctx *c = ctx_of(r);
 	char err[RDT_ERRMSG_MAX] = "";
-	unsigned int res, exited = 0, gone = 0;
+	unsigned int res, exited = 0, gone = 0, moved = 0;
+	char where[192] = "";
 	bool adopted = false;
 	int ret;
 
@@ -1906,11 +2056,14 @@ static int rc_open_ops(struct rdtalloc *r)
 		ret = rc_lock(r);
 	if (!ret)
 		ret = adopt_root(r, &adopted);
+	/* before realise: our own moves must not look like another tool's */
+	if (!ret)
+		ret = drop_moved(r, &moved, where, sizeof(where));
 	if (!ret)
 		ret = realise(r, NULL);
 	if (ret)
 		rdt_fail(NULL, ret, "%s", rdtalloc_errmsg(r));
-	if (!ret && r->store && (r->fresh || c->changes || exited || gone || adopted)) {
+	if (!ret && r->store && (r->fresh || c->changes || exited || gone || adopted || moved)) {
 		ret = rdt_store_write(r->store, r->st, r->be->name, err, sizeof(err));
 		if (ret)
 			rdt_fail(NULL, ret, "%s", err);
@@ -1922,7 +2075,7 @@ static int rc_open_ops(struct rdtalloc *r)
 	if (ret)
 		return ret;
 	rdt_clear_err(r);
-	say_open(r, adopted, exited, gone, c->changes && !r->fresh ?
+	say_open(r, adopted, exited, gone, moved, where, c->changes && !r->fresh ?
 		 "; the kernel disagreed with the state and was brought back to it" : "");
 	return 0;
 }
@@ -2180,6 +2333,7 @@ static const struct rdt_group_ops resctrl_ops = {
 	.closids = rc_closids,
 	.sim_switch_allowed = rc_sim_switch_allowed,
 	.check = rc_check,
+	.moved_tasks = rc_moved_tasks,
 };
 
 /* ---- The kernel's capabilities ------------------------------------------------------ */

@@ -496,6 +496,43 @@ rmdir "$MNT/runtime-w"
 ok "reset" reset
 umount_fs
 
+# ---- a bound task another tool moved: reported, bound again for real, dropped by a change ----
+STATE=$TMP/state-moved
+mkdir -m 700 "$STATE"
+mount_fs
+ok "db" group create db --schema "L3:0=3;1=3"
+PM=rdtalloc-$(rdt -j info | python3 -c 'import json, sys; print(json.load(sys.stdin)["backend"]["state_id"])')-
+spawn sleep 300
+TM=$SPAWNED
+ok "bind TM" task bind db "$TM"
+expect_lists "TM in db's control group" "$MNT/${PM}1/tasks" "$TM"
+echo "$TM" >"$MNT/tasks"
+ok "task show db after another tool moved TM" task show db
+expect_out "not listed: the kernel has it elsewhere" ""
+expect_err_has "and said so" "rdtctl: note: task $TM of group db is in the root group now, moved by another tool: the next change drops its binding"
+ok "-j task show db" -j task show db
+json "moved, in the document" "d['moved']" "[{\"tid\": $TM, \"where\": \"\"}]"
+ok "info" info
+expect_out_contains "info reports it" "1 bound task had been moved by another tool ($TM to the root) and its binding goes at the next change"
+ok "task bind db TM: where the task really is" task bind db "$TM"
+expect_lists "TM back in db's control group" "$MNT/${PM}1/tasks" "$TM"
+expect_not_lists "and out of the root" "$MNT/tasks" "$TM"
+ok "info after the bind" info
+case $OUT in *"moved by another tool"*) fail "still reported after the bind: $OUT" ;; *) pass ;; esac
+mkdir "$MNT/other"
+echo "$TM" >"$MNT/other/tasks"
+ok "task show after a move into another tool's group" task show db
+expect_err_has "the other group named" "rdtctl: note: task $TM of group db is in control group 'other' now, moved by another tool: the next change drops its binding"
+ok "a change" group create later2
+ok "-j task show db after the change" -j task show db
+json "the binding was dropped" "d" '{"group": "db", "tasks": []}'
+expect_lists "the other tool's group keeps it" "$MNT/other/tasks" "$TM"
+kill "$TM" 2>/dev/null
+wait "$TM" 2>/dev/null
+rmdir "$MNT/other"
+ok "reset" reset
+umount_fs
+
 # ---- MB's scale is the kernel's (info/MB), whatever CPU the description names ----------
 MACHINE_SAVED=$MACHINE
 STATE=$TMP/state-mb-amd

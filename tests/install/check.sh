@@ -139,7 +139,7 @@ wrong=$(printf '%s\n' "$vers" | awk '{
 	if ($2 ~ /^rdtalloc_hook_/) want = "RDTALLOC_0.2"
 	if ($2 ~ /^rdtalloc_(get_precedence|save_config_flags|apply_config_report|closid_entries|warning|group_set_mode|group_get_mode|bind_cgroup|cgroup_group|cgroup_foreach|get_limits)$/)
 		want = "RDTALLOC_0.3"
-	if ($2 ~ /^rdtalloc_(state_id|bind_cpus|bind_tasks)$/)
+	if ($2 ~ /^rdtalloc_(state_id|bind_cpus|bind_tasks|moved_tasks)$/)
 		want = "RDTALLOC_0.4"
 	if ($1 != want) print $2 "@" $1
 }')
