@@ -1017,11 +1017,23 @@ static int apply_text(struct apply *a, const char *text)
 	ret = apply_all(a);
 	if (ret)
 		goto out;
-	/* a dry run checks what the real one would, the backend's checks included */
-	if ((a->flags & RDTALLOC_APPLY_DRY_RUN) && a->changes && r->be->ops->check) {
-		ret = r->be->ops->check(r, a->work);
-		if (ret)
+	/*
+	 * The backend's checks before anything is written, for a dry run and a
+	 * real apply alike: a refusal names the line of the group it is about.
+	 */
+	if (a->changes && r->be->ops->check) {
+		int g = -1;
+
+		ret = r->be->ops->check(r, a->work, &g);
+		if (ret) {
+			/* the line of the group the refusal is about, as for every error */
+			const struct rdt_config_group *cg =
+				g >= 0 ? named(cfg, a->work->groups[g].name) : NULL;
+
+			if (cg)
+				ret = at_line(a, cg->schema ? cg->schema_line : cg->line, ret);
 			goto out;
+		}
 	}
 	ret = a->changes;
 	/* a warning belongs to a change: a file that changes nothing has none */

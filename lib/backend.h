@@ -106,9 +106,10 @@ struct rdt_group_ops {
 	/*
 	 * Optional, for a dry run: would commit take st now, from r->st? The
 	 * checks it makes before its first change, against the backend as it
-	 * is (another tool's exclusive groups, free CLOSIDs, ...).
+	 * is (another tool's exclusive groups, free CLOSIDs, ...). On failure
+	 * *group: the group of st the refusal is about, -1 when none is.
 	 */
-	int (*check)(struct rdtalloc *r, const struct rdt_state *st);
+	int (*check)(struct rdtalloc *r, const struct rdt_state *st, int *group);
 	/*
 	 * Optional, where the kernel owns membership (resctrl): the bound tasks
 	 * of r->st that it lists elsewhere than their group - moved by another

@@ -67,6 +67,7 @@ struct rc_ctx {
 	 */
 	char prefix[32];
 	int lock_fd;			/* the root, flock'ed around every change; -1 */
+	int fail_group;			/* the group the last check refused, -1: none */
 	unsigned int lock_depth;
 	const struct rdt_machine *m;
 	unsigned int num_closids;	/* the smallest of the resources' */
@@ -1329,6 +1330,7 @@ static int check_foreign_cpus(struct rdtalloc *r, const struct rdt_state *st,
 			int c = cpus[i];
 
 			if (c >= 0 && (unsigned int)c < r->m->ncpus && st->cpu_group[c] > 0) {
+				ctx_of(r)->fail_group = st->cpu_group[c];
 				ret = rdt_fail(r, -EBUSY, "CPU %d is in resctrl group '%s', which "
 					       "librdtalloc did not create: it will not take it (%s "
 					       "wants it)", c, v->dirs[d].name,
@@ -1413,7 +1415,8 @@ static int check_foreign_exclusive(struct rdtalloc *r, const struct rdt_state *s
 		for (k = -1; k < (int)v->ncls && !ret; k++) {
 			const uint64_t *key = k < 0 ? v->keys : v->cls[k].key;
 
-			if (keys_overlap(st, key, theirs, where, sizeof(where)))
+			if (keys_overlap(st, key, theirs, where, sizeof(where)) &&
+			    (ctx_of(r)->fail_group = k < 0 ? 0 : v->cls[k].groups[0]) >= 0)
 				ret = rdt_fail(r, -EBUSY, "resctrl: group %s would overlap '%s', "
 					       "an exclusive group librdtalloc did not create (%s); "
 					       "the kernel refuses that: nothing was changed",
@@ -2128,11 +2131,14 @@ static void rc_finish(struct rdtalloc *r)
 }
 
 /* A dry run: would the kernel take st now? The checks realise() makes before writing. */
-static int rc_check(struct rdtalloc *r, const struct rdt_state *st)
+static int rc_check(struct rdtalloc *r, const struct rdt_state *st, int *group)
 {
 	struct rc_view v = { 0 }, bv = { 0 };
-	int ret = plan(r, st, r->st, &v, &bv);
+	int ret;
 
+	ctx_of(r)->fail_group = -1;
+	ret = plan(r, st, r->st, &v, &bv);
+	*group = ret ? ctx_of(r)->fail_group : -1;
 	view_free(&v);
 	view_free(&bv);
 	return ret;

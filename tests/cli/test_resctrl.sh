@@ -435,10 +435,10 @@ echo "L3:0=f0000;1=f0000" >"$MNT/runtime-e/schemata"
 echo exclusive >"$MNT/runtime-e/mode"
 printf 'group w\n\tschema L3:0=ff000;1=ff000\n' >"$TMP/over.conf"
 failure "dry run: the foreign exclusive group" \
-	"resctrl: group w would overlap 'runtime-e', an exclusive group librdtalloc did not create (L3 cache id 0: 0xff000 and 0xf0000); the kernel refuses that: nothing was changed" \
+	"line 2: resctrl: group w would overlap 'runtime-e', an exclusive group librdtalloc did not create (L3 cache id 0: 0xff000 and 0xf0000); the kernel refuses that: nothing was changed" \
 	apply --dry-run "$TMP/over.conf"
 failure "the real apply: the same, before any write" \
-	"resctrl: group w would overlap 'runtime-e', an exclusive group librdtalloc did not create (L3 cache id 0: 0xff000 and 0xf0000); the kernel refuses that: nothing was changed" \
+	"line 2: resctrl: group w would overlap 'runtime-e', an exclusive group librdtalloc did not create (L3 cache id 0: 0xff000 and 0xf0000); the kernel refuses that: nothing was changed" \
 	apply "$TMP/over.conf"
 if [ -z "$(ours)" ]; then pass; else fail "a refused apply left $(ours)"; fi
 rmdir "$MNT/runtime-e"
