@@ -375,7 +375,7 @@ if [ -z "$hook_why" ]; then
 	applied_on()
 	{
 		a_i=0
-		while [ $a_i -lt 50 ]; do
+		while [ $a_i -lt 150 ]; do
 			hk -j hook status
 			a_got=$(printf '%s' "$OUT" | python3 -c "import json,sys; print(json.load(sys.stdin)['cpus'][$1]['applied'])")
 			[ "$a_got" = "$2" ] && return 0
@@ -394,12 +394,17 @@ if [ -z "$hook_why" ]; then
 	expect_rc 0 "hook: cgroup bind before the start"
 	hk hook start
 	expect_rc 0 "hook start"
-	# joins the cgroup after the bind, then spins on CPU 1
+	# joins the cgroup after the bind, then spins on CPU 1: busy for 2 ms
+	# at each wake, so that under load it holds the CPU long enough for the
+	# agent's write, and the sampled "applied" shows it (see test_hook.c)
 	sh -c 'echo $$ >"$1/cgroup.procs" && exec python3 -c "
 import os, time
 os.sched_setaffinity(0, {1})
 while True:
-    time.sleep(0.001)
+    t = time.monotonic() + 0.002
+    while time.monotonic() < t:
+        pass
+    time.sleep(0.0005)
 "' sh "$CG" &
 	T=$!
 	CHILDREN="$CHILDREN $T"

@@ -87,7 +87,9 @@ AGENT2=$(printf '%s' "$OUT" | sed 's/.*pid \([0-9]*\).*/\1/')
 if [ "$AGENT2" != "$AGENT" ]; then pass; else fail "the new agent has the dead one's pid"; fi
 AGENT=$AGENT2
 
-# A task pinned to CPU 1 that sleeps and wakes. It says when it runs: bound
+# A task pinned to CPU 1 that sleeps and wakes, busy for 2 ms at each wake:
+# under load it holds the CPU long enough for the agent's write, and the
+# sampled "applied" shows it (a task that ran for moments might never be seen). It says when it runs: bound
 # before that, the helpers a launcher (a pyenv shim, say) forks on the way
 # would inherit the group too, as children do.
 python3 -c '
@@ -97,7 +99,10 @@ with open(sys.argv[1] + ".tmp", "w") as f:
     f.write(str(os.getpid()))
 os.rename(sys.argv[1] + ".tmp", sys.argv[1])
 while True:
-    time.sleep(0.001)
+    t = time.monotonic() + 0.002
+    while time.monotonic() < t:
+        pass
+    time.sleep(0.0005)
 ' "$TMP/task.pid" &
 TASK=$!
 CHILDREN="$CHILDREN $TASK"
@@ -109,11 +114,11 @@ done
 if [ "$(cat "$TMP/task.pid")" = "$TASK" ]; then pass; else
 	fail "the pinned task did not start as pid $TASK"; fi
 
-# applied_on CPU WANT: within a second, the agent made CPU's PQR_ASSOC hold WANT
+# applied_on CPU WANT: within 150 polls (3 s or more), the agent made CPU's PQR_ASSOC hold WANT
 applied_on()
 {
 	a_i=0
-	while [ $a_i -lt 50 ]; do
+	while [ $a_i -lt 150 ]; do
 		hk -j hook status
 		a_got=$(printf '%s' "$OUT" | python3 -c "import json,sys; print(json.load(sys.stdin)['cpus'][$1]['applied'])")
 		[ "$a_got" = "$2" ] && return 0

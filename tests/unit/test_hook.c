@@ -91,19 +91,37 @@ static unsigned int pqr(int cpu)
 	return k;
 }
 
-/* PQR_ASSOC of cpu shows want at least once within ms. */
+/* The CLOSID the agent last made cpu's PQR_ASSOC hold (the hook's live view). */
+static unsigned int applied(int cpu)
+{
+	struct rdtalloc_hook_cpu v[2] = { { .sz = sizeof(v[0]) }, { .sz = sizeof(v[0]) } };
+
+	assert_true(rdtalloc_hook_cpus(fx.r, v, 2) > cpu);
+	return v[cpu].applied;
+}
+
+/*
+ * PQR_ASSOC of cpu shows want at least once within ms: as the agent writes
+ * it (sampled every 100 us), or in the state's image of the registers. The
+ * image is a snapshot written every few milliseconds: when other programs
+ * keep the CPU busy, the task with that CLOSID holds it for moments only,
+ * which the image alone may never catch.
+ */
 static bool pqr_shows(int cpu, unsigned int want, unsigned int ms)
 {
 	uint64_t end = ms_now() + ms;
-	unsigned int k;
+	unsigned int k, i = 0;
 
 	do {
-		k = pqr(cpu);
-		if (k == want)
+		if (applied(cpu) == want)
 			return true;
-		usleep(2000);
+		if (i++ % 20 == 0 && (k = pqr(cpu)) == want)
+			return true;
+		usleep(100);
 	} while (ms_now() < end);
-	print_message("CPU %d PQR_ASSOC: wanted CLOSID %u, last seen %u\n", cpu, want, k);
+	k = pqr(cpu);
+	print_message("CPU %d PQR_ASSOC: wanted CLOSID %u, last seen %u (agent: %u)\n", cpu, want,
+		      k, applied(cpu));
 	return false;
 }
 
@@ -314,7 +332,18 @@ static void child_main(int ctl, int rep)
 	if (sched_setaffinity(0, sizeof(set), &set) ||
 	    fcntl(ctl, F_SETFL, fcntl(ctl, F_GETFL) | O_NONBLOCK))
 		_exit(2);
+	/*
+	 * Busy for 1 to 2 ms, then asleep for half of one: each time it
+	 * runs it holds the CPU far longer than the agent takes to write its
+	 * CLOSID (tens of microseconds), also when other programs keep the CPU
+	 * busy - a task that ran only for moments would have its CLOSID written
+	 * after it left, or never (the agent writes the latest wish).
+	 */
 	for (;;) {
+		uint64_t until = ms_now() + 2;	/* 1 to 2 ms */
+
+		while (ms_now() < until)
+			;
 		usleep(500);
 		if (read(ctl, &c, 1) == 1 && c == 'f')
 			spawn_offspring(rep);
@@ -933,7 +962,7 @@ static bool msr_shows(const char *root, int cpu, uint64_t want, unsigned int ms)
 		n++;
 		if (v == want)
 			return true;
-		usleep(2000);
+		usleep(200);
 	} while (ms_now() < end);
 	print_message("CPU %d PQR_ASSOC: wanted 0x%llx, last seen 0x%llx (%u reads)\n", cpu,
 		      (unsigned long long)want, (unsigned long long)v, n);
