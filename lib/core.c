@@ -26,6 +26,7 @@
 #include "cgroups.h"
 #include "config.h"
 #include "core.h"
+#include "monitor/monitor.h"
 #include "detect/detect.h"
 #include "errors.h"
 #include "schema.h"
@@ -100,6 +101,8 @@ static int begin(rdtalloc_t *r, bool write)
 		if (ret) {
 			r->be->ops->finish(r);
 			pthread_mutex_unlock(&r->mu);
+		} else if (write) {
+			rdt_mon_advance(r);
 		}
 		return ret;
 	}
@@ -129,6 +132,9 @@ static int begin(rdtalloc_t *r, bool write)
 		ret = r->be->ops->begin(r, write);
 		if (!ret) {
 			r->snap_valid = true;
+			/* counters and limbo up to now, before the change counts */
+			if (write)
+				rdt_mon_advance(r);
 			return 0;
 		}
 		r->be->ops->finish(r);
@@ -150,6 +156,7 @@ static int end(rdtalloc_t *r, bool write, int ret)
 	int wret;
 
 	if (write && ret >= 0 && r->dirty) {
+		rdt_mon_settle(r);
 		wret = r->be->ops->commit(r);
 		committed = !wret;
 		if (!wret && r->store)
@@ -592,16 +599,21 @@ static int build_machine(const char *desc, struct rdt_machine **m)
 }
 
 /*
- * A state recorded before memory bandwidth was described has no mb.* items:
- * canon without them (malloc'ed), to compare; NULL when recorded has them,
- * canon has none, or out of memory.
+ * A state recorded before memory bandwidth (or monitoring) was described has
+ * no mb.* (mon.*) items: canon without them (malloc'ed), to compare; NULL
+ * when recorded has them, canon has none, or out of memory. A state without
+ * mon.* items runs with the monitoring the machine has now: monitoring adds
+ * nothing the state must fit.
  */
 static char *without_mb(const char *recorded, const char *canon)
 {
 	char *out, *o;
 	const char *p;
 
-	if (strstr(recorded, "mb.") || !strstr(canon, "mb."))
+	bool mb = !strstr(recorded, "mb.") && strstr(canon, "mb.");
+	bool mon = !strstr(recorded, "mon.") && strstr(canon, "mon.");
+
+	if (!mb && !mon)
 		return NULL;
 	out = malloc(strlen(canon) + 1);
 	if (!out)
@@ -610,14 +622,14 @@ static char *without_mb(const char *recorded, const char *canon)
 		const char *end = strchr(p, ';');
 		size_t n = end ? (size_t)(end - p + 1) : strlen(p);
 
-		if (strncmp(p, "mb.", 3)) {
+		if (!(mb && !strncmp(p, "mb.", 3)) && !(mon && !strncmp(p, "mon.", 4))) {
 			memcpy(o, p, n);
 			o += n;
 		}
 		p += n;
 	}
 	*o = '\0';
-	/* the host with nothing but MB added is the plain host */
+	/* the host with nothing but MB or monitoring added is the plain host */
 	if (!strcmp(out, "tasks=real") && !recorded[0])
 		out[0] = '\0';
 	return out;
@@ -989,6 +1001,7 @@ RDTALLOC_API void rdtalloc_close(rdtalloc_t *r)
 		r->be->ops->close(r);
 	if (r->be_open && r->be->close)
 		r->be->close(r->be_ctx);
+	rdt_mon_close(r);
 	rdt_state_free(r->st);
 	rdt_store_close(r->store);
 	rdt_machine_free(r->m);

@@ -65,7 +65,11 @@ struct rdtalloc {
 		uint64_t seq;		/* what it was */
 	} *hook_undo;
 	size_t nhook_undo, hook_undo_cap;
+	void *mon_counters;		/* running totals when there is no file for them (monitor/) */
 };
+
+/* monitor/api.c: what a context holds for monitoring, at rdtalloc_close. */
+void rdt_mon_close(struct rdtalloc *r);
 
 /* Lock and refresh the state / write back and unlock (returns ret or a write error). */
 int rdt_core_begin(struct rdtalloc *r, bool write);

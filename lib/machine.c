@@ -27,11 +27,19 @@ enum { RK_CLOSIDS, RK_CBM_LEN, RK_MIN_BITS, RK_SHAREABLE, RK_CDP, RK_SPARSE, RES
 #define K_MB0 (K_RES0 + RDT_NRES * RES_KEYS)
 /* Memory bandwidth: its own keys, after the caches'. */
 enum { MBK_CLOSIDS, MBK_UNITS, MBK_MIN, MBK_GRAN, MBK_MAX, MB_KEYS };
-#define NKEYS (K_MB0 + MB_KEYS)
+/* L3 monitoring: after MB. */
+#define K_MON0 (K_MB0 + MB_KEYS)
+enum { MONK_RMIDS, MONK_SCALE, MONK_WIDTH, MONK_EVENTS, MONK_THRESHOLD, MONK_BW, MON_KEYS };
+#define NKEYS (K_MON0 + MON_KEYS)
+#define MONKEY(mk) (K_MON0 + (mk))
 #define RKEY(res, rk) (K_RES0 + (res) * RES_KEYS + (rk))
 #define MBKEY(mk) (K_MB0 + (mk))
 
 static const char *const mb_key_names[MB_KEYS] = { "closids", "units", "min", "gran", "max" };
+static const char *const mon_key_names[MON_KEYS] = { "rmids", "scale", "width", "events",
+						     "threshold", "bw" };
+static const char *const mon_event_names[] = { "llc_occupancy", "mbm_total_bytes",
+					       "mbm_local_bytes" };
 
 /* Defaults: Intel's percentages with a 10% step (Skylake-SP); AMD's 11-bit field. */
 #define RDT_MB_PCT_MAX 100
@@ -87,6 +95,8 @@ static void key_name(unsigned int k, char *buf, size_t len)
 
 	if (k < K_RES0)
 		snprintf(buf, len, "%s", plain[k]);
+	else if (k >= K_MON0)
+		snprintf(buf, len, "mon.%s", mon_key_names[k - K_MON0]);
 	else if (k >= K_MB0)
 		snprintf(buf, len, "mb.%s", mb_key_names[k - K_MB0]);
 	else
@@ -443,6 +453,77 @@ static int check_mb_value(struct errbuf *e, unsigned int mk, const char *name, s
 	return 0;
 }
 
+const char *rdt_mon_event_name(unsigned int bit)
+{
+	unsigned int i;
+
+	for (i = 0; i < 3; i++)
+		if (bit == 1u << i)
+			return mon_event_names[i];
+	return NULL;
+}
+
+unsigned int rdt_mon_event_parse(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < 3; i++)
+		if (!strcmp(name, mon_event_names[i]))
+			return 1u << i;
+	return 0;
+}
+
+/* mon.events: resctrl's event names, comma-separated, or "none". */
+static int parse_mon_events(struct errbuf *e, const char *name, struct setting *st)
+{
+	const char *p = st->text;
+
+	st->num = 0;
+	if (!strcmp(p, "none"))
+		return 0;
+	while (*p) {
+		size_t n = strcspn(p, ",");
+		char ev[32];
+		unsigned int bit;
+
+		snprintf(ev, sizeof(ev), "%.*s", (int)(n < sizeof(ev) ? n : sizeof(ev) - 1), p);
+		bit = n < sizeof(ev) ? rdt_mon_event_parse(ev) : 0;
+		if (!bit)
+			return fail(e, -EINVAL, PFX "%s=%s: unknown event '%.*s' (known: "
+				    "llc_occupancy, mbm_total_bytes, mbm_local_bytes, or none)",
+				    name, st->text, (int)(n > 40 ? 40 : n), p);
+		if (st->num & bit)
+			return fail(e, -EINVAL, PFX "%s=%s: event '%s' given twice", name,
+				    st->text, ev);
+		st->num |= bit;
+		p += n;
+		if (*p == ',' && !*++p)
+			return fail(e, -EINVAL, PFX "%s=%s: empty event name", name, st->text);
+	}
+	if (!st->num)
+		return fail(e, -EINVAL, PFX "%s=%s: empty event name", name, st->text);
+	return 0;
+}
+
+/* The monitoring keys' own ranges; related in resolve_mon. */
+static int check_mon_value(struct errbuf *e, unsigned int mk, const char *name,
+			   struct setting *st)
+{
+	static const uint64_t lo[MON_KEYS] = { 0, 1, 24, 0, 0, 1 };
+	static const uint64_t hi[MON_KEYS] = { RDT_MAX_RMIDS, UINT32_MAX, 62, 0,
+					       UINT64_C(1) << 50, UINT64_C(1) << 50 };
+	const char *v = st->text;
+
+	if (mk == MONK_EVENTS)
+		return parse_mon_events(e, name, st);
+	if (!parse_dec(v, &st->num))
+		return fail(e, -EINVAL, PFX "%s=%s: not a number", name, v);
+	if (st->num < lo[mk] || st->num > hi[mk])
+		return fail(e, -EINVAL, PFX "%s=%s: must be %llu..%llu", name, v,
+			    (unsigned long long)lo[mk], (unsigned long long)hi[mk]);
+	return 0;
+}
+
 static int check_value(struct errbuf *e, unsigned int k, const char *name, struct setting *st)
 {
 	const char *v = st->text;
@@ -461,6 +542,8 @@ static int check_value(struct errbuf *e, unsigned int k, const char *name, struc
 		st->num = !strcmp(v, "virtual");
 		return 0;
 	}
+	if (k >= K_MON0)
+		return check_mon_value(e, k - K_MON0, name, st);
 	if (k >= K_MB0)
 		return check_mb_value(e, k - K_MB0, name, st);
 	if (!(rk == RK_SHAREABLE ? parse_hex(v, &st->num) : parse_dec(v, &st->num)))
@@ -1016,6 +1099,64 @@ static int resolve_mb(struct errbuf *e, const struct spec *sp, struct rdt_machin
 	return 0;
 }
 
+static uint64_t mon_get(const struct spec *sp, unsigned int mk, uint64_t def)
+{
+	const struct setting *st = &sp->s[MONKEY(mk)];
+
+	return st->set ? st->num : def;
+}
+
+/*
+ * L3 monitoring from the mon.* keys: present, with the simulation's
+ * defaults, wherever there are L3 domains, unless mon.rmids=0. The
+ * threshold a freed RMID must fall under before it is reused is, as in
+ * Linux, the L3's size over the RMIDs, a multiple of the scale.
+ */
+static int resolve_mon(struct errbuf *e, const struct spec *sp, struct rdt_machine *m)
+{
+	struct rdt_mon *mon = &m->mon;
+	uint64_t size = m->ndom[RDT_L3] ? m->dom[RDT_L3][0].cache_size : 0;
+	unsigned int mk;
+	char name[32];
+
+	memset(mon, 0, sizeof(*mon));
+	mon->rmids = (unsigned int)mon_get(sp, MONK_RMIDS, RDT_SIM_RMIDS);
+	if (!m->ndom[RDT_L3] || !mon->rmids) {
+		for (mk = 0; mk < MON_KEYS; mk++) {
+			const struct setting *st = &sp->s[MONKEY(mk)];
+
+			if (!st->explicit || (mk == MONK_RMIDS && !st->num))
+				continue;
+			key_name(MONKEY(mk), name, sizeof(name));
+			return fail(e, -EINVAL, PFX "%s=%s: %s", name, st->text,
+				    mon->rmids ? "L3 monitoring needs L3 allocation domains"
+					       : "L3 monitoring is off (mon.rmids=0)");
+		}
+		mon->rmids = 0;
+		return 0;
+	}
+	mon->scale = (unsigned int)mon_get(sp, MONK_SCALE, RDT_SIM_MON_SCALE);
+	mon->width = (unsigned int)mon_get(sp, MONK_WIDTH, RDT_SIM_MON_WIDTH);
+	mon->events = (unsigned int)mon_get(sp, MONK_EVENTS, RDT_MON_EVENTS_ALL);
+	mon->bw = mon_get(sp, MONK_BW, RDT_SIM_MON_BW);
+	mon->threshold = size / mon->rmids / mon->scale * mon->scale;
+	mon->threshold = mon_get(sp, MONK_THRESHOLD, mon->threshold);
+	return 0;
+}
+
+static bool is_default_mon(const struct rdt_machine *m)
+{
+	const struct rdt_mon *mon = &m->mon;
+	uint64_t size = m->ndom[RDT_L3] ? m->dom[RDT_L3][0].cache_size : 0;
+
+	if (!m->ndom[RDT_L3])
+		return !mon->rmids;
+	return mon->rmids == RDT_SIM_RMIDS && mon->scale == RDT_SIM_MON_SCALE &&
+	       mon->width == RDT_SIM_MON_WIDTH && mon->events == RDT_MON_EVENTS_ALL &&
+	       mon->bw == RDT_SIM_MON_BW &&
+	       mon->threshold == size / mon->rmids / mon->scale * mon->scale;
+}
+
 /* MB's domains are the L3 domains: the same ids and CPUs, owned separately. */
 static int mirror_mb_domains(struct errbuf *e, struct rdt_machine *m)
 {
@@ -1087,6 +1228,23 @@ static void sb_caps(struct sbuf *b, enum rdt_res r, const struct rdt_caps *c)
 	sb_printf(b, "%s.cdp=%d;%s.sparse=%d;", p, c->cdp, p, c->sparse);
 }
 
+static void sb_mon(struct sbuf *b, const struct rdt_mon *mon)
+{
+	unsigned int i, n = 0;
+
+	if (!mon->rmids) {
+		sb_printf(b, "mon.rmids=0;");
+		return;
+	}
+	sb_printf(b, "mon.rmids=%u;mon.scale=%u;mon.width=%u;mon.events=", mon->rmids,
+		  mon->scale, mon->width);
+	for (i = 0; i < 3; i++)
+		if (mon->events & (1u << i))
+			sb_printf(b, "%s%s", n++ ? "," : "", mon_event_names[i]);
+	sb_printf(b, "%s;mon.threshold=%llu;mon.bw=%llu;", n ? "" : "none",
+		  (unsigned long long)mon->threshold, (unsigned long long)mon->bw);
+}
+
 static bool is_default_l3(const struct rdt_caps *c)
 {
 	return c->present && c->closids == RDT_SIM_CLOSIDS && c->cbm_len == RDT_SIM_CBM_LEN &&
@@ -1103,7 +1261,7 @@ static int canonical(struct errbuf *e, const char *topo, struct rdt_machine *m)
 	unsigned int r;
 
 	if (!topo && is_default_l3(&m->caps[RDT_L3]) && !m->caps[RDT_L2].present &&
-	    !m->caps[RDT_MB].present && !m->virtual_tasks) {
+	    !m->caps[RDT_MB].present && !m->virtual_tasks && is_default_mon(m)) {
 		m->desc = strdup("");
 		return m->desc ? 0 : oom(e);
 	}
@@ -1120,6 +1278,9 @@ static int canonical(struct errbuf *e, const char *topo, struct rdt_machine *m)
 		sb_printf(&b, "mb.closids=%u;mb.units=%s;mb.min=%u;mb.gran=%u;mb.max=%u;",
 			  m->caps[RDT_MB].closids, m->caps[RDT_MB].mb_amd ? "amd" : "percent",
 			  m->caps[RDT_MB].mb_min, m->caps[RDT_MB].mb_gran, m->caps[RDT_MB].mb_max);
+	/* the default monitoring adds nothing: descriptions made before it keep their form */
+	if (!is_default_mon(m))
+		sb_mon(&b, &m->mon);
 	sb_printf(&b, "tasks=%s", m->virtual_tasks ? "virtual" : "real");
 	if (b.oom) {
 		free(b.p);
@@ -1186,6 +1347,8 @@ static int assemble(struct errbuf *e, hwloc_topology_t t, const struct spec *sp,
 		ret = resolve_mb(e, sp, m);
 	if (!ret)
 		ret = mirror_mb_domains(e, m);
+	if (!ret)
+		ret = resolve_mon(e, sp, m);
 	if (!ret)
 		ret = build_cpu_tables(e, m);
 	if (!ret)

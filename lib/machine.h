@@ -46,6 +46,28 @@ struct rdt_caps {
 	bool mb_amd;
 };
 
+/*
+ * L3 monitoring (CMT, MBM): per L3 domain, every RMID has an occupancy
+ * counter and bandwidth counters of width bits, counting in units of scale
+ * bytes. rmids 0: none. bw is the memory bus the simulator models per L3
+ * domain; elsewhere it only scales MB percentages in the model.
+ */
+#define RDT_SIM_RMIDS 128
+#define RDT_SIM_MON_SCALE 65536
+#define RDT_SIM_MON_WIDTH 24
+#define RDT_SIM_MON_BW 20000000000ull	/* 20 GB/s */
+#define RDT_MAX_RMIDS 1024		/* PQR_ASSOC's RMID field is bits 9:0 */
+#define RDT_MON_EVENTS_ALL 7u		/* RDTALLOC_MON_EV_* */
+
+struct rdt_mon {
+	unsigned int rmids;
+	unsigned int scale;
+	unsigned int width;		/* 24 .. 62 */
+	unsigned int events;		/* RDTALLOC_MON_EV_* */
+	uint64_t threshold;		/* a freed RMID is reused once it holds less (bytes) */
+	uint64_t bw;			/* bytes per second */
+};
+
 struct rdt_domain {
 	unsigned int cache_id;
 	unsigned int ncpus;
@@ -59,6 +81,7 @@ struct rdt_machine {
 	char vendor[16];		/* "GenuineIntel", "AuthenticAMD", "sim" */
 	char model[64];			/* processor name, or the preset's name */
 	struct rdt_caps caps[RDT_NALL];
+	struct rdt_mon mon;		/* its L3 domains are the monitoring domains */
 	unsigned int ndom[RDT_NALL];
 	struct rdt_domain *dom[RDT_NALL];	/* ascending cache id; MB: the L3 domains' */
 	unsigned int ncpus;		/* CPU numbers run 0 .. ncpus-1 */
@@ -86,6 +109,10 @@ void rdt_machine_free(struct rdt_machine *m);
 int rdt_machine_domain(const struct rdt_machine *m, enum rdt_res res, unsigned int cache_id);
 /* Domain index of cpu in res, or -1 (CPU absent, or res absent). */
 int rdt_machine_cpu_domain(const struct rdt_machine *m, enum rdt_res res, int cpu);
+
+/* resctrl's name of a monitoring event bit ("llc_occupancy", ...); and back (0: unknown). */
+const char *rdt_mon_event_name(unsigned int bit);
+unsigned int rdt_mon_event_parse(const char *name);
 
 /* "L3" / "L2" / "MB"; and back (-1 when unknown; case-insensitive). */
 const char *rdt_res_name(enum rdt_res res);

@@ -34,11 +34,14 @@ static const struct rdt_preset presets[] = {
 		.vendor = "GenuineIntel",
 		.part = "Intel Xeon E5-2699 v3 (Haswell-EP), 2 sockets",
 		.desc = "topology=package:2 l3:1(size=46080KiB) core:18 pu:2;l3.closids=4;l3.cbm_len=20;"
-			"l3.min_cbm_bits=2;l3.shareable_bits=0xc0000;l3.cdp=0;l3.sparse=0",
+			"l3.min_cbm_bits=2;l3.shareable_bits=0xc0000;l3.cdp=0;l3.sparse=0;"
+			"mon.rmids=56;mon.scale=57344;mon.width=24;mon.events=llc_occupancy",
 		.source = "Linux resctrl cache_alloc_hsw_probe() (4 CLOSIDs, 20-bit CBM, "
 			  "shareable 0xc0000, min 2 bits); CPUID of a Haswell-EP enumerates "
 			  "none of it (InstLatx64 GenuineIntel00306F2_HaswellEP_01_CPUID.txt); "
-			  "L3 45 MiB: the 18-core die's 45 MB LLC (Tech Report, AnandTech)",
+			  "L3 45 MiB: the 18-core die's 45 MB LLC (Tech Report, AnandTech)"
+			  "; monitoring: CPUID 0xF of that Haswell-EP recording (56 RMIDs, 57344 bytes "
+			  "per count, occupancy only)",
 	},
 	/*
 	 * CPUID leaf 0x10.1 of a Broadwell-E i7-6900K (family 6 model 0x4f, the
@@ -55,11 +58,14 @@ static const struct rdt_preset presets[] = {
 		.vendor = "GenuineIntel",
 		.part = "Intel Xeon E5-2699 v4 (Broadwell-EP), 2 sockets",
 		.desc = "topology=package:2 l3:1(size=56320KiB) core:22 pu:2;l3.closids=16;l3.cbm_len=20;"
-			"l3.min_cbm_bits=1;l3.shareable_bits=0xc0000;l3.cdp=1;l3.sparse=0",
+			"l3.min_cbm_bits=1;l3.shareable_bits=0xc0000;l3.cdp=1;l3.sparse=0;"
+			"mon.rmids=64;mon.scale=32768;mon.width=24",
 		.source = "CPUID 0x10.1 of an i7-6900K (Broadwell-E, model 0x4f) recorded in "
 			  "shyla226/cassandra FileUtilsTest.java; intel-cmt-cat issue #59 "
 			  "(Xeon E5-2690 v4: 20 ways, contention mask 0xc0000, CDP); L3 55 MiB = "
-			  "22 x 2.5 MiB (HotHardware E5 v4 launch; i7-6900K CPUID leaf 4)",
+			  "22 x 2.5 MiB (HotHardware E5 v4 launch; i7-6900K CPUID leaf 4)"
+			  "; monitoring: CPUID 0xF of the i7-6900K recording (64 RMIDs, 32768 bytes "
+			  "per count, all three events)",
 	},
 	/*
 	 * CPUID leaf 0x10.1 of a Xeon Platinum 8160: 0000000A-00000600-00000004-
@@ -74,12 +80,15 @@ static const struct rdt_preset presets[] = {
 		.part = "Intel Xeon Platinum 8160 (Skylake-SP), 2 sockets",
 		.desc = "topology=package:2 l3:1(size=33792KiB) core:24 pu:2;l3.closids=16;l3.cbm_len=11;"
 			"l3.min_cbm_bits=1;l3.shareable_bits=0x600;l3.cdp=1;l3.sparse=0;"
-			"mb.closids=8;mb.units=percent;mb.min=10;mb.gran=10",
+			"mb.closids=8;mb.units=percent;mb.min=10;mb.gran=10;"
+			"mon.rmids=192;mon.scale=98304;mon.width=24",
 		.source = "CPUID 0x10.1 of a Xeon Platinum 8160 (InstLatx64 "
 			  "GenuineIntel0050654_SkylakeXeon_20_CPUID.txt); MBA 8 CLOSIDs, at most "
 			  "90% throttled in 10% steps: pqos on Skylake-SP (intel-cmt-cat issues "
 			  "#75: MBA COS0-7; #69, #115: 90% the most); L3 33 MiB: leaf 4.3 of that "
-			  "recording (11 ways x 64 B x 49152 sets)",
+			  "recording (11 ways x 64 B x 49152 sets)"
+			  "; monitoring: CPUID 0xF of the 8160 recording (192 RMIDs, 98304 bytes per "
+			  "count, 24-bit counters, all three events)",
 	},
 	/*
 	 * pqos on Cascade Lake Xeons: "CDP support=1, #COS=16, #ways=11, ways
@@ -95,11 +104,14 @@ static const struct rdt_preset presets[] = {
 		.part = "Intel Xeon Platinum 8280 (Cascade Lake-SP), 2 sockets",
 		.desc = "topology=package:2 l3:1(size=39424KiB) core:28 pu:2;l3.closids=16;l3.cbm_len=11;"
 			"l3.min_cbm_bits=1;l3.shareable_bits=0x600;l3.cdp=1;l3.sparse=0;"
-			"mb.closids=8;mb.units=percent;mb.min=10;mb.gran=10",
+			"mb.closids=8;mb.units=percent;mb.min=10;mb.gran=10;"
+			"mon.rmids=192;mon.scale=98304;mon.width=24",
 		.source = "pqos output on Cascade Lake Xeons (intel-cmt-cat issues #187 and "
 			  "#252: 16 COS, 11 ways, contention mask 0x600, CDP; #222: MBA 8 COS); "
 			  "L3 38.5 MiB constructed: 28 x 1.375 MiB of the 28-core die "
-			  "(ComputerBase on the Platinum 8180)",
+			  "(ComputerBase on the Platinum 8180)"
+			  "; monitoring: CPUID 0xF of the Skylake-SP 8160 recording (same die), "
+			  "constructed",
 	},
 	/*
 	 * Constructed: no recording of Ice Lake-SP leaf 0x10 was found. The CBM
@@ -115,11 +127,13 @@ static const struct rdt_preset presets[] = {
 		.vendor = "GenuineIntel",
 		.part = "Intel Xeon Platinum 8380 (Ice Lake-SP), 2 sockets",
 		.desc = "topology=package:2 l3:1 core:40 pu:2;l3.closids=16;l3.cbm_len=12;"
-			"l3.min_cbm_bits=1;l3.shareable_bits=0;l3.cdp=1;l3.sparse=0",
+			"l3.min_cbm_bits=1;l3.shareable_bits=0;l3.cdp=1;l3.sparse=0;"
+			"mon.rmids=0",
 		.source = "constructed from the 12-way L3 of Ice Lake-SP (1 CBM bit per way, "
 			  "intel-cmt-cat issue #41) and the 16 CLOSIDs + CDP of earlier Xeon "
 			  "Scalable parts; shareable bits not published, 0 assumed; L3 size not "
-			  "sourced (synthetic 16 MiB)",
+			  "sourced (synthetic 16 MiB)"
+			  "; monitoring not described (no recording of CPUID 0xF found)",
 	},
 	/*
 	 * Constructed from resctrl info/ published for a Sapphire Rapids host
@@ -140,12 +154,14 @@ static const struct rdt_preset presets[] = {
 		.desc = "topology=package:2 l3:1(size=107520KiB) l2:56(size=2048KiB) core:1 pu:2;l3.closids=15;"
 			"l3.cbm_len=15;l3.min_cbm_bits=1;l3.shareable_bits=0x6000;l3.cdp=0;"
 			"l3.sparse=0;l2.closids=8;l2.cbm_len=16;l2.min_cbm_bits=1;"
-			"l2.shareable_bits=0;l2.cdp=0;l2.sparse=0",
+			"l2.shareable_bits=0;l2.cdp=0;l2.sparse=0;"
+			"mon.rmids=0",
 		.source = "constructed from resctrl info of Sapphire Rapids hosts "
 			  "(unvariance/collector PR #93: L3 0x7fff/0x6000, L2 0xffff; "
 			  "intel/goresctrl PR #154: 15 L3 and 8 L2 CLOSIDs); CDP off because "
 			  "15 is odd; L3 105 MiB, L2 2 MiB per core: reports of the 56-core "
-			  "part (105 MB L3, 112 MB L2), cpuinfo of a Platinum 8488C",
+			  "part (105 MB L3, 112 MB L2), cpuinfo of a Platinum 8488C"
+			  "; monitoring not described (no recording of CPUID 0xF found)",
 	},
 	/*
 	 * Constructed: the Atom C3958 recording enumerates L2 CAT only (leaf
@@ -186,12 +202,15 @@ static const struct rdt_preset presets[] = {
 		.part = "AMD EPYC 7763 (Milan, Zen 3), 2 sockets",
 		.desc = "topology=package:2 l3:8(size=32768KiB) core:8 pu:2;l3.closids=16;l3.cbm_len=16;"
 			"l3.min_cbm_bits=0;l3.shareable_bits=0;l3.cdp=1;l3.sparse=1;"
-			"mb.closids=16;mb.units=amd;mb.max=2048",
+			"mb.closids=16;mb.units=amd;mb.max=2048;"
+			"mon.rmids=256;mon.scale=64;mon.width=44",
 		.source = "CPUID 0x10.1 of a Zen 3 Ryzen 7 5800X (InstLatx64 "
 			  "AuthenticAMD0A20F12_K19_Vermeer_03_CPUID.txt; L3 32 MiB per CCD: its "
 			  "leaf 0x8000001d.3; 7763: 256 MB, Techgage); Linux resctrl: "
 			  "AMD masks may be non-contiguous; its 0x80000020.1: 11-bit bandwidth "
-			  "field (2048 = unlimited), 16 COS",
+			  "field (2048 = unlimited), 16 COS"
+			  "; monitoring: CPUID 0xF of the Zen 3 5800X recording (256 RMIDs, 64 bytes "
+			  "per count; width offset 0, which Linux takes as 20 on AMD: 44 bits)",
 	},
 	/*
 	 * CPUID leaf 0x10.1 of a Zen 4 Threadripper PRO 7995WX (the Zen 4 CCD of
@@ -206,12 +225,15 @@ static const struct rdt_preset presets[] = {
 		.part = "AMD EPYC 9654 (Genoa, Zen 4), 2 sockets",
 		.desc = "topology=package:2 l3:12(size=32768KiB) core:8 pu:2;l3.closids=16;l3.cbm_len=16;"
 			"l3.min_cbm_bits=0;l3.shareable_bits=0;l3.cdp=1;l3.sparse=1;"
-			"mb.closids=16;mb.units=amd;mb.max=2048",
+			"mb.closids=16;mb.units=amd;mb.max=2048;"
+			"mon.rmids=256;mon.scale=64;mon.width=44",
 		.source = "CPUID 0x10.1 of a Zen 4 Threadripper PRO 7995WX (InstLatx64 "
 			  "AuthenticAMD0A10F81_K19_StormPeak_01_CPUID.txt; L3 32 MiB per CCD: its "
 			  "leaf 0x8000001d.3; 9654: 384 MB, Tom's Hardware); Linux resctrl: "
 			  "AMD masks may be non-contiguous; its 0x80000020.1: 11-bit bandwidth "
-			  "field (2048 = unlimited), 16 COS",
+			  "field (2048 = unlimited), 16 COS"
+			  "; monitoring: CPUID 0xF of the Zen 4 7995WX recording (256 RMIDs, 64 bytes "
+			  "per count, width offset 20: 44 bits)",
 	},
 };
 

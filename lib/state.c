@@ -961,6 +961,12 @@ int rdt_store_read(struct rdt_store *s, const struct rdt_machine *m, const char 
 	if (ret)
 		goto out;
 	ret = read_next_seq(st, root, s->path, err, len);
+	if (!ret) {
+		json_object *mon = NULL;
+
+		json_object_object_get_ex(root, "monitoring", &mon);
+		ret = rdt_mon_state_read(st, mon, s->path, err, len);
+	}
 	if (ret)
 		goto out;
 	ret = rdt_state_rebuild(st);
@@ -1190,6 +1196,12 @@ static json_object *state_json(const struct rdt_state *st, const char *backend)
 		json_object_array_add(cpus, json_object_new_int(g < 0 ? -1 : order_of[g]));
 	}
 	json_object_object_add(root, "cpus", cpus);
+	{
+		json_object *mon = rdt_mon_state_json(st);
+
+		if (mon)
+			json_object_object_add(root, "monitoring", mon);
+	}
 	tasks = tasks_json(st, order_of);
 	json_object_object_add(root, "tasks", tasks);
 	if (st->ncgroups) {

@@ -450,6 +450,104 @@ RDTALLOC_API int rdtalloc_read_mask(rdtalloc_t *r, const char *resource, unsigne
 /* CLOSID field of one CPU's IA32_PQR_ASSOC, as written. */
 RDTALLOC_API int rdtalloc_read_pqr(rdtalloc_t *r, int cpu, unsigned int *closid);
 
+/* ---- Monitoring: occupancy and bandwidth per group (0.5; docs/monitoring.md) ---- */
+
+/*
+ * The machine's L3 monitoring (CMT, MBM) and the RMIDs in use. rmids 0:
+ * none (rdtalloc_mon_read is -EOPNOTSUPP). A group removed leaves its RMID
+ * in limbo while the lines it filled stay above threshold bytes in some
+ * domain; it is not given to a new group until they fall under it.
+ */
+struct rdtalloc_mon_info {
+	size_t sz;
+	unsigned int rmids;		/* RMIDs of the machine, 0 the default group's */
+	unsigned int scale;		/* bytes per counter unit */
+	unsigned int width;		/* counter bits: bandwidth counters wrap at 2^width units */
+	unsigned int events;		/* RDTALLOC_MON_EV_* */
+	uint64_t threshold;		/* limbo threshold, bytes */
+	unsigned int in_use;		/* RMIDs groups hold now, the default group's included */
+	unsigned int in_limbo;		/* freed, not yet reusable */
+	unsigned int unmonitored;	/* groups that got none: counted with the default group */
+};
+RDTALLOC_API int rdtalloc_mon_get_info(rdtalloc_t *r, struct rdtalloc_mon_info *info);
+
+/*
+ * A group's RMID (0 for the default group). Every group gets an RMID of its
+ * own, also where groups share a CLOSID. When none is free (all in use or
+ * in limbo) a new group is still made but unmonitored: its tasks and CPUs
+ * count with the default group's RMID and this returns RDTALLOC_RMID_NONE;
+ * it gets one of its own when a later call finds one free.
+ */
+#define RDTALLOC_RMID_NONE (-1)
+RDTALLOC_API int rdtalloc_group_rmid(rdtalloc_t *r, const char *group);
+
+/* What a counter read gave, per group and domain. */
+enum rdtalloc_mon_state {
+	RDTALLOC_MON_OK = 0,
+	RDTALLOC_MON_UNAVAILABLE = 1,	/* the hardware has no value (yet) for this RMID */
+	RDTALLOC_MON_ERROR = 2,		/* the hardware refused the read */
+	RDTALLOC_MON_UNSUPPORTED = 3,	/* no such event here, or an unmonitored group */
+};
+
+/*
+ * One group in one L3 domain. occupancy is bytes in the cache now; total and
+ * local are bytes of memory traffic since the RMID was first read through
+ * this state directory, 64-bit, the counters' wraps folded in (a reading
+ * more than one wrap after the last one cannot be told apart: read at least
+ * once per wrap period). state is the domain's worst event state; valid
+ * has a RDTALLOC_MON_EV_* bit for each field that holds a number. Rates:
+ * (mbm_total - prev_mbm_total) * 1e9 / (time_ns - prev_time_ns).
+ */
+struct rdtalloc_mon_value {
+	size_t sz;
+	char group[RDTALLOC_NAME_MAX + 1];
+	int rmid;			/* RDTALLOC_RMID_NONE: unmonitored */
+	unsigned int cache_id;
+	int state;			/* enum rdtalloc_mon_state */
+	unsigned int valid;
+	uint64_t llc_occupancy;
+	uint64_t mbm_total;
+	uint64_t mbm_local;
+	uint64_t time_ns;		/* CLOCK_REALTIME of the read */
+	/*
+	 * The previous read of this group's RMID in this domain through the
+	 * same state directory (another process's included): prev_time_ns 0
+	 * when there was none. Rates from one call.
+	 */
+	uint64_t prev_mbm_total;
+	uint64_t prev_mbm_local;
+	uint64_t prev_time_ns;
+};
+
+/*
+ * Read the counters of groups (ngroups names; NULL/0: every group, the
+ * default first, in creation order) in one pass: every L3 domain of each,
+ * ascending cache id, up to max entries into out (stride out[0].sz; each
+ * entry's sz is kept). Returns how many entries there are (more than max:
+ * read again with a larger buffer). -ENOENT names an unknown group,
+ * -EOPNOTSUPP: no L3 monitoring.
+ */
+RDTALLOC_API int rdtalloc_mon_read(rdtalloc_t *r, const char *const *groups, size_t ngroups,
+				   struct rdtalloc_mon_value *out, size_t max);
+
+/*
+ * The simulator's workload of a group (sim backend only): the model that
+ * produces its counters (docs/monitoring.md). footprint: bytes it touches
+ * over and over; rate: bytes per second it accesses; local_pct: share of
+ * its memory traffic that goes to its own node. fault: its counters read as
+ * RDTALLOC_MON_UNAVAILABLE or _ERROR (to test what reads them); 0 normal.
+ * cache_id -1: every domain. A zero footprint and rate remove the workload.
+ */
+struct rdtalloc_sim_load {
+	size_t sz;
+	uint64_t footprint;
+	uint64_t rate;
+	unsigned int local_pct;		/* 0..100 */
+	int fault;
+};
+RDTALLOC_API int rdtalloc_sim_set_load(rdtalloc_t *r, const char *group, int cache_id,
+				       const struct rdtalloc_sim_load *load);
+
 /* ---- Whole configurations (rdtctl save / apply) ------------------------ */
 
 /* The longest configuration text apply takes (-E2BIG past it): 4 MiB. */
@@ -547,7 +645,25 @@ struct rdtalloc_cpu_caps {
 	unsigned int mba_max_throttle;
 	int mba_linear;
 	unsigned int mba_bw_len;
+	/*
+	 * L3 monitoring, CMT and MBM (appended in 0.5), from CPUID 0xF: l3_mon
+	 * set when leaf 7 EBX[12] and 0xF.0 EDX[1] say so; then mon_rmids
+	 * (0xF.1 ECX + 1), mon_scale (bytes per count, 0xF.1 EBX), mon_width
+	 * (counter bits: 24 + 0xF.1 EAX[7:0] as Linux takes it, 44 on AMD
+	 * parts that report 0) and mon_events (RDTALLOC_MON_EV_* bits from
+	 * 0xF.1 EDX[2:0]).
+	 */
+	int l3_mon;
+	unsigned int mon_rmids;
+	unsigned int mon_scale;
+	unsigned int mon_width;
+	unsigned int mon_events;
 };
+
+/* Monitoring events, as bits and by resctrl's names (0.5). */
+#define RDTALLOC_MON_EV_OCCUPANCY	(1u << 0)	/* llc_occupancy */
+#define RDTALLOC_MON_EV_TOTAL		(1u << 1)	/* mbm_total_bytes */
+#define RDTALLOC_MON_EV_LOCAL		(1u << 2)	/* mbm_local_bytes */
 
 /* Decode the CPU this process runs on (libcpuid). */
 RDTALLOC_API int rdtalloc_cpuid_host(struct rdtalloc_cpu_caps *caps);

@@ -23,6 +23,13 @@
  *   the bandwidth field of L3QOS_BW_CONTROL_n, EDX the highest COS),
  *   reported here as MBA together with 0x80000008 EBX[6], not as a cache
  *   CBM.
+ *   Monitoring (SDM vol. 3B "Intel RDT Monitoring"; both vendors):
+ *   0x7.0  EBX[12] RDT monitoring (PQM)
+ *   0xF.0  EDX[1] L3 monitoring
+ *   0xF.1  EAX[7:0] counter width - 24, EBX bytes per count, ECX highest
+ *          RMID, EDX[0] occupancy, EDX[1] total and EDX[2] local bandwidth
+ *   Linux (resctrl_cpu_detect) takes the width offset only up to 62 - 24 and
+ *   an AMD part's 0 as 20: those count with 44-bit counters.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -246,6 +253,34 @@ static void summarize(struct rdtalloc_cpu_caps *c)
 		summarize_mba(c, p + n, left - (size_t)n);
 }
 
+#define MON_WIDTH_BASE 24
+#define MON_WIDTH_OFFSET_MAX (62 - MON_WIDTH_BASE)
+#define MON_WIDTH_OFFSET_AMD 20
+
+static void decode_mon(const struct rdt_cpuid_dump *d, struct rdtalloc_cpu_caps *c)
+{
+	uint32_t r[4], off;
+
+	rdt_cpuid_get(d, 7, 0, r);
+	if (!((r[1] >> 12) & 1))
+		return;
+	rdt_cpuid_get(d, 0xf, 0, r);
+	if (!((r[3] >> 1) & 1))
+		return;
+	rdt_cpuid_get(d, 0xf, 1, r);
+	/* 0xF.1 EDX says which events; no event, no monitoring worth the name */
+	if (!(r[3] & 7) || !r[1])
+		return;
+	c->l3_mon = 1;
+	c->mon_rmids = r[2] + 1;
+	c->mon_scale = r[1];
+	c->mon_events = r[3] & 7;
+	off = r[0] & 0xff;
+	if (!off && !strcmp(c->vendor, "AuthenticAMD"))
+		off = MON_WIDTH_OFFSET_AMD;
+	c->mon_width = MON_WIDTH_BASE + (off <= MON_WIDTH_OFFSET_MAX ? off : 0);
+}
+
 void rdt_cpuid_decode(const struct rdt_cpuid_dump *d, struct rdtalloc_cpu_caps *c)
 {
 	uint32_t r[4], alloc_ebx;
@@ -266,6 +301,7 @@ void rdt_cpuid_decode(const struct rdt_cpuid_dump *d, struct rdtalloc_cpu_caps *
 		decode_mba(d, c, alloc_ebx);
 	}
 	c->rdt_alloc = c->nres > 0;
+	decode_mon(d, c);
 	/* Haswell-EP (06_3FH) has CAT on some SKUs but enumerates none: Linux probes it. */
 	c->probe_needed = !c->rdt_alloc && !strcmp(c->vendor, "GenuineIntel") &&
 			  c->family == 6 && c->model == 0x3f;
@@ -283,8 +319,8 @@ static void exec_leaf(uint32_t leaf, uint32_t subleaf, uint32_t regs[4])
 
 int rdt_cpuid_read_host(struct rdt_cpuid_dump *d)
 {
-	static const uint32_t basic[][2] = { { 1, 0 }, { 7, 0 }, { 0x10, 0 }, { 0x10, 1 },
-					     { 0x10, 2 }, { 0x10, 3 } };
+	static const uint32_t basic[][2] = { { 1, 0 }, { 7, 0 }, { 0xf, 0 }, { 0xf, 1 },
+					     { 0x10, 0 }, { 0x10, 1 }, { 0x10, 2 }, { 0x10, 3 } };
 	static const uint32_t ext[][2] = { { 2, 0 }, { 3, 0 }, { 4, 0 }, { 8, 0 },
 					   { 0x20, 0 }, { 0x20, 1 } };
 	uint32_t r[4], max;

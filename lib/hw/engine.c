@@ -526,6 +526,9 @@ int rdt_state_new(const struct rdt_machine *m, struct rdt_state **out)
 	st->ngroups = 1;
 	st->nlive = 1;
 	st->next_seq = first_seq();
+	err = rdt_mon_state_init(st);
+	if (err)
+		goto fail;
 	*out = st;
 	return 0;
 fail:
@@ -592,6 +595,7 @@ void rdt_state_free(struct rdt_state *st)
 	free(st->regs.cfg);
 	free(st->regs.pqr);
 	free(st->regs.cur);
+	rdt_mon_state_free(st);
 	free(st);
 }
 
@@ -676,6 +680,8 @@ int rdt_state_clone(const struct rdt_state *src, struct rdt_state **out)
 	st->regs.pqr = dup_mem(src->regs.pqr, m->ncpus * sizeof(unsigned int));
 	st->regs.cur = dup_mem(src->regs.cur, m->ncpus * sizeof(pid_t));
 	if (!st->regs.mask || !st->regs.cfg || !st->regs.pqr || !st->regs.cur)
+		goto fail;
+	if (rdt_mon_state_copy(st, src))
 		goto fail;
 	st->sink = src->sink;
 	*out = st;

@@ -23,6 +23,7 @@
 
 #include "machine.h"
 #include "maps.h"
+#include "monitor/monitor.h"
 
 #define RDT_NAME_LEN 64		/* RDTALLOC_NAME_MAX + 1 */
 
@@ -70,6 +71,7 @@ struct rdt_group {
 	 * shareable ways all the same.
 	 */
 	bool exclusive, forced;
+	unsigned int rmid;	/* its RMID; 0 (but for the default group): none */
 };
 
 /*
@@ -176,6 +178,7 @@ struct rdt_state {
 	unsigned int nexcl, cap_excl;
 
 	struct rdt_regs regs;
+	struct rdt_mon_state mon;	/* RMIDs and the simulator's counters (monitor/) */
 	const struct rdt_sink *sink;
 	char err[RDT_ERR_LEN];		/* why the last engine call failed */
 };

@@ -132,7 +132,7 @@ fi
 
 # Symbol versions: the hook calls came in 0.2, the calls below in 0.3 (the
 # resctrl backend and issue 13's), rdtalloc_state_id and the batch binds in
-# 0.4, everything else is 0.1.
+# 0.4, monitoring in 0.5, everything else is 0.1.
 vers=$(objdump -T "$so" | awk '$NF ~ /^rdtalloc_/ { print $(NF-1), $NF }')
 wrong=$(printf '%s\n' "$vers" | awk '{
 	want = "RDTALLOC_0.1"
@@ -141,11 +141,13 @@ wrong=$(printf '%s\n' "$vers" | awk '{
 		want = "RDTALLOC_0.3"
 	if ($2 ~ /^rdtalloc_(state_id|bind_cpus|bind_tasks|moved_tasks)$/)
 		want = "RDTALLOC_0.4"
+	if ($2 ~ /^rdtalloc_(mon_get_info|group_rmid|mon_read|sim_set_load)$/)
+		want = "RDTALLOC_0.5"
 	if ($1 != want) print $2 "@" $1
 }')
 if [ -n "$vers" ] && [ -z "$wrong" ]; then
 	pass "symbol versions: rdtalloc_hook_* at RDTALLOC_0.2, the 0.3 calls at RDTALLOC_0.3," \
-		"the 0.4 calls at RDTALLOC_0.4, the rest at RDTALLOC_0.1"
+		"the 0.4 calls at RDTALLOC_0.4, the 0.5 calls at RDTALLOC_0.5, the rest at RDTALLOC_0.1"
 else
 	fail "wrong symbol versions: $(echo "$wrong" | tr '\n' ' ')"
 fi

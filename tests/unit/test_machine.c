@@ -253,7 +253,8 @@ static void test_canonical(void **state)
 	/* a preset and its own expansion are the same machine */
 	m0 = build_ok("preset=broadwell-ep");
 	m = build_ok("topology=package:2 l3:1(size=56320KiB) core:22 pu:2;l3.closids=16;l3.cbm_len=20;"
-		     "l3.min_cbm_bits=1;l3.shareable_bits=0xc0000;l3.cdp=1;l3.sparse=0");
+		     "l3.min_cbm_bits=1;l3.shareable_bits=0xc0000;l3.cdp=1;l3.sparse=0;"
+		     "mon.rmids=64;mon.scale=32768;mon.width=24");
 	assert_string_equal(m->desc, m0->desc);
 	rdt_machine_free(m);
 	rdt_machine_free(m0);
@@ -269,7 +270,9 @@ static void test_preset_overrides(void **state)
 	assert_string_equal(a->desc, "topology=package:2 l3:1(size=33792KiB) core:24 pu:2;l3.closids=8;"
 			    "l3.cbm_len=11;l3.min_cbm_bits=1;l3.shareable_bits=0x600;l3.cdp=1;"
 			    "l3.sparse=0;mb.closids=8;mb.units=percent;mb.min=10;mb.gran=10;"
-			    "mb.max=100;tasks=virtual");
+			    "mb.max=100;mon.rmids=192;mon.scale=98304;mon.width=24;"
+			    "mon.events=llc_occupancy,mbm_total_bytes,mbm_local_bytes;"
+			    "mon.threshold=98304;mon.bw=20000000000;tasks=virtual");
 	assert_string_equal(a->desc, b->desc);
 	assert_string_equal(a->vendor, "GenuineIntel");
 	assert_string_equal(a->model, "skylake-sp");

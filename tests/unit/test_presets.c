@@ -166,7 +166,8 @@ static void test_lookup(void **state)
 			    "topology=package:2 l3:1(size=33792KiB) core:24 pu:2;l3.closids=16;"
 			    "l3.cbm_len=11;"
 			    "l3.min_cbm_bits=1;l3.shareable_bits=0x600;l3.cdp=1;l3.sparse=0;"
-			    "mb.closids=8;mb.units=percent;mb.min=10;mb.gran=10");
+			    "mb.closids=8;mb.units=percent;mb.min=10;mb.gran=10;"
+			    "mon.rmids=192;mon.scale=98304;mon.width=24");
 	assert_null(rdt_preset_lookup("Skylake-SP"));
 	assert_null(rdt_preset_lookup(""));
 	assert_null(rdt_preset_lookup(NULL));

@@ -1,0 +1,563 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * monitor/api: the public monitoring calls, and the running totals.
+ *
+ * The hardware's bandwidth counters are width bits wide and wrap; what a
+ * caller gets is a 64-bit total that keeps counting. The last raw value
+ * and the total so far of every (RMID, its holder, domain) are kept in
+ * counters.json beside the state file, under a lock of their own, so that
+ * two runs of `rdtctl monitor` continue each other (a context opened read
+ * only, or without a state directory, keeps them in memory). An RMID given
+ * to another group starts a new total: the key holds the holder's sequence
+ * number.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include <rdtalloc/rdtalloc.h>
+
+#include "core.h"
+#include "errors.h"
+#include "monitor.h"
+#include "state.h"
+
+#define COUNTERS_FILE "counters.json"
+#define COUNTERS_LOCK "counters.lock"
+/* A counters file is a few hundred bytes per RMID and domain: refuse anything far larger. */
+#define COUNTERS_MAX (64u << 20)
+
+static int check_sized(rdtalloc_t *r, size_t sz, const char *what)
+{
+	if (sz < sizeof(size_t) || sz > (1u << 16))
+		return rdt_fail(r, -EINVAL, "%s.sz is %zu: set it to sizeof(struct %s)", what, sz,
+				what);
+	return 0;
+}
+
+static int need_mon(rdtalloc_t *r)
+{
+	if (!r->st->mon.nrmids)
+		return rdt_fail(r, -EOPNOTSUPP, "this machine has no L3 monitoring (rdtctl info: "
+				"\"monitoring\": null)");
+	return 0;
+}
+
+RDTALLOC_API int rdtalloc_mon_get_info(rdtalloc_t *r, struct rdtalloc_mon_info *info)
+{
+	struct rdtalloc_mon_info v = { 0 };
+	const struct rdt_mon_state *ms;
+	unsigned int i;
+	int ret;
+
+	if (!r || !info)
+		return -EINVAL;
+	ret = check_sized(r, info->sz, "rdtalloc_mon_info");
+	if (ret)
+		return ret;
+	ret = rdt_core_begin(r, false);
+	if (ret)
+		return ret;
+	ms = &r->st->mon;
+	v.sz = info->sz < sizeof(v) ? info->sz : sizeof(v);
+	if (ms->nrmids) {
+		v.rmids = r->m->mon.rmids;
+		v.scale = r->m->mon.scale;
+		v.width = r->m->mon.width;
+		v.events = r->m->mon.events;
+		v.threshold = r->m->mon.threshold;
+		for (i = 0; i < ms->nrmids; i++) {
+			v.in_use += ms->owner[i] >= 0;
+			v.in_limbo += ms->owner[i] < 0 && ms->in_limbo[i];
+		}
+		for (i = 1; i < r->st->ngroups; i++)
+			v.unmonitored += r->st->groups[i].live && !r->st->groups[i].rmid;
+	}
+	memcpy(info, &v, v.sz);
+	return rdt_core_end(r, false, 0);
+}
+
+RDTALLOC_API int rdtalloc_group_rmid(rdtalloc_t *r, const char *group)
+{
+	int ret, g;
+
+	if (!r)
+		return -EINVAL;
+	ret = rdt_core_begin(r, false);
+	if (ret)
+		return ret;
+	g = rdt_core_find_group(r, group);
+	ret = g < 0 ? g : need_mon(r);
+	if (!ret)
+		ret = rdt_mon_group_rmid(r->st, g);
+	return rdt_core_end(r, false, ret);
+}
+
+/* ---- Workloads (sim) ------------------------------------------------------------- */
+
+static int check_load(rdtalloc_t *r, const struct rdtalloc_sim_load *ld)
+{
+	const uint64_t most = UINT64_C(1) << 50;	/* 1 PiB, 1 PB/s */
+	int ret = check_sized(r, ld->sz, "rdtalloc_sim_load");
+
+	if (ret)
+		return ret;
+	if (ld->sz < offsetof(struct rdtalloc_sim_load, fault) + sizeof(ld->fault))
+		return rdt_fail(r, -EINVAL, "rdtalloc_sim_load.sz is %zu: too small", ld->sz);
+	if (ld->footprint > most)
+		return rdt_fail(r, -ERANGE, "footprint %" PRIu64 " bytes: at most 2^50 (1 PiB)",
+				ld->footprint);
+	if (ld->rate > most)
+		return rdt_fail(r, -ERANGE, "rate %" PRIu64 " bytes/s: at most 2^50 (1 PB/s)",
+				ld->rate);
+	if (ld->local_pct > 100)
+		return rdt_fail(r, -ERANGE, "local share %u%%: must be 0..100", ld->local_pct);
+	if (ld->fault != 0 && ld->fault != RDTALLOC_MON_UNAVAILABLE &&
+	    ld->fault != RDTALLOC_MON_ERROR)
+		return rdt_fail(r, -EINVAL, "fault %d: must be 0, RDTALLOC_MON_UNAVAILABLE or "
+				"RDTALLOC_MON_ERROR", ld->fault);
+	return 0;
+}
+
+/* Set (or, all zero, remove) group g's workload in domain d. */
+static int put_load(rdtalloc_t *r, int g, unsigned int d, const struct rdtalloc_sim_load *in)
+{
+	struct rdt_mon_state *ms = &r->st->mon;
+	uint64_t seq = r->st->groups[g].seq;
+	bool none = !in->footprint && !in->rate && !in->fault;
+	struct rdt_load *ld = NULL, *grown;
+	unsigned int i;
+
+	for (i = 0; i < ms->nload; i++)
+		if (ms->load[i].seq == seq && ms->load[i].dom == d)
+			ld = &ms->load[i];
+	if (none) {
+		if (ld)
+			*ld = ms->load[--ms->nload];
+		return 0;
+	}
+	if (!ld) {
+		if (ms->nload >= RDT_LOADS_MAX)
+			return rdt_fail(r, -ENOSPC, "%u workloads already: the most a state holds",
+					RDT_LOADS_MAX);
+		grown = realloc(ms->load, (ms->nload + 1) * sizeof(*ms->load));
+		if (!grown)
+			return rdt_fail(r, -ENOMEM, "out of memory");
+		ms->load = grown;
+		ld = &ms->load[ms->nload++];
+	}
+	ld->seq = seq;
+	ld->dom = d;
+	ld->footprint = in->footprint;
+	ld->rate = in->rate;
+	ld->local_pct = in->local_pct;
+	ld->fault = in->fault;
+	return 0;
+}
+
+RDTALLOC_API int rdtalloc_sim_set_load(rdtalloc_t *r, const char *group, int cache_id,
+				       const struct rdtalloc_sim_load *load)
+{
+	unsigned int d;
+	int ret, g, dom = -1;
+
+	if (!r || !load)
+		return -EINVAL;
+	ret = check_load(r, load);
+	if (ret)
+		return ret;
+	ret = rdt_core_begin(r, true);
+	if (ret)
+		return ret;
+	if (!r->be->simulated)
+		return rdt_core_end(r, true, rdt_fail(r, -EOPNOTSUPP, "workloads are the "
+					"simulator's: backend %s measures real ones", r->be->name));
+	g = rdt_core_find_group(r, group);
+	ret = g < 0 ? g : need_mon(r);
+	if (!ret && cache_id >= 0) {
+		dom = rdt_machine_domain(r->m, RDT_L3, (unsigned int)cache_id);
+		if (dom < 0)
+			ret = rdt_fail(r, -ENOENT, "no L3 cache id %d on this machine", cache_id);
+	} else if (!ret && cache_id != -1) {
+		ret = rdt_fail(r, -EINVAL, "cache id %d: give an L3 cache id, or -1 for all",
+			       cache_id);
+	}
+	for (d = 0; !ret && d < r->st->mon.ndom; d++)
+		if (dom < 0 || d == (unsigned int)dom)
+			ret = put_load(r, g, d, load);
+	if (!ret)
+		r->dirty = true;
+	return rdt_core_end(r, true, ret);
+}
+
+/* ---- Raw counters ------------------------------------------------------------------ */
+
+struct raw {
+	int state[3];		/* per event: enum rdtalloc_mon_state */
+	uint64_t val[3];	/* occupancy, total, local: counter units */
+};
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * The simulator's counters of every RMID in domain d at time now: the
+ * model's totals as of t0 and its rates since, in counter units, wrapped
+ * at the counter's width as the hardware's are.
+ */
+static int sim_raw(rdtalloc_t *r, unsigned int d, uint64_t now, struct raw *out)
+{
+	const struct rdt_mon_state *ms = &r->st->mon;
+	const struct rdt_mon *mon = &r->m->mon;
+	struct rdt_mon_rates *rt = malloc(ms->nrmids * sizeof(*rt));
+	double dt = ms->t0 && now > ms->t0 ? (double)(now - ms->t0) / 1e9 : 0;
+	uint64_t wrap = mon->width >= 64 ? UINT64_MAX : (UINT64_C(1) << mon->width) - 1;
+	unsigned int rm, e;
+
+	if (!rt || rdt_mon_model(r->st, d, rt) < 0) {
+		free(rt);
+		return rdt_fail(r, -ENOMEM, "out of memory");
+	}
+	for (rm = 0; rm < ms->nrmids; rm++) {
+		size_t c = (size_t)rm * ms->ndom + d;
+		double bytes[3] = { rt[rm].occ, (double)ms->total[c] + rt[rm].total * dt,
+				    (double)ms->local[c] + rt[rm].local * dt };
+
+		for (e = 0; e < 3; e++) {
+			out[rm].state[e] = rt[rm].fault;
+			out[rm].val[e] = (uint64_t)(bytes[e] / mon->scale) & wrap;
+			if (!(mon->events & (1u << e)))
+				out[rm].state[e] = RDTALLOC_MON_UNSUPPORTED;
+		}
+	}
+	free(rt);
+	return 0;
+}
+
+/* ---- Running totals ------------------------------------------------------------------ */
+
+struct counters {
+	json_object *map;	/* "RMID/SEQ/DOM" -> [raw_total, total, raw_local, local, time] */
+	int lock_fd;		/* -1: in memory only */
+	char *path;
+	bool changed;
+};
+
+static char *state_dir_file(rdtalloc_t *r, const char *name)
+{
+	const char *p = rdt_store_path(r->store), *slash = strrchr(p, '/');
+	size_t n = slash ? (size_t)(slash - p) : 1;
+	char *out = malloc(n + strlen(name) + 2);
+
+	if (out)
+		sprintf(out, "%.*s/%s", (int)n, slash ? p : ".", name);
+	return out;
+}
+
+/* The saved totals, or empty ones when the file is missing or unreadable as ours. */
+static json_object *read_counters(const char *path, const char *id)
+{
+	json_object *o = NULL, *v, *map = NULL;
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	struct stat sb;
+	char *buf = NULL;
+
+	if (fd >= 0 && !fstat(fd, &sb) && S_ISREG(sb.st_mode) && sb.st_uid == geteuid() &&
+	    sb.st_size > 0 && (uint64_t)sb.st_size <= COUNTERS_MAX &&
+	    (buf = malloc((size_t)sb.st_size + 1)) &&
+	    read(fd, buf, (size_t)sb.st_size) == sb.st_size) {
+		buf[sb.st_size] = '\0';
+		o = json_tokener_parse(buf);
+	}
+	if (o && json_object_object_get_ex(o, "id", &v) &&
+	    !strcmp(json_object_get_string(v), id) &&
+	    json_object_object_get_ex(o, "counters", &map) &&
+	    json_object_is_type(map, json_type_object))
+		map = json_object_get(map);
+	else
+		map = NULL;
+	json_object_put(o);
+	free(buf);
+	if (fd >= 0)
+		close(fd);
+	return map ? map : json_object_new_object();
+}
+
+static int counters_open(rdtalloc_t *r, struct counters *c)
+{
+	char *lock;
+
+	memset(c, 0, sizeof(*c));
+	c->lock_fd = -1;
+	if (!r->store || r->ro || r->peek) {
+		if (!r->mon_counters)
+			r->mon_counters = json_object_new_object();
+		c->map = r->mon_counters;
+		return c->map ? 0 : rdt_fail(r, -ENOMEM, "out of memory");
+	}
+	lock = state_dir_file(r, COUNTERS_LOCK);
+	c->path = state_dir_file(r, COUNTERS_FILE);
+	if (!lock || !c->path) {
+		free(lock);
+		free(c->path);
+		return rdt_fail(r, -ENOMEM, "out of memory");
+	}
+	c->lock_fd = open(lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	free(lock);
+	if (c->lock_fd < 0 || flock(c->lock_fd, LOCK_EX)) {
+		int e = errno;
+
+		if (c->lock_fd >= 0)
+			close(c->lock_fd);
+		free(c->path);
+		return rdt_fail(r, -e, "cannot lock the running totals beside %s: %s",
+				rdt_store_path(r->store), strerror(e));
+	}
+	c->map = read_counters(c->path, rdtalloc_state_id(r));
+	return 0;
+}
+
+/* Write the totals back (new file, renamed into place) and unlock. */
+static int counters_close(rdtalloc_t *r, struct counters *c, int ret)
+{
+	json_object *o;
+	char tmp[PATH_MAX];
+	const char *text;
+	int fd;
+
+	if (c->lock_fd < 0)
+		return ret;	/* in memory: r->mon_counters holds them */
+	if (!ret && c->changed) {
+		o = json_object_new_object();
+		json_object_object_add(o, "id", json_object_new_string(rdtalloc_state_id(r)));
+		json_object_object_add(o, "counters", json_object_get(c->map));
+		text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
+		snprintf(tmp, sizeof(tmp), "%s.tmp", c->path);
+		fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text) ||
+		    close(fd) || rename(tmp, c->path)) {
+			/* the totals of this read stand; the next one starts from the older file */
+			if (fd >= 0)
+				unlink(tmp);
+		}
+		json_object_put(o);
+	}
+	json_object_put(c->map);
+	close(c->lock_fd);
+	free(c->path);
+	return ret;
+}
+
+/* Drop the totals of RMIDs that changed hands (their key's holder is gone). */
+static void counters_prune(rdtalloc_t *r, struct counters *c)
+{
+	const struct rdt_mon_state *ms = &r->st->mon;
+	json_object_iter it;
+	char **gone = NULL;
+	size_t n = 0, i;
+
+	json_object_object_foreachC(c->map, it) {
+		unsigned int rm, d;
+		uint64_t seq;
+		char **g;
+
+		if (sscanf(it.key, "%u/%" SCNu64 "/%u", &rm, &seq, &d) == 3 && rm < ms->nrmids &&
+		    ms->owner[rm] >= 0 && (uint64_t)ms->owner[rm] == seq && d < ms->ndom)
+			continue;
+		g = realloc(gone, (n + 1) * sizeof(*gone));
+		if (!g)
+			break;
+		gone = g;
+		gone[n++] = strdup(it.key);
+	}
+	for (i = 0; i < n; i++) {
+		if (gone[i])
+			json_object_object_del(c->map, gone[i]);
+		free(gone[i]);
+	}
+	free(gone);
+	c->changed |= n > 0;
+}
+
+/* Fold one reading of RMID rm (held by seq) in domain d into its running totals. */
+static void fold(rdtalloc_t *r, struct counters *c, unsigned int rm, uint64_t seq, unsigned int d,
+		 const struct raw *raw, uint64_t now, struct rdtalloc_mon_value *v)
+{
+	const struct rdt_mon *mon = &r->m->mon;
+	uint64_t wrap = mon->width >= 64 ? UINT64_MAX : (UINT64_C(1) << mon->width) - 1;
+	uint64_t old[5] = { 0 }, tot[2];
+	json_object *e, *ne;
+	char key[64];
+	bool known;
+	int k;
+
+	snprintf(key, sizeof(key), "%u/%" PRIu64 "/%u", rm, seq, d);
+	known = json_object_object_get_ex(c->map, key, &e) &&
+		json_object_is_type(e, json_type_array) && json_object_array_length(e) == 5;
+	for (k = 0; known && k < 5; k++)
+		old[k] = (uint64_t)json_object_get_int64(json_object_array_get_idx(e, (size_t)k));
+	for (k = 0; k < 2; k++) {
+		uint64_t now_raw = raw->val[1 + k];
+
+		if (raw->state[1 + k] != RDTALLOC_MON_OK) {
+			tot[k] = old[1 + 2 * k];	/* nothing read: the total stands */
+			continue;
+		}
+		tot[k] = known ? old[1 + 2 * k] + ((now_raw - old[2 * k]) & wrap) * mon->scale
+			       : now_raw * mon->scale;
+		if (tot[k] > RDT_COUNTER_MAX)
+			tot[k] = RDT_COUNTER_MAX;
+	}
+	v->mbm_total = tot[0];
+	v->mbm_local = tot[1];
+	if (known) {
+		v->prev_mbm_total = old[1];
+		v->prev_mbm_local = old[3];
+		v->prev_time_ns = old[4];
+	}
+	ne = json_object_new_array();
+	json_object_array_add(ne, json_object_new_int64((int64_t)(raw->state[1] ? old[0] :
+								  raw->val[1])));
+	json_object_array_add(ne, json_object_new_int64((int64_t)tot[0]));
+	json_object_array_add(ne, json_object_new_int64((int64_t)(raw->state[2] ? old[2] :
+								  raw->val[2])));
+	json_object_array_add(ne, json_object_new_int64((int64_t)tot[1]));
+	json_object_array_add(ne, json_object_new_int64((int64_t)now));
+	json_object_object_add(c->map, key, ne);
+	c->changed = true;
+}
+
+/* ---- Reading ----------------------------------------------------------------------- */
+
+static int worst(const struct raw *raw, unsigned int events, unsigned int *valid)
+{
+	int st = RDTALLOC_MON_OK, e;
+
+	*valid = 0;
+	for (e = 0; e < 3; e++) {
+		if (!(events & (1u << e)))
+			continue;
+		if (raw->state[e] == RDTALLOC_MON_OK)
+			*valid |= 1u << e;
+		else if (raw->state[e] > st)
+			st = raw->state[e];
+	}
+	/* unsupported only when no event gave anything */
+	return st == RDTALLOC_MON_UNSUPPORTED && *valid ? RDTALLOC_MON_OK : st;
+}
+
+/* The groups asked for, as indexes (all: in creation order, the default first). */
+static int pick_groups(rdtalloc_t *r, const char *const *names, size_t n, int **out,
+		       unsigned int *count)
+{
+	size_t i;
+
+	if (!n) {
+		*out = rdt_core_groups_in_order(r->st, count);
+		return *out ? 0 : rdt_fail(r, -ENOMEM, "out of memory");
+	}
+	if (n > RDT_GROUPS_LIMIT)
+		return rdt_fail(r, -E2BIG, "%zu groups asked for: at most %u", n, RDT_GROUPS_LIMIT);
+	*out = malloc(n * sizeof(int));
+	if (!*out)
+		return rdt_fail(r, -ENOMEM, "out of memory");
+	for (i = 0; i < n; i++) {
+		int g = rdt_core_find_group(r, names[i]);
+
+		if (g < 0) {
+			free(*out);
+			*out = NULL;
+			return g;
+		}
+		(*out)[i] = g;
+	}
+	*count = (unsigned int)n;
+	return 0;
+}
+
+RDTALLOC_API int rdtalloc_mon_read(rdtalloc_t *r, const char *const *groups, size_t ngroups,
+				   struct rdtalloc_mon_value *out, size_t max)
+{
+	size_t sz = max ? out[0].sz : 0, k = 0;
+	struct raw *raw = NULL;
+	struct counters c;
+	unsigned int n = 0, d, i;
+	int *gs = NULL, ret;
+	uint64_t now = now_ns();
+
+	if (!r || (!out && max) || (!groups && ngroups))
+		return -EINVAL;
+	if (max && (ret = check_sized(r, sz, "rdtalloc_mon_value")))
+		return ret;
+	ret = rdt_core_begin(r, false);
+	if (ret)
+		return ret;
+	ret = need_mon(r);
+	if (!ret && !r->be->simulated)
+		ret = rdt_fail(r, -EOPNOTSUPP, "monitoring on backend %s is not built yet: the "
+			       "simulator's counters only (docs/monitoring.md)", r->be->name);
+	if (!ret)
+		ret = pick_groups(r, groups, ngroups, &gs, &n);
+	if (!ret && !(raw = calloc(r->st->mon.nrmids, sizeof(*raw))))
+		ret = rdt_fail(r, -ENOMEM, "out of memory");
+	if (!ret)
+		ret = counters_open(r, &c);
+	if (ret)
+		goto out;
+	for (d = 0; !ret && d < r->st->mon.ndom; d++) {
+		ret = sim_raw(r, d, now, raw);
+		for (i = 0; !ret && i < n; i++, k++) {
+			int g = gs[i], rm = rdt_mon_group_rmid(r->st, g);
+			struct rdtalloc_mon_value v = { 0 };
+			const struct raw *x = &raw[rm < 0 ? 0 : rm];
+
+			if (k >= max)
+				continue;
+			v.sz = sz < sizeof(v) ? sz : sizeof(v);
+			snprintf(v.group, sizeof(v.group), "%s", r->st->groups[g].name);
+			v.rmid = rm < 0 ? RDTALLOC_RMID_NONE : rm;
+			v.cache_id = r->m->dom[RDT_L3][d].cache_id;
+			v.time_ns = now;
+			if (rm < 0) {
+				/* its traffic is the default group's: no number of its own */
+				v.state = RDTALLOC_MON_UNSUPPORTED;
+			} else {
+				v.state = worst(x, r->m->mon.events, &v.valid);
+				if (v.valid & RDTALLOC_MON_EV_OCCUPANCY)
+					v.llc_occupancy = x->val[0] * r->m->mon.scale;
+				fold(r, &c, (unsigned int)rm, (uint64_t)r->st->mon.owner[rm], d, x,
+				     now, &v);
+			}
+			memcpy((char *)out + k * sz, &v, v.sz);
+		}
+	}
+	if (!ret)
+		counters_prune(r, &c);
+	ret = counters_close(r, &c, ret);
+	if (!ret)
+		ret = (int)(n * r->st->mon.ndom);
+out:
+	free(raw);
+	free(gs);
+	return rdt_core_end(r, false, ret);
+}
+
+void rdt_mon_close(rdtalloc_t *r)
+{
+	json_object_put(r->mon_counters);
+	r->mon_counters = NULL;
+}

@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * monitor: L3 monitoring (CMT, MBM) per group. Owns the RMIDs of a state
+ * (who holds which, which freed ones still hold lines: limbo), the
+ * simulator's model of the cache and the memory bus that produces its
+ * counters, the running totals that fold the counters' wraps in (a file of
+ * their own beside the state), and the public rdtalloc_mon_* calls.
+ *
+ * RMIDs are the machine's, one table for every L3 domain (as PQR_ASSOC
+ * holds one RMID for all of them). RMID 0 is the default group's; every
+ * other group gets the lowest free RMID that is not in limbo, in creation
+ * order, at the end of each call that changed the state; a group that finds
+ * none runs with RMID 0 and is reported unmonitored. docs/monitoring.md.
+ */
+#ifndef RDT_MONITOR_H
+#define RDT_MONITOR_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <json-c/json.h>
+
+struct rdt_state;
+struct rdtalloc;
+
+/* A group's workload on the simulator, in one L3 domain. */
+struct rdt_load {
+	uint64_t seq;		/* the group's sequence number */
+	unsigned int dom;	/* L3 domain index */
+	uint64_t footprint;	/* bytes */
+	uint64_t rate;		/* bytes accessed per second */
+	unsigned int local_pct;
+	int fault;		/* RDTALLOC_MON_* its counters read as; 0: normal */
+};
+
+/* Bound: a workload per group and domain, at most this many in a state. */
+#define RDT_LOADS_MAX 65536u
+
+struct rdt_mon_state {
+	unsigned int nrmids, ndom;	/* 0 RMIDs: no monitoring, nothing below */
+	int64_t *owner;		/* [nrmids] seq of the group holding it, -1 free */
+	uint64_t *limbo;	/* [nrmids * ndom] bytes a freed RMID still holds, as of t0 */
+	bool *in_limbo;		/* [nrmids] some domain's limbo bytes above the threshold */
+	uint64_t *occ;		/* [nrmids * ndom] occupancy as of t0 (not saved) */
+	uint64_t t0;		/* CLOCK_REALTIME ns; the sim's totals are as of then */
+	uint64_t *total;	/* [nrmids * ndom] sim: bytes of traffic by t0 */
+	uint64_t *local;
+	struct rdt_load *load;
+	unsigned int nload;
+};
+
+/* Size the tables for st->m (no-op without monitoring). -ENOMEM. */
+int rdt_mon_state_init(struct rdt_state *st);
+int rdt_mon_state_copy(struct rdt_state *dst, const struct rdt_state *src);
+void rdt_mon_state_free(struct rdt_state *st);
+
+/* The "monitoring" member of the state file; NULL when there is nothing to save. */
+json_object *rdt_mon_state_json(const struct rdt_state *st);
+/* Read it back (o NULL: a state from before monitoring), every value checked. */
+int rdt_mon_state_read(struct rdt_state *st, json_object *o, const char *path, char *err,
+		       size_t len);
+
+/*
+ * A write call begins: bring the simulated counters and the limbo up to
+ * now under the state as it is (sim: the model; elsewhere the hardware's
+ * occupancy, read by the backend), so that the change to come counts from
+ * here on.
+ */
+void rdt_mon_advance(struct rdtalloc *r);
+/*
+ * A write call changed the state: RMIDs of removed groups go to limbo (or
+ * are free at once when they hold nothing), groups without one get one.
+ */
+void rdt_mon_settle(struct rdtalloc *r);
+
+/* The RMID of group g: 0 for the default group, -1 unmonitored. */
+int rdt_mon_group_rmid(const struct rdt_state *st, int g);
+
+/* ---- The simulator's model (model.c) ---- */
+
+/* Per RMID of one domain: bytes in the cache, bytes/s of memory traffic. */
+struct rdt_mon_rates {
+	double occ, total, local;
+	int fault;
+};
+
+/*
+ * The model's steady state in L3 domain d: out[nrmids], every RMID's
+ * occupancy and traffic from the workloads of the groups that count with
+ * it. Returns the domain's memory traffic (bytes/s), or -1 out of memory.
+ */
+double rdt_mon_model(const struct rdt_state *st, unsigned int d, struct rdt_mon_rates *out);
+/* The cache's size the model takes for domain d (bytes). */
+uint64_t rdt_mon_cache_size(const struct rdt_state *st, unsigned int d);
+
+#endif

@@ -1,0 +1,521 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * monitor/rmid: the RMIDs of a state - who holds which, limbo - and the
+ * simulator's running counters, in memory and in the state file.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <rdtalloc/rdtalloc.h>
+
+#include "core.h"
+#include "monitor.h"
+
+#define BAD(...) (snprintf(err, len, __VA_ARGS__), -EINVAL)
+
+static size_t cells(const struct rdt_mon_state *ms)
+{
+	return (size_t)ms->nrmids * ms->ndom;
+}
+
+int rdt_mon_state_init(struct rdt_state *st)
+{
+	struct rdt_mon_state *ms = &st->mon;
+	unsigned int i;
+
+	memset(ms, 0, sizeof(*ms));
+	if (!st->m->mon.rmids || !st->m->ndom[RDT_L3])
+		return 0;
+	ms->nrmids = st->m->mon.rmids;
+	ms->ndom = st->m->ndom[RDT_L3];
+	ms->owner = malloc(ms->nrmids * sizeof(*ms->owner));
+	ms->in_limbo = calloc(ms->nrmids, sizeof(*ms->in_limbo));
+	ms->limbo = calloc(cells(ms), sizeof(uint64_t));
+	ms->occ = calloc(cells(ms), sizeof(uint64_t));
+	ms->total = calloc(cells(ms), sizeof(uint64_t));
+	ms->local = calloc(cells(ms), sizeof(uint64_t));
+	if (!ms->owner || !ms->in_limbo || !ms->limbo || !ms->occ || !ms->total || !ms->local) {
+		rdt_mon_state_free(st);
+		return -ENOMEM;
+	}
+	for (i = 0; i < ms->nrmids; i++)
+		ms->owner[i] = -1;
+	ms->owner[0] = 0;	/* the default group's, whose seq is 0 */
+	return 0;
+}
+
+void rdt_mon_state_free(struct rdt_state *st)
+{
+	struct rdt_mon_state *ms = &st->mon;
+
+	free(ms->owner);
+	free(ms->in_limbo);
+	free(ms->limbo);
+	free(ms->occ);
+	free(ms->total);
+	free(ms->local);
+	free(ms->load);
+	memset(ms, 0, sizeof(*ms));
+}
+
+static void *dup_n(const void *p, size_t n)
+{
+	void *q = malloc(n ? n : 1);
+
+	if (q && n)
+		memcpy(q, p, n);
+	return q;
+}
+
+int rdt_mon_state_copy(struct rdt_state *dst, const struct rdt_state *src)
+{
+	const struct rdt_mon_state *s = &src->mon;
+	struct rdt_mon_state *d = &dst->mon;
+	size_t n = cells(s);
+
+	memset(d, 0, sizeof(*d));
+	if (!s->nrmids)
+		return 0;
+	*d = *s;
+	d->owner = dup_n(s->owner, s->nrmids * sizeof(*s->owner));
+	d->in_limbo = dup_n(s->in_limbo, s->nrmids * sizeof(*s->in_limbo));
+	d->limbo = dup_n(s->limbo, n * sizeof(uint64_t));
+	d->occ = dup_n(s->occ, n * sizeof(uint64_t));
+	d->total = dup_n(s->total, n * sizeof(uint64_t));
+	d->local = dup_n(s->local, n * sizeof(uint64_t));
+	d->load = dup_n(s->load, s->nload * sizeof(*s->load));
+	if (!d->owner || !d->in_limbo || !d->limbo || !d->occ || !d->total || !d->local ||
+	    !d->load) {
+		rdt_mon_state_free(dst);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+int rdt_mon_group_rmid(const struct rdt_state *st, int g)
+{
+	if (!st->mon.nrmids)
+		return -1;
+	if (g == 0)
+		return 0;
+	return st->groups[g].rmid ? (int)st->groups[g].rmid : -1;
+}
+
+/* ---- The state file -------------------------------------------------------- */
+
+static json_object *u64(uint64_t v)
+{
+	return json_object_new_int64((int64_t)v);
+}
+
+/*
+ * "monitoring": {"t0": NS, "rmids": [[RMID, SEQ], ...] (held, but the
+ * default's), "limbo": [[RMID, BYTES per domain...], ...], "sim": [[RMID,
+ * TOTAL per domain..., LOCAL per domain...], ...] (non-zero only),
+ * "loads": [[SEQ, DOM, FOOTPRINT, RATE, LOCAL_PCT, FAULT], ...]}
+ */
+json_object *rdt_mon_state_json(const struct rdt_state *st)
+{
+	const struct rdt_mon_state *ms = &st->mon;
+	json_object *o, *held, *limbo, *sim, *loads;
+	unsigned int r, d, i;
+
+	if (!ms->nrmids)
+		return NULL;
+	o = json_object_new_object();
+	held = json_object_new_array();
+	limbo = json_object_new_array();
+	sim = json_object_new_array();
+	loads = json_object_new_array();
+	for (r = 1; r < ms->nrmids; r++) {
+		const uint64_t *lb = &ms->limbo[(size_t)r * ms->ndom];
+		const uint64_t *t = &ms->total[(size_t)r * ms->ndom];
+		const uint64_t *l = &ms->local[(size_t)r * ms->ndom];
+		bool any_limbo = false, any_sim = false;
+
+		if (ms->owner[r] >= 0) {
+			json_object *e = json_object_new_array();
+
+			json_object_array_add(e, json_object_new_int((int)r));
+			json_object_array_add(e, u64((uint64_t)ms->owner[r]));
+			json_object_array_add(held, e);
+		}
+		for (d = 0; d < ms->ndom; d++) {
+			any_limbo |= lb[d] != 0;
+			any_sim |= t[d] || l[d];
+		}
+		if (any_limbo && ms->owner[r] < 0) {
+			json_object *e = json_object_new_array();
+
+			json_object_array_add(e, json_object_new_int((int)r));
+			for (d = 0; d < ms->ndom; d++)
+				json_object_array_add(e, u64(lb[d]));
+			json_object_array_add(limbo, e);
+		}
+		if (any_sim && ms->owner[r] >= 0) {
+			json_object *e = json_object_new_array();
+
+			json_object_array_add(e, json_object_new_int((int)r));
+			for (d = 0; d < ms->ndom; d++)
+				json_object_array_add(e, u64(t[d]));
+			for (d = 0; d < ms->ndom; d++)
+				json_object_array_add(e, u64(l[d]));
+			json_object_array_add(sim, e);
+		}
+	}
+	/* the default group's counters, RMID 0, are always there */
+	{
+		json_object *e = json_object_new_array();
+
+		json_object_array_add(e, json_object_new_int(0));
+		for (d = 0; d < ms->ndom; d++)
+			json_object_array_add(e, u64(ms->total[d]));
+		for (d = 0; d < ms->ndom; d++)
+			json_object_array_add(e, u64(ms->local[d]));
+		json_object_array_add(sim, e);
+	}
+	for (i = 0; i < ms->nload; i++) {
+		const struct rdt_load *ld = &ms->load[i];
+		json_object *e = json_object_new_array();
+
+		json_object_array_add(e, u64(ld->seq));
+		json_object_array_add(e, json_object_new_int((int)ld->dom));
+		json_object_array_add(e, u64(ld->footprint));
+		json_object_array_add(e, u64(ld->rate));
+		json_object_array_add(e, json_object_new_int((int)ld->local_pct));
+		json_object_array_add(e, json_object_new_int(ld->fault));
+		json_object_array_add(loads, e);
+	}
+	json_object_object_add(o, "t0", u64(ms->t0));
+	json_object_object_add(o, "rmids", held);
+	json_object_object_add(o, "limbo", limbo);
+	json_object_object_add(o, "sim", sim);
+	json_object_object_add(o, "loads", loads);
+	return o;
+}
+
+/* Element i of array a as an integer within [lo, hi]. */
+static bool elem(json_object *a, size_t i, int64_t lo, int64_t hi, int64_t *v)
+{
+	json_object *e = json_object_array_get_idx(a, i);
+
+	if (!e || !json_object_is_type(e, json_type_int))
+		return false;
+	errno = 0;
+	*v = json_object_get_int64(e);
+	return !errno && *v >= lo && *v <= hi;
+}
+
+static json_object *member_array(json_object *o, const char *key)
+{
+	json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_array))
+		return NULL;
+	return v;
+}
+
+/* The live group whose sequence number is seq, or -1. */
+static int group_of_seq(const struct rdt_state *st, uint64_t seq)
+{
+	unsigned int i;
+
+	for (i = 0; i < st->ngroups; i++)
+		if (st->groups[i].live && st->groups[i].seq == seq)
+			return (int)i;
+	return -1;
+}
+
+static int read_held(struct rdt_state *st, json_object *a, const char *path, char *err,
+		     size_t len)
+{
+	struct rdt_mon_state *ms = &st->mon;
+	size_t i;
+
+	for (i = 0; i < json_object_array_length(a); i++) {
+		json_object *e = json_object_array_get_idx(a, i);
+		int64_t r, seq;
+		int g;
+
+		if (!json_object_is_type(e, json_type_array) || json_object_array_length(e) != 2 ||
+		    !elem(e, 0, 1, (int64_t)ms->nrmids - 1, &r) ||
+		    !elem(e, 1, 1, (int64_t)RDT_SEQ_MAX, &seq))
+			return BAD("state file %s: monitoring: RMID entry %zu is malformed", path, i);
+		g = group_of_seq(st, (uint64_t)seq);
+		if (g <= 0 || ms->owner[r] >= 0 || st->groups[g].rmid)
+			return BAD("state file %s: monitoring: RMID %" PRId64 " is held twice or "
+				   "by no group", path, r);
+		ms->owner[r] = seq;
+		st->groups[g].rmid = (unsigned int)r;
+	}
+	return 0;
+}
+
+/* Rows of [RMID, n values per domain...]: into dst (and dst2 for the second n). */
+static int read_rows(struct rdt_mon_state *ms, json_object *a, unsigned int per, uint64_t *dst,
+		     uint64_t *dst2, bool held, const char *what, const char *path, char *err,
+		     size_t len)
+{
+	size_t i;
+	unsigned int d;
+
+	for (i = 0; i < json_object_array_length(a); i++) {
+		json_object *e = json_object_array_get_idx(a, i);
+		int64_t r, v;
+
+		if (!json_object_is_type(e, json_type_array) ||
+		    json_object_array_length(e) != 1 + (size_t)per * ms->ndom ||
+		    !elem(e, 0, 0, (int64_t)ms->nrmids - 1, &r) || held != (ms->owner[r] >= 0))
+			return BAD("state file %s: monitoring: %s entry %zu is malformed", path,
+				   what, i);
+		for (d = 0; d < per * ms->ndom; d++) {
+			if (!elem(e, 1 + d, 0, (int64_t)RDT_COUNTER_MAX, &v))
+				return BAD("state file %s: monitoring: %s of RMID %" PRId64
+					   " out of range", path, what, r);
+			if (d < ms->ndom)
+				dst[(size_t)r * ms->ndom + d] = (uint64_t)v;
+			else
+				dst2[(size_t)r * ms->ndom + d - ms->ndom] = (uint64_t)v;
+		}
+	}
+	return 0;
+}
+
+static int read_loads(struct rdt_state *st, json_object *a, const char *path, char *err,
+		      size_t len)
+{
+	struct rdt_mon_state *ms = &st->mon;
+	size_t i, n = json_object_array_length(a);
+
+	if (n > RDT_LOADS_MAX)
+		return BAD("state file %s: monitoring: more than %u workloads", path,
+			   RDT_LOADS_MAX);
+	ms->load = calloc(n ? n : 1, sizeof(*ms->load));
+	if (!ms->load)
+		return BAD("out of memory");
+	for (i = 0; i < n; i++) {
+		json_object *e = json_object_array_get_idx(a, i);
+		struct rdt_load *ld = &ms->load[i];
+		int64_t v[6];
+		unsigned int k;
+		static const int64_t hi[6] = { RDT_SEQ_MAX, 0, INT64_C(1) << 50,
+					       INT64_C(1) << 50, 100, RDTALLOC_MON_ERROR };
+
+		if (!json_object_is_type(e, json_type_array) || json_object_array_length(e) != 6)
+			return BAD("state file %s: monitoring: workload %zu is malformed", path, i);
+		for (k = 0; k < 6; k++)
+			if (!elem(e, k, 0, k == 1 ? (int64_t)ms->ndom - 1 : hi[k], &v[k]))
+				return BAD("state file %s: monitoring: workload %zu is malformed",
+					   path, i);
+		if (group_of_seq(st, (uint64_t)v[0]) < 0)
+			return BAD("state file %s: monitoring: workload %zu of no group", path, i);
+		ld->seq = (uint64_t)v[0];
+		ld->dom = (unsigned int)v[1];
+		ld->footprint = (uint64_t)v[2];
+		ld->rate = (uint64_t)v[3];
+		ld->local_pct = (unsigned int)v[4];
+		ld->fault = (int)v[5];
+		ms->nload++;
+	}
+	return 0;
+}
+
+int rdt_mon_state_read(struct rdt_state *st, json_object *o, const char *path, char *err,
+		       size_t len)
+{
+	struct rdt_mon_state *ms = &st->mon;
+	json_object *held, *limbo, *sim, *loads, *t0;
+	unsigned int r;
+	int ret;
+
+	if (!ms->nrmids || !o)
+		return 0;	/* no monitoring, or a state from before it: all free */
+	held = member_array(o, "rmids");
+	limbo = member_array(o, "limbo");
+	sim = member_array(o, "sim");
+	loads = member_array(o, "loads");
+	if (!json_object_object_get_ex(o, "t0", &t0) || !json_object_is_type(t0, json_type_int) ||
+	    json_object_get_int64(t0) < 0 || !held || !limbo || !sim || !loads)
+		return BAD("state file %s: monitoring is malformed", path);
+	ms->t0 = (uint64_t)json_object_get_int64(t0);
+	ret = read_held(st, held, path, err, len);
+	if (!ret)
+		ret = read_rows(ms, limbo, 1, ms->limbo, NULL, false, "limbo", path, err, len);
+	if (!ret)
+		ret = read_rows(ms, sim, 2, ms->total, ms->local, true, "counter", path, err,
+				len);
+	if (!ret)
+		ret = read_loads(st, loads, path, err, len);
+	for (r = 0; !ret && r < ms->nrmids; r++) {
+		unsigned int d;
+
+		for (d = 0; d < ms->ndom; d++)
+			ms->in_limbo[r] |= ms->limbo[(size_t)r * ms->ndom + d] >
+					   st->m->mon.threshold;
+	}
+	return ret;
+}
+
+/* ---- Advance and settle ------------------------------------------------------ */
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t add_sat(uint64_t a, double b)
+{
+	if (b <= 0)
+		return a;
+	if (b >= (double)(RDT_COUNTER_MAX - a))
+		return RDT_COUNTER_MAX;
+	return a + (uint64_t)b;
+}
+
+/*
+ * The simulator: the model's traffic since t0 into the totals, the limbo
+ * decayed (every fill in the domain evicts a line; a freed RMID's share of
+ * the victims is its share of the cache), the occupancy as of now.
+ */
+static int advance_sim(struct rdt_state *st, uint64_t now)
+{
+	struct rdt_mon_state *ms = &st->mon;
+	struct rdt_mon_rates *rt = malloc(ms->nrmids * sizeof(*rt));
+	double dt = now > ms->t0 && ms->t0 ? (double)(now - ms->t0) / 1e9 : 0;
+	unsigned int d, r;
+
+	if (!rt)
+		return -ENOMEM;
+	for (d = 0; d < ms->ndom; d++) {
+		double fill = rdt_mon_model(st, d, rt);
+		double size = (double)rdt_mon_cache_size(st, d);
+		double keep = exp(-(fill > 0 ? fill : 0) * dt / size);
+
+		for (r = 0; r < ms->nrmids; r++) {
+			size_t c = (size_t)r * ms->ndom + d;
+
+			ms->total[c] = add_sat(ms->total[c], rt[r].total * dt);
+			ms->local[c] = add_sat(ms->local[c], rt[r].local * dt);
+			ms->occ[c] = (uint64_t)rt[r].occ;
+			if (ms->owner[r] < 0)
+				ms->limbo[c] = (uint64_t)((double)ms->limbo[c] * keep);
+		}
+	}
+	free(rt);
+	return 0;
+}
+
+static void recheck_limbo(struct rdt_state *st)
+{
+	struct rdt_mon_state *ms = &st->mon;
+	unsigned int r, d;
+
+	for (r = 1; r < ms->nrmids; r++) {
+		bool above = false;
+
+		for (d = 0; d < ms->ndom; d++) {
+			uint64_t *lb = &ms->limbo[(size_t)r * ms->ndom + d];
+
+			if (*lb <= st->m->mon.threshold)
+				*lb = 0;	/* under the threshold: as good as empty */
+			above |= *lb != 0;
+		}
+		ms->in_limbo[r] = above;
+	}
+}
+
+void rdt_mon_advance(struct rdtalloc *r)
+{
+	struct rdt_state *st = r->st;
+	uint64_t now = now_ns();
+
+	if (!st || !st->mon.nrmids)
+		return;
+	if (r->be->simulated && advance_sim(st, now))
+		return;		/* out of memory: the counters stay as of t0 */
+	st->mon.t0 = now;
+	recheck_limbo(st);
+}
+
+/* A freed RMID: into limbo with what it holds now, its counters gone. */
+static void release(struct rdt_state *st, unsigned int rmid)
+{
+	struct rdt_mon_state *ms = &st->mon;
+	size_t c = (size_t)rmid * ms->ndom;
+
+	ms->owner[rmid] = -1;
+	memcpy(&ms->limbo[c], &ms->occ[c], ms->ndom * sizeof(uint64_t));
+	memset(&ms->occ[c], 0, ms->ndom * sizeof(uint64_t));
+	memset(&ms->total[c], 0, ms->ndom * sizeof(uint64_t));
+	memset(&ms->local[c], 0, ms->ndom * sizeof(uint64_t));
+}
+
+/* Workloads of groups that are gone go with them. */
+static void drop_dead_loads(struct rdt_state *st)
+{
+	struct rdt_mon_state *ms = &st->mon;
+	unsigned int i, k = 0;
+
+	for (i = 0; i < ms->nload; i++)
+		if (group_of_seq(st, ms->load[i].seq) >= 0)
+			ms->load[k++] = ms->load[i];
+	ms->nload = k;
+}
+
+static int cmp_seq(const void *a, const void *b, void *arg)
+{
+	const struct rdt_group *g = arg;
+	uint64_t x = g[*(const int *)a].seq, y = g[*(const int *)b].seq;
+
+	return x < y ? -1 : x > y;
+}
+
+void rdt_mon_settle(struct rdtalloc *r)
+{
+	struct rdt_state *st = r->st;
+	struct rdt_mon_state *ms;
+	unsigned int i, rm, n = 0, next = 1;
+	int *want;
+
+	if (!st || !st->mon.nrmids)
+		return;
+	ms = &st->mon;
+	for (rm = 1; rm < ms->nrmids; rm++) {
+		int g = ms->owner[rm] >= 0 ? group_of_seq(st, (uint64_t)ms->owner[rm]) : -1;
+
+		if (ms->owner[rm] >= 0 && (g < 0 || st->groups[g].rmid != rm))
+			release(st, rm);
+	}
+	recheck_limbo(st);
+	drop_dead_loads(st);
+	want = malloc(st->ngroups * sizeof(int));
+	if (!want)
+		return;		/* out of memory: the new groups stay unmonitored for now */
+	for (i = 1; i < st->ngroups; i++) {
+		struct rdt_group *g = &st->groups[i];
+
+		if (g->live && g->rmid && ms->owner[g->rmid] != (int64_t)g->seq)
+			g->rmid = 0;	/* a slot reused: that was another group's */
+		if (g->live && !g->rmid)
+			want[n++] = (int)i;
+	}
+	qsort_r(want, n, sizeof(int), cmp_seq, st->groups);
+	for (i = 0; i < n; i++) {
+		while (next < ms->nrmids && (ms->owner[next] >= 0 || ms->in_limbo[next]))
+			next++;
+		if (next >= ms->nrmids)
+			break;
+		ms->owner[next] = (int64_t)st->groups[want[i]].seq;
+		st->groups[want[i]].rmid = next;
+		memset(&ms->limbo[(size_t)next * ms->ndom], 0, ms->ndom * sizeof(uint64_t));
+	}
+	free(want);
+}
