@@ -234,6 +234,15 @@ rdtalloc_t *ctx_ro(void)
 	return ctx_flags(RDTALLOC_F_READ_ONLY | RDTALLOC_F_SNAPSHOT);
 }
 
+/*
+ * monitor: no state is created, and the running totals beside an existing
+ * one are kept (counters.json), so that two runs continue each other.
+ */
+rdtalloc_t *ctx_monitor(void)
+{
+	return ctx_flags(RDTALLOC_F_NO_CREATE);
+}
+
 rdtalloc_t *ctx_replace(void)
 {
 	return ctx_flags(g_opts.machine ? RDTALLOC_F_REPLACE_MACHINE : 0);
@@ -366,6 +375,12 @@ void jset(json_object *o, const char *key, json_object *v)
 		json_object_put(v);
 		oom();
 	}
+}
+
+void jset_null(json_object *o, const char *key)
+{
+	if (!o || json_object_object_add(o, key, NULL))
+		oom();
 }
 
 void jpush(json_object *a, json_object *v)

@@ -352,6 +352,17 @@ static json_object *group_doc(rdtalloc_t *r, const char *name, const struct domr
 	jset(o, "cpulist", jstr(list));
 	jset(o, "tasks", jtids(tids, nt));
 	jset(o, "closids", cl);
+	{
+		int rmid, ret = rdtalloc_group_rmid(r, name, &rmid);
+
+		/* null: no L3 monitoring, or no RMID of its own (counted with default) */
+		if (ret || rmid < 0)
+			jset_null(o, "rmid");
+		else
+			jset(o, "rmid", jint(rmid));
+		if (!ret)
+			jset(o, "monitored", jbool(rmid >= 0));
+	}
 	free(schema);
 	free(cpus);
 	free(list);
@@ -399,6 +410,9 @@ static void print_group(json_object *o)
 		printf(" %s/%lld=%lld", jget_str(c, "resource"), jget_int(c, "cache_id"),
 		       jget_int(c, "closid"));
 	}
+	if (jget(o, "monitored"))
+		printf("\n  rmid:    %s", jget(o, "rmid") ? json_object_get_string(jget(o, "rmid")) :
+		       "none: out of RMIDs, its traffic counts with the default group's");
 	printf("\n  size:   ");
 	for (size_t i = 0; i < json_object_array_length(cl); i++) {
 		json_object *c = json_object_array_get_idx(cl, i), *b = jget(c, "bytes");

@@ -285,6 +285,54 @@ static void print_resources(json_object *a)
 		print_resource(json_object_array_get_idx(a, i));
 }
 
+static json_object *mon_events_json(unsigned int events)
+{
+	static const char *const names[] = { "llc_occupancy", "mbm_total_bytes",
+					     "mbm_local_bytes" };
+	json_object *a = jarr();
+
+	for (unsigned int i = 0; i < 3; i++)
+		if (events & (1u << i))
+			jpush(a, jstr(names[i]));
+	return a;
+}
+
+/* The "monitoring" member: null without L3 monitoring. */
+static json_object *mon_json(unsigned int rmids, unsigned int scale, unsigned int width,
+			     unsigned int events)
+{
+	json_object *o;
+
+	if (!rmids)
+		return NULL;
+	o = jobj();
+	jset(o, "rmids", jint(rmids));
+	jset(o, "scale", jint(scale));
+	jset(o, "width", jint(width));
+	jset(o, "events", mon_events_json(events));
+	return o;
+}
+
+static void print_mon(json_object *o)
+{
+	json_object *ev = jget(o, "events");
+
+	if (!o) {
+		printf("monitoring: none (no L3 monitoring)\n");
+		return;
+	}
+	printf("monitoring: L3, %lld RMIDs, %lld bytes per count, %lld-bit counters, events",
+	       jget_int(o, "rmids"), jget_int(o, "scale"), jget_int(o, "width"));
+	for (size_t i = 0; i < json_object_array_length(ev); i++)
+		printf("%s %s", i ? "," : "",
+		       json_object_get_string(json_object_array_get_idx(ev, i)));
+	if (jget(o, "in_use"))
+		printf("\n  RMIDs in use %lld, in limbo %lld (reused under %lld bytes), groups "
+		       "without one %lld", jget_int(o, "in_use"), jget_int(o, "in_limbo"),
+		       jget_int(o, "threshold"), jget_int(o, "unmonitored"));
+	printf("\n");
+}
+
 /* What CPUID says: a JSON object of struct rdtalloc_cpu_caps. */
 static json_object *caps_json(const struct rdtalloc_cpu_caps *c)
 {
@@ -325,6 +373,11 @@ static json_object *caps_json(const struct rdtalloc_cpu_caps *c)
 	}
 	jset(o, "resources", res);
 	jset(o, "summary", jstr(c->summary));
+	if (c->l3_mon)
+		jset(o, "monitoring", mon_json(c->mon_rmids, c->mon_scale, c->mon_width,
+					       c->mon_events));
+	else
+		jset_null(o, "monitoring");
 	return o;
 }
 
@@ -350,6 +403,8 @@ static void print_caps(json_object *o)
 	else if (m)
 		printf("  MB: %lld CLOSIDs, max throttle %lld%%, %s delay\n", jget_int(m, "closids"),
 		       jget_int(m, "max_throttle"), jget_bool(m, "linear") ? "linear" : "non-linear");
+	printf("  ");
+	print_mon(jget(o, "monitoring"));
 	printf("\n");
 }
 
@@ -366,11 +421,36 @@ static json_object *collect_host_cpu(rdtalloc_t *r)
 	return caps_json(&c);
 }
 
+/* A section may be null: collect returns this to say so. */
+static char null_section;
+#define NULL_SECTION ((json_object *)&null_section)
+
+static json_object *collect_mon(rdtalloc_t *r)
+{
+	struct rdtalloc_mon_info mi = { .sz = sizeof(mi) };
+	json_object *o;
+	int ret = rdtalloc_mon_get_info(r, &mi);
+
+	if (ret) {
+		fail_lib(r, ret);
+		return NULL;
+	}
+	o = mon_json(mi.rmids, mi.scale, mi.width, mi.events);
+	if (!o)
+		return NULL_SECTION;
+	jset(o, "threshold", jint((long long)mi.threshold));
+	jset(o, "in_use", jint(mi.in_use));
+	jset(o, "in_limbo", jint(mi.in_limbo));
+	jset(o, "unmonitored", jint(mi.unmonitored));
+	return o;
+}
+
 static const struct info_section sections[] = {
 	{ "backend", collect_backend, print_backend },
 	{ "cpu", collect_host_cpu, print_caps },
 	{ "cpus", collect_cpus, print_cpus },
 	{ "resources", collect_resources, print_resources },
+	{ "monitoring", collect_mon, print_mon },
 };
 
 #define NSECTIONS (sizeof(sections) / sizeof(sections[0]))
@@ -463,7 +543,10 @@ int do_info(int argc, char **argv)
 			json_object_put(doc);
 			return EXIT_FAIL;
 		}
-		jset(doc, sections[i].key, v);
+		if (v == NULL_SECTION)
+			jset_null(doc, sections[i].key);
+		else
+			jset(doc, sections[i].key, v);
 	}
 	return emit(doc, print_info);
 }

@@ -68,6 +68,14 @@ static const char usage_text[] =
 "  hook start|stop|status|run         the eBPF switch hook: per-task CLOSIDs on every\n"
 "                                     context switch (msr backend; sim for testing;\n"
 "                                     resctrl needs none)\n"
+"  monitor [GROUP...] [--interval S] [--count N] [--domain ID] [--sort occupancy|total|local]\n"
+"          [--format table|csv|prometheus]\n"
+"                                     per group and L3 domain: cache occupancy and memory\n"
+"                                     bandwidth (total, local, remote); -j: a JSON line a sample\n"
+"  sim load GROUP --footprint SIZE --rate SIZE/s [--local PCT] [--domain ID]\n"
+"          [--fault unavailable|error] | sim unload GROUP [--domain ID]\n"
+"                                     the simulator's workload of a group, which its\n"
+"                                     monitoring counters show\n"
 "  demo                               the 2016 resctrl patch set's example, simulated\n"
 "\n"
 "The default group is called 'default'. Commands and verbs may be abbreviated.\n"
@@ -96,6 +104,8 @@ static const struct cmd objects[] = {
 	{ "hook", do_hook },
 	{ "demo", do_demo },
 	{ "map", do_map },
+	{ "monitor", do_monitor },
+	{ "sim", do_sim },
 	{ "help", do_help },
 	{ NULL, NULL },
 };

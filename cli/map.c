@@ -252,13 +252,6 @@ static json_object *jbits(uint64_t mask)
 	return a;
 }
 
-/* A key with JSON null: the cache size is not known. */
-static void jset_null(json_object *o, const char *key)
-{
-	if (o)
-		json_object_object_add(o, key, NULL);
-}
-
 /* A number many rows repeat (a mask's bytes), one JSON value referenced again. */
 static json_object *shared_int(long long n)
 {

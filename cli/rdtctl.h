@@ -111,6 +111,8 @@ rdtalloc_t *ctx(void);
 rdtalloc_t *ctx_ro(void);
 /* For reset: a state made for another machine than --machine is replaced. */
 rdtalloc_t *ctx_replace(void);
+/* For monitor: nothing created, the counters' running totals kept. */
+rdtalloc_t *ctx_monitor(void);
 void ctx_close(void);
 
 /*
@@ -137,6 +139,8 @@ void keep_warning(void);
 json_object *jobj(void);
 json_object *jarr(void);
 void jset(json_object *o, const char *key, json_object *v);
+/* o[key] = null (jset takes NULL for out of memory). */
+void jset_null(json_object *o, const char *key);
 void jpush(json_object *a, json_object *v);
 json_object *jstr(const char *s);
 json_object *jint(long long v);
@@ -198,6 +202,8 @@ int do_reset(int argc, char **argv);
 int do_hook(int argc, char **argv);
 int do_demo(int argc, char **argv);
 int do_map(int argc, char **argv);
+int do_monitor(int argc, char **argv);
+int do_sim(int argc, char **argv);
 /* The way map of every cache domain (rdtctl map -j), and its text, indented (for demo). */
 json_object *map_document(rdtalloc_t *r);
 void map_print(json_object *doc, const char *indent);

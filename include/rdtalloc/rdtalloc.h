@@ -475,11 +475,12 @@ RDTALLOC_API int rdtalloc_mon_get_info(rdtalloc_t *r, struct rdtalloc_mon_info *
  * A group's RMID (0 for the default group). Every group gets an RMID of its
  * own, also where groups share a CLOSID. When none is free (all in use or
  * in limbo) a new group is still made but unmonitored: its tasks and CPUs
- * count with the default group's RMID and this returns RDTALLOC_RMID_NONE;
- * it gets one of its own when a later call finds one free.
+ * count with the default group's RMID and *rmid is RDTALLOC_RMID_NONE;
+ * it gets one of its own when a later change finds one free. -EOPNOTSUPP:
+ * no L3 monitoring.
  */
 #define RDTALLOC_RMID_NONE (-1)
-RDTALLOC_API int rdtalloc_group_rmid(rdtalloc_t *r, const char *group);
+RDTALLOC_API int rdtalloc_group_rmid(rdtalloc_t *r, const char *group, int *rmid);
 
 /* What a counter read gave, per group and domain. */
 enum rdtalloc_mon_state {

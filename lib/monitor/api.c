@@ -86,11 +86,11 @@ RDTALLOC_API int rdtalloc_mon_get_info(rdtalloc_t *r, struct rdtalloc_mon_info *
 	return rdt_core_end(r, false, 0);
 }
 
-RDTALLOC_API int rdtalloc_group_rmid(rdtalloc_t *r, const char *group)
+RDTALLOC_API int rdtalloc_group_rmid(rdtalloc_t *r, const char *group, int *rmid)
 {
 	int ret, g;
 
-	if (!r)
+	if (!r || !rmid)
 		return -EINVAL;
 	ret = rdt_core_begin(r, false);
 	if (ret)
@@ -98,7 +98,7 @@ RDTALLOC_API int rdtalloc_group_rmid(rdtalloc_t *r, const char *group)
 	g = rdt_core_find_group(r, group);
 	ret = g < 0 ? g : need_mon(r);
 	if (!ret)
-		ret = rdt_mon_group_rmid(r->st, g);
+		*rmid = rdt_mon_group_rmid(r->st, g);
 	return rdt_core_end(r, false, ret);
 }
 
@@ -345,7 +345,8 @@ static int counters_close(rdtalloc_t *r, struct counters *c, int ret)
 		o = json_object_new_object();
 		json_object_object_add(o, "id", json_object_new_string(rdtalloc_state_id(r)));
 		json_object_object_add(o, "counters", json_object_get(c->map));
-		text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
+		text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
+						      JSON_C_TO_STRING_NOSLASHESCAPE);
 		snprintf(tmp, sizeof(tmp), "%s.tmp", c->path);
 		fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
 		if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text) ||

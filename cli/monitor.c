@@ -1,0 +1,461 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * monitor: who fills the cache and the memory bus. Samples the library's
+ * counters (rdtalloc_mon_read) every interval and prints them as a table
+ * (refreshed in place on a terminal, appended when piped), JSON Lines,
+ * CSV (as pqos -u csv) or the Prometheus text format.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "rdtctl.h"
+
+enum format { FMT_TABLE, FMT_JSON, FMT_CSV, FMT_PROM };
+enum sort { SORT_NONE, SORT_OCC, SORT_TOTAL, SORT_LOCAL };
+
+struct mon_opts {
+	double interval;
+	unsigned long count;	/* 0: until interrupted */
+	int domain;		/* -1: all */
+	enum sort sort;
+	enum format fmt;
+	const char *const *groups;
+	size_t ngroups;
+};
+
+/* One row: a group in a domain, with its rates (NAN: not known). */
+struct row {
+	struct rdtalloc_mon_value v;
+	double total_rate, local_rate;
+};
+
+static const char *state_name(int st)
+{
+	static const char *const names[] = { "ok", "unavailable", "error", "unsupported" };
+
+	return st >= 0 && st <= RDTALLOC_MON_UNSUPPORTED ? names[st] : "error";
+}
+
+static double rate(uint64_t now, uint64_t prev, uint64_t t, uint64_t pt)
+{
+	if (!pt || t <= pt || now < prev)
+		return NAN;
+	return (double)(now - prev) * 1e9 / (double)(t - pt);
+}
+
+/* Read every row once; *rows malloc'd. */
+static int sample(rdtalloc_t *r, const struct mon_opts *o, struct row **rows, size_t *n)
+{
+	struct rdtalloc_mon_value *buf = NULL;
+	size_t cap = 64, i, k = 0;
+	int got;
+
+	for (;;) {
+		struct rdtalloc_mon_value *nb = realloc(buf, cap * sizeof(*buf));
+
+		if (!nb) {
+			free(buf);
+			return fail_msg("out of memory");
+		}
+		buf = nb;
+		buf[0].sz = sizeof(*buf);
+		got = rdtalloc_mon_read(r, o->groups, o->ngroups, buf, cap);
+		if (got < 0) {
+			free(buf);
+			return fail_lib(r, got);
+		}
+		if ((size_t)got <= cap)
+			break;
+		cap = (size_t)got;
+	}
+	*rows = calloc(got ? (size_t)got : 1, sizeof(**rows));
+	if (!*rows) {
+		free(buf);
+		return fail_msg("out of memory");
+	}
+	for (i = 0; i < (size_t)got; i++) {
+		struct row *w = &(*rows)[k];
+
+		if (o->domain >= 0 && buf[i].cache_id != (unsigned int)o->domain)
+			continue;
+		w->v = buf[i];
+		w->total_rate = w->local_rate = NAN;
+		if (buf[i].valid & RDTALLOC_MON_EV_TOTAL)
+			w->total_rate = rate(buf[i].mbm_total, buf[i].prev_mbm_total,
+					     buf[i].time_ns, buf[i].prev_time_ns);
+		if (buf[i].valid & RDTALLOC_MON_EV_LOCAL)
+			w->local_rate = rate(buf[i].mbm_local, buf[i].prev_mbm_local,
+					     buf[i].time_ns, buf[i].prev_time_ns);
+		k++;
+	}
+	free(buf);
+	if (o->domain >= 0 && got > 0 && !k)
+		return fail_msg("--domain %d: no such L3 cache id (rdtctl info)", o->domain);
+	*n = k;
+	return 0;
+}
+
+static enum sort g_sort;
+
+static double key_of(const struct row *w)
+{
+	double v = g_sort == SORT_OCC ? ((w->v.valid & RDTALLOC_MON_EV_OCCUPANCY) ?
+					  (double)w->v.llc_occupancy : -1) :
+		   g_sort == SORT_TOTAL ? w->total_rate : w->local_rate;
+
+	return isnan(v) ? -1 : v;
+}
+
+/* Largest first; ties keep the library's order (group creation, then domain). */
+static int cmp_rows(const void *a, const void *b)
+{
+	const struct row *x = a, *y = b;
+	double kx = key_of(x), ky = key_of(y);
+
+	if (kx != ky)
+		return kx > ky ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+/* ---- Output ---------------------------------------------------------------------- */
+
+static json_object *jnum_or_null(bool ok, double v)
+{
+	return ok && !isnan(v) ? json_object_new_double(v) : NULL;
+}
+
+static void jset_maybe(json_object *o, const char *key, json_object *v)
+{
+	if (v)
+		jset(o, key, v);
+	else
+		jset_null(o, key);
+}
+
+static json_object *domain_json(const struct row *w)
+{
+	json_object *d = jobj();
+	unsigned int ok = w->v.valid;
+
+	jset(d, "cache_id", jint(w->v.cache_id));
+	jset(d, "state", jstr(state_name(w->v.state)));
+	jset_maybe(d, "llc_occupancy_bytes", ok & RDTALLOC_MON_EV_OCCUPANCY ?
+		   jint((long long)w->v.llc_occupancy) : NULL);
+	jset_maybe(d, "mbm_total_bytes", ok & RDTALLOC_MON_EV_TOTAL ?
+		   jint((long long)w->v.mbm_total) : NULL);
+	jset_maybe(d, "mbm_local_bytes", ok & RDTALLOC_MON_EV_LOCAL ?
+		   jint((long long)w->v.mbm_local) : NULL);
+	jset_maybe(d, "mbm_total_bytes_per_second", jnum_or_null(true, w->total_rate));
+	jset_maybe(d, "mbm_local_bytes_per_second", jnum_or_null(true, w->local_rate));
+	return d;
+}
+
+/* One JSON line: the groups in the library's order, each with its domains. */
+static int print_json(const struct mon_opts *o, const struct row *rows, size_t n,
+		      uint64_t now_ns)
+{
+	json_object *doc = jobj(), *groups = jarr(), *g = NULL, *doms = NULL;
+	const char *last = NULL;
+	size_t i;
+
+	jset(doc, "time", json_object_new_double((double)now_ns / 1e9));
+	jset(doc, "interval", json_object_new_double(o->interval));
+	for (i = 0; i < n; i++) {
+		if (!last || strcmp(last, rows[i].v.group)) {
+			g = jobj();
+			doms = jarr();
+			jset(g, "group", jstr(rows[i].v.group));
+			jset_maybe(g, "rmid", rows[i].v.rmid >= 0 ? jint(rows[i].v.rmid) : NULL);
+			jset(g, "domains", doms);
+			jpush(groups, g);
+			last = rows[i].v.group;
+		}
+		jpush(doms, domain_json(&rows[i]));
+	}
+	jset(doc, "groups", groups);
+	puts(json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PLAIN |
+					    JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(doc);
+	return fflush(stdout) ? fail_msg("cannot write the output: %s", strerror(errno)) : 0;
+}
+
+static void csv_num(bool ok, uint64_t v)
+{
+	if (ok)
+		printf(",%" PRIu64, v);
+	else
+		printf(",");
+}
+
+static void csv_rate(double v)
+{
+	if (isnan(v))
+		printf(",");
+	else
+		printf(",%.1f", v);
+}
+
+static int print_csv(const struct row *rows, size_t n, uint64_t now_ns, bool header)
+{
+	size_t i;
+
+	if (header)
+		printf("time,group,rmid,cache_id,state,llc_occupancy_bytes,mbm_total_bytes,"
+		       "mbm_local_bytes,mbm_total_bytes_per_second,mbm_local_bytes_per_second,"
+		       "mbm_remote_bytes_per_second\n");
+	for (i = 0; i < n; i++) {
+		const struct row *w = &rows[i];
+
+		printf("%.3f,%s,", (double)now_ns / 1e9, w->v.group);
+		if (w->v.rmid >= 0)
+			printf("%d", w->v.rmid);
+		printf(",%u,%s", w->v.cache_id, state_name(w->v.state));
+		csv_num(w->v.valid & RDTALLOC_MON_EV_OCCUPANCY, w->v.llc_occupancy);
+		csv_num(w->v.valid & RDTALLOC_MON_EV_TOTAL, w->v.mbm_total);
+		csv_num(w->v.valid & RDTALLOC_MON_EV_LOCAL, w->v.mbm_local);
+		csv_rate(w->total_rate);
+		csv_rate(w->local_rate);
+		csv_rate(w->total_rate - w->local_rate);
+		printf("\n");
+	}
+	return fflush(stdout) ? fail_msg("cannot write the output: %s", strerror(errno)) : 0;
+}
+
+/* Prometheus text exposition: names, help and types once, a sample per group and domain. */
+static void prom_family(const struct row *rows, size_t n, const char *name, const char *help,
+			const char *type, unsigned int ev)
+{
+	size_t i;
+
+	printf("# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+	for (i = 0; i < n; i++) {
+		const struct row *w = &rows[i];
+		uint64_t v = ev == RDTALLOC_MON_EV_OCCUPANCY ? w->v.llc_occupancy :
+			     ev == RDTALLOC_MON_EV_TOTAL ? w->v.mbm_total : w->v.mbm_local;
+
+		/* group names are [A-Za-z0-9_.-]: nothing to escape in a label */
+		if (w->v.valid & ev)
+			printf("%s{group=\"%s\",cache_id=\"%u\"} %" PRIu64 "\n", name, w->v.group,
+			       w->v.cache_id, v);
+	}
+}
+
+static int print_prom(const struct row *rows, size_t n)
+{
+	size_t i;
+
+	prom_family(rows, n, "rdtalloc_llc_occupancy_bytes",
+		    "Bytes of the L3 cache domain held by the group (its RMID).", "gauge",
+		    RDTALLOC_MON_EV_OCCUPANCY);
+	prom_family(rows, n, "rdtalloc_mbm_total_bytes_total",
+		    "Bytes of memory traffic of the group in the L3 domain, local and remote.",
+		    "counter", RDTALLOC_MON_EV_TOTAL);
+	prom_family(rows, n, "rdtalloc_mbm_local_bytes_total",
+		    "Bytes of memory traffic of the group to its local memory node.", "counter",
+		    RDTALLOC_MON_EV_LOCAL);
+	printf("# HELP rdtalloc_monitor_ok Whether the group's counters in the domain read "
+	       "(1) or not (0: unavailable, error, unsupported).\n"
+	       "# TYPE rdtalloc_monitor_ok gauge\n");
+	for (i = 0; i < n; i++)
+		printf("rdtalloc_monitor_ok{group=\"%s\",cache_id=\"%u\"} %d\n", rows[i].v.group,
+		       rows[i].v.cache_id, rows[i].v.state == RDTALLOC_MON_OK);
+	return fflush(stdout) ? fail_msg("cannot write the output: %s", strerror(errno)) : 0;
+}
+
+static void cell_rate(double v, bool ok)
+{
+	if (!ok)
+		printf(" %12s", "-");
+	else if (isnan(v))
+		printf(" %12s", "...");
+	else
+		printf(" %12.1f", v / 1e6);
+}
+
+static int print_table(const struct row *rows, size_t n, uint64_t now_ns, bool tty)
+{
+	time_t t = (time_t)(now_ns / 1000000000u);
+	char when[32];
+	size_t i;
+
+	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", localtime(&t));
+	if (tty)
+		printf("\033[H\033[J");
+	printf("%s   occupancy in KiB, bandwidth in MB/s\n", when);
+	printf("%-20s %5s %6s %12s %12s %12s %12s  %s\n", "GROUP", "RMID", "DOMAIN",
+	       "OCCUPANCY", "TOTAL", "LOCAL", "REMOTE", "STATE");
+	for (i = 0; i < n; i++) {
+		const struct row *w = &rows[i];
+		bool occ = w->v.valid & RDTALLOC_MON_EV_OCCUPANCY;
+		bool tot = w->v.valid & RDTALLOC_MON_EV_TOTAL;
+		bool loc = w->v.valid & RDTALLOC_MON_EV_LOCAL;
+		char rmid[16];
+
+		if (w->v.rmid >= 0)
+			snprintf(rmid, sizeof(rmid), "%d", w->v.rmid);
+		else
+			snprintf(rmid, sizeof(rmid), "none");
+		printf("%-20s %5s %6u", w->v.group, rmid, w->v.cache_id);
+		if (occ)
+			printf(" %12.1f", (double)w->v.llc_occupancy / 1024.0);
+		else
+			printf(" %12s", "-");
+		cell_rate(w->total_rate, tot);
+		cell_rate(w->local_rate, loc);
+		cell_rate(w->total_rate - w->local_rate, tot && loc);
+		printf("  %s%s\n", state_name(w->v.state),
+		       w->v.rmid < 0 ? " (counted with default: out of RMIDs)" : "");
+	}
+	if (!tty)
+		printf("\n");
+	return fflush(stdout) ? fail_msg("cannot write the output: %s", strerror(errno)) : 0;
+}
+
+/* ---- The command ------------------------------------------------------------------ */
+
+static int parse_opts(int *argc, char **argv, struct mon_opts *o)
+{
+	const char *interval = NULL, *count = NULL, *dom = NULL, *sort = NULL, *fmt = NULL;
+	struct flag flags[] = {
+		{ "--interval", NULL, &interval }, { "--count", NULL, &count },
+		{ "--domain", NULL, &dom }, { "--sort", NULL, &sort },
+		{ "--format", NULL, &fmt }, { NULL },
+	};
+	char *end;
+	int ret;
+
+	ret = parse_flags("monitor", argc, argv, flags);
+	if (ret)
+		return ret;
+	o->interval = 1;
+	o->domain = -1;
+	if (interval) {
+		errno = 0;
+		o->interval = strtod(interval, &end);
+		if (errno || end == interval || *end || !(o->interval >= 0.01) ||
+		    o->interval > 86400)
+			return usage_error("--interval %s: seconds, 0.01 to 86400", interval);
+	}
+	if (count) {
+		errno = 0;
+		o->count = strtoul(count, &end, 10);
+		if (errno || end == count || *end || count[0] == '-' || !o->count ||
+		    o->count > 1000000000ul)
+			return usage_error("--count %s: a number of samples, 1 to 1000000000", count);
+	}
+	if (dom) {
+		long v;
+
+		errno = 0;
+		v = strtol(dom, &end, 10);
+		if (errno || end == dom || *end || v < 0 || v > 1 << 20)
+			return usage_error("--domain %s: give an L3 cache id (rdtctl info)", dom);
+		o->domain = (int)v;
+	}
+	if (sort) {
+		if (!strcmp(sort, "occupancy"))
+			o->sort = SORT_OCC;
+		else if (!strcmp(sort, "total"))
+			o->sort = SORT_TOTAL;
+		else if (!strcmp(sort, "local"))
+			o->sort = SORT_LOCAL;
+		else
+			return usage_error("--sort %s: occupancy, total or local", sort);
+	}
+	o->fmt = g_opts.json ? FMT_JSON : FMT_TABLE;
+	if (fmt) {
+		if (g_opts.json)
+			return usage_error("--format %s and -j: choose one", fmt);
+		if (!strcmp(fmt, "table"))
+			o->fmt = FMT_TABLE;
+		else if (!strcmp(fmt, "csv"))
+			o->fmt = FMT_CSV;
+		else if (!strcmp(fmt, "prometheus"))
+			o->fmt = FMT_PROM;
+		else
+			return usage_error("--format %s: table, csv or prometheus (-j: JSON Lines)",
+					   fmt);
+	}
+	return 0;
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void sleep_until(uint64_t deadline)
+{
+	struct timespec ts = { .tv_sec = (time_t)(deadline / 1000000000u),
+			       .tv_nsec = (long)(deadline % 1000000000u) };
+
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
+}
+
+int do_monitor(int argc, char **argv)
+{
+	struct mon_opts o = { 0 };
+	bool tty = isatty(STDOUT_FILENO);
+	uint64_t next;
+	unsigned long i;
+	rdtalloc_t *r;
+	int ret;
+
+	ret = parse_opts(&argc, argv, &o);
+	if (ret)
+		return ret;
+	o.groups = (const char *const *)argv;
+	o.ngroups = (size_t)argc;
+	r = ctx_monitor();
+	if (!r)
+		return EXIT_FAIL;
+	g_sort = o.sort;
+	next = mono_ns();
+	for (i = 0; !o.count || i < o.count; i++) {
+		struct row *rows = NULL;
+		size_t n = 0;
+		struct timespec now;
+		uint64_t t;
+
+		if (i)
+			sleep_until(next);
+		ret = sample(r, &o, &rows, &n);
+		if (ret)
+			return ret;
+		clock_gettime(CLOCK_REALTIME, &now);
+		t = n ? rows[0].v.time_ns : (uint64_t)now.tv_sec * 1000000000u +
+					    (uint64_t)now.tv_nsec;
+		/* JSON keeps the library's order: a group's domains together */
+		if (o.sort != SORT_NONE && o.fmt != FMT_JSON)
+			qsort(rows, n, sizeof(*rows), cmp_rows);
+
+		switch (o.fmt) {
+		case FMT_JSON:
+			ret = print_json(&o, rows, n, t);
+			break;
+		case FMT_CSV:
+			ret = print_csv(rows, n, t, i == 0);
+			break;
+		case FMT_PROM:
+			ret = print_prom(rows, n);
+			break;
+		default:
+			ret = print_table(rows, n, t, tty);
+		}
+		free(rows);
+		if (ret)
+			return ret;
+		next += (uint64_t)(o.interval * 1e9);
+	}
+	return EXIT_OK;
+}
