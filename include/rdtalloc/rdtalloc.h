@@ -522,8 +522,8 @@ struct rdtalloc_mon_value {
 
 /*
  * Read the counters of groups (ngroups names; NULL/0: every group, the
- * default first, in creation order) in one pass: every L3 domain of each,
- * ascending cache id, up to max entries into out (stride out[0].sz; each
+ * default first, in creation order) in one pass: group by group, every L3
+ * domain of each in ascending cache id, up to max entries into out (stride out[0].sz; each
  * entry's sz is kept). Returns how many entries there are (more than max:
  * read again with a larger buffer). -ENOENT names an unknown group,
  * -EOPNOTSUPP: no L3 monitoring.

@@ -513,18 +513,21 @@ RDTALLOC_API int rdtalloc_mon_read(rdtalloc_t *r, const char *const *groups, siz
 			       "simulator's counters only (docs/monitoring.md)", r->be->name);
 	if (!ret)
 		ret = pick_groups(r, groups, ngroups, &gs, &n);
-	if (!ret && !(raw = calloc(r->st->mon.nrmids, sizeof(*raw))))
+	if (!ret && !(raw = calloc((size_t)r->st->mon.nrmids * r->st->mon.ndom, sizeof(*raw))))
 		ret = rdt_fail(r, -ENOMEM, "out of memory");
 	if (!ret)
 		ret = counters_open(r, &c);
 	if (ret)
 		goto out;
-	for (d = 0; !ret && d < r->st->mon.ndom; d++) {
-		ret = sim_raw(r, d, now, raw);
-		for (i = 0; !ret && i < n; i++, k++) {
-			int g = gs[i], rm = rdt_mon_group_rmid(r->st, g);
+	for (d = 0; !ret && d < r->st->mon.ndom; d++)
+		ret = sim_raw(r, d, now, &raw[(size_t)d * r->st->mon.nrmids]);
+	/* group by group, each with its domains in ascending cache id */
+	for (i = 0; !ret && i < n; i++) {
+		int g = gs[i], rm = rdt_mon_group_rmid(r->st, g);
+
+		for (d = 0; d < r->st->mon.ndom; d++, k++) {
 			struct rdtalloc_mon_value v = { 0 };
-			const struct raw *x = &raw[rm < 0 ? 0 : rm];
+			const struct raw *x = &raw[(size_t)d * r->st->mon.nrmids + (rm < 0 ? 0 : rm)];
 
 			if (k >= max)
 				continue;

@@ -43,6 +43,7 @@ expect_out "group show p2" "group p2
   cpus:    (none)
   tasks:   (none)
   closids: L3/0=1 L3/1=0
+  rmid:    2
   size:    L3/0=3.2 MiB L3/1=16.0 MiB"
 
 ok "remove p3" group remove p3

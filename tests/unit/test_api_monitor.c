@@ -40,6 +40,7 @@ static struct rdtalloc_mon_value read1(rdtalloc_t *r, const char *g, unsigned in
 	assert_ok(r, n);
 	assert_int_equal(n, 2);
 	assert_string_equal(v[dom].group, g);
+	assert_string_equal(v[1 - dom].group, g);
 	assert_int_equal(v[dom].cache_id, dom);
 	return v[dom];
 }
