@@ -66,7 +66,7 @@ _rdtctl()
 	fi
 
 	local globals="--backend --state-dir --machine --msr-root --resctrl-root --precedence --json --pretty --quiet --help --version"
-	local objects="info group schema task exec cgroup cpu closids cdp save apply reset hook demo map help"
+	local objects="info group schema task exec cgroup cpu closids cdp save apply reset hook demo map monitor sim help"
 
 	case $prev in
 	--backend)
@@ -85,7 +85,19 @@ _rdtctl()
 		_rdtctl_files -f
 		return
 		;;
-	--machine | --schema | --domain)
+	--machine | --schema | --domain | --interval | --count | --footprint | --rate | --local)
+		return
+		;;
+	--sort)
+		_rdtctl_reply "occupancy total local"
+		return
+		;;
+	--format)
+		_rdtctl_reply "table csv prometheus"
+		return
+		;;
+	--fault)
+		_rdtctl_reply "unavailable error"
 		return
 		;;
 	esac
@@ -151,6 +163,24 @@ _rdtctl()
 			_rdtctl_reply "$(_rdtctl_groups)"
 		else
 			_rdtctl_reply "$(command ls /proc 2>/dev/null | grep -E '^[0-9]+$')"
+		fi
+		;;
+	monitor/*)
+		# the "verb" slot holds the first group
+		if [[ $cur == -* ]]; then
+			_rdtctl_reply "--interval --count --domain --sort --format"
+		else
+			_rdtctl_reply "$(_rdtctl_groups)"
+		fi
+		;;
+	sim/)
+		_rdtctl_reply "load unload"
+		;;
+	sim/load | sim/unload)
+		if [[ $cur == -* ]]; then
+			_rdtctl_reply "--footprint --rate --local --domain --fault"
+		elif ((nargs == 0)); then
+			_rdtctl_reply "$(_rdtctl_groups)"
 		fi
 		;;
 	map/*)
