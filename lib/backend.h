@@ -181,6 +181,17 @@ struct rdt_backend {
 		      char *err, size_t len);
 	/* Can tasks be bound now? 0 or -EOPNOTSUPP with what to do. */
 	int (*task_binding)(void *ctx, char *err, size_t len);
+	/*
+	 * Optional, L3 monitoring on registers we write: make every CPU's
+	 * PQR_ASSOC RMID field hold its group's RMID (after a change).
+	 */
+	int (*sync_rmids)(void *ctx, const struct rdt_state *st, char *err, size_t len);
+	/*
+	 * Optional: the raw IA32_QM_CTR of event (1 occupancy, 2 total, 3 local)
+	 * of rmid in L3 domain index dom, flag bits included.
+	 */
+	int (*mon_counter)(void *ctx, unsigned int dom, unsigned int rmid, unsigned int event,
+			   uint64_t *val, char *err, size_t len);
 };
 
 extern const struct rdt_backend rdt_backend_sim;

@@ -31,6 +31,14 @@ struct mfs_model {
 	bool amd;			/* AuthenticAMD: empty and sparse masks, AMD MB */
 	struct mfs_regs *regs[MFS_NSCOPE];	/* [ncpus], [ndom L3], [ndom L2] */
 	unsigned int nregs[MFS_NSCOPE];
+	/*
+	 * The monitoring counters: [L3 domain][event 1..3][RMID], the value
+	 * IA32_QM_CTR gives (flag bits included) when QM_EVTSEL names them.
+	 * Nothing in the model moves them: tests plant them through the
+	 * state file ("qm CACHE_ID 0xEVENT_RMID 0xVALUE", EVENT_RMID =
+	 * event << 16 | RMID).
+	 */
+	uint64_t *ctr;
 	uint64_t writes, refused;	/* counters, for the log and the tests */
 	char why[160];			/* why the last refused access was refused */
 };

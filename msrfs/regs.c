@@ -38,6 +38,11 @@
 #define L3_CFG		0xc81u
 #define L2_CFG		0xc82u
 #define PQR_ASSOC	0xc8fu
+#define QM_EVTSEL	0xc8du
+#define QM_CTR		0xc8eu
+/* QM_EVTSEL: event id 7:0, RMID 41:32 (10 bits, as PQR_ASSOC's field); the rest reserved */
+#define EVTSEL_VALID	(UINT64_C(0xff) | UINT64_C(0x3ff) << 32)
+#define CTR_ERROR	(UINT64_C(1) << 63)
 #define L3_MASK		0xc90u
 #define L2_MASK		0xd10u
 #define MBA_THRTL	0xd50u
@@ -51,7 +56,7 @@
 #define STATE_FILE_MAX	(4u << 20)
 #define STATE_MAGIC	"rdtalloc-msrfs-state 1"
 
-enum kind { K_OTHER, K_CFG, K_PQR, K_MASK, K_MBA, K_AMD_BW };
+enum kind { K_OTHER, K_CFG, K_PQR, K_MASK, K_MBA, K_AMD_BW, K_EVTSEL, K_CTR };
 
 /* What an address is: its kind, resource and register index. */
 struct reg_id {
@@ -69,6 +74,10 @@ static struct reg_id classify(uint32_t addr)
 		id.res = addr == L3_CFG ? RDT_L3 : RDT_L2;
 	} else if (addr == PQR_ASSOC) {
 		id.kind = K_PQR;
+	} else if (addr == QM_EVTSEL) {
+		id.kind = K_EVTSEL;
+	} else if (addr == QM_CTR) {
+		id.kind = K_CTR;
 	} else if (addr >= L3_MASK && addr < L2_MASK) {
 		id.kind = K_MASK;
 		id.n = addr - L3_MASK;
@@ -237,6 +246,17 @@ static int check_write(struct mfs_model *md, unsigned int cpu, struct reg_id id,
 
 	if (id.kind == K_OTHER)
 		return 0;
+	if (id.kind == K_EVTSEL || id.kind == K_CTR) {
+		if (!md->m->mon.rmids)
+			return refuse(md, "MSR 0x%x: the machine has no L3 monitoring",
+				      id.kind == K_CTR ? QM_CTR : QM_EVTSEL);
+		if (id.kind == K_CTR)
+			return refuse(md, "IA32_QM_CTR is read-only");
+		if (val & ~EVTSEL_VALID)
+			return refuse(md, "QM_EVTSEL 0x%llx: reserved bits set",
+				      (unsigned long long)val);
+		return 0;
+	}
 	if (id.kind == K_PQR) {
 		if (val & PQR_RESERVED)
 			return refuse(md, "PQR_ASSOC 0x%llx: reserved bits 31:10 set",
@@ -292,6 +312,10 @@ static int check_read(struct mfs_model *md, unsigned int cpu, struct reg_id id)
 
 	if (id.kind == K_OTHER || id.kind == K_PQR)
 		return 0;
+	if (id.kind == K_EVTSEL || id.kind == K_CTR)
+		return md->m->mon.rmids ? 0 : refuse(md, "MSR 0x%x: the machine has no L3 "
+						     "monitoring", id.kind == K_CTR ? QM_CTR :
+						     QM_EVTSEL);
 	if (!c->present || (id.kind == K_MBA && c->mb_amd) ||
 	    (id.kind == K_AMD_BW && !c->mb_amd))
 		return refuse(md, "MSR of a %s resource the machine does not have", name);
@@ -315,6 +339,30 @@ static int check_cpu(struct mfs_model *md, unsigned int cpu)
 	return 0;
 }
 
+static size_t ctr_index(const struct mfs_model *md, unsigned int dom, unsigned int event,
+			unsigned int rmid)
+{
+	return ((size_t)dom * 3 + event - 1) * md->m->mon.rmids + rmid;
+}
+
+/*
+ * IA32_QM_CTR answers for the last QM_EVTSEL written on this CPU, in the
+ * CPU's L3 domain: Error for an event the machine does not count or an
+ * RMID past the last one (SDM: "Error bit set ... invalid event or RMID").
+ */
+static uint64_t read_ctr(struct mfs_model *md, unsigned int cpu)
+{
+	struct mfs_regs *r = &md->regs[MFS_CPU][cpu];
+	int i = regs_find(r, QM_EVTSEL), dom = rdt_machine_cpu_domain(md->m, RDT_L3, (int)cpu);
+	uint64_t sel = i >= 0 ? r->val[i] : 0;
+	unsigned int event = sel & 0xff, rmid = (unsigned int)(sel >> 32);
+
+	if (dom < 0 || event < 1 || event > 3 || !(md->m->mon.events & (1u << (event - 1))) ||
+	    rmid >= md->m->mon.rmids || !md->ctr)
+		return CTR_ERROR;
+	return md->ctr[ctr_index(md, (unsigned int)dom, event, rmid)];
+}
+
 int mfs_read(struct mfs_model *md, unsigned int cpu, uint32_t addr, uint64_t *val)
 {
 	struct reg_id id = classify(addr);
@@ -326,6 +374,10 @@ int mfs_read(struct mfs_model *md, unsigned int cpu, uint32_t addr, uint64_t *va
 		ret = check_read(md, cpu, id);
 	if (ret)
 		return ret;
+	if (id.kind == K_CTR) {
+		*val = read_ctr(md, cpu);
+		return 0;
+	}
 	r = instance(md, cpu, id);
 	i = regs_find(r, addr);
 	*val = i >= 0 ? r->val[i] : reset_value(md, id);
@@ -365,6 +417,13 @@ int mfs_model_init(struct mfs_model *md, const struct rdt_machine *m, char *err,
 	md->nregs[MFS_CPU] = m->ncpus;
 	md->nregs[MFS_L3] = m->ndom[RDT_L3];
 	md->nregs[MFS_L2] = m->ndom[RDT_L2];
+	if (m->mon.rmids) {
+		md->ctr = calloc((size_t)m->ndom[RDT_L3] * 3 * m->mon.rmids, sizeof(uint64_t));
+		if (!md->ctr) {
+			snprintf(err, len, "out of memory");
+			return -ENOMEM;
+		}
+	}
 	for (s = 0; s < MFS_NSCOPE; s++) {
 		md->regs[s] = calloc(md->nregs[s] ? md->nregs[s] : 1, sizeof(*md->regs[s]));
 		if (!md->regs[s]) {
@@ -388,6 +447,8 @@ void mfs_model_free(struct mfs_model *md)
 		free(md->regs[s]);
 		md->regs[s] = NULL;
 	}
+	free(md->ctr);
+	md->ctr = NULL;
 }
 
 /* ---- The state file -------------------------------------------------- */
@@ -437,6 +498,15 @@ int mfs_state_save(const struct mfs_model *md, const char *path, char *err, size
 				fprintf(f, "%s %lu 0x%x 0x%llx\n", scope_names[s],
 					scope_id(md, s, i), md->regs[s][i].addr[k],
 					(unsigned long long)md->regs[s][i].val[k]);
+	for (i = 0; md->ctr && i < md->m->ndom[RDT_L3]; i++)
+		for (k = 0; k < 3 * md->m->mon.rmids; k++) {
+			uint64_t v = md->ctr[(size_t)i * 3 * md->m->mon.rmids + k];
+
+			if (v)
+				fprintf(f, "qm %u 0x%x 0x%llx\n", md->m->dom[RDT_L3][i].cache_id,
+					(k / md->m->mon.rmids + 1) << 16 | k % md->m->mon.rmids,
+					(unsigned long long)v);
+		}
 	if (ferror(f))
 		ret = -EIO;
 	if (fclose(f) && !ret)
@@ -452,6 +522,23 @@ int mfs_state_save(const struct mfs_model *md, const char *path, char *err, size
 		snprintf(err, len, "state %s: cannot write: %s", path, strerror(-ret));
 	}
 	return ret;
+}
+
+/* "qm CACHE_ID 0xEVENT_RMID 0xVALUE": a planted monitoring counter. */
+static int load_counter(struct mfs_model *md, unsigned long id, unsigned long long key,
+			unsigned long long val, unsigned int lineno, char *err, size_t len)
+{
+	unsigned int event = (unsigned int)(key >> 16), rmid = key & 0xffff;
+	int dom = id > UINT_MAX ? -1 : rdt_machine_domain(md->m, RDT_L3, (unsigned int)id);
+
+	if (!md->ctr || dom < 0 || event < 1 || event > 3 || rmid >= md->m->mon.rmids ||
+	    key >> 18) {
+		snprintf(err, len, "line %u: no monitoring counter L3 %lu event %u RMID %u on "
+			 "this machine", lineno, id, event, rmid);
+		return -EINVAL;
+	}
+	md->ctr[ctr_index(md, (unsigned int)dom, event, rmid)] = val;
+	return 0;
 }
 
 /* "SCOPE ID 0xADDR 0xVALUE": checked against the machine, stored in md. */
@@ -470,6 +557,8 @@ static int load_line(struct mfs_model *md, char *line, unsigned int lineno, char
 		snprintf(err, len, "line %u: expected 'SCOPE ID 0xADDRESS 0xVALUE'", lineno);
 		return -EINVAL;
 	}
+	if (!strcmp(scope, "qm"))
+		return load_counter(md, id, addr, val, lineno, err, len);
 	for (s = 0; s < MFS_NSCOPE; s++)
 		if (!strcmp(scope, scope_names[s]))
 			break;
@@ -501,14 +590,16 @@ static int load_line(struct mfs_model *md, char *line, unsigned int lineno, char
 	return 0;
 }
 
-static int load_stream(struct mfs_model *md, FILE *f, char *err, size_t len)
+/* The machine line holds a whole description; a register line is short. */
+#define MACHINE_LINE_MAX (RDT_MACHINE_DESC_MAX + 8)
+
+static int load_lines(struct mfs_model *md, FILE *f, char *line, char *err, size_t len)
 {
-	char line[STATE_LINE_MAX + 2];
 	unsigned int lineno = 0;
 	size_t total = 0, n;
 	int ret;
 
-	while (fgets(line, sizeof(line), f)) {
+	while (fgets(line, lineno == 1 ? MACHINE_LINE_MAX + 2 : STATE_LINE_MAX + 2, f)) {
 		lineno++;
 		n = strlen(line);
 		total += n;
@@ -518,7 +609,7 @@ static int load_stream(struct mfs_model *md, FILE *f, char *err, size_t len)
 		}
 		if (n == 0 || line[n - 1] != '\n') {
 			snprintf(err, len, "line %u: longer than %d bytes or unterminated",
-				 lineno, STATE_LINE_MAX);
+				 lineno, lineno == 2 ? MACHINE_LINE_MAX : STATE_LINE_MAX);
 			return -EINVAL;
 		}
 		line[n - 1] = '\0';
@@ -546,6 +637,20 @@ static int load_stream(struct mfs_model *md, FILE *f, char *err, size_t len)
 		return -EINVAL;
 	}
 	return 0;
+}
+
+static int load_stream(struct mfs_model *md, FILE *f, char *err, size_t len)
+{
+	char *line = malloc(MACHINE_LINE_MAX + 2);
+	int ret;
+
+	if (!line) {
+		snprintf(err, len, "out of memory");
+		return -ENOMEM;
+	}
+	ret = load_lines(md, f, line, err, len);
+	free(line);
+	return ret;
 }
 
 int mfs_state_load(struct mfs_model *md, const char *path, char *err, size_t len)

@@ -282,6 +282,30 @@ static void fix_cfgs(struct fixer *f, const struct rdt_state *st, bool on)
 	}
 }
 
+/*
+ * The RMID a CPU runs with: its own group's when it is bound to one (CPU
+ * monitoring, as resctrl's for CPUs of a group), else the default group's.
+ * Tasks served by the switch hook count with the RMID of the CPU they run on.
+ */
+static uint64_t cpu_rmid(const struct rdt_state *st, unsigned int cpu)
+{
+	int g = st->cpu_group[cpu], rmid = g >= 0 ? rdt_mon_group_rmid(st, g) : 0;
+
+	return rmid > 0 ? (uint64_t)rmid : 0;
+}
+
+static void fix_rmids(struct fixer *f, const struct rdt_state *st)
+{
+	unsigned int cpu;
+
+	if (!st->mon.nrmids)
+		return;
+	for (cpu = 0; cpu < st->m->ncpus; cpu++)
+		if (st->m->cpu_present[cpu])
+			fix_reg(f, (int)cpu, RDT_MSR_PQR_ASSOC, RDT_PQR_RMID_FIELD,
+				cpu_rmid(st, cpu));
+}
+
 static void fix_pqrs(struct fixer *f, const struct rdt_state *st)
 {
 	unsigned int cpu;
@@ -290,6 +314,34 @@ static void fix_pqrs(struct fixer *f, const struct rdt_state *st)
 		if (st->m->cpu_present[cpu])
 			fix_reg(f, (int)cpu, RDT_MSR_PQR_ASSOC, PQR_CLOSID_FIELD,
 				(uint64_t)st->regs.pqr[cpu] << 32);
+	fix_rmids(f, st);
+}
+
+/* After a change: every CPU's RMID field as its group's (the CLOSIDs went through the sink). */
+static int msr_sync_rmids(void *ctx, const struct rdt_state *st, char *err, size_t len)
+{
+	struct fixer f = { .c = ctx };
+
+	fix_rmids(&f, st);
+	if (f.ret)
+		snprintf(err, len, "%s", f.err);
+	return f.ret;
+}
+
+/* One counter: QM_EVTSEL then QM_CTR, on a CPU of the L3 domain. */
+static int msr_mon_counter(void *ctx, unsigned int dom, unsigned int rmid, unsigned int event,
+			   uint64_t *val, char *err, size_t len)
+{
+	struct msr_ctx *c = ctx;
+	int cpu = dom_cpu(c, RDT_L3, dom), ret;
+
+	ret = cpu < 0 ? cpu : reg_write(c, cpu, RDT_MSR_QM_EVTSEL,
+				       (uint64_t)rmid << 32 | event);
+	if (!ret)
+		ret = reg_read(c, cpu, RDT_MSR_QM_CTR, val);
+	if (ret)
+		snprintf(err, len, "%s", c->err);
+	return ret;
 }
 
 static void fix_masks(struct fixer *f, const struct rdt_state *st)
@@ -550,6 +602,29 @@ static void describe_mb(const struct rdtalloc_cpu_caps *caps, char *buf, size_t 
 					 100 - caps->mba_max_throttle);
 }
 
+/* L3 monitoring as CPUID says (mon.rmids=0 without it, or past PQR_ASSOC's 10 bits). */
+static void describe_mon(const struct rdtalloc_cpu_caps *caps, char *buf, size_t len,
+			 size_t *off)
+{
+	static const char *const names[] = { "llc_occupancy", "mbm_total_bytes",
+					     "mbm_local_bytes" };
+	unsigned int i, n = 0;
+
+	if (*off >= len)
+		return;
+	if (!caps->l3_mon || caps->mon_rmids > RDT_MAX_RMIDS || !caps->mon_scale) {
+		*off += (size_t)snprintf(buf + *off, len - *off, ";mon.rmids=0");
+		return;
+	}
+	*off += (size_t)snprintf(buf + *off, len - *off, ";mon.rmids=%u;mon.scale=%u;"
+				 "mon.width=%u;mon.events=", caps->mon_rmids, caps->mon_scale,
+				 caps->mon_width);
+	for (i = 0; i < 3 && *off < len; i++)
+		if (caps->mon_events & (1u << i))
+			*off += (size_t)snprintf(buf + *off, len - *off, "%s%s", n++ ? "," : "",
+						 names[i]);
+}
+
 int rdt_msr_describe_host(const struct rdtalloc_cpu_caps *caps, const char *root, char **desc,
 			  char *err, size_t len)
 {
@@ -586,6 +661,8 @@ int rdt_msr_describe_host(const struct rdtalloc_cpu_caps *caps, const char *root
 	}
 	if (l3)
 		describe_mb(caps, buf, sizeof(buf), &off);
+	if (l3)
+		describe_mon(caps, buf, sizeof(buf), &off);
 	/* L2 only: say so, or the machine model would add its default L3. */
 	if (asprintf(desc, "%s%s", l3 ? "" : "l3.closids=0;", buf) < 0) {
 		*desc = NULL;
@@ -762,4 +839,6 @@ const struct rdt_backend rdt_backend_msr = {
 	.reconcile = msr_reconcile,
 	.digest = msr_digest,
 	.task_binding = msr_task_binding,
+	.sync_rmids = msr_sync_rmids,
+	.mon_counter = msr_mon_counter,
 };

@@ -17,6 +17,18 @@
 #define RDT_MSR_L3_QOS_CFG	0xc81u	/* bit 0: L3 CDP on */
 #define RDT_MSR_L2_QOS_CFG	0xc82u	/* bit 0: L2 CDP on */
 #define RDT_MSR_PQR_ASSOC	0xc8fu	/* 63:32 CLOSID, 9:0 RMID */
+/*
+ * Monitoring (SDM vol. 3B, "Intel RDT Monitoring"): write the event id (7:0;
+ * 1 occupancy, 2 total, 3 local bandwidth) and the RMID (from bit 32) into
+ * IA32_QM_EVTSEL, then IA32_QM_CTR holds the count (61:0), Unavailable (62)
+ * or Error (63), for the L3 domain of the CPU that reads it.
+ */
+#define RDT_MSR_QM_EVTSEL	0xc8du
+#define RDT_MSR_QM_CTR		0xc8eu
+#define RDT_QM_CTR_ERROR	(UINT64_C(1) << 63)
+#define RDT_QM_CTR_UNAVAILABLE	(UINT64_C(1) << 62)
+#define RDT_QM_CTR_COUNT	((UINT64_C(1) << 62) - 1)
+#define RDT_PQR_RMID_FIELD	UINT64_C(0x3ff)
 #define RDT_MSR_L3_MASK_BASE	0xc90u	/* IA32_L3_QOS_MASK_n = base + n */
 #define RDT_MSR_L2_MASK_BASE	0xd10u	/* IA32_L2_QOS_MASK_n = base + n */
 /*

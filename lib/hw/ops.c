@@ -272,6 +272,13 @@ static int hw_commit(struct rdtalloc *r)
 		if (ret)
 			return rdt_fail(r, ret, "%s", rdt_hook_errmsg(h));
 	}
+	if (r->groups_changed && r->be->sync_rmids) {
+		char err[RDT_ERRMSG_MAX] = "";
+
+		ret = r->be->sync_rmids(r->be_ctx, r->st, err, sizeof(err));
+		if (ret)
+			return rdt_fail(r, ret, "%s", err);
+	}
 	if (r->sink && r->store)
 		r->st->regs.digest = regs_digest(r);
 	return 0;

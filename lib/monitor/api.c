@@ -30,6 +30,7 @@
 #include "errors.h"
 #include "monitor.h"
 #include "state.h"
+#include "backends/msr.h"
 
 #define COUNTERS_FILE "counters.json"
 #define COUNTERS_LOCK "counters.lock"
@@ -204,6 +205,7 @@ RDTALLOC_API int rdtalloc_sim_set_load(rdtalloc_t *r, const char *group, int cac
 struct raw {
 	int state[3];		/* per event: enum rdtalloc_mon_state */
 	uint64_t val[3];	/* occupancy, total, local: counter units */
+	bool read;		/* registers: read in this call already */
 };
 
 static uint64_t now_ns(void)
@@ -245,6 +247,39 @@ static int sim_raw(rdtalloc_t *r, unsigned int d, uint64_t now, struct raw *out)
 		}
 	}
 	free(rt);
+	return 0;
+}
+
+/*
+ * A counter from the hardware (msr): QM_CTR's Error and Unavailable bits are
+ * states, never numbers; the count is cut to the counter's width. An RMID
+ * read already (asked for twice) is not read again.
+ */
+static int hw_raw(rdtalloc_t *r, unsigned int d, unsigned int rm, struct raw *out)
+{
+	const struct rdt_mon *mon = &r->m->mon;
+	uint64_t wrap = mon->width >= 64 ? UINT64_MAX : (UINT64_C(1) << mon->width) - 1;
+	char err[RDT_ERRMSG_MAX] = "";
+	unsigned int e;
+	uint64_t v;
+	int ret;
+
+	if (out->read)
+		return 0;
+	out->read = true;
+	for (e = 0; e < 3; e++) {
+		if (!(mon->events & (1u << e))) {
+			out->state[e] = RDTALLOC_MON_UNSUPPORTED;
+			continue;
+		}
+		ret = r->be->mon_counter(r->be_ctx, d, rm, e + 1, &v, err, sizeof(err));
+		if (ret)
+			return rdt_fail(r, ret, "reading the counters of RMID %u: %s", rm, err);
+		out->state[e] = v & RDT_QM_CTR_ERROR ? RDTALLOC_MON_ERROR :
+				v & RDT_QM_CTR_UNAVAILABLE ? RDTALLOC_MON_UNAVAILABLE :
+				RDTALLOC_MON_OK;
+		out->val[e] = out->state[e] ? 0 : (v & RDT_QM_CTR_COUNT) & wrap;
+	}
 	return 0;
 }
 
@@ -508,9 +543,9 @@ RDTALLOC_API int rdtalloc_mon_read(rdtalloc_t *r, const char *const *groups, siz
 	if (ret)
 		return ret;
 	ret = need_mon(r);
-	if (!ret && !r->be->simulated)
-		ret = rdt_fail(r, -EOPNOTSUPP, "monitoring on backend %s is not built yet: the "
-			       "simulator's counters only (docs/monitoring.md)", r->be->name);
+	if (!ret && !r->be->simulated && !r->be->mon_counter)
+		ret = rdt_fail(r, -EOPNOTSUPP, "reading counters on backend %s is not built yet "
+			       "(docs/monitoring.md)", r->be->name);
 	if (!ret)
 		ret = pick_groups(r, groups, ngroups, &gs, &n);
 	if (!ret && !(raw = calloc((size_t)r->st->mon.nrmids * r->st->mon.ndom, sizeof(*raw))))
@@ -519,8 +554,16 @@ RDTALLOC_API int rdtalloc_mon_read(rdtalloc_t *r, const char *const *groups, siz
 		ret = counters_open(r, &c);
 	if (ret)
 		goto out;
-	for (d = 0; !ret && d < r->st->mon.ndom; d++)
+	for (d = 0; !ret && r->be->simulated && d < r->st->mon.ndom; d++)
 		ret = sim_raw(r, d, now, &raw[(size_t)d * r->st->mon.nrmids]);
+	/* registers: only the RMIDs asked for, each once */
+	for (i = 0; !ret && !r->be->simulated && i < n; i++) {
+		int rm = rdt_mon_group_rmid(r->st, gs[i]);
+
+		for (d = 0; !ret && rm >= 0 && d < r->st->mon.ndom; d++)
+			ret = hw_raw(r, d, (unsigned int)rm,
+				     &raw[(size_t)d * r->st->mon.nrmids + (unsigned int)rm]);
+	}
 	/* group by group, each with its domains in ascending cache id */
 	for (i = 0; !ret && i < n; i++) {
 		int g = gs[i], rm = rdt_mon_group_rmid(r->st, g);

@@ -917,9 +917,10 @@ static void remove_tree(const char *dir)
 /*
  * The host's topology, with CAT the VM does not have; the emulator serves
  * the same description, so both see the same L3 domains however many the
- * host has (HWLOC_SYNTHETIC included).
+ * host has (HWLOC_SYNTHETIC included). No L3 monitoring: the RMID field is
+ * another tool's, and the agent keeps it.
  */
-#define MSR_CAPS "l3.closids=16;l3.cbm_len=20;l3.min_cbm_bits=1;l3.cdp=0"
+#define MSR_CAPS "l3.closids=16;l3.cbm_len=20;l3.min_cbm_bits=1;l3.cdp=0;mon.rmids=0"
 #define PQR_ASSOC 0xc8f
 #define RMID 0x2a
 

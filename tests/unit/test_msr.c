@@ -391,13 +391,17 @@ static struct rdt_machine *machine(const char *desc)
 	return m;
 }
 
-/* 2 sockets: L3 ids 0 (CPUs 0-1) and 1 (CPUs 2-3); 16 CLOSIDs, 20-bit CBM, CDP. */
-#define M2 "topology=package:2 l3:1 core:2 pu:1"
+/*
+ * 2 sockets: L3 ids 0 (CPUs 0-1) and 1 (CPUs 2-3); 16 CLOSIDs, 20-bit CBM,
+ * CDP. No L3 monitoring: the RMID field of PQR_ASSOC is someone else's and
+ * kept (with monitoring it holds the groups' RMIDs: test_msr_monitor.sh).
+ */
+#define M2 "topology=package:2 l3:1 core:2 pu:1;mon.rmids=0"
 #define M2_FULL 0xfffffull
 /* A CDP part with fewer, shorter masks. */
 #define MCDP M2 ";l3.closids=8;l3.cbm_len=11;l3.cdp=1"
 /* One L3 (CPUs 0-3) over two L2 domains (CPUs 0-1, 2-3) with L2 CAT. */
-#define ML2 "topology=package:1 l3:1 l2:2 core:1 pu:2;l2.closids=8;l2.cbm_len=8"
+#define ML2 "topology=package:1 l3:1 l2:2 core:1 pu:2;l2.closids=8;l2.cbm_len=8;mon.rmids=0"
 
 /* ---- Direct: the backend with the engine -------------------------------- */
 
@@ -972,7 +976,7 @@ static void test_describe_host(void **unused)
 	c.res[0].cdp = 1;
 	assert_int_equal(rdt_msr_describe_host(&c, F.dir, &desc, err, sizeof(err)), 0);
 	assert_string_equal(desc, "l3.closids=16;l3.cbm_len=11;l3.min_cbm_bits=1;"
-			    "l3.shareable_bits=0x600;l3.cdp=1;l3.sparse=0");
+			    "l3.shareable_bits=0x600;l3.cdp=1;l3.sparse=0;mon.rmids=0");
 	m = machine(desc);
 	assert_int_equal(m->caps[RDT_L3].closids, 16);
 	assert_int_equal(m->caps[RDT_L3].shareable_bits, 0x600);
@@ -989,7 +993,7 @@ static void test_describe_host(void **unused)
 	assert_string_equal(desc, "l3.closids=16;l3.cbm_len=11;l3.min_cbm_bits=1;"
 			    "l3.shareable_bits=0x600;l3.cdp=1;l3.sparse=0;l2.closids=8;"
 			    "l2.cbm_len=12;l2.min_cbm_bits=1;l2.shareable_bits=0x0;l2.cdp=0;"
-			    "l2.sparse=1");
+			    "l2.sparse=1;mon.rmids=0");
 	free(desc);
 
 	/* L2 only: the L3 of the machine model must be switched off. */
@@ -1008,8 +1012,24 @@ static void test_describe_host(void **unused)
 	c.res[0].sparse = 0;
 	assert_int_equal(rdt_msr_describe_host(&c, F.dir, &desc, err, sizeof(err)), 0);
 	assert_string_equal(desc, "l3.closids=15;l3.cbm_len=12;l3.min_cbm_bits=1;"
-			    "l3.shareable_bits=0x0;l3.cdp=0;l3.sparse=0");
+			    "l3.shareable_bits=0x0;l3.cdp=0;l3.sparse=0;mon.rmids=0");
 	free(desc);
+	/* with L3 monitoring: CPUID 0xF's RMIDs, scale, width and events */
+	c.l3_mon = 1;
+	c.mon_rmids = 192;
+	c.mon_scale = 98304;
+	c.mon_width = 24;
+	c.mon_events = 5;
+	assert_int_equal(rdt_msr_describe_host(&c, F.dir, &desc, err, sizeof(err)), 0);
+	assert_string_equal(desc, "l3.closids=15;l3.cbm_len=12;l3.min_cbm_bits=1;"
+			    "l3.shareable_bits=0x0;l3.cdp=0;l3.sparse=0;mon.rmids=192;"
+			    "mon.scale=98304;mon.width=24;mon.events=llc_occupancy,mbm_local_bytes");
+	m = machine(desc);
+	assert_int_equal(m->mon.rmids, 192);
+	assert_int_equal(m->mon.events, 5);
+	rdt_machine_free(m);
+	free(desc);
+	c.l3_mon = 0;
 
 	/* No allocation. */
 	c = fake_caps();
