@@ -19,7 +19,7 @@
 
 #include "rfs_fs.h"
 
-enum node_kind { N_ROOT, N_GROUP, N_INFO, N_INFO_RES, N_FILE };
+enum node_kind { N_ROOT, N_GROUP, N_INFO, N_INFO_RES, N_INFO_MON, N_FILE };
 
 enum file_id {
 	F_CPUS, F_CPUS_LIST, F_MODE, F_SCHEMATA, F_SIZE, F_TASKS,
@@ -27,6 +27,7 @@ enum file_id {
 	F_CBM_MASK, F_MIN_CBM_BITS, F_NUM_CLOSIDS, F_SHAREABLE_BITS, F_BIT_USAGE,
 	F_SPARSE_MASKS, F_MIN_BANDWIDTH, F_BANDWIDTH_GRAN, F_DELAY_LINEAR,
 	F_THREAD_THROTTLE_MODE,
+	F_NUM_RMIDS, F_MON_FEATURES, F_MAX_THRESHOLD,
 };
 
 struct rfs_file {
@@ -68,6 +69,13 @@ static const struct rfs_file mb_files[] = {
 	{ "thread_throttle_mode", F_THREAD_THROTTLE_MODE, 0444 },
 };
 
+/* info/L3_MON/, where the machine has L3 monitoring (monitoring groups are not modelled) */
+static const struct rfs_file mon_files[] = {
+	{ "max_threshold_occupancy", F_MAX_THRESHOLD, 0444 },	/* 0644 in the kernel */
+	{ "mon_features", F_MON_FEATURES, 0444 },
+	{ "num_rmids", F_NUM_RMIDS, 0444 },
+};
+
 static const struct rfs_file info_files[] = {
 	{ "last_cmd_status", F_LAST_CMD_STATUS, 0444 },
 };
@@ -78,6 +86,7 @@ struct node {
 	enum node_kind kind;
 	unsigned int closid;		/* N_ROOT, N_GROUP, group files */
 	int sch;			/* N_INFO_RES and its files, else -1 */
+	bool mon;			/* N_INFO_MON and its files */
 	const struct rfs_file *file;	/* N_FILE */
 };
 
@@ -160,6 +169,11 @@ static int resolve_in_info(struct node *n, const char *name, bool in_res)
 		n->kind = N_FILE;
 		return 0;
 	}
+	if (!strcmp(name, "L3_MON") && md->m->mon.rmids) {
+		n->kind = N_INFO_MON;
+		n->mon = true;
+		return 0;
+	}
 	n->sch = find_schema(name);
 	if (n->sch < 0)
 		return -ENOENT;
@@ -198,6 +212,12 @@ static int resolve_step(struct node *n, const char *name)
 		return resolve_in_info(n, name, false);
 	case N_INFO_RES:
 		return resolve_in_info(n, name, true);
+	case N_INFO_MON:
+		n->file = find_file(mon_files, N(mon_files), name);
+		if (!n->file)
+			return -ENOENT;
+		n->kind = N_FILE;
+		return 0;
 	case N_FILE:
 		return -ENOTDIR;
 	}
@@ -220,7 +240,8 @@ static int resolve(const char *path, struct node *n)
 
 static bool in_info(const struct node *n)
 {
-	return n->kind == N_INFO || n->kind == N_INFO_RES || (n->kind == N_FILE && n->sch >= 0) ||
+	return n->kind == N_INFO || n->kind == N_INFO_RES || n->mon ||
+	       (n->kind == N_FILE && n->sch >= 0) ||
 	       (n->kind == N_FILE && n->file->id == F_LAST_CMD_STATUS);
 }
 
@@ -326,6 +347,11 @@ static int op_readdir(const char *path, void *buf, fuse_fill_dir_t fill, off_t o
 		fill_files(buf, fill, info_files, N(info_files));
 		for (i = 0; i < md->nsch; i++)
 			fill(buf, md->sch[i].name, &dir_type, 0, 0);
+		if (md->m->mon.rmids)
+			fill(buf, "L3_MON", &dir_type, 0, 0);
+		break;
+	case N_INFO_MON:
+		fill_files(buf, fill, mon_files, N(mon_files));
 		break;
 	case N_INFO_RES:
 		res_files(n.sch, &t, &cnt);
@@ -380,10 +406,38 @@ static void show_info_res(const struct node *n, struct rfs_buf *b)
 	}
 }
 
+/* info/L3_MON: the machine's monitoring, as the kernel shows it. */
+static void show_info_mon(const struct node *n, struct rfs_buf *b)
+{
+	static const char *const names[] = { "llc_occupancy", "mbm_total_bytes",
+					     "mbm_local_bytes" };
+	unsigned int i;
+
+	switch (n->file->id) {
+	case F_NUM_RMIDS:
+		rfs_buf_printf(b, "%u\n", md->m->mon.rmids);
+		break;
+	case F_MON_FEATURES:
+		for (i = 0; i < 3; i++)
+			if (md->m->mon.events & (1u << i))
+				rfs_buf_printf(b, "%s\n", names[i]);
+		break;
+	case F_MAX_THRESHOLD:
+		rfs_buf_printf(b, "%llu\n", (unsigned long long)md->m->mon.threshold);
+		break;
+	default:
+		break;
+	}
+}
+
 static void show(const struct node *n, struct rfs_buf *b)
 {
 	if (n->sch >= 0) {
 		show_info_res(n, b);
+		return;
+	}
+	if (n->mon) {
+		show_info_mon(n, b);
 		return;
 	}
 	switch (n->file->id) {

@@ -2498,6 +2498,50 @@ static size_t describe_mb(const char *root, unsigned int amd_max, char *out, siz
 				(unsigned long long)min, (unsigned long long)gran);
 }
 
+/*
+ * L3 monitoring from info/L3_MON: num_rmids, mon_features (one event name a
+ * line; names we do not know are left out) and max_threshold_occupancy.
+ * The kernel's files give bytes, its wraps already folded in: a scale of 1
+ * and the widest counter. "mon.rmids=0;" without L3_MON.
+ */
+static size_t describe_mon(const char *root, char *out, size_t len)
+{
+	static const char *const names[] = { "llc_occupancy", "mbm_total_bytes",
+					     "mbm_local_bytes" };
+	char path[PATH_MAX + 32], *text = NULL;
+	uint64_t rmids, threshold = 0;
+	bool have = false, thr = false;
+	size_t off;
+	unsigned int i, n = 0;
+
+	if (info_num(root, "L3_MON", "num_rmids", 10, &rmids, &have) || !have || !rmids)
+		return (size_t)snprintf(out, len, "mon.rmids=0;");
+	if (info_num(root, "L3_MON", "max_threshold_occupancy", 10, &threshold, &thr))
+		thr = false;
+	snprintf(path, sizeof(path), "%s/info/L3_MON/mon_features", root);
+	if (read_all(path, RC_SMALL_MAX, &text, NULL))
+		text = NULL;
+	/* PQR_ASSOC's field is 10 bits: more is a kernel's number we do not bookkeep */
+	off = (size_t)snprintf(out, len, "mon.rmids=%llu;mon.scale=1;mon.width=62;mon.events=",
+			       (unsigned long long)(rmids > RDT_MAX_RMIDS ? RDT_MAX_RMIDS : rmids));
+	for (i = 0; i < 3 && off < len; i++) {
+		const char *p = text ? strstr(text, names[i]) : NULL;
+		size_t k = strlen(names[i]);
+
+		/* a whole line: llc_occupancy, not llc_occupancy_foo */
+		if (p && (p == text || p[-1] == '\n') && (p[k] == '\n' || !p[k]))
+			off += (size_t)snprintf(out + off, len - off, "%s%s", n++ ? "," : "",
+						names[i]);
+	}
+	if (off < len)
+		off += (size_t)snprintf(out + off, len - off, "%s;", n ? "" : "none");
+	if (thr && off < len)
+		off += (size_t)snprintf(out + off, len - off, "mon.threshold=%llu;",
+					(unsigned long long)threshold);
+	free(text);
+	return off;
+}
+
 /* The given description without its resource keys; then the kernel's. */
 static int rc_machine_desc(const struct rdt_backend_env *env, const char *given, char **desc,
 			   char *err, size_t len)
@@ -2542,7 +2586,8 @@ static int rc_machine_desc(const struct rdt_backend_env *env, const char *given,
 		while (*item == ' ')
 			item++;
 		if (!*item || !strncmp(item, "l3.", 3) || !strncmp(item, "l2.", 3) ||
-		    !strncmp(item, "mb.", 3) || !strncmp(item, "tasks=", 6))
+		    !strncmp(item, "mb.", 3) || !strncmp(item, "mon.", 4) ||
+		    !strncmp(item, "tasks=", 6))
 			continue;
 		off += (size_t)snprintf(out + off, cap - off, "%s;", item);
 	}
@@ -2571,6 +2616,8 @@ static int rc_machine_desc(const struct rdt_backend_env *env, const char *given,
 	if (rdt_mount_has_option(env && env->mounts && *env->mounts ? env->mounts :
 				 "/proc/self/mounts", root, "mba_MBps") != 1)
 		off += describe_mb(root, amd_max, out + off, cap - off);
+	if (ri[RDT_L3].present)
+		off += describe_mon(root, out + off, cap - off);
 	snprintf(out + off, cap - off, "tasks=real");
 	*desc = out;
 	return 0;

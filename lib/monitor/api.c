@@ -87,6 +87,17 @@ RDTALLOC_API int rdtalloc_mon_get_info(rdtalloc_t *r, struct rdtalloc_mon_info *
 	return rdt_core_end(r, false, 0);
 }
 
+/* Counters this backend can read: the simulator's, or registers through mon_counter. */
+static int need_counters(rdtalloc_t *r)
+{
+	int ret = need_mon(r);
+
+	if (!ret && !r->be->simulated && !r->be->mon_counter)
+		ret = rdt_fail(r, -EOPNOTSUPP, "monitoring groups on backend %s are not built "
+			       "yet (docs/monitoring.md)", r->be->name);
+	return ret;
+}
+
 RDTALLOC_API int rdtalloc_group_rmid(rdtalloc_t *r, const char *group, int *rmid)
 {
 	int ret, g;
@@ -97,7 +108,7 @@ RDTALLOC_API int rdtalloc_group_rmid(rdtalloc_t *r, const char *group, int *rmid
 	if (ret)
 		return ret;
 	g = rdt_core_find_group(r, group);
-	ret = g < 0 ? g : need_mon(r);
+	ret = g < 0 ? g : need_counters(r);
 	if (!ret)
 		*rmid = rdt_mon_group_rmid(r->st, g);
 	return rdt_core_end(r, false, ret);
@@ -542,10 +553,7 @@ RDTALLOC_API int rdtalloc_mon_read(rdtalloc_t *r, const char *const *groups, siz
 	ret = rdt_core_begin(r, false);
 	if (ret)
 		return ret;
-	ret = need_mon(r);
-	if (!ret && !r->be->simulated && !r->be->mon_counter)
-		ret = rdt_fail(r, -EOPNOTSUPP, "reading counters on backend %s is not built yet "
-			       "(docs/monitoring.md)", r->be->name);
+	ret = need_counters(r);
 	if (!ret)
 		ret = pick_groups(r, groups, ngroups, &gs, &n);
 	if (!ret && !(raw = calloc((size_t)r->st->mon.nrmids * r->st->mon.ndom, sizeof(*raw))))
