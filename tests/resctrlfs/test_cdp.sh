@@ -7,7 +7,7 @@ NL='
 '
 M="topology=package:2 l3:1 core:2 pu:1;l3.closids=8;l3.cbm_len=8;l3.shareable_bits=0;l3.cdp=1"
 start_fs --machine "$M" --cdp
-check "info listing" "L3CODE L3DATA last_cmd_status" "$(ls "$MNT/info" | tr '\n' ' ' | sed 's/ $//')"
+check "info listing" "L3CODE L3DATA L3_MON last_cmd_status" "$(ls "$MNT/info" | tr '\n' ' ' | sed 's/ $//')"
 check_file "$MNT/info/L3CODE/num_closids" "4"
 check_file "$MNT/info/L3DATA/num_closids" "4"
 check_file "$MNT/info/L3CODE/cbm_mask" "ff"
@@ -43,7 +43,7 @@ if mounted; then fail "mounted without CDP"; else pass; fi
 
 # --cdpl2 alone: L2 is split, L3 is not but keeps the CDP-wide column.
 start_fs --cdpl2 --machine "topology=package:1 l3:1 l2:2 core:2 pu:1;l3.closids=8;l3.cbm_len=12;l3.cdp=1;l2.closids=8;l2.cbm_len=8;l2.cdp=1"
-check "info listing L2 CDP" "L2CODE L2DATA L3 last_cmd_status" "$(ls "$MNT/info" | tr '\n' ' ' | sed 's/ $//')"
+check "info listing L2 CDP" "L2CODE L2DATA L3 L3_MON last_cmd_status" "$(ls "$MNT/info" | tr '\n' ' ' | sed 's/ $//')"
 check_file "$MNT/info/L2CODE/num_closids" "4"
 check_file "$MNT/info/L3/num_closids" "8"
 check_file "$MNT/schemata" "L2DATA:0=ff;1=ff

@@ -14,14 +14,14 @@ lsw() {
 
 # Without MB nothing changes: no info/MB, no MB line, the plain source.
 start_fs --machine "$M"
-check "no MB: info" "L3 last_cmd_status" "$(lsw "$MNT/info")"
+check "no MB: info" "L3 L3_MON last_cmd_status" "$(lsw "$MNT/info")"
 check_file "$MNT/schemata" "    L3:0=ff;1=ff"
 stop_fs
 
 # Intel, Skylake-SP like: 8 MB CLOSIDs (L3 has 16), min 10, steps of 10.
 start_fs --machine "$M" --mb 8:10:10
 check "source" "resctrl" "$(grep " $MNT fuse.resctrl " /proc/mounts | cut -d' ' -f1)"
-check "info" "L3 MB last_cmd_status" "$(lsw "$MNT/info")"
+check "info" "L3 L3_MON MB last_cmd_status" "$(lsw "$MNT/info")"
 check "info/MB" "bandwidth_gran delay_linear min_bandwidth num_closids thread_throttle_mode" "$(lsw "$MNT/info/MB")"
 check_file "$MNT/info/MB/bandwidth_gran" "10"
 check_file "$MNT/info/MB/delay_linear" "1"

@@ -7,7 +7,7 @@
 start_fs
 check "mount type" "resctrl $MNT fuse.resctrl" "$(grep " $MNT " /proc/mounts | cut -d' ' -f1-3)"
 check "root listing" "cpus cpus_list info mode schemata size tasks" "$(ls "$MNT" | tr '\n' ' ' | sed 's/ $//')"
-check "info listing" "L3 last_cmd_status" "$(ls "$MNT/info" | tr '\n' ' ' | sed 's/ $//')"
+check "info listing" "L3 L3_MON last_cmd_status" "$(ls "$MNT/info" | tr '\n' ' ' | sed 's/ $//')"
 check "info/L3 listing" "bit_usage cbm_mask min_cbm_bits num_closids shareable_bits sparse_masks" \
 	"$(ls "$MNT/info/L3" | tr '\n' ' ' | sed 's/ $//')"
 check_file "$MNT/info/L3/cbm_mask" "fffff"
@@ -84,7 +84,7 @@ stop_fs
 
 # L2 and L3 together: the kernel lists schemas in reverse registration order.
 start_fs --machine "topology=package:1 l3:1 l2:2 core:2 pu:1;l3.closids=8;l3.cbm_len=12;l3.cdp=0;l2.closids=4;l2.cbm_len=8;l2.cdp=0"
-check "info listing L2+L3" "L2 L3 last_cmd_status" "$(ls "$MNT/info" | tr '\n' ' ' | sed 's/ $//')"
+check "info listing L2+L3" "L2 L3 L3_MON last_cmd_status" "$(ls "$MNT/info" | tr '\n' ' ' | sed 's/ $//')"
 check_file "$MNT/schemata" "L2:0=ff;1=ff
 L3:0=fff"
 check_file "$MNT/size" "L2:0=4194304;1=4194304
