@@ -103,6 +103,16 @@ struct rdt_hook_slot {
 	struct rdt_hook_cgcache cgcache[RDT_HOOK_CGCACHE];
 } __attribute__((aligned(64)));
 
+/*
+ * What a CPU's PQR_ASSOC should hold, as one 32-bit value: the CLOSID in bits
+ * 15:0 and the RMID (L3 monitoring; 0 without) in bits 31:16. group_closid's
+ * values, cur's low half, applied, memo and caches all hold it: the program
+ * compares and passes it on, the agent splits it when it writes the register.
+ */
+#define RDT_HOOK_PQR(closid, rmid) ((__u32)(rmid) << 16 | (__u32)(closid))
+#define RDT_HOOK_PQR_CLOSID(v) ((__u32)(v) & 0xffffu)
+#define RDT_HOOK_PQR_RMID(v) ((__u32)(v) >> 16)
+
 #define RDT_HOOK_CUR(tid, closid) (((__u64)(tid) << 32) | (__u32)(closid))
 #define RDT_HOOK_CUR_TID(cur) ((__u32)((cur) >> 32))
 #define RDT_HOOK_CUR_CLOSID(cur) ((__u32)(cur))

@@ -148,6 +148,8 @@ static void print_status(json_object *doc)
 		printf("switch hook: running (agent pid %lld)\n", jget_int(doc, "agent_pid"));
 	else
 		printf("switch hook: loaded, no agent running (start one: rdtctl hook start)\n");
+	printf("serving: %s (backend %s)\n", jget_str(doc, "served_dir"),
+	       jget_str(doc, "served_backend"));
 	if (jget_int(lag, "samples")) {
 		printf("lag from switch-in to PQR_ASSOC write:");
 		print_ns(" p50", jget_int(lag, "p50_ns"));
@@ -189,6 +191,13 @@ static int hook_status(int argc, char **argv)
 	jset(doc, "agent_running", jbool(st.agent_running));
 	jset(doc, "agent_pid", jint(st.agent_pid));
 	jset(doc, "ncpus", jint(st.ncpus));
+	if (st.loaded) {
+		jset(doc, "served_dir", jstr(st.served_dir));
+		jset(doc, "served_backend", jstr(st.served_backend));
+	} else {
+		jset_null(doc, "served_dir");
+		jset_null(doc, "served_backend");
+	}
 	lag = jobj();
 	jset(lag, "samples", jint((long long)st.lag_samples));
 	jset(lag, "p50_ns", jint((long long)st.lag_p50_ns));

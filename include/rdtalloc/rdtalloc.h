@@ -697,6 +697,9 @@ struct rdtalloc_hook_status {
 	uint64_t lag_p50_ns;
 	uint64_t lag_p99_ns;
 	uint64_t lag_max_ns;
+	/* 0.5: the state the hook serves ("" when not loaded) */
+	char served_dir[256];		/* its state directory */
+	char served_backend[16];	/* and backend */
 };
 
 struct rdtalloc_hook_cpu {

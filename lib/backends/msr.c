@@ -191,6 +191,14 @@ static int sink_cfg(void *ctx, enum rdt_res res, unsigned int dom, bool on)
 	return reg_update(c, cpu, cfg_addr(res), CFG_CDP_FIELD, on ? CFG_CDP_FIELD : 0);
 }
 
+static int sink_assoc(void *ctx, int cpu, unsigned int closid, unsigned int rmid)
+{
+	struct msr_ctx *c = ctx;
+
+	return reg_update(c, cpu, RDT_MSR_PQR_ASSOC, PQR_CLOSID_FIELD | RDT_PQR_RMID_FIELD,
+			  (uint64_t)closid << 32 | (rmid & RDT_PQR_RMID_FIELD));
+}
+
 static int sink_pqr(void *ctx, int cpu, unsigned int closid)
 {
 	struct msr_ctx *c = ctx;
@@ -787,6 +795,7 @@ static int msr_open(void **ctx, const struct rdt_machine *m, const struct rdt_ba
 	c->sink.write_mask = sink_mask;
 	c->sink.write_cfg = sink_cfg;
 	c->sink.write_pqr = sink_pqr;
+	c->sink.write_assoc = sink_assoc;
 	c->sink.last_error = rdt_msr_last_error;
 	*ctx = c;
 	return 0;

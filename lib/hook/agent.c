@@ -120,18 +120,25 @@ static bool claim(struct rdt_hook_slot *s)
 					   __ATOMIC_SEQ_CST);
 }
 
-/* PQR_ASSOC of cpu := closid, through the register file. */
-static int write_reg(struct agent *a, unsigned int cpu, unsigned int closid)
+/*
+ * PQR_ASSOC of cpu := v (CLOSID and RMID, RDT_HOOK_PQR), through the register
+ * file. Without L3 monitoring the RMID field is another tool's: kept.
+ */
+static int write_reg(struct agent *a, unsigned int cpu, unsigned int v)
 {
 	const struct rdt_sink *sink = a->r->sink;
 	int ret;
 
 	if (sink) {
-		ret = sink->write_pqr(sink->ctx, (int)cpu, closid);
+		if (sink->write_assoc && a->r->m->mon.rmids)
+			ret = sink->write_assoc(sink->ctx, (int)cpu, RDT_HOOK_PQR_CLOSID(v),
+						RDT_HOOK_PQR_RMID(v));
+		else
+			ret = sink->write_pqr(sink->ctx, (int)cpu, RDT_HOOK_PQR_CLOSID(v));
 		if (ret)
 			return ret;	/* applied is set anyway: the next pass retries */
 	}
-	a->reg[cpu] = closid;
+	a->reg[cpu] = v;
 	rdt_hook_slot(a->h, cpu)->pqr_writes++;
 	a->unflushed++;
 	if (!a->dirty_since)
@@ -191,7 +198,7 @@ static void recompute(struct agent *a, unsigned int cpu)
 	__u64 cur = __atomic_load_n(&s->cur, __ATOMIC_SEQ_CST);
 	unsigned int k;
 
-	if (rdt_hook_closid_for(a->h, cpu, (pid_t)RDT_HOOK_CUR_TID(cur), &k))
+	if (rdt_hook_pqr_for(a->h, cpu, (pid_t)RDT_HOOK_CUR_TID(cur), &k))
 		return;
 	if (RDT_HOOK_CUR_CLOSID(cur) != k)
 		__atomic_compare_exchange_n(&s->cur, &cur, RDT_HOOK_CUR(RDT_HOOK_CUR_TID(cur), k),
@@ -232,7 +239,7 @@ static int pass(struct agent *a, bool maps_changed)
 		 * may be older than our last write: what the register holds is not
 		 * known any more, so it is written again below.
 		 */
-		if (st->regs.pqr[c] != a->last[c]) {
+		if (st->regs.pqr[c] != RDT_HOOK_PQR_CLOSID(a->last[c])) {
 			a->reg[c] = UINT_MAX;
 			a->tid[c] = st->regs.cur[c];
 			__atomic_store_n(&s->applied, UINT_MAX, __ATOMIC_SEQ_CST);
@@ -252,8 +259,10 @@ static int pass(struct agent *a, bool maps_changed)
 			a->last[c] = st->regs.pqr[c];
 			continue;
 		}
-		if (st->regs.pqr[c] != a->reg[c] || st->regs.cur[c] != a->tid[c]) {
-			st->regs.pqr[c] = a->reg[c];
+		/* the state's image holds the CLOSID field */
+		if (st->regs.pqr[c] != RDT_HOOK_PQR_CLOSID(a->reg[c]) ||
+		    st->regs.cur[c] != a->tid[c]) {
+			st->regs.pqr[c] = RDT_HOOK_PQR_CLOSID(a->reg[c]);
 			st->regs.cur[c] = a->tid[c];
 			r->dirty = true;
 		}

@@ -41,6 +41,12 @@ static int no_hook(rdtalloc_t *r)
 
 #include "switch_hook.h"
 
+/* The CLOSID part of a packed PQR value; UINT_MAX (nothing applied yet) stays. */
+static unsigned int pqr_closid(__u32 v)
+{
+	return v == UINT_MAX ? UINT_MAX : RDT_HOOK_PQR_CLOSID(v);
+}
+
 #define STOP_WAIT_MS 5000	/* SIGTERM, then this long before SIGKILL */
 
 static int open_hook(rdtalloc_t *r, struct rdt_hook **h)
@@ -382,6 +388,8 @@ static int restore_pqr(rdtalloc_t *r)
 			ret = rdt_fail(r, ret, "%s", r->st->err);
 		r->dirty = true;
 	}
+	/* the agent wrote tasks' RMIDs too: each CPU's own group's go back at commit */
+	r->groups_changed = true;
 	return rdt_core_end(r, true, ret);
 }
 
@@ -475,6 +483,10 @@ RDTALLOC_API int rdtalloc_hook_get_status(rdtalloc_t *r, struct rdtalloc_hook_st
 	v.lag_p50_ns = percentile(ctl, 50);
 	v.lag_p99_ns = percentile(ctl, 99);
 	v.lag_max_ns = ctl->lag_max_ns;
+	snprintf(v.served_dir, sizeof(v.served_dir), "%.*s", (int)sizeof(ctl->serve_dir),
+		 ctl->serve_dir);
+	snprintf(v.served_backend, sizeof(v.served_backend), "%.*s",
+		 (int)sizeof(ctl->serve_backend), ctl->serve_backend);
 	rdt_hook_close(h);
 	memcpy(st, &v, v.sz);
 	return 0;
@@ -503,8 +515,9 @@ RDTALLOC_API int rdtalloc_hook_cpus(rdtalloc_t *r, struct rdtalloc_hook_cpu *out
 		struct rdtalloc_hook_cpu v = {
 			.sz = stride < sizeof(v) ? stride : sizeof(v),
 			.cpu = (int)c,
-			.wanted = RDT_HOOK_CUR_CLOSID(__atomic_load_n(&s->cur, __ATOMIC_RELAXED)),
-			.applied = __atomic_load_n(&s->applied, __ATOMIC_RELAXED),
+			.wanted = RDT_HOOK_PQR_CLOSID(RDT_HOOK_CUR_CLOSID(
+				__atomic_load_n(&s->cur, __ATOMIC_RELAXED))),
+			.applied = pqr_closid(__atomic_load_n(&s->applied, __ATOMIC_RELAXED)),
 			.switches = s->switches,
 			.events = s->events,
 			.coalesced = s->coalesced,

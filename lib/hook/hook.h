@@ -108,8 +108,8 @@ struct rdt_hook_ctl *rdt_hook_ctl(struct rdt_hook *h);
 int rdt_hook_events_fd(const struct rdt_hook *h);
 /* Record r's backend and state directory as the one the hook serves. */
 int rdt_hook_set_served(struct rdt_hook *h, const struct rdtalloc *r);
-/* The CLOSID the BPF program would choose on cpu for the thread tid now. */
-int rdt_hook_closid_for(struct rdt_hook *h, unsigned int cpu, pid_t tid, unsigned int *closid);
+/* What the BPF program would choose on cpu for the thread tid now: RDT_HOOK_PQR. */
+int rdt_hook_pqr_for(struct rdt_hook *h, unsigned int cpu, pid_t tid, unsigned int *pqr);
 /* Bump the generation and wake the agent (it re-applies every CPU). */
 void rdt_hook_kick(struct rdt_hook *h);
 void rdt_hook_agent(struct rdt_hook *h, struct rdt_hook_agent_info *info);

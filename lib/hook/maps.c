@@ -322,6 +322,14 @@ static int cmp_u64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* What group g runs with in allocation domain a: its CLOSID and RMID, packed. */
+static __u32 pqr_value(const struct rdt_state *st, unsigned int g, unsigned int a)
+{
+	int rmid = rdt_mon_group_rmid(st, (int)g);
+
+	return RDT_HOOK_PQR(st->groups[g].closid[a], rmid > 0 ? rmid : 0);
+}
+
 /* One (group, domain) -> CLOSID entry of group_closid. */
 struct gentry {
 	struct rdt_hook_gkey key;
@@ -438,7 +446,7 @@ static int wanted_groups(struct rdt_hook *h, const struct rdt_state *st, struct 
 			continue;
 		for (a = 0; a < st->nadom; a++) {
 			v[k].key = (struct rdt_hook_gkey){ .seq = grp->seq, .adom = a };
-			v[k++].closid = grp->closid[a];
+			v[k++].closid = pqr_value(st, g, a);
 		}
 	}
 	qsort(v, k, sizeof(*v), cmp_gentry);
@@ -567,7 +575,7 @@ int rdt_hook_snap_take(const struct rdt_state *st, struct rdt_hook_snap **out)
 		sn->seq[g] = st->groups[g].seq;
 		/* a removed group has no CLOSIDs any more */
 		for (a = 0; sn->live[g] && a < st->nadom; a++)
-			sn->closid[(size_t)g * st->nadom + a] = st->groups[g].closid[a];
+			sn->closid[(size_t)g * st->nadom + a] = pqr_value(st, g, a);
 	}
 	*out = sn;
 	return 0;
@@ -580,7 +588,7 @@ static bool snap_same(const struct rdt_hook_snap *sn, const struct rdt_state *st
 	if (g >= sn->ngroups || !sn->live[g] || sn->seq[g] != st->groups[g].seq)
 		return false;
 	for (a = 0; a < st->nadom; a++)
-		if (sn->closid[(size_t)g * sn->nadom + a] != st->groups[g].closid[a])
+		if (sn->closid[(size_t)g * sn->nadom + a] != pqr_value(st, g, a))
 			return false;
 	return true;
 }
@@ -635,7 +643,7 @@ static int sync_groups_diff(struct rdt_hook *h, const struct rdt_hook_snap *befo
 			continue;
 		for (a = 0; a < st->nadom; a++) {
 			keys[k] = (struct rdt_hook_gkey){ .seq = st->groups[g].seq, .adom = a };
-			vals[k++] = st->groups[g].closid[a];
+			vals[k++] = pqr_value(st, g, a);
 		}
 	}
 	ret = update_batch(h, M_GCLOS, keys, vals, (__u32)k);
@@ -853,7 +861,7 @@ int rdt_hook_task_group(struct rdt_hook *h, pid_t tid, uint64_t *seq)
 	return ret;
 }
 
-static __u32 closid_of(struct rdt_hook *h, uint64_t seq, __u32 adom)
+static __u32 pqr_of(struct rdt_hook *h, uint64_t seq, __u32 adom)
 {
 	struct rdt_hook_gkey key = { .seq = seq, .adom = adom };
 	__u32 k;
@@ -889,7 +897,7 @@ static uint64_t cgroup_seq(struct rdt_hook *h, pid_t tid)
 }
 
 /* The BPF program's rule, from user space (closid_for in bpf/switch_hook.bpf.c). */
-int rdt_hook_closid_for(struct rdt_hook *h, unsigned int cpu, pid_t tid, unsigned int *closid)
+int rdt_hook_pqr_for(struct rdt_hook *h, unsigned int cpu, pid_t tid, unsigned int *pqr)
 {
 	uint64_t seq;
 	__u32 adom;
@@ -912,7 +920,7 @@ int rdt_hook_closid_for(struct rdt_hook *h, unsigned int cpu, pid_t tid, unsigne
 		if (!ret && tseq)	/* -ESRCH: exited, it no longer counts */
 			seq = tseq;
 	}
-	*closid = closid_of(h, seq, adom);
+	*pqr = pqr_of(h, seq, adom);
 	return 0;
 }
 
@@ -1117,7 +1125,7 @@ struct rdt_hook_ctl *rdt_hook_ctl(struct rdt_hook *h)
 	return NULL;
 }
 
-int rdt_hook_closid_for(struct rdt_hook *h, unsigned int cpu, pid_t tid, unsigned int *closid)
+int rdt_hook_pqr_for(struct rdt_hook *h, unsigned int cpu, pid_t tid, unsigned int *pqr)
 {
 	return -EOPNOTSUPP;
 }

@@ -113,6 +113,8 @@ struct rdt_sink {
 			  uint64_t val);
 	int (*write_cfg)(void *ctx, enum rdt_res res, unsigned int dom, bool on);
 	int (*write_pqr)(void *ctx, int cpu, unsigned int closid);
+	/* Optional: the CLOSID and the RMID fields at once (the switch hook's agent). */
+	int (*write_assoc)(void *ctx, int cpu, unsigned int closid, unsigned int rmid);
 	/* Why the last write failed, naming CPU and MSR; NULL callback or "": no detail. */
 	const char *(*last_error)(const void *ctx);
 };

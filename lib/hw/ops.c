@@ -272,7 +272,9 @@ static int hw_commit(struct rdtalloc *r)
 		if (ret)
 			return rdt_fail(r, ret, "%s", rdt_hook_errmsg(h));
 	}
-	if (r->groups_changed && r->be->sync_rmids) {
+	/* where the switch hook serves, its agent writes the RMIDs with the CLOSIDs */
+	if (r->groups_changed && r->be->sync_rmids &&
+	    !(reconcile_flags(r, false) & RDT_RECONCILE_NO_PQR)) {
 		char err[RDT_ERRMSG_MAX] = "";
 
 		ret = r->be->sync_rmids(r->be_ctx, r->st, err, sizeof(err));

@@ -75,9 +75,29 @@ skip_part()
 HOOK_STATE=
 need_free_hook()
 {
+	hook_leftover_down
 	if [ -e /sys/fs/bpf/rdtalloc ]; then
 		skip "a switch hook is loaded (rdtctl hook status); stop it to run this test"
 	fi
+}
+
+# hook_leftover_down: a hook that serves a test's own temporary state was
+# left by a test run that was killed (the hook tests run one at a time:
+# RUN_SERIAL); take it down, agent included, so that it cannot turn every
+# later run into a skip. A hook serving anything else is not ours to touch.
+hook_leftover_down()
+{
+	[ -e /sys/fs/bpf/rdtalloc ] || return 0
+	hl_doc=$("$RDTCTL" --backend sim --state-dir "$TMP/hook-probe" -j hook status 2>/dev/null)
+	hl_dir=$(printf '%s' "$hl_doc" | sed -n 's/.*"served_dir":"\([^"]*\)".*/\1/p')
+	case "$hl_dir" in
+	"${TMPDIR:-/tmp}"/rdtctl-test.*|/tmp/rdtctl-test.*|/tmp/rdt-test-hook-*) ;;
+	*) return 0 ;;
+	esac
+	hl_pid=$(printf '%s' "$hl_doc" | sed -n 's/.*"agent_pid":\([0-9][0-9]*\).*/\1/p')
+	[ -n "$hl_pid" ] && [ "$hl_pid" != 0 ] && kill -9 "$hl_pid" 2>/dev/null
+	rm -rf /sys/fs/bpf/rdtalloc
+	echo "note: took down a switch hook left by a killed test run (it served $hl_dir)" >&2
 }
 
 hook_teardown()

@@ -363,6 +363,7 @@ fi
 hook_why=
 [ -e /sys/kernel/btf/vmlinux ] || hook_why="the kernel has no BTF"
 [ "$(getconf _NPROCESSORS_ONLN)" -ge 2 ] || hook_why="the task needs a CPU 1"
+hook_leftover_down
 [ -e /sys/fs/bpf/rdtalloc ] && hook_why="a switch hook is loaded (rdtctl hook status)"
 "$RDTCTL" --backend sim --state-dir "$TMP/hk" hook status 2>&1 |
 	grep -q "built without the switch hook" && hook_why="rdtctl was built without the switch hook"

@@ -50,6 +50,7 @@
 
 #include "core.h"
 #include "hook/hook.h"
+#include "monitor/monitor.h"
 #include "../../bpf/switch_hook.h"	/* the slots' layout (not on the include path) */
 
 
@@ -381,6 +382,16 @@ static void stop_child(void)
 
 /* ---- Fixture ---------------------------------------------------------------------- */
 
+/*
+ * A hook serving one of the tests' own temporary states was left by a test
+ * run that was killed (the hook tests run one at a time: RUN_SERIAL), and
+ * group_setup takes it down; a hook serving anything else is not ours.
+ */
+static bool test_leftover(const char *dir)
+{
+	return !strncmp(dir, "/tmp/rdt-test-hook-", 19) || !strncmp(dir, "/tmp/rdtctl-test.", 17);
+}
+
 static const char *why_skip(void)
 {
 	struct rdt_hook *h;
@@ -397,7 +408,8 @@ static const char *why_skip(void)
 		return "the child needs a CPU 1";
 	ret = rdt_hook_open(&h, err, sizeof(err));
 	if (ret == 0) {
-		bool busy = dir_exists(rdt_hook_ctl(h)->serve_dir);
+		const char *dir = rdt_hook_ctl(h)->serve_dir;
+		bool busy = dir_exists(dir) && !test_leftover(dir);
 
 		rdt_hook_close(h);
 		if (busy)
@@ -447,6 +459,16 @@ static unsigned int closid_of(rdtalloc_t *r, const char *group)
 	return k;
 }
 
+/* The CLOSID part of what the program would choose (the RMID rides along). */
+static int hook_closid_for(struct rdt_hook *h, unsigned int cpu, pid_t tid, unsigned int *k)
+{
+	int ret = rdt_hook_pqr_for(h, cpu, tid, k);
+
+	if (!ret)
+		*k = RDT_HOOK_PQR_CLOSID(*k);
+	return ret;
+}
+
 static unsigned int closid_on_cpu(const char *group)
 {
 	return closid_of(fx.r, group);
@@ -468,8 +490,13 @@ static int group_setup(void **state)
 	CPU_SET(0, &set);
 	if (sched_setaffinity(0, sizeof(set), &set))
 		return -1;
-	/* a hook left by a test run that died, serving a directory that is gone */
+	/* a hook left by a test run that died (why_skip said so): agent and pins */
 	if (rdt_hook_open(&stale, err, sizeof(err)) == 0) {
+		struct rdt_hook_agent_info info;
+
+		rdt_hook_agent(stale, &info);
+		if (info.running)
+			kill(info.pid, SIGKILL);
 		rdt_hook_close(stale);
 		rdt_hook_unload(err, sizeof(err));
 	}
@@ -553,13 +580,13 @@ static void groups_and_maps(void **state)
 	assert_int_not_equal(fx.seq1, 0);
 	assert_int_not_equal(fx.seq2, fx.seq1);
 	/* the maps say what the engine says: no task, no CPU group: default */
-	assert_int_equal(rdt_hook_closid_for(fx.h, CPU, 0, &k), 0);
+	assert_int_equal(hook_closid_for(fx.h, CPU, 0, &k), 0);
 	assert_int_equal(k, fx.c_def);
 	fx.child = start_child();
 	/* unbound, the child is listed in default and in no group */
 	assert_true(lists(0, fx.child));
 	assert_false(lists(fx.seq1, fx.child));
-	assert_int_equal(rdt_hook_closid_for(fx.h, CPU, fx.child, &k), 0);
+	assert_int_equal(hook_closid_for(fx.h, CPU, fx.child, &k), 0);
 	assert_int_equal(k, fx.c_def);
 }
 
@@ -574,7 +601,7 @@ static void bind_task_sets_pqr(void **state)
 	bind_task("g1", fx.child);
 	assert_tasks(fx.seq1, &fx.child, 1);
 	assert_false(lists(0, fx.child));
-	assert_int_equal(rdt_hook_closid_for(fx.h, CPU, fx.child, &k), 0);
+	assert_int_equal(hook_closid_for(fx.h, CPU, fx.child, &k), 0);
 	assert_int_equal(k, fx.c1);
 	assert_true(pqr_shows(CPU, fx.c1, WITHIN_MS));
 	/* and it is the child's switch-ins that want it */
@@ -583,7 +610,7 @@ static void bind_task_sets_pqr(void **state)
 		uint64_t cur = __atomic_load_n(&s->cur, __ATOMIC_SEQ_CST);
 
 		seen = RDT_HOOK_CUR_TID(cur) == (uint32_t)fx.child &&
-		       RDT_HOOK_CUR_CLOSID(cur) == fx.c1;
+		       RDT_HOOK_PQR_CLOSID(RDT_HOOK_CUR_CLOSID(cur)) == fx.c1;
 	}
 	assert_true(seen);
 
@@ -834,7 +861,9 @@ static void assert_maps_match_state(void)
 			key.seq = grp->seq;
 			key.pad = 0;
 			assert_int_equal(bpf_map_lookup_elem(fd, &key, &k), 0);
-			assert_int_equal(k, grp->closid[key.adom]);
+			assert_int_equal(RDT_HOOK_PQR_CLOSID(k), grp->closid[key.adom]);
+			/* and the group's own RMID (the sim monitors) */
+			assert_int_equal(RDT_HOOK_PQR_RMID(k), rdt_mon_group_rmid(fx.r->st, (int)g));
 			want++;
 		}
 	}
@@ -921,6 +950,8 @@ static void remove_tree(const char *dir)
  * another tool's, and the agent keeps it.
  */
 #define MSR_CAPS "l3.closids=16;l3.cbm_len=20;l3.min_cbm_bits=1;l3.cdp=0;mon.rmids=0"
+/* the same with L3 monitoring: the agent writes the group's RMID too */
+#define MSR_MON_CAPS "l3.closids=16;l3.cbm_len=20;l3.min_cbm_bits=1;l3.cdp=0;mon.rmids=16"
 #define PQR_ASSOC 0xc8f
 #define RMID 0x2a
 
@@ -970,15 +1001,15 @@ static bool msr_shows(const char *root, int cpu, uint64_t want, unsigned int ms)
 	return false;
 }
 
-/* Run the emulator (RDTALLOC_TEST_MSRFS) on mnt for the host with MSR_CAPS. */
-static bool msrfs_mount(const char *mnt)
+/* Run the emulator (RDTALLOC_TEST_MSRFS) on mnt for the host with caps. */
+static bool msrfs_mount(const char *mnt, const char *caps)
 {
 	const char *bin = getenv("RDTALLOC_TEST_MSRFS");
 	char cmd[512];
 
 	if (!bin || !*bin)
 		return false;
-	snprintf(cmd, sizeof(cmd), "'%s' '%s' --machine '%s'", bin, mnt, MSR_CAPS);
+	snprintf(cmd, sizeof(cmd), "'%s' '%s' --machine '%s'", bin, mnt, caps);
 	assert_int_equal(system(cmd), 0);
 	snprintf(msr_mnt, sizeof(msr_mnt), "%s", mnt);
 	return true;
@@ -1002,7 +1033,7 @@ static void msrfs_unmount(void)
  * RDTALLOC_MOUNTS) and a state directory root/state. False when this build
  * has no emulator (no libfuse3): the test is skipped and says so.
  */
-static bool msr_fixture(char *root, char *dev, char *dir, size_t len)
+static bool msr_fixture(char *root, char *dev, char *dir, size_t len, const char *caps)
 {
 	char mounts[128];
 	FILE *f;
@@ -1011,7 +1042,7 @@ static bool msr_fixture(char *root, char *dev, char *dir, size_t len)
 	assert_non_null(mkdtemp(root));
 	snprintf(dev, len, "%s/dev", root);
 	assert_int_equal(mkdir(dev, 0700), 0);
-	if (!msrfs_mount(dev)) {
+	if (!msrfs_mount(dev, caps)) {
 		remove_tree(root);
 		return false;
 	}
@@ -1034,9 +1065,9 @@ static void msr_fixture_end(const char *root)
 	remove_tree(root);
 }
 
-#define MSR_FIXTURE(root, dev, dir)							\
+#define MSR_FIXTURE(root, dev, dir, caps)						\
 	do {										\
-		if (!msr_fixture(root, dev, dir, sizeof(dir))) {			\
+		if (!msr_fixture(root, dev, dir, sizeof(dir), caps)) {			\
 			print_message("[  SKIPPED ] no msr emulator "			\
 				      "(RDTALLOC_TEST_MSRFS): built without libfuse3\n");	\
 			if (strict())							\
@@ -1053,7 +1084,7 @@ static void msr_tasks_through_the_hook(void **state)
 	pid_t tids[8];
 
 	SKIP_IF_NEEDED();
-	MSR_FIXTURE(root, dev, dir);
+	MSR_FIXTURE(root, dev, dir, MSR_CAPS);
 	RDTALLOC_OPTS(rdtalloc_opts, o, .backend = "msr", .state_dir = dir, .machine = MSR_CAPS,
 		      .msr_root = dev);
 	assert_int_equal(rdtalloc_open(&r, &o), 0);
@@ -1093,6 +1124,55 @@ static void msr_tasks_through_the_hook(void **state)
 }
 
 /*
+ * Where the machine monitors, a task runs with its group's RMID as well as
+ * its CLOSID: the agent writes both fields of PQR_ASSOC at its switch-ins,
+ * so that occupancy and bandwidth are counted per group, task by task.
+ */
+static void msr_task_rmids_through_the_hook(void **state)
+{
+	char root[64] = "/tmp/rdt-test-hook-msr-XXXXXX", dev[128], dir[128];
+	int rmid1, rmid2, rmid0;
+	uint64_t closid;
+	rdtalloc_t *r;
+
+	SKIP_IF_NEEDED();
+	MSR_FIXTURE(root, dev, dir, MSR_MON_CAPS);
+	RDTALLOC_OPTS(rdtalloc_opts, o, .backend = "msr", .state_dir = dir,
+		      .machine = MSR_MON_CAPS, .msr_root = dev);
+	assert_int_equal(rdtalloc_open(&r, &o), 0);
+	assert_int_equal(rdtalloc_group_create(r, "m1"), 0);
+	assert_int_equal(rdtalloc_group_create(r, "m2"), 0);
+	/* m2 shares default's CLOSID, and still has an RMID of its own */
+	schema_on(r, "m1", "f");
+	closid = closid_of(r, "m1");
+	assert_int_equal(closid_of(r, "m2"), 0);
+	assert_int_equal(rdtalloc_group_rmid(r, NULL, &rmid0), 0);
+	assert_int_equal(rdtalloc_group_rmid(r, "m1", &rmid1), 0);
+	assert_int_equal(rdtalloc_group_rmid(r, "m2", &rmid2), 0);
+	assert_int_equal(rmid0, 0);
+	assert_int_not_equal(rmid1, 0);
+	assert_int_not_equal(rmid2, 0);
+	assert_int_not_equal(rmid1, rmid2);
+	/* CPU 1 belongs to default: its CLOSID 0 and RMID 0 */
+	assert_int_equal(msr_read(dev, CPU, PQR_ASSOC), 0);
+
+	assert_int_equal(rdtalloc_hook_start(r), 0);
+	assert_int_equal(rdtalloc_bind_task(r, "m1", fx.child), 0);
+	assert_true(msr_shows(dev, CPU, closid << 32 | rmid1, WITHIN_MS));
+	assert_int_equal(rdtalloc_bind_task(r, "m2", fx.child), 0);
+	assert_true(msr_shows(dev, CPU, rmid2, WITHIN_MS));
+	assert_int_equal(rdtalloc_bind_task(r, NULL, fx.child), 0);
+	assert_true(msr_shows(dev, CPU, 0, WITHIN_MS));
+	assert_int_equal(rdtalloc_bind_task(r, "m1", fx.child), 0);
+	assert_true(msr_shows(dev, CPU, closid << 32 | rmid1, WITHIN_MS));
+	/* stop: CPU 1 back to its own group, both fields */
+	assert_int_equal(rdtalloc_hook_stop(r), 0);
+	assert_int_equal(msr_read(dev, CPU, PQR_ASSOC), 0);
+	rdtalloc_close(r);
+	msr_fixture_end(root);
+}
+
+/*
  * precedence=task: on a CPU bound to m2, the child (bound to m1) still runs
  * with m1's CLOSID, decided by the BPF program at each switch; a task with
  * no group of its own gets the CPU's.
@@ -1106,7 +1186,7 @@ static void msr_task_precedence_through_the_hook(void **state)
 	rdtalloc_t *r;
 
 	SKIP_IF_NEEDED();
-	MSR_FIXTURE(root, dev, dir);
+	MSR_FIXTURE(root, dev, dir, MSR_CAPS);
 	RDTALLOC_OPTS(rdtalloc_opts, o, .backend = "msr", .state_dir = dir, .machine = MSR_CAPS,
 		      .msr_root = dev, .precedence = RDTALLOC_PRECEDENCE_TASK);
 	assert_int_equal(rdtalloc_open(&r, &o), 0);
@@ -1120,9 +1200,9 @@ static void msr_task_precedence_through_the_hook(void **state)
 	assert_int_equal(rdtalloc_bind_cpu(r, "m2", CPU), 0);
 	assert_int_equal(rdtalloc_bind_task(r, "m1", fx.child), 0);
 	/* the maps' answer, as the BPF program computes it */
-	assert_int_equal(rdt_hook_closid_for(h, CPU, fx.child, &k), 0);
+	assert_int_equal(hook_closid_for(h, CPU, fx.child, &k), 0);
 	assert_int_equal(k, 1);
-	assert_int_equal(rdt_hook_closid_for(h, CPU, getpid(), &k), 0);
+	assert_int_equal(hook_closid_for(h, CPU, getpid(), &k), 0);
 	assert_int_equal(k, 2);
 	assert_int_equal(rdtalloc_effective_closid(r, CPU, fx.child, &k), 0);
 	assert_int_equal(k, 1);
@@ -1155,6 +1235,7 @@ int main(void)
 		cmocka_unit_test(stop_leaves_nothing),
 		cmocka_unit_test(msr_tasks_through_the_hook),
 		cmocka_unit_test(msr_task_precedence_through_the_hook),
+		cmocka_unit_test(msr_task_rmids_through_the_hook),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
