@@ -1130,4 +1130,9 @@ int rdt_hook_pqr_for(struct rdt_hook *h, unsigned int cpu, pid_t tid, unsigned i
 	return -EOPNOTSUPP;
 }
 
+void rdt_hook_agent(struct rdt_hook *h, struct rdt_hook_agent_info *info)
+{
+	*info = (struct rdt_hook_agent_info){ 0 };
+}
+
 #endif /* RDTALLOC_HAVE_BPF */
