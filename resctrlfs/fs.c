@@ -19,7 +19,13 @@
 
 #include "rfs_fs.h"
 
-enum node_kind { N_ROOT, N_GROUP, N_INFO, N_INFO_RES, N_INFO_MON, N_FILE };
+enum node_kind {
+	N_ROOT, N_GROUP, N_INFO, N_INFO_RES, N_INFO_MON, N_FILE,
+	N_MON_GROUPS,		/* <group>/mon_groups */
+	N_MON,			/* <group>/mon_groups/<name> */
+	N_MON_DATA,		/* <group or MON group>/mon_data */
+	N_MON_DOM,		/* .../mon_data/mon_L3_XX */
+};
 
 enum file_id {
 	F_CPUS, F_CPUS_LIST, F_MODE, F_SCHEMATA, F_SIZE, F_TASKS,
@@ -28,6 +34,7 @@ enum file_id {
 	F_SPARSE_MASKS, F_MIN_BANDWIDTH, F_BANDWIDTH_GRAN, F_DELAY_LINEAR,
 	F_THREAD_THROTTLE_MODE,
 	F_NUM_RMIDS, F_MON_FEATURES, F_MAX_THRESHOLD,
+	F_MON_EVENT,
 };
 
 struct rfs_file {
@@ -69,7 +76,21 @@ static const struct rfs_file mb_files[] = {
 	{ "thread_throttle_mode", F_THREAD_THROTTLE_MODE, 0444 },
 };
 
-/* info/L3_MON/, where the machine has L3 monitoring (monitoring groups are not modelled) */
+/* The files of a MON group (and its mon_data directory). */
+static const struct rfs_file mon_group_files[] = {
+	{ "cpus", F_CPUS, 0644 },
+	{ "cpus_list", F_CPUS_LIST, 0644 },
+	{ "tasks", F_TASKS, 0644 },
+};
+
+/* mon_data/mon_L3_XX/: one file per event, in the order of rfs_mon_event_name(). */
+static const struct rfs_file event_files[RFS_MON_EVENTS] = {
+	{ "llc_occupancy", F_MON_EVENT, 0444 },
+	{ "mbm_total_bytes", F_MON_EVENT, 0444 },
+	{ "mbm_local_bytes", F_MON_EVENT, 0444 },
+};
+
+/* info/L3_MON/, where the machine has L3 monitoring */
 static const struct rfs_file mon_files[] = {
 	{ "max_threshold_occupancy", F_MAX_THRESHOLD, 0444 },	/* 0644 in the kernel */
 	{ "mon_features", F_MON_FEATURES, 0444 },
@@ -87,6 +108,8 @@ struct node {
 	unsigned int closid;		/* N_ROOT, N_GROUP, group files */
 	int sch;			/* N_INFO_RES and its files, else -1 */
 	bool mon;			/* N_INFO_MON and its files */
+	int mg;				/* MON group (N_MON and below), else -1 */
+	unsigned int dom;		/* N_MON_DOM and its files: L3 domain index */
 	const struct rfs_file *file;	/* N_FILE */
 };
 
@@ -181,6 +204,48 @@ static int resolve_in_info(struct node *n, const char *name, bool in_res)
 	return 0;
 }
 
+/* mon_groups and mon_data of a control group, where the machine monitors. */
+static bool resolve_mon_dirs(struct node *n, const char *name)
+{
+	if (!md->nrmid)
+		return false;
+	if (!strcmp(name, "mon_groups"))
+		n->kind = N_MON_GROUPS;
+	else if (!strcmp(name, "mon_data"))
+		n->kind = N_MON_DATA;
+	else
+		return false;
+	return true;
+}
+
+/* mon_L3_XX: the L3 domain of cache id XX (two digits at least, as the kernel prints). */
+static int resolve_mon_dom(struct node *n, const char *name)
+{
+	char want[32];
+	unsigned int d;
+
+	for (d = 0; d < md->nmondom; d++) {
+		snprintf(want, sizeof(want), "mon_L3_%02u", md->mondom[d].cache_id);
+		if (!strcmp(want, name)) {
+			n->kind = N_MON_DOM;
+			n->dom = d;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+static int resolve_event(struct node *n, const char *name)
+{
+	int e = rfs_mon_event_find(name);
+
+	if (e < 0 || !(md->m->mon.events & (1u << e)))
+		return -ENOENT;
+	n->kind = N_FILE;
+	n->file = &event_files[e];
+	return 0;
+}
+
 static int resolve_step(struct node *n, const char *name)
 {
 	int g;
@@ -191,23 +256,44 @@ static int resolve_step(struct node *n, const char *name)
 			n->kind = N_INFO;
 			return 0;
 		}
+		/* the root is a control group too */
+		__attribute__((fallthrough));
+	case N_GROUP:
 		n->file = find_file(group_files, N(group_files), name);
 		if (n->file) {
 			n->kind = N_FILE;
 			return 0;
 		}
+		if (resolve_mon_dirs(n, name))
+			return 0;
+		if (n->kind == N_GROUP)
+			return -ENOENT;
 		g = rfs_group_find(md, name);
 		if (g < 0)
 			return -ENOENT;
 		n->kind = N_GROUP;
 		n->closid = (unsigned int)g;
 		return 0;
-	case N_GROUP:
-		n->file = find_file(group_files, N(group_files), name);
+	case N_MON_GROUPS:
+		n->mg = rfs_mon_find(md, n->closid, name);
+		if (n->mg < 0)
+			return -ENOENT;
+		n->kind = N_MON;
+		return 0;
+	case N_MON:
+		if (!strcmp(name, "mon_data")) {
+			n->kind = N_MON_DATA;
+			return 0;
+		}
+		n->file = find_file(mon_group_files, N(mon_group_files), name);
 		if (!n->file)
 			return -ENOENT;
 		n->kind = N_FILE;
 		return 0;
+	case N_MON_DATA:
+		return resolve_mon_dom(n, name);
+	case N_MON_DOM:
+		return resolve_event(n, name);
 	case N_INFO:
 		return resolve_in_info(n, name, false);
 	case N_INFO_RES:
@@ -229,7 +315,7 @@ static int resolve(const char *path, struct node *n)
 	char name[RFS_NAME_MAX + 1];
 	int ret;
 
-	*n = (struct node){ .kind = N_ROOT, .sch = -1 };
+	*n = (struct node){ .kind = N_ROOT, .sch = -1, .mg = -1 };
 	while ((ret = next_comp(&path, name, sizeof(name))) > 0) {
 		ret = resolve_step(n, name);
 		if (ret)
@@ -285,7 +371,10 @@ static int op_getattr(const char *path, struct stat *st, struct fuse_file_info *
 	if (ret)
 		goto out;
 	st->st_atime = st->st_mtime = st->st_ctime = mount_time;
-	if (!in_info(&n)) {
+	if (n.mg >= 0) {
+		st->st_uid = md->mon[n.mg].uid;
+		st->st_gid = md->mon[n.mg].gid;
+	} else if (!in_info(&n)) {
 		st->st_uid = md->grp[n.closid].uid;
 		st->st_gid = md->grp[n.closid].gid;
 	}
@@ -334,14 +423,40 @@ static int op_readdir(const char *path, void *buf, fuse_fill_dir_t fill, off_t o
 	fill(buf, "..", NULL, 0, 0);
 	switch (n.kind) {
 	case N_ROOT:
+	case N_GROUP:
 		fill_files(buf, fill, group_files, N(group_files));
+		if (md->nrmid) {
+			fill(buf, "mon_groups", &dir_type, 0, 0);
+			fill(buf, "mon_data", &dir_type, 0, 0);
+		}
+		if (n.kind == N_GROUP)
+			break;
 		fill(buf, "info", &dir_type, 0, 0);
 		for (i = 1; i < md->nclosid; i++)
 			if (md->grp[i].used)
 				fill(buf, md->grp[i].name, &dir_type, 0, 0);
 		break;
-	case N_GROUP:
-		fill_files(buf, fill, group_files, N(group_files));
+	case N_MON_GROUPS:
+		for (i = 0; i < md->nrmid; i++)
+			if (md->mon[i].used && md->mon[i].parent == n.closid)
+				fill(buf, md->mon[i].name, &dir_type, 0, 0);
+		break;
+	case N_MON:
+		fill_files(buf, fill, mon_group_files, N(mon_group_files));
+		fill(buf, "mon_data", &dir_type, 0, 0);
+		break;
+	case N_MON_DATA:
+		for (i = 0; i < md->nmondom; i++) {
+			char dn[32];
+
+			snprintf(dn, sizeof(dn), "mon_L3_%02u", md->mondom[i].cache_id);
+			fill(buf, dn, &dir_type, 0, 0);
+		}
+		break;
+	case N_MON_DOM:
+		for (i = 0; i < RFS_MON_EVENTS; i++)
+			if (md->m->mon.events & (1u << i))
+				fill(buf, event_files[i].name, &file_type, 0, 0);
 		break;
 	case N_INFO:
 		fill_files(buf, fill, info_files, N(info_files));
@@ -443,7 +558,14 @@ static void show(const struct node *n, struct rfs_buf *b)
 	switch (n->file->id) {
 	case F_CPUS:
 	case F_CPUS_LIST:
-		rfs_cpus_show(md, n->closid, n->file->id == F_CPUS_LIST, b);
+		if (n->mg >= 0)
+			rfs_mon_cpus_show(md, n->mg, n->file->id == F_CPUS_LIST, b);
+		else
+			rfs_cpus_show(md, n->closid, n->file->id == F_CPUS_LIST, b);
+		break;
+	case F_MON_EVENT:
+		rfs_mon_data_show(md, n->closid, n->mg, n->dom,
+				  (unsigned int)(n->file - event_files), b);
 		break;
 	case F_MODE:
 		rfs_mode_show(md, n->closid, b);
@@ -455,7 +577,7 @@ static void show(const struct node *n, struct rfs_buf *b)
 		rfs_size_show(md, n->closid, b);
 		break;
 	case F_TASKS:
-		rfs_tasks_show(md, n->closid, b);
+		rfs_tasks_show(md, n->closid, n->mg, b);
 		break;
 	case F_LAST_CMD_STATUS:
 		rfs_status_show(md, b);
@@ -537,13 +659,15 @@ static int dispatch_write(const struct node *n, char *buf, size_t len)
 	switch (n->file->id) {
 	case F_CPUS:
 	case F_CPUS_LIST:
+		if (n->mg >= 0)
+			return rfs_mon_cpus_write(md, n->mg, n->file->id == F_CPUS_LIST, buf);
 		return rfs_cpus_write(md, n->closid, n->file->id == F_CPUS_LIST, buf);
 	case F_MODE:
 		return rfs_mode_write(md, n->closid, buf, len);
 	case F_SCHEMATA:
 		return rfs_schemata_write(md, n->closid, buf, len);
 	case F_TASKS:
-		return rfs_tasks_write(md, n->closid, buf, ctx->pid, ctx->uid);
+		return rfs_tasks_write(md, n->closid, n->mg, buf, ctx->pid, ctx->uid);
 	default:
 		return -EINVAL;
 	}
@@ -608,10 +732,12 @@ static int op_mkdir(const char *path, mode_t mode)
 	ret = resolve(parent, &n);
 	if (!ret && n.kind == N_FILE)
 		ret = -ENOTDIR;
-	/* Control groups only at the top; no monitoring, so nothing below. */
-	if (!ret && n.kind != N_ROOT)
+	/* Control groups at the top, MON groups in a mon_groups; nothing else. */
+	if (!ret && n.kind != N_ROOT && n.kind != N_MON_GROUPS)
 		ret = strchr(slash + 1, '\n') ? -EINVAL : -EPERM;
-	if (!ret)
+	if (!ret && n.kind == N_MON_GROUPS)
+		ret = rfs_mon_mkdir(md, n.closid, slash + 1, ctx->uid, ctx->gid);
+	else if (!ret)
 		ret = rfs_mkdir(md, slash + 1, ctx->uid, ctx->gid);
 	save();
 	pthread_mutex_unlock(&lock);
@@ -630,6 +756,9 @@ static int op_rmdir(const char *path)
 		case N_GROUP:
 			ret = rfs_rmdir(md, n.closid);
 			break;
+		case N_MON:
+			ret = rfs_mon_rmdir(md, n.mg);
+			break;
 		case N_ROOT:
 			ret = -EBUSY;
 			break;
@@ -646,7 +775,7 @@ static int op_rmdir(const char *path)
 	return ret;
 }
 
-/* rdtgroup_rename() moves MON groups only, and there are none here. */
+/* rdtgroup_rename() moves MON groups only; that is not emulated. */
 static int op_rename(const char *from, const char *to, unsigned int flags)
 {
 	const char *slash = strrchr(to, '/');
@@ -668,6 +797,8 @@ static int op_rename(const char *from, const char *to, unsigned int flags)
 		rfs_status_clear(md);
 		if (src.kind == N_FILE || dst.kind == N_FILE)
 			rfs_status_printf(md, "Source and destination must be directories");
+		else if (src.kind == N_MON)
+			rfs_status_printf(md, "moving MON groups is not emulated\n");
 		else
 			rfs_status_printf(md, "Source must be a MON group\n");
 		ret = -EPERM;
@@ -688,7 +819,13 @@ static int op_chown(const char *path, uid_t uid, gid_t gid, struct fuse_file_inf
 	ret = resolve(path, &n);
 	if (!ret && in_info(&n))
 		ret = -EPERM;
-	if (!ret) {
+	if (!ret && n.mg >= 0) {
+		if (uid != (uid_t)-1)
+			md->mon[n.mg].uid = uid;
+		if (gid != (gid_t)-1)
+			md->mon[n.mg].gid = gid;
+		md->dirty = true;
+	} else if (!ret) {
 		g = &md->grp[n.closid];
 		if (uid != (uid_t)-1)
 			g->uid = uid;

@@ -283,6 +283,11 @@ int rfs_model_init(struct rfs_model *md, struct rdt_machine *m, bool cdpl3, bool
 		snprintf(err, errlen, "out of memory");
 		return ret;
 	}
+	ret = rfs_mon_init(md);
+	if (ret) {
+		snprintf(err, errlen, "out of memory");
+		return ret;
+	}
 	md->grp[0].used = true;
 	for (i = 0; i < md->ncpus; i++)
 		md->grp[0].cpus[i] = m->cpu_present[i];
@@ -300,6 +305,7 @@ void rfs_model_free(struct rfs_model *md)
 	for (i = 0; i < md->nsch; i++)
 		free(md->sch[i].ctrl);
 	free(md->tasks);
+	rfs_mon_free(md);
 	memset(md, 0, sizeof(*md));
 }
 
@@ -389,7 +395,8 @@ int rfs_mkdir(struct rfs_model *md, const char *name, uid_t uid, gid_t gid)
 		return -EINVAL;
 	if (strlen(name) > RFS_NAME_MAX)
 		return -ENAMETOOLONG;
-	if (rfs_group_find(md, name) >= 0 || !strcmp(name, "info"))
+	if (rfs_group_find(md, name) >= 0 || !strcmp(name, "info") ||
+	    (md->nrmid && (!strcmp(name, "mon_groups") || !strcmp(name, "mon_data"))))
 		return -EEXIST;
 	rfs_status_clear(md);
 	for (closid = 1; closid < md->nclosid && md->grp[closid].used; closid++)
@@ -398,10 +405,16 @@ int rfs_mkdir(struct rfs_model *md, const char *name, uid_t uid, gid_t gid)
 		rfs_status_printf(md, "Out of CLOSIDs\n");
 		return -ENOSPC;
 	}
-	ret = init_alloc(md, closid);
+	g = &md->grp[closid];
+	/* a CTRL_MON group: an RMID of its own, else nothing is made */
+	ret = rfs_rmid_alloc(md, &g->rmid);
 	if (ret)
 		return ret;
-	g = &md->grp[closid];
+	ret = init_alloc(md, closid);
+	if (ret) {
+		rfs_rmid_free(md, g->rmid);
+		return ret;
+	}
 	g->used = true;
 	snprintf(g->name, sizeof(g->name), "%s", name);
 	g->mode = RFS_MODE_SHAREABLE;
@@ -419,7 +432,9 @@ int rfs_rmdir(struct rfs_model *md, unsigned int closid)
 
 	if (closid == 0 || !g->used)
 		return -EPERM;
+	rfs_mon_release(md, closid);
 	rfs_tasks_release(md, closid);
+	rfs_rmid_free(md, g->rmid);
 	for (i = 0; i < md->ncpus; i++)
 		if (g->cpus[i])
 			md->grp[0].cpus[i] = 1;
@@ -804,6 +819,9 @@ static int cpus_apply(struct rfs_model *md, unsigned int closid, const uint8_t *
 					md->grp[i].cpus[c] = 0;
 		g->cpus[c] = want[c];
 	}
+	for (i = 0; i < md->nclosid; i++)
+		if (md->grp[i].used)
+			rfs_mon_cpus_trim(md, i);
 	return 0;
 }
 

@@ -67,6 +67,35 @@ struct rfs_group {
 	uint8_t *cpus;			/* [ncpus]: 1 when the CPU is ours */
 	uid_t uid;			/* owner of the directory and its files */
 	gid_t gid;
+	unsigned int rmid;		/* its own RMID, where the machine monitors */
+};
+
+/* mon.c: monitoring groups, RMIDs and their counters (mon_data). */
+#define RFS_MON_EVENTS 3		/* llc_occupancy, mbm_total_bytes, mbm_local_bytes */
+#define RFS_NO_MON (-1)			/* a task in its control group's own RMID */
+
+enum rfs_cnt_state {
+	RFS_CNT_FRESH,			/* never planted: "Unavailable", as a new RMID reads */
+	RFS_CNT_VALUE,
+	RFS_CNT_UNAVAILABLE,
+	RFS_CNT_ERROR,
+	RFS_CNT_UNASSIGNED,		/* mbm_assign_mode: no hardware counter for it */
+};
+
+struct rfs_counter {
+	enum rfs_cnt_state state;
+	uint64_t value;			/* bytes, RFS_CNT_VALUE */
+};
+
+/* A MON group: <control group>/mon_groups/<name>. */
+struct rfs_mon {
+	bool used;
+	char name[RFS_NAME_MAX + 1];
+	unsigned int parent;		/* CLOSID of its control group */
+	unsigned int rmid;
+	uint8_t *cpus;			/* [ncpus], a subset of the parent's */
+	uid_t uid;
+	gid_t gid;
 };
 
 /*
@@ -80,6 +109,7 @@ struct rfs_task {
 	unsigned long long start;
 	unsigned long long since;
 	unsigned int closid;
+	int mon;			/* index in rfs_model.mon, or RFS_NO_MON */
 };
 
 struct rfs_model {
@@ -97,6 +127,13 @@ struct rfs_model {
 	char status[RFS_STATUS_LEN];
 	size_t status_len;
 	bool dirty;			/* changed since the last save */
+	/* monitoring (mon.c); nrmid 0: the machine does not monitor */
+	unsigned int nrmid;
+	uint8_t *rmid_used;		/* [nrmid] */
+	struct rfs_mon *mon;		/* [nrmid]: at most one MON group per RMID */
+	unsigned int nmondom;		/* the L3 domains */
+	const struct rdt_domain *mondom;
+	struct rfs_counter *cnt;	/* [(rmid * nmondom + dom) * RFS_MON_EVENTS + event] */
 };
 
 /* A growing output buffer; on allocation failure it keeps err set. */
@@ -154,14 +191,41 @@ int rfs_kstrtoint(const char *s, unsigned int base, int *res);
 bool rfs_isspace(char c);
 char *rfs_strim(char *s);
 
-/* tasks.c */
-void rfs_tasks_show(struct rfs_model *md, unsigned int closid, struct rfs_buf *b);
-int rfs_tasks_write(struct rfs_model *md, unsigned int closid, char *buf,
+/* tasks.c; mon: a MON group of closid's, or RFS_NO_MON for the control group */
+void rfs_tasks_show(struct rfs_model *md, unsigned int closid, int mon, struct rfs_buf *b);
+int rfs_tasks_write(struct rfs_model *md, unsigned int closid, int mon, char *buf,
 		    pid_t caller, uid_t caller_uid);
 /* Every record of closid goes to the root group (rmdir). */
 void rfs_tasks_release(struct rfs_model *md, unsigned int closid);
+/* Every record of MON group mon goes to its control group's own RMID. */
+void rfs_tasks_release_mon(struct rfs_model *md, int mon);
 int rfs_task_set(struct rfs_model *md, pid_t tid, unsigned long long start,
-		 unsigned long long since, unsigned int closid);
+		 unsigned long long since, unsigned int closid, int mon);
+
+/* mon.c */
+int rfs_mon_init(struct rfs_model *md);
+void rfs_mon_free(struct rfs_model *md);
+/* A free RMID taken (0 and "Out of RMIDs" when none), or given back. */
+int rfs_rmid_alloc(struct rfs_model *md, unsigned int *rmid);
+void rfs_rmid_free(struct rfs_model *md, unsigned int rmid);
+int rfs_mon_find(const struct rfs_model *md, unsigned int parent, const char *name);
+int rfs_mon_mkdir(struct rfs_model *md, unsigned int parent, const char *name, uid_t uid,
+		  gid_t gid);
+int rfs_mon_rmdir(struct rfs_model *md, int mon);
+/* Every MON group of closid goes (its control group is removed). */
+void rfs_mon_release(struct rfs_model *md, unsigned int closid);
+/* CPUs a control group lost leave its MON groups too. */
+void rfs_mon_cpus_trim(struct rfs_model *md, unsigned int closid);
+void rfs_mon_cpus_show(const struct rfs_model *md, int mon, bool list, struct rfs_buf *b);
+int rfs_mon_cpus_write(struct rfs_model *md, int mon, bool list, char *buf);
+/* mon_data/mon_L3_XX/<event> of a control group (mon < 0) or a MON group. */
+void rfs_mon_data_show(const struct rfs_model *md, unsigned int closid, int mon,
+		       unsigned int dom, unsigned int event, struct rfs_buf *b);
+const char *rfs_mon_event_name(unsigned int event);
+struct rfs_counter *rfs_mon_counter(const struct rfs_model *md, unsigned int rmid,
+				    unsigned int dom, unsigned int event);
+int rfs_mon_event_find(const char *name);
+const char *rfs_cnt_state_name(enum rfs_cnt_state s);
 
 /* state.c */
 int rfs_state_load(struct rfs_model *md, const char *path, char *err, size_t errlen);

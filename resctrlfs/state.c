@@ -50,7 +50,63 @@ static json_object *groups_json(const struct rfs_model *md)
 		json_object_object_add(o, "cpus", cpus_json(md, g->cpus));
 		json_object_object_add(o, "uid", json_object_new_int64(g->uid));
 		json_object_object_add(o, "gid", json_object_new_int64(g->gid));
+		if (md->nrmid)
+			json_object_object_add(o, "rmid", json_object_new_int((int)g->rmid));
 		json_object_array_add(arr, o);
+	}
+	return arr;
+}
+
+static json_object *mons_json(const struct rfs_model *md)
+{
+	json_object *arr = json_object_new_array();
+	unsigned int i;
+
+	for (i = 0; i < md->nrmid; i++) {
+		const struct rfs_mon *mg = &md->mon[i];
+		json_object *o;
+
+		if (!mg->used)
+			continue;
+		o = json_object_new_object();
+		json_object_object_add(o, "index", json_object_new_int((int)i));
+		json_object_object_add(o, "name", json_object_new_string(mg->name));
+		json_object_object_add(o, "parent", json_object_new_int((int)mg->parent));
+		json_object_object_add(o, "rmid", json_object_new_int((int)mg->rmid));
+		json_object_object_add(o, "cpus", cpus_json(md, mg->cpus));
+		json_object_object_add(o, "uid", json_object_new_int64(mg->uid));
+		json_object_object_add(o, "gid", json_object_new_int64(mg->gid));
+		json_object_array_add(arr, o);
+	}
+	return arr;
+}
+
+/* The counters of RMIDs in use that were planted or read as a state. */
+static json_object *counters_json(const struct rfs_model *md)
+{
+	json_object *arr = json_object_new_array();
+	unsigned int r, d, e;
+
+	for (r = 0; r < md->nrmid; r++) {
+		for (d = 0; md->rmid_used[r] && d < md->nmondom; d++) {
+			for (e = 0; e < RFS_MON_EVENTS; e++) {
+				const struct rfs_counter *c = rfs_mon_counter(md, r, d, e);
+				json_object *o;
+
+				if (c->state == RFS_CNT_FRESH)
+					continue;
+				o = json_object_new_object();
+				json_object_object_add(o, "rmid", json_object_new_int((int)r));
+				json_object_object_add(o, "cache_id",
+						       json_object_new_int((int)md->mondom[d].cache_id));
+				json_object_object_add(o, "event",
+						       json_object_new_string(rfs_mon_event_name(e)));
+				json_object_object_add(o, "value", c->state == RFS_CNT_VALUE ?
+					json_object_new_int64((int64_t)c->value) :
+					json_object_new_string(rfs_cnt_state_name(c->state)));
+				json_object_array_add(arr, o);
+			}
+		}
 	}
 	return arr;
 }
@@ -90,6 +146,8 @@ static json_object *tasks_json(const struct rfs_model *md)
 		json_object_object_add(o, "start", json_object_new_int64((int64_t)t->start));
 		json_object_object_add(o, "since", json_object_new_int64((int64_t)t->since));
 		json_object_object_add(o, "closid", json_object_new_int((int)t->closid));
+		if (t->mon != RFS_NO_MON)
+			json_object_object_add(o, "mon", json_object_new_int(t->mon));
 		json_object_array_add(arr, o);
 	}
 	return arr;
@@ -112,6 +170,10 @@ static json_object *model_json(const struct rfs_model *md)
 	json_object_object_add(o, "groups", groups_json(md));
 	json_object_object_add(o, "ctrl", ctrl_json(md));
 	json_object_object_add(o, "tasks", tasks_json(md));
+	if (md->nrmid) {
+		json_object_object_add(o, "mon_groups", mons_json(md));
+		json_object_object_add(o, "counters", counters_json(md));
+	}
 	return o;
 }
 
@@ -200,6 +262,14 @@ static json_object *get(json_object *o, const char *key, json_type type)
 	return v;
 }
 
+static bool c_root(const char *name)
+{
+	return !*name;
+}
+
+static int load_rmid(struct rfs_model *md, json_object *v, unsigned int *rmid,
+		     const char *name, char *err, size_t errlen);
+
 static int load_group(struct rfs_model *md, json_object *o, char *err, size_t errlen)
 {
 	json_object *name = get(o, "name", json_type_string), *cl = get(o, "closid", json_type_int);
@@ -234,7 +304,118 @@ static int load_group(struct rfs_model *md, json_object *o, char *err, size_t er
 		snprintf(err, errlen, "group '%s': bad cpus", g->name);
 		return -EINVAL;
 	}
+	return load_rmid(md, get(o, "rmid", json_type_int), &g->rmid, g->name, err, errlen);
+}
+
+/* A group's RMID, where the machine monitors. */
+static int load_rmid(struct rfs_model *md, json_object *v, unsigned int *rmid,
+		     const char *name, char *err, size_t errlen)
+{
+	int r;
+
+	if (!md->nrmid)
+		return 0;
+	if (!v) {
+		snprintf(err, errlen, "group '%s' has no rmid: written without monitoring; start "
+			 "with that --machine or remove the file", name);
+		return -EINVAL;
+	}
+	r = json_object_get_int(v);
+	if (r < 0 || (unsigned int)r >= md->nrmid || (r == 0) != c_root(name) ||
+	    (r && md->rmid_used[r])) {
+		snprintf(err, errlen, "group '%s': bad or reused rmid %d", name, r);
+		return -EINVAL;
+	}
+	md->rmid_used[r] = 1;
+	*rmid = (unsigned int)r;
 	return 0;
+}
+
+static int load_mon(struct rfs_model *md, json_object *o, char *err, size_t errlen)
+{
+	json_object *idx = get(o, "index", json_type_int), *name = get(o, "name", json_type_string);
+	json_object *par = get(o, "parent", json_type_int), *rmid = get(o, "rmid", json_type_int);
+	json_object *cpus = get(o, "cpus", json_type_string);
+	json_object *uid = get(o, "uid", json_type_int), *gid = get(o, "gid", json_type_int);
+	struct rfs_mon *mg;
+	unsigned int c;
+	int i, p;
+
+	if (!idx || !name || !par || !rmid || !cpus || !uid || !gid) {
+		snprintf(err, errlen, "a MON group lacks index, name, parent, rmid, cpus, uid "
+			 "or gid");
+		return -EINVAL;
+	}
+	i = json_object_get_int(idx);
+	p = json_object_get_int(par);
+	if (i < 0 || (unsigned int)i >= md->nrmid || md->mon[i].used || p < 0 ||
+	    (unsigned int)p >= md->nclosid || !md->grp[p].used ||
+	    !*json_object_get_string(name) || strlen(json_object_get_string(name)) > RFS_NAME_MAX ||
+	    rfs_mon_find(md, (unsigned int)p, json_object_get_string(name)) >= 0) {
+		snprintf(err, errlen, "MON group '%s': bad index, parent or name",
+			 json_object_get_string(name));
+		return -EINVAL;
+	}
+	mg = &md->mon[i];
+	snprintf(mg->name, sizeof(mg->name), "%s", json_object_get_string(name));
+	mg->parent = (unsigned int)p;
+	mg->uid = (uid_t)json_object_get_int64(uid);
+	mg->gid = (gid_t)json_object_get_int64(gid);
+	if (rfs_bitmap_parselist(json_object_get_string(cpus), mg->cpus, md->ncpus)) {
+		snprintf(err, errlen, "MON group '%s': bad cpus", mg->name);
+		return -EINVAL;
+	}
+	for (c = 0; c < md->ncpus; c++)
+		mg->cpus[c] &= md->grp[p].cpus[c];
+	if (load_rmid(md, rmid, &mg->rmid, mg->name, err, errlen))
+		return -EINVAL;
+	mg->used = true;
+	return 0;
+}
+
+/* A planted counter: a count of bytes, or the state the kernel prints instead. */
+static int load_counter(struct rfs_model *md, json_object *o, char *err, size_t errlen)
+{
+	static const enum rfs_cnt_state states[] = { RFS_CNT_UNAVAILABLE, RFS_CNT_ERROR,
+						     RFS_CNT_UNASSIGNED };
+	json_object *rmid = get(o, "rmid", json_type_int), *cid = get(o, "cache_id", json_type_int);
+	json_object *ev = get(o, "event", json_type_string), *val;
+	struct rfs_counter *c;
+	unsigned int d, k;
+	int r, e;
+
+	if (!rmid || !cid || !ev || !json_object_object_get_ex(o, "value", &val)) {
+		snprintf(err, errlen, "a counter lacks rmid, cache_id, event or value");
+		return -EINVAL;
+	}
+	r = json_object_get_int(rmid);
+	e = rfs_mon_event_find(json_object_get_string(ev));
+	for (d = 0; d < md->nmondom && md->mondom[d].cache_id != (unsigned int)
+	     json_object_get_int(cid); d++)
+		;
+	if (r < 0 || (unsigned int)r >= md->nrmid || !md->rmid_used[r] || e < 0 ||
+	    d == md->nmondom) {
+		snprintf(err, errlen, "counter of rmid %d, cache_id %d, %s: no such RMID in use, "
+			 "L3 domain or event", r, json_object_get_int(cid),
+			 json_object_get_string(ev));
+		return -EINVAL;
+	}
+	c = rfs_mon_counter(md, (unsigned int)r, d, (unsigned int)e);
+	if (json_object_is_type(val, json_type_int) && json_object_get_int64(val) >= 0) {
+		*c = (struct rfs_counter){ .state = RFS_CNT_VALUE,
+					   .value = (uint64_t)json_object_get_int64(val) };
+		return 0;
+	}
+	for (k = 0; k < sizeof(states) / sizeof(states[0]); k++) {
+		if (json_object_is_type(val, json_type_string) &&
+		    !strcmp(json_object_get_string(val), rfs_cnt_state_name(states[k]))) {
+			*c = (struct rfs_counter){ .state = states[k] };
+			return 0;
+		}
+	}
+	snprintf(err, errlen, "counter of rmid %d: value is neither a byte count nor "
+		 "Unavailable, Error or Unassigned", r);
+	return -EINVAL;
 }
 
 static int load_ctrl(struct rfs_model *md, json_object *ctrl, char *err, size_t errlen)
@@ -281,7 +462,8 @@ static int load_tasks(struct rfs_model *md, json_object *arr, char *err, size_t 
 		json_object *o = json_object_array_get_idx(arr, i);
 		json_object *tid = get(o, "tid", json_type_int), *st = get(o, "start", json_type_int);
 		json_object *since = get(o, "since", json_type_int), *cl = get(o, "closid", json_type_int);
-		int c;
+		json_object *mon = get(o, "mon", json_type_int);
+		int c, m = mon ? json_object_get_int(mon) : RFS_NO_MON;
 
 		if (!tid || !st || !since || !cl) {
 			snprintf(err, errlen, "tasks[%zu]: lacks tid, start, since or closid", i);
@@ -292,9 +474,15 @@ static int load_tasks(struct rfs_model *md, json_object *arr, char *err, size_t 
 			snprintf(err, errlen, "tasks[%zu]: closid %d is no group", i, c);
 			return -EINVAL;
 		}
+		if (m != RFS_NO_MON && (m < 0 || (unsigned int)m >= md->nrmid || !md->mon[m].used ||
+					md->mon[m].parent != (unsigned int)c)) {
+			snprintf(err, errlen, "tasks[%zu]: mon %d is no MON group of closid %d",
+				 i, m, c);
+			return -EINVAL;
+		}
 		if (rfs_task_set(md, json_object_get_int(tid),
 				 (unsigned long long)json_object_get_int64(st),
-				 (unsigned long long)json_object_get_int64(since), (unsigned int)c))
+				 (unsigned long long)json_object_get_int64(since), (unsigned int)c, m))
 			return -ENOMEM;
 	}
 	return 0;
@@ -351,6 +539,22 @@ static int check_header(const struct rfs_model *md, json_object *o, char *err, s
 	return check_mb(md, o, err, errlen);
 }
 
+static int load_monitoring(struct rfs_model *md, json_object *o, char *err, size_t errlen)
+{
+	json_object *mons = get(o, "mon_groups", json_type_array);
+	json_object *cnts = get(o, "counters", json_type_array);
+	size_t k;
+	int ret = 0;
+
+	if (!md->nrmid)
+		return 0;
+	for (k = 0; mons && !ret && k < json_object_array_length(mons); k++)
+		ret = load_mon(md, json_object_array_get_idx(mons, k), err, errlen);
+	for (k = 0; cnts && !ret && k < json_object_array_length(cnts); k++)
+		ret = load_counter(md, json_object_array_get_idx(cnts, k), err, errlen);
+	return ret;
+}
+
 static int load_json(struct rfs_model *md, json_object *o, char *err, size_t errlen)
 {
 	json_object *groups = get(o, "groups", json_type_array), *ctrl = get(o, "ctrl", json_type_object);
@@ -381,6 +585,8 @@ static int load_json(struct rfs_model *md, json_object *o, char *err, size_t err
 		return -EINVAL;
 	}
 	ret = load_ctrl(md, ctrl, err, errlen);
+	if (!ret)
+		ret = load_monitoring(md, o, err, errlen);
 	if (!ret)
 		ret = load_tasks(md, tasks, err, errlen);
 	if (!ret) {

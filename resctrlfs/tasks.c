@@ -221,7 +221,7 @@ static struct rfs_task *rec_find(const struct rfs_model *md, pid_t tid)
 }
 
 int rfs_task_set(struct rfs_model *md, pid_t tid, unsigned long long start,
-		 unsigned long long since, unsigned int closid)
+		 unsigned long long since, unsigned int closid, int mon)
 {
 	size_t i = rec_pos(md, tid);
 	struct rfs_task *t;
@@ -229,9 +229,9 @@ int rfs_task_set(struct rfs_model *md, pid_t tid, unsigned long long start,
 	md->dirty = true;
 	if (i < md->ntasks && md->tasks[i].tid == tid) {
 		t = &md->tasks[i];
-		if (t->start == start && t->closid == closid)
+		if (t->start == start && t->closid == closid && t->mon == mon)
 			return 0;	/* already there: the kernel does nothing */
-		*t = (struct rfs_task){ tid, start, since, closid };
+		*t = (struct rfs_task){ tid, start, since, closid, mon };
 		return 0;
 	}
 	if (md->ntasks == md->tasks_cap) {
@@ -244,7 +244,7 @@ int rfs_task_set(struct rfs_model *md, pid_t tid, unsigned long long start,
 		md->tasks_cap = cap;
 	}
 	memmove(&md->tasks[i + 1], &md->tasks[i], (md->ntasks - i) * sizeof(*md->tasks));
-	md->tasks[i] = (struct rfs_task){ tid, start, since, closid };
+	md->tasks[i] = (struct rfs_task){ tid, start, since, closid, mon };
 	md->ntasks++;
 	return 0;
 }
@@ -253,9 +253,22 @@ void rfs_tasks_release(struct rfs_model *md, unsigned int closid)
 {
 	size_t i;
 
-	for (i = 0; i < md->ntasks; i++)
-		if (md->tasks[i].closid == closid)
+	for (i = 0; i < md->ntasks; i++) {
+		if (md->tasks[i].closid == closid) {
 			md->tasks[i].closid = 0;
+			md->tasks[i].mon = RFS_NO_MON;
+		}
+	}
+	md->dirty = true;
+}
+
+void rfs_tasks_release_mon(struct rfs_model *md, int mon)
+{
+	size_t i;
+
+	for (i = 0; i < md->ntasks; i++)
+		if (md->tasks[i].mon == mon)
+			md->tasks[i].mon = RFS_NO_MON;
 	md->dirty = true;
 }
 
@@ -275,9 +288,9 @@ static void prune(struct rfs_model *md, const struct scan *sc)
 	md->ntasks = j;
 }
 
-/* The inheritance rule of the header comment; 0 (root) when nothing applies. */
-static unsigned int inherited(const struct rfs_model *md, const struct scan *sc,
-			      const struct live *t)
+/* The inheritance rule of the header comment: the record inherited, NULL for the root. */
+static const struct rfs_task *inherited(const struct rfs_model *md, const struct scan *sc,
+					const struct live *t)
 {
 	const struct rfs_task *r;
 	const struct live *q;
@@ -288,7 +301,7 @@ static unsigned int inherited(const struct rfs_model *md, const struct scan *sc,
 	if (t->tid != t->tgid) {
 		r = rec_find(md, t->tgid);
 		if (r && t->start >= r->since)
-			return r->closid;
+			return r;
 		q = scan_find(sc, t->tgid);
 		if (q)
 			start = q->start;
@@ -296,23 +309,29 @@ static unsigned int inherited(const struct rfs_model *md, const struct scan *sc,
 	for (depth = 0; p > 0 && depth < 4096; depth++) {
 		r = rec_find(md, p);
 		if (r)
-			return start >= r->since ? r->closid : 0;
+			return start >= r->since ? r : NULL;
 		q = scan_find(sc, p);
 		if (!q)
 			break;
 		start = q->start;
 		p = q->ppid;
 	}
-	return 0;
+	return NULL;
 }
+
+/* Where a thread is: its control group and MON group. */
+struct place {
+	unsigned int closid;
+	int mon;
+};
 
 /*
  * Bring the records up to date with /proc: prune, then pin every thread
- * that inherits a group. Optionally fills closid_of[i] for sc->t[i].
+ * that inherits a group. Optionally fills place_of[i] for sc->t[i].
  */
-static int refresh(struct rfs_model *md, struct scan *sc, unsigned int **closid_of)
+static int refresh(struct rfs_model *md, struct scan *sc, struct place **place_of)
 {
-	unsigned int *cl;
+	struct place *pl;
 	size_t i;
 	int ret;
 
@@ -320,47 +339,51 @@ static int refresh(struct rfs_model *md, struct scan *sc, unsigned int **closid_
 	if (ret)
 		return ret;
 	prune(md, sc);
-	cl = calloc(sc->n + 1, sizeof(*cl));
-	if (!cl)
+	pl = calloc(sc->n + 1, sizeof(*pl));
+	if (!pl)
 		return -ENOMEM;
 	for (i = 0; i < sc->n; i++) {
 		const struct rfs_task *r = rec_find(md, sc->t[i].tid);
+		bool own = r;
 
-		if (r) {
-			cl[i] = r->closid;
-			continue;
-		}
-		cl[i] = inherited(md, sc, &sc->t[i]);
-		if (cl[i])
-			rfs_task_set(md, sc->t[i].tid, sc->t[i].start, sc->t[i].start, cl[i]);
+		if (!r)
+			r = inherited(md, sc, &sc->t[i]);
+		pl[i] = r ? (struct place){ r->closid, r->mon } : (struct place){ 0, RFS_NO_MON };
+		/* r may move when a record is added: pl[i] holds its values */
+		if (!own && (pl[i].closid || pl[i].mon != RFS_NO_MON))
+			rfs_task_set(md, sc->t[i].tid, sc->t[i].start, sc->t[i].start,
+				     pl[i].closid, pl[i].mon);
 	}
-	if (closid_of)
-		*closid_of = cl;
+	if (place_of)
+		*place_of = pl;
 	else
-		free(cl);
+		free(pl);
 	return 0;
 }
 
-void rfs_tasks_show(struct rfs_model *md, unsigned int closid, struct rfs_buf *b)
+/* A control group lists every task of its CLOSID, its MON groups' too (show_rdt_tasks()). */
+void rfs_tasks_show(struct rfs_model *md, unsigned int closid, int mon, struct rfs_buf *b)
 {
-	unsigned int *cl = NULL;
+	struct place *pl = NULL;
 	struct scan sc;
 	size_t i;
 
-	if (refresh(md, &sc, &cl)) {
+	if (refresh(md, &sc, &pl)) {
 		b->err = -ENOMEM;
 		goto out;
 	}
 	for (i = 0; i < sc.n; i++)
-		if (cl[i] == closid)
+		if (mon >= 0 ? pl[i].mon == mon : pl[i].closid == closid)
 			rfs_buf_printf(b, "%d\n", (int)sc.t[i].tid);
 out:
-	free(cl);
+	free(pl);
 	free(sc.t);
 }
 
-static int move_task(struct rfs_model *md, unsigned int closid, pid_t pid, uid_t caller_uid)
+static int move_task(struct rfs_model *md, unsigned int closid, int mon, pid_t pid,
+		     uid_t caller_uid)
 {
+	const struct rfs_task *r;
 	unsigned long long start;
 	uid_t ruid, suid;
 	pid_t ppid;
@@ -374,11 +397,17 @@ static int move_task(struct rfs_model *md, unsigned int closid, pid_t pid, uid_t
 		rfs_status_printf(md, "No permission to move task %d\n", (int)pid);
 		return -EPERM;
 	}
-	return rfs_task_set(md, pid, start, now_ticks(), closid);
+	/* __rdtgroup_move_task(): a MON group takes only its control group's tasks */
+	r = rec_find(md, pid);
+	if (mon >= 0 && (r && r->start == start ? r->closid : 0) != closid) {
+		rfs_status_printf(md, "Can't move task to different control group\n");
+		return -EINVAL;
+	}
+	return rfs_task_set(md, pid, start, now_ticks(), closid, mon);
 }
 
 /* rdtgroup_tasks_write(): comma-separated ids, stops at the first error. */
-int rfs_tasks_write(struct rfs_model *md, unsigned int closid, char *buf,
+int rfs_tasks_write(struct rfs_model *md, unsigned int closid, int mon, char *buf,
 		    pid_t caller, uid_t caller_uid)
 {
 	struct scan sc;
@@ -401,7 +430,7 @@ int rfs_tasks_write(struct rfs_model *md, unsigned int closid, char *buf,
 			rfs_status_printf(md, "Invalid pid %d\n", pid);
 			return -EINVAL;
 		}
-		ret = move_task(md, closid, pid ? pid : caller, caller_uid);
+		ret = move_task(md, closid, mon, pid ? pid : caller, caller_uid);
 		if (ret) {
 			rfs_status_printf(md, "Error while processing task %d\n", pid);
 			return ret;

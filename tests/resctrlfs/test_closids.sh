@@ -6,7 +6,8 @@
 
 NL='
 '
-start_fs --machine "topology=package:2 l3:1 core:2 pu:1;l3.closids=4;l3.cbm_len=8;l3.shareable_bits=0xc0;l3.cdp=0"
+# without monitoring: no mon_groups, no mon_data (test_mon.sh has those)
+start_fs --machine "topology=package:2 l3:1 core:2 pu:1;l3.closids=4;l3.cbm_len=8;l3.shareable_bits=0xc0;l3.cdp=0;mon.rmids=0"
 check_file "$MNT/info/L3/num_closids" "4"
 for g in a b c; do
 	check "mkdir $g" "" "$(errtext mkdir "$MNT/$g")"

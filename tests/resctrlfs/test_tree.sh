@@ -6,7 +6,7 @@
 # The default machine: broadwell-ep (2 L3 domains, 88 CPUs, 16 CLOSIDs).
 start_fs
 check "mount type" "resctrl $MNT fuse.resctrl" "$(grep " $MNT " /proc/mounts | cut -d' ' -f1-3)"
-check "root listing" "cpus cpus_list info mode schemata size tasks" "$(ls "$MNT" | tr '\n' ' ' | sed 's/ $//')"
+check "root listing" "cpus cpus_list info mode mon_data mon_groups schemata size tasks" "$(ls "$MNT" | tr '\n' ' ' | sed 's/ $//')"
 check "info listing" "L3 L3_MON last_cmd_status" "$(ls "$MNT/info" | tr '\n' ' ' | sed 's/ $//')"
 check "info/L3 listing" "bit_usage cbm_mask min_cbm_bits num_closids shareable_bits sparse_masks" \
 	"$(ls "$MNT/info/L3" | tr '\n' ' ' | sed 's/ $//')"
@@ -24,7 +24,7 @@ check_file "$MNT/size" "    L3:0=57671680;1=57671680"
 check_file "$MNT/mode" "shareable"
 check_file "$MNT/cpus" "ffffff,ffffffff,ffffffff"
 check_file "$MNT/cpus_list" "0-87"
-check "modes" "-rw-r--r-- -rw-r--r-- dr-xr-xr-x -rw-r--r-- -rw-r--r-- -r--r--r-- -rw-r--r--" \
+check "modes" "-rw-r--r-- -rw-r--r-- dr-xr-xr-x -rw-r--r-- drwxr-xr-x drwxr-xr-x -rw-r--r-- -r--r--r-- -rw-r--r--" \
 	"$(ls -l "$MNT" | sed 1d | cut -d' ' -f1 | tr '\n' ' ' | sed 's/ $//')"
 # Our own shell is somewhere in root's tasks.
 grep -qx "$$" "$MNT/tasks" && pass || fail "root tasks lack the test shell $$"
@@ -40,7 +40,7 @@ check "mkdir in info" "Operation not permitted" "$(errtext mkdir "$MNT/info/x")"
 check "rmdir info" "Operation not permitted" "$(errtext rmdir "$MNT/info")"
 check "rmdir info/L3" "Operation not permitted" "$(errtext rmdir "$MNT/info/L3")"
 check "mkdir g1" "" "$(errtext mkdir "$MNT/g1")"
-check "g1 listing" "cpus cpus_list mode schemata size tasks" "$(ls "$MNT/g1" | tr '\n' ' ' | sed 's/ $//')"
+check "g1 listing" "cpus cpus_list mode mon_data mon_groups schemata size tasks" "$(ls "$MNT/g1" | tr '\n' ' ' | sed 's/ $//')"
 check "mkdir in a group" "Operation not permitted" "$(errtext mkdir "$MNT/g1/sub")"
 check "mkdir existing" "File exists" "$(errtext mkdir "$MNT/g1")"
 check "mkdir info" "File exists" "$(errtext mkdir "$MNT/info")"
@@ -60,7 +60,7 @@ check_file "$MNT/g1/mode" "shareable"
 check_file "$MNT/g1/cpus_list" ""
 check "g1 tasks" "" "$(cat "$MNT/g1/tasks")"
 check "rmdir g1" "" "$(errtext rmdir "$MNT/g1")"
-check "root listing after rmdir" "cpus cpus_list info mode schemata size tasks" \
+check "root listing after rmdir" "cpus cpus_list info mode mon_data mon_groups schemata size tasks" \
 	"$(ls "$MNT" | tr '\n' ' ' | sed 's/ $//')"
 # A write bigger than a page is refused as kernfs does.
 big=$(printf '%05000d' 0)
