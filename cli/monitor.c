@@ -37,9 +37,10 @@ struct row {
 
 static const char *state_name(int st)
 {
-	static const char *const names[] = { "ok", "unavailable", "error", "unsupported" };
+	static const char *const names[] = { "ok", "unavailable", "error", "unsupported",
+					     "unassigned" };
 
-	return st >= 0 && st <= RDTALLOC_MON_UNSUPPORTED ? names[st] : "error";
+	return st >= 0 && st <= RDTALLOC_MON_UNASSIGNED ? names[st] : "error";
 }
 
 static double rate(uint64_t now, uint64_t prev, uint64_t t, uint64_t pt)
@@ -95,8 +96,11 @@ static int sample(rdtalloc_t *r, const struct mon_opts *o, struct row **rows, si
 		k++;
 	}
 	free(buf);
-	if (o->domain >= 0 && got > 0 && !k)
+	if (o->domain >= 0 && got > 0 && !k) {
+		free(*rows);
+		*rows = NULL;
 		return fail_msg("--domain %d: no such L3 cache id (rdtctl info)", o->domain);
+	}
 	*n = k;
 	return 0;
 }
