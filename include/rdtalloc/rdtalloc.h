@@ -488,6 +488,7 @@ enum rdtalloc_mon_state {
 	RDTALLOC_MON_UNAVAILABLE = 1,	/* the hardware has no value (yet) for this RMID */
 	RDTALLOC_MON_ERROR = 2,		/* the hardware refused the read */
 	RDTALLOC_MON_UNSUPPORTED = 3,	/* no such event here, or an unmonitored group */
+	RDTALLOC_MON_UNASSIGNED = 4,	/* resctrl's mbm_assign_mode gave it no counter */
 };
 
 /*
