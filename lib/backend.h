@@ -192,6 +192,20 @@ struct rdt_backend {
 	 */
 	int (*mon_counter)(void *ctx, unsigned int dom, unsigned int rmid, unsigned int event,
 			   uint64_t *val, char *err, size_t len);
+	/*
+	 * Optional, counters a kernel keeps (resctrl's mon_data): of each group
+	 * gs[i] in each L3 domain index d, per event e (occupancy, total,
+	 * local), bytes in val[(i * ndom + d) * 3 + e] and an enum
+	 * rdtalloc_mon_state in state[] at the same index. Totals are the
+	 * kernel's running counts (no wrap). Errors via rdt_fail on r.
+	 */
+	int (*mon_read)(struct rdtalloc *r, const int *gs, unsigned int n, int *state,
+			uint64_t *val);
+	/*
+	 * Optional: RMIDs the backend keeps from our groups (resctrl: one for
+	 * each control group the kernel may hold, as each holds one).
+	 */
+	unsigned int (*mon_reserved)(void *ctx);
 };
 
 extern const struct rdt_backend rdt_backend_sim;

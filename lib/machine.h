@@ -58,6 +58,12 @@ struct rdt_caps {
 #define RDT_SIM_MON_BW 20000000000ull	/* 20 GB/s */
 #define RDT_MAX_RMIDS 1024		/* PQR_ASSOC's RMID field is bits 9:0 */
 #define RDT_MON_EVENTS_ALL 7u		/* RDTALLOC_MON_EV_* */
+/*
+ * Counters this wide never wrap in practice (resctrl's are 64-bit byte
+ * counts, described as 62): a smaller reading is a counter that started
+ * again, not a wrap.
+ */
+#define RDT_MON_WIDTH_NOWRAP 62
 
 struct rdt_mon {
 	unsigned int rmids;

@@ -40,6 +40,7 @@
 #include "config.h"
 #include "core.h"
 #include "errors.h"
+#include "monitor/monitor.h"
 #include "mounts.h"
 #include "state.h"
 #include "tasks.h"
@@ -49,14 +50,17 @@
 #define RC_SMALL_MAX	(64 << 10)	/* schemata, cpus_list, info files */
 #define RC_TASKS_MAX	(64 << 20)	/* a tasks file: a host's every thread id */
 #define RC_ANCESTORS	64		/* PPid steps when attributing a forked child */
+/* "DIR/mon_groups/NAME": a control group's name (64) and one of our group names */
+#define RC_MON_DIR_MAX	(64 + sizeof("/mon_groups/") + RDTALLOC_NAME_MAX + 1)
 
 struct rc_undo {
 	enum { UNDO_RMDIR, UNDO_WRITE, UNDO_TASK, UNDO_MKDIR } op;
-	char dir[64];			/* "" : the root group */
+	char dir[RC_MON_DIR_MAX];	/* "" : the root group; or a MON group's */
 	char file[16];
 	char *text;			/* UNDO_WRITE: old content; UNDO_MKDIR: schemata */
 	char *text2;			/* UNDO_MKDIR: cpus_list */
 	pid_t tid;
+	char mon[RDTALLOC_NAME_MAX + 1];	/* UNDO_TASK: then into dir's MON group */
 };
 
 struct rc_ctx {
@@ -79,6 +83,8 @@ struct rc_ctx {
 	unsigned int changes;		/* kernel files written by the last realise */
 	unsigned int ours, foreign;	/* control groups after the last realise */
 	char foreign_names[192];	/* " (a, b, ...)" of those not ours, for info */
+	bool mon;			/* L3 monitoring: each group a MON group of its own */
+	bool *mon_fresh;		/* [ngroups]: its MON group was made by this realise */
 };
 
 /* One top-level control group of the kernel's. */
@@ -113,6 +119,23 @@ struct rc_view {
 static struct rc_ctx *ctx_of(struct rdtalloc *r)
 {
 	return r->be_ctx;
+}
+
+/* dir/mon_groups/name: a MON group of control group dir ("": the root). */
+static void mon_dir(const char *dir, const char *name, char *buf, size_t len)
+{
+	if (snprintf(buf, len, "%s%smon_groups/%s", dir, *dir ? "/" : "", name) >= (int)len)
+		buf[0] = '\0';	/* names are bounded: not reached */
+}
+
+/*
+ * The MON group of group g in st: its name, where the machine monitors and
+ * g holds an RMID of ours; "" for the default group (the root's own RMID)
+ * and for a group without an RMID (counted with its control group).
+ */
+static const char *mon_of(struct rdtalloc *r, const struct rdt_state *st, int g)
+{
+	return ctx_of(r)->mon && g > 0 && rdt_mon_group_rmid(st, g) > 0 ? st->groups[g].name : "";
 }
 
 /* ---- Files ------------------------------------------------------------------ */
@@ -250,6 +273,21 @@ static int write_file(struct rdtalloc *r, const char *dir, const char *file, con
 			status[0] && strcmp(status, "ok") ? status : strerror(-ret));
 }
 
+static bool mon_fresh(struct rdtalloc *r, int g)
+{
+	return ctx_of(r)->mon_fresh && ctx_of(r)->mon_fresh[g];
+}
+
+static bool any_fresh(struct rdtalloc *r)
+{
+	unsigned int g;
+
+	for (g = 0; ctx_of(r)->mon_fresh && g < r->st->ngroups; g++)
+		if (ctx_of(r)->mon_fresh[g])
+			return true;
+	return false;
+}
+
 /* ---- Undo log ---------------------------------------------------------------- */
 
 static int undo_push(struct rc_ctx *c, const struct rc_undo *u)
@@ -304,6 +342,12 @@ static void undo_replay(struct rdtalloc *r)
 		case UNDO_TASK:
 			snprintf(tid, sizeof(tid), "%d\n", (int)u->tid);
 			write_file(r, u->dir, "tasks", tid);
+			if (u->mon[0]) {
+				char md[RC_MON_DIR_MAX];
+
+				mon_dir(u->dir, u->mon, md, sizeof(md));
+				write_file(r, md, "tasks", tid);
+			}
 			break;
 		case UNDO_MKDIR:
 			rel_path(c, u->dir, "", path, sizeof(path));
@@ -1158,6 +1202,11 @@ static int new_dir(struct rdtalloc *r, struct rc_view *v, int k)
 		int err = -errno;
 
 		last_status(c, status, sizeof(status));
+		if (err == -ENOSPC && strstr(status, "RMID"))
+			return rdt_fail(r, err, "resctrl is out of RMIDs: no control group for a "
+					"new class (mkdir %s: %s); every control group and "
+					"monitoring group holds one of its %u: remove a group, ours "
+					"or another tool's", path, status, c->m->mon.rmids);
 		if (err == -ENOSPC)
 			return rdt_fail(r, err, "resctrl has no free CLOSID: %u in use, %u of them "
 					"not ours (mkdir %s: %s)", 1 + v->nours + v->nforeign,
@@ -1430,19 +1479,32 @@ static int check_foreign_exclusive(struct rdtalloc *r, const struct rdt_state *s
 }
 
 /* Move one task to dir, logging where it was; an exited task is no error. */
-static int move_task(struct rdtalloc *r, pid_t tid, const char *to, const char *from)
+/*
+ * tid to control group to and there to its MON group to_mon ("": the
+ * control group's own RMID); from and from_mon say where it was, for the
+ * undo, which puts it back in that order (a MON group takes only tasks of
+ * its own control group).
+ */
+static int move_task(struct rdtalloc *r, pid_t tid, const char *to, const char *to_mon,
+		     const char *from, const char *from_mon)
 {
 	struct rc_undo u = { .op = UNDO_TASK, .tid = tid };
-	char text[24];
-	int ret;
+	char text[24], md[RC_MON_DIR_MAX];
+	int ret = 0;
 
 	snprintf(text, sizeof(text), "%d\n", (int)tid);
-	ret = write_file(r, to, "tasks", text);
+	if (strcmp(to, from) || !*to_mon)
+		ret = write_file(r, to, "tasks", text);
+	if (!ret && *to_mon) {
+		mon_dir(to, to_mon, md, sizeof(md));
+		ret = write_file(r, md, "tasks", text);
+	}
 	if (ret == -ESRCH)
 		return 0;
 	if (ret)
 		return ret;
 	snprintf(u.dir, sizeof(u.dir), "%s", from);
+	snprintf(u.mon, sizeof(u.mon), "%s", from_mon);
 	if (undo_push(ctx_of(r), &u))
 		return rdt_fail(r, -ENOMEM, "out of memory");
 	ctx_of(r)->changes++;
@@ -1475,9 +1537,12 @@ static int move_unbound(struct rdtalloc *r, struct rc_view *v, const struct rdt_
 			continue;
 		og = attribute(r, before, bv, v->dirs[d].was, tids[i]);
 		g = rdt_group_find(r->st, before->groups[og].name);
-		k = g > 0 && r->st->groups[g].seq == before->groups[og].seq ? v->cls_of[g] : -1;
+		if (g > 0 && r->st->groups[g].seq != before->groups[og].seq)
+			g = -1;
+		k = g > 0 ? v->cls_of[g] : -1;
 		if (strcmp(dir_name(v, k), from))
-			ret = move_task(r, tids[i], dir_name(v, k), from);
+			ret = move_task(r, tids[i], dir_name(v, k), g > 0 ? mon_of(r, r->st, g) : "",
+					from, "");
 	}
 	free(tids);
 	return ret;
@@ -1503,21 +1568,24 @@ static int move_bound(struct rdtalloc *r, struct rc_view *v, const struct rdt_st
 
 	for (i = 0; i < tm->cap && !ret; i++) {
 		const struct rdt_task *t = &tm->slots[i];
-		const char *to, *from = NULL;
+		const char *to, *to_mon, *from = NULL, *from_mon = "";
 		int bg;
 
 		if (!t->tid || !rdt_core_binding_alive(r, t))
 			continue;
 		to = dir_name(v, v->cls_of[t->group]);
+		to_mon = mon_of(r, r->st, t->group);
 		bg = before ? bound_group(r, before, t->tid) : -1;
 		if (bg >= 0) {
 			int bk = bv->cls_of[bg];
 
 			from = bk < 0 ? "" : was_dir[bk];
-			if (from && !strcmp(from, to))
+			from_mon = from ? mon_of(r, before, bg) : "";
+			if (from && !strcmp(from, to) && !strcmp(from_mon, to_mon) &&
+			    !mon_fresh(r, t->group))
 				continue;
 		}
-		ret = move_task(r, t->tid, to, from ? from : "");
+		ret = move_task(r, t->tid, to, to_mon, from ? from : "", from_mon);
 	}
 	/* tasks bound before and not now are the default group's */
 	for (i = 0; before && i < before->tasks.cap && !ret; i++) {
@@ -1527,8 +1595,10 @@ static int move_bound(struct rdtalloc *r, struct rc_view *v, const struct rdt_st
 		if (!t->tid || rdt_task_map_get(tm, t->tid) || !rdt_core_binding_alive(r, t))
 			continue;
 		bk = bv->cls_of[t->group];
-		if (bk >= 0 && was_dir[bk])
-			ret = move_task(r, t->tid, "", was_dir[bk]);
+		if (bk < 0 && *mon_of(r, before, t->group))	/* from a MON group of the root's */
+			ret = move_task(r, t->tid, "", "", "", mon_of(r, before, t->group));
+		else if (bk >= 0 && was_dir[bk])
+			ret = move_task(r, t->tid, "", "", was_dir[bk], mon_of(r, before, t->group));
 	}
 	return ret;
 }
@@ -1548,10 +1618,54 @@ static int cmp_tid(const void *a, const void *b)
  * container's exec) is moved only here - at the next realise, which every
  * open of the state and every write call does.
  */
+/* The tasks of our groups' MON groups, each read once when first asked. */
+struct rc_seen {
+	pid_t **tids;		/* [ngroups], sorted; NULL: not read yet */
+	size_t *n;
+	unsigned int ngroups;
+};
+
+static void seen_free(struct rc_seen *sn)
+{
+	unsigned int g;
+
+	for (g = 0; sn->tids && g < sn->ngroups; g++)
+		free(sn->tids[g]);
+	free(sn->tids);
+	free(sn->n);
+}
+
+/* Is tid in group g's MON group (in control group dir)? 1, 0, or -errno. */
+static int in_mon(struct rdtalloc *r, struct rc_seen *sn, const char *dir, int g, pid_t tid)
+{
+	char md[RC_MON_DIR_MAX];
+	int ret;
+
+	if (!sn->tids) {
+		sn->ngroups = r->st->ngroups;
+		sn->tids = calloc(sn->ngroups, sizeof(*sn->tids));
+		sn->n = calloc(sn->ngroups, sizeof(*sn->n));
+		if (!sn->tids || !sn->n)
+			return rdt_fail(r, -ENOMEM, "out of memory");
+	}
+	if (!sn->tids[g]) {
+		mon_dir(dir, r->st->groups[g].name, md, sizeof(md));
+		ret = read_tasks(r, md, &sn->tids[g], &sn->n[g]);
+		if (ret)
+			return ret;
+		if (!sn->tids[g] && !(sn->tids[g] = malloc(sizeof(pid_t))))
+			return rdt_fail(r, -ENOMEM, "out of memory");
+		qsort(sn->tids[g], sn->n[g], sizeof(pid_t), cmp_tid);
+	}
+	return sn->n[g] && bsearch(&tid, sn->tids[g], sn->n[g], sizeof(pid_t), cmp_tid);
+}
+
 static int move_cgroups(struct rdtalloc *r, struct rc_view *v, const struct rdt_state *before)
 {
 	pid_t *now = NULL, *old = NULL, **lists = NULL;
 	size_t nnow = 0, nold = 0, *nl = NULL, i;
+	struct rc_seen seen = { 0 };
+	const char *to_mon;
 	unsigned int d;
 	int ret;
 
@@ -1583,16 +1697,31 @@ static int move_cgroups(struct rdtalloc *r, struct rc_view *v, const struct rdt_
 			continue;	/* its own binding, placed by move_bound */
 		g = rdt_core_cgroup_task_group(r, tid);
 		to = dir_name(v, g > 0 ? v->cls_of[g] : -1);
+		to_mon = g > 0 ? mon_of(r, r->st, g) : "";
 		for (d = 0; !from && d < v->ndirs; d++)
 			if (nl[d] && bsearch(&tid, lists[d], nl[d], sizeof(pid_t), cmp_tid))
 				from = v->dirs[d].name;
+		if (!from && *to_mon && !*to)
+			from = "";	/* the root, where a group sharing its CLOSID is too */
+		/* in its control group already, and in its MON group where it has one */
+		if (from && !strcmp(from, to)) {
+			int in = *to_mon ? in_mon(r, &seen, to, g, tid) : 1;
+
+			if (in < 0) {
+				ret = in;
+				break;
+			}
+			if (in)
+				continue;
+		}
 		/* in the root or a control group not ours, and the default wanted: stay */
-		if ((from && !strcmp(from, to)) || (!from && !*to))
+		if (!from && !*to)
 			continue;
-		ret = move_task(r, tid, to, from ? from : "");
+		ret = move_task(r, tid, to, to_mon, from ? from : "", "");
 	}
 	for (d = 0; lists && d < v->ndirs; d++)
 		free(lists[d]);
+	seen_free(&seen);
 	free(lists);
 	free(nl);
 	free(now);
@@ -1730,11 +1859,231 @@ static int plan(struct rdtalloc *r, const struct rdt_state *st, const struct rdt
 	return ret;
 }
 
+/* ---- Monitoring groups: each group of ours a MON group of its class ------------ */
+
+/* The MON groups the kernel has in one control group: names, as read. */
+struct rc_mons {
+	char **names;
+	size_t n;
+};
+
+static void mons_free(struct rc_mons *m, unsigned int n)
+{
+	unsigned int k;
+	size_t i;
+
+	for (k = 0; m && k < n; k++) {
+		for (i = 0; i < m[k].n; i++)
+			free(m[k].names[i]);
+		free(m[k].names);
+	}
+	free(m);
+}
+
+static bool mons_has(const struct rc_mons *m, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < m->n; i++)
+		if (!strcmp(m->names[i], name))
+			return true;
+	return false;
+}
+
+/* The entries of dir/mon_groups, bounded; a directory without one (just made) has none. */
+static int list_mons(struct rdtalloc *r, const char *dir, struct rc_mons *out)
+{
+	char path[PATH_MAX], md[RC_MON_DIR_MAX];
+	struct dirent *e;
+	char **v;
+	DIR *dp;
+	int ret = 0;
+
+	mon_dir(dir, "", md, sizeof(md));
+	rel_path(ctx_of(r), md, "", path, sizeof(path));
+	dp = opendir(path);
+	if (!dp)
+		return errno == ENOENT ? 0 : rdt_fail(r, -errno, "resctrl: cannot read %s: %s",
+						      path, strerror(errno));
+	while (!ret && (e = readdir(dp))) {
+		if (e->d_name[0] == '.')
+			continue;
+		if (out->n == RC_DIR_MAX) {
+			ret = rdt_fail(r, -E2BIG, "resctrl: more than %d MON groups in %s",
+				       RC_DIR_MAX, path);
+			break;
+		}
+		v = realloc(out->names, (out->n + 1) * sizeof(*v));
+		if (!v || !(v[out->n] = strdup(e->d_name))) {
+			if (v)
+				out->names = v;
+			ret = rdt_fail(r, -ENOMEM, "out of memory");
+			break;
+		}
+		out->names = v;
+		out->n++;
+	}
+	closedir(dp);
+	return ret;
+}
+
+/* The MON groups of every class (index k + 1; 0: the root's), as the kernel has them. */
+static int read_mons(struct rdtalloc *r, const struct rc_view *v, struct rc_mons **out)
+{
+	struct rc_mons *m = calloc(v->ncls + 1, sizeof(*m));
+	unsigned int k;
+	int ret = 0;
+
+	if (!m)
+		return rdt_fail(r, -ENOMEM, "out of memory");
+	for (k = 0; !ret && k <= v->ncls; k++) {
+		int cls = (int)k - 1;
+
+		if (cls >= 0 && v->dirs[v->cls[cls].dir].created)
+			continue;	/* made by this call: empty */
+		ret = list_mons(r, dir_name(v, cls), &m[k]);
+	}
+	if (ret) {
+		mons_free(m, v->ncls + 1);
+		return ret;
+	}
+	*out = m;
+	return 0;
+}
+
+/*
+ * Every group of ours with an RMID gets its MON group in its class's
+ * control group (the default group is the root's own RMID). A kernel out
+ * of RMIDs refuses the mkdir: a named error, and the undo log takes back
+ * what this call made.
+ */
+static int make_mons(struct rdtalloc *r, const struct rc_view *v, struct rc_mons *m)
+{
+	struct rc_ctx *c = ctx_of(r);
+	char path[PATH_MAX], status[256];
+	int g;
+
+	for (g = 1; g < (int)r->st->ngroups; g++) {
+		const char *name = mon_of(r, r->st, g);
+		struct rc_undo u = { .op = UNDO_RMDIR };
+		int k = v->cls_of[g], err;
+
+		if (!r->st->groups[g].live || !*name || mons_has(&m[k + 1], name))
+			continue;
+		mon_dir(dir_name(v, k), name, u.dir, sizeof(u.dir));
+		rel_path(c, u.dir, "", path, sizeof(path));
+		if (mkdir(path, 0755)) {
+			err = -errno;
+			last_status(c, status, sizeof(status));
+			if (err == -ENOSPC)
+				return rdt_fail(r, err, "resctrl is out of RMIDs: no monitoring group "
+						"for group '%s' (mkdir %s: %s); every control group "
+						"and monitoring group holds one of its %u: remove a "
+						"group, ours or another tool's", name, path,
+						status[0] ? status : strerror(-err), c->m->mon.rmids);
+			return rdt_fail(r, err, "resctrl: mkdir %s: %s", path,
+					status[0] && strcmp(status, "ok") ? status : strerror(-err));
+		}
+		if (undo_push(c, &u)) {
+			rmdir(path);
+			return rdt_fail(r, -ENOMEM, "out of memory");
+		}
+		c->mon_fresh[g] = true;
+		c->changes++;
+	}
+	return 0;
+}
+
+/* Does class k hold a group of ours whose MON group is called name? */
+static bool mon_wanted(struct rdtalloc *r, const struct rc_view *v, int k, const char *name)
+{
+	int g = rdt_group_find(r->st, name);
+
+	return g > 0 && r->st->groups[g].live && v->cls_of[g] == k && *mon_of(r, r->st, g);
+}
+
+/*
+ * MON groups no group of ours wants there any more go, once the tasks have
+ * moved. In our control groups every MON group is ours; in the root only
+ * those named after a group of ours (another tool's are not touched).
+ */
+static int remove_mons(struct rdtalloc *r, const struct rc_view *v, const struct rdt_state *before,
+		       const struct rc_mons *m)
+{
+	struct rc_ctx *c = ctx_of(r);
+	char path[PATH_MAX];
+	unsigned int k;
+	size_t i;
+
+	for (k = 0; k <= v->ncls; k++) {
+		int cls = (int)k - 1;
+
+		for (i = 0; i < m[k].n; i++) {
+			const char *name = m[k].names[i];
+			struct rc_undo u = { .op = UNDO_MKDIR };
+
+			if (mon_wanted(r, v, cls, name))
+				continue;
+			if (cls < 0 && rdt_group_find(r->st, name) < 0 &&
+			    !(before && rdt_group_find(before, name) >= 0))
+				continue;
+			mon_dir(dir_name(v, cls), name, u.dir, sizeof(u.dir));
+			rel_path(c, u.dir, "", path, sizeof(path));
+			if (rmdir(path))
+				return rdt_fail(r, -errno, "resctrl: rmdir %s: %s", path,
+						strerror(errno));
+			if (undo_push(c, &u))
+				return rdt_fail(r, -ENOMEM, "out of memory");
+			c->changes++;
+		}
+	}
+	return 0;
+}
+
+/* A group's bound CPUs are its MON group's too, so that they count with it. */
+static int mon_cpus(struct rdtalloc *r, const struct rc_view *v, const struct rdt_state *before)
+{
+	const struct rdt_state *st = r->st;
+	char md[RC_MON_DIR_MAX], *text;
+	int *cpus, g, ret = 0;
+	size_t len = (size_t)st->m->ncpus * 12 + 2;
+	unsigned int c, n;
+
+	cpus = malloc(((size_t)st->m->ncpus + 1) * sizeof(int));
+	text = malloc(len);
+	if (!cpus || !text) {
+		free(cpus);
+		free(text);
+		return rdt_fail(r, -ENOMEM, "out of memory");
+	}
+	for (g = 1; !ret && g < (int)st->ngroups; g++) {
+		bool had = false;
+
+		if (!st->groups[g].live || !*mon_of(r, st, g))
+			continue;
+		for (c = 0, n = 0; c < st->m->ncpus; c++) {
+			if (st->cpu_group[c] == g)
+				cpus[n++] = (int)c;
+			had |= before && c < before->m->ncpus && before->cpu_group[c] == g;
+		}
+		if (!n && !had && !mon_fresh(r, g))
+			continue;	/* none then, none now */
+		rdt_cpulist_format(cpus, n, text, len - 1);
+		strcat(text, "\n");
+		mon_dir(dir_name(v, v->cls_of[g]), st->groups[g].name, md, sizeof(md));
+		ret = write_logged(r, md, "cpus_list", text, same_cpus);
+	}
+	free(cpus);
+	free(text);
+	return ret;
+}
+
 static int realise(struct rdtalloc *r, const struct rdt_state *before)
 {
 	struct rc_ctx *c = ctx_of(r);
 	struct rc_view v = { 0 }, bv = { 0 };
 	const char **was_dir = NULL;
+	struct rc_mons *mons = NULL;
 	unsigned int k, d;
 	int ret;
 	char *text = NULL;
@@ -1781,6 +2130,15 @@ static int realise(struct rdtalloc *r, const struct rdt_state *before)
 		free(text);
 		text = NULL;
 	}
+	/* the MON groups, before any task moves into one */
+	if (!ret && c->mon) {
+		c->mon_fresh = calloc(r->st->ngroups ? r->st->ngroups : 1, sizeof(bool));
+		ret = c->mon_fresh ? read_mons(r, &v, &mons) : rdt_fail(r, -ENOMEM, "out of memory");
+		if (!ret)
+			ret = make_mons(r, &v, mons);
+		if (!ret)
+			ret = mon_cpus(r, &v, before);
+	}
 	for (d = 0; !ret && before && d < v.ndirs; d++) {
 		struct rc_dir *dir = &v.dirs[d];
 		bool same;
@@ -1799,10 +2157,12 @@ static int realise(struct rdtalloc *r, const struct rdt_state *before)
 	 * a control group of ours had to be made (a reboot, a remount): tasks
 	 * files are the dearest to read, and nobody but us moves our tasks.
 	 */
-	if (!ret && (before || created_any(&v)))
+	if (!ret && (before || created_any(&v) || any_fresh(r)))
 		ret = move_bound(r, &v, before, &bv, was_dir);
 	if (!ret)
 		ret = move_cgroups(r, &v, before);
+	if (!ret && mons)
+		ret = remove_mons(r, &v, before, mons);
 	/* remove the directories no class holds: their CPUs and tasks go to the root */
 	for (d = 0; !ret && d < v.ndirs; d++)
 		if (v.dirs[d].remove)
@@ -1817,6 +2177,9 @@ static int realise(struct rdtalloc *r, const struct rdt_state *before)
 		names_not_ours(&v, c->foreign_names, sizeof(c->foreign_names));
 	}
 out:
+	mons_free(mons, v.ncls + 1);
+	free(c->mon_fresh);
+	c->mon_fresh = NULL;
 	free(was_dir);
 	view_free(&v);
 	view_free(&bv);
@@ -2342,6 +2705,145 @@ static const struct rdt_group_ops resctrl_ops = {
 	.moved_tasks = rc_moved_tasks,
 };
 
+/* ---- Monitoring: the kernel's counters ------------------------------------------- */
+
+/* A counter file: a byte count, or the state the kernel prints instead. */
+static int parse_counter(const char *text, uint64_t *v)
+{
+	unsigned long long x;
+	char *end;
+
+	if (!strcmp(text, "Unavailable\n"))
+		return RDTALLOC_MON_UNAVAILABLE;
+	if (!strcmp(text, "Error\n"))
+		return RDTALLOC_MON_ERROR;
+	if (!strcmp(text, "Unassigned\n"))
+		return RDTALLOC_MON_UNASSIGNED;
+	errno = 0;
+	x = strtoull(text, &end, 10);
+	if (end == text || !isdigit((unsigned char)text[0]) || errno || strcmp(end, "\n"))
+		return -EINVAL;
+	*v = x;
+	return RDTALLOC_MON_OK;
+}
+
+/* dir's (a control or MON group's) three counters in L3 domain index d. */
+static int read_counters(struct rdtalloc *r, const char *dir, unsigned int d, int *state,
+			 uint64_t *val)
+{
+	static const char *const events[] = { "llc_occupancy", "mbm_total_bytes",
+					       "mbm_local_bytes" };
+	char sub[RC_MON_DIR_MAX + 32], path[PATH_MAX], *text;
+	unsigned int e;
+	int ret;
+
+	snprintf(sub, sizeof(sub), "%s%smon_data/mon_L3_%02u", dir, *dir ? "/" : "",
+		 r->m->dom[RDT_L3][d].cache_id);
+	for (e = 0; e < 3; e++) {
+		val[e] = 0;
+		state[e] = RDTALLOC_MON_UNSUPPORTED;
+		if (!(r->m->mon.events & (1u << e)))
+			continue;
+		rel_path(ctx_of(r), sub, events[e], path, sizeof(path));
+		ret = read_all(path, RC_SMALL_MAX, &text, NULL);
+		if (ret == -ENOENT)
+			return rdt_fail(r, ret, "resctrl: %s is missing: the monitoring group was "
+					"removed behind our back (any change through rdtalloc "
+					"makes it again)", path);
+		if (ret)
+			return rdt_fail(r, ret, "resctrl: cannot read %s: %s", path,
+					strerror(-ret));
+		state[e] = parse_counter(text, &val[e]);
+		if (state[e] < 0) {
+			trim(text);
+			ret = rdt_fail(r, -EIO, "resctrl: %s: '%.40s' is not a counter", path, text);
+		}
+		free(text);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/*
+ * The default group is the root's own RMID: the root's files sum it and
+ * every MON group of the root's (ours, for groups sharing its CLOSID, and
+ * other tools'), so those are taken away. Occupancy moves both ways: a
+ * difference below zero (read a moment apart) is 0.
+ */
+static int read_default(struct rdtalloc *r, unsigned int d, int *state, uint64_t *val)
+{
+	struct rc_mons m = { 0 };
+	char md[RC_MON_DIR_MAX];
+	int st[3], ret;
+	uint64_t v[3];
+	unsigned int e;
+	size_t i;
+
+	ret = read_counters(r, "", d, state, val);
+	if (!ret)
+		ret = list_mons(r, "", &m);
+	for (i = 0; !ret && i < m.n; i++) {
+		mon_dir("", m.names[i], md, sizeof(md));
+		ret = read_counters(r, md, d, st, v);
+		for (e = 0; !ret && e < 3; e++) {
+			if (st[e] == RDTALLOC_MON_OK)
+				val[e] = val[e] > v[e] ? val[e] - v[e] : 0;
+			else if (state[e] == RDTALLOC_MON_OK)
+				state[e] = st[e];	/* no number to take away: none */
+		}
+	}
+	for (i = 0; i < m.n; i++)
+		free(m.names[i]);
+	free(m.names);
+	return ret;
+}
+
+/*
+ * Every control group holds an RMID of the kernel's, the root and other
+ * tools' too, and there are at most num_closids of them: those are kept
+ * from our groups' MON groups, so that a new class never finds none.
+ */
+static unsigned int rc_mon_reserved(void *ctx)
+{
+	const struct rc_ctx *c = ctx;
+
+	return c->num_closids;
+}
+
+static int rc_mon_read(struct rdtalloc *r, const int *gs, unsigned int n, int *state,
+		       uint64_t *val)
+{
+	unsigned int ndom = r->m->ndom[RDT_L3], i, d;
+	char md[RC_MON_DIR_MAX];
+	struct rc_view v;
+	int ret;
+
+	ret = view_current(r, &v);
+	if (ret)
+		return ret;
+	for (i = 0; !ret && i < n; i++) {
+		int g = gs[i];
+		const char *name = mon_of(r, r->st, g);
+
+		for (d = 0; !ret && d < ndom; d++) {
+			size_t at = ((size_t)i * ndom + d) * 3;
+
+			if (g == 0) {
+				ret = read_default(r, d, state + at, val + at);
+			} else if (*name) {
+				mon_dir(dir_name(&v, v.cls_of[g]), name, md, sizeof(md));
+				ret = read_counters(r, md, d, state + at, val + at);
+			} else {
+				state[at] = state[at + 1] = state[at + 2] =
+					RDTALLOC_MON_UNSUPPORTED;
+			}
+		}
+	}
+	view_free(&v);
+	return ret;
+}
+
 /* ---- The kernel's capabilities ------------------------------------------------------ */
 
 /* Where resctrl is: the setting, else the mount table. */
@@ -2679,6 +3181,7 @@ static int rc_open(void **ctx, const struct rdt_machine *m, const struct rdt_bac
 		return -ENOMEM;
 	c->m = m;
 	c->lock_fd = -1;
+	c->mon = m->mon.rmids > 0;
 	ret = find_root(env, c->root, sizeof(c->root), err, len);
 	/*
 	 * m was built from info/ (rc_machine_desc): CDP as mounted, CLOSIDs
@@ -2737,4 +3240,6 @@ const struct rdt_backend rdt_backend_resctrl = {
 	.machine_desc = rc_machine_desc,
 	.open = rc_open,
 	.close = rc_close,
+	.mon_read = rc_mon_read,
+	.mon_reserved = rc_mon_reserved,
 };

@@ -92,7 +92,7 @@ static int need_counters(rdtalloc_t *r)
 {
 	int ret = need_mon(r);
 
-	if (!ret && !r->be->simulated && !r->be->mon_counter)
+	if (!ret && !r->be->simulated && !r->be->mon_counter && !r->be->mon_read)
 		ret = rdt_fail(r, -EOPNOTSUPP, "monitoring groups on backend %s are not built "
 			       "yet (docs/monitoring.md)", r->be->name);
 	return ret;
@@ -294,6 +294,38 @@ static int hw_raw(rdtalloc_t *r, unsigned int d, unsigned int rm, struct raw *ou
 	return 0;
 }
 
+/*
+ * Counters a kernel keeps (resctrl): bytes, running totals already, each
+ * group's at its RMID's place in raw (scale 1 on such a machine).
+ */
+static int kernel_raw(rdtalloc_t *r, const int *gs, unsigned int n, struct raw *raw)
+{
+	unsigned int ndom = r->st->mon.ndom, i, d, e;
+	int *state = calloc((size_t)n * ndom * 3 + 1, sizeof(int));
+	uint64_t *val = calloc((size_t)n * ndom * 3 + 1, sizeof(uint64_t));
+	int ret = 0;
+
+	if (!state || !val)
+		ret = rdt_fail(r, -ENOMEM, "out of memory");
+	if (!ret)
+		ret = r->be->mon_read(r, gs, n, state, val);
+	for (i = 0; !ret && i < n; i++) {
+		int rm = rdt_mon_group_rmid(r->st, gs[i]);
+
+		for (d = 0; rm >= 0 && d < ndom; d++) {
+			struct raw *x = &raw[(size_t)d * r->st->mon.nrmids + (unsigned int)rm];
+
+			for (e = 0; e < 3; e++) {
+				x->state[e] = state[((size_t)i * ndom + d) * 3 + e];
+				x->val[e] = val[((size_t)i * ndom + d) * 3 + e];
+			}
+		}
+	}
+	free(state);
+	free(val);
+	return ret;
+}
+
 /* ---- Running totals ------------------------------------------------------------------ */
 
 struct counters {
@@ -464,8 +496,13 @@ static void fold(rdtalloc_t *r, struct counters *c, unsigned int rm, uint64_t se
 			tot[k] = old[1 + 2 * k];	/* nothing read: the total stands */
 			continue;
 		}
-		tot[k] = known ? old[1 + 2 * k] + ((now_raw - old[2 * k]) & wrap) * mon->scale
-			       : now_raw * mon->scale;
+		if (known && mon->width >= RDT_MON_WIDTH_NOWRAP && now_raw < old[2 * k])
+			/* too wide to wrap: the kernel's count started again (a new RMID) */
+			tot[k] = old[1 + 2 * k] + now_raw * mon->scale;
+		else
+			tot[k] = known ? old[1 + 2 * k] +
+					 ((now_raw - old[2 * k]) & wrap) * mon->scale
+				       : now_raw * mon->scale;
 		if (tot[k] > RDT_COUNTER_MAX)
 			tot[k] = RDT_COUNTER_MAX;
 	}
@@ -490,6 +527,18 @@ static void fold(rdtalloc_t *r, struct counters *c, unsigned int rm, uint64_t se
 
 /* ---- Reading ----------------------------------------------------------------------- */
 
+/* How bad a state is: an error first, then no counter, then no value yet. */
+static int state_rank(int st)
+{
+	static const int rank[] = {
+		[RDTALLOC_MON_OK] = 0, [RDTALLOC_MON_UNSUPPORTED] = 1,
+		[RDTALLOC_MON_UNAVAILABLE] = 2, [RDTALLOC_MON_UNASSIGNED] = 3,
+		[RDTALLOC_MON_ERROR] = 4,
+	};
+
+	return st >= 0 && st <= RDTALLOC_MON_UNASSIGNED ? rank[st] : 4;
+}
+
 static int worst(const struct raw *raw, unsigned int events, unsigned int *valid)
 {
 	int st = RDTALLOC_MON_OK, e;
@@ -500,7 +549,7 @@ static int worst(const struct raw *raw, unsigned int events, unsigned int *valid
 			continue;
 		if (raw->state[e] == RDTALLOC_MON_OK)
 			*valid |= 1u << e;
-		else if (raw->state[e] > st)
+		else if (state_rank(raw->state[e]) > state_rank(st))
 			st = raw->state[e];
 	}
 	/* unsupported only when no event gave anything */
@@ -564,8 +613,11 @@ RDTALLOC_API int rdtalloc_mon_read(rdtalloc_t *r, const char *const *groups, siz
 		goto out;
 	for (d = 0; !ret && r->be->simulated && d < r->st->mon.ndom; d++)
 		ret = sim_raw(r, d, now, &raw[(size_t)d * r->st->mon.nrmids]);
+	/* a kernel's files (resctrl): the groups asked for, in one pass */
+	if (!ret && r->be->mon_read)
+		ret = kernel_raw(r, gs, n, raw);
 	/* registers: only the RMIDs asked for, each once */
-	for (i = 0; !ret && !r->be->simulated && i < n; i++) {
+	for (i = 0; !ret && !r->be->simulated && !r->be->mon_read && i < n; i++) {
 		int rm = rdt_mon_group_rmid(r->st, gs[i]);
 
 		for (d = 0; !ret && rm >= 0 && d < r->st->mon.ndom; d++)

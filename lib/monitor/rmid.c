@@ -482,7 +482,7 @@ void rdt_mon_settle(struct rdtalloc *r)
 {
 	struct rdt_state *st = r->st;
 	struct rdt_mon_state *ms;
-	unsigned int i, rm, n = 0, next = 1;
+	unsigned int i, rm, n = 0, next = 1, reserved, limit;
 	int *want;
 
 	if (!st || !st->mon.nrmids)
@@ -508,10 +508,12 @@ void rdt_mon_settle(struct rdtalloc *r)
 			want[n++] = (int)i;
 	}
 	qsort_r(want, n, sizeof(int), cmp_seq, st->groups);
+	reserved = r->be->mon_reserved && r->be_ctx ? r->be->mon_reserved(r->be_ctx) : 0;
+	limit = reserved < ms->nrmids ? ms->nrmids - reserved : 1;
 	for (i = 0; i < n; i++) {
-		while (next < ms->nrmids && (ms->owner[next] >= 0 || ms->in_limbo[next]))
+		while (next < limit && (ms->owner[next] >= 0 || ms->in_limbo[next]))
 			next++;
-		if (next >= ms->nrmids)
+		if (next >= limit)
 			break;
 		ms->owner[next] = (int64_t)st->groups[want[i]].seq;
 		st->groups[want[i]].rmid = next;

@@ -111,6 +111,17 @@ static void write_config(const char *path, int n)
 	fclose(f);
 }
 
+static void cleanup(void)
+{
+	if (sleeper > 0) {
+		kill(sleeper, SIGKILL);
+		waitpid(sleeper, NULL, 0);
+		sleeper = 0;
+		if (mounted())
+			umount_fs();
+	}
+}
+
 struct figures {
 	int groups;
 	double version, set[2], bind[2];	/* [0] sim, [1] resctrl */
@@ -213,12 +224,15 @@ int main(int argc, char **argv)
 		pause();
 		_exit(0);
 	}
+	/* a failed command exits: the sleeper and the mount must not outlive us */
+	atexit(cleanup);
 	f[0] = measure(10, rounds);
 	f[1] = measure(1000, rounds);
 	op = file_op_cost(500);
 	run("resctrl", reset, NULL);
 	kill(sleeper, SIGKILL);
 	waitpid(sleeper, NULL, 0);
+	sleeper = 0;
 	umount_fs();
 
 	printf("rdtctl on resctrl (the emulator at %s) and on sim, machine \"%s\"\n", mnt, MACHINE);

@@ -566,9 +566,138 @@ ok "info on resctrl" -j info
 json "monitoring from info/L3_MON: RMIDs, bytes (scale 1), events, the threshold" \
 	"(d['monitoring']['rmids'], d['monitoring']['scale'], d['monitoring']['events'], d['monitoring']['threshold'])" \
 	'[192, 1, ["llc_occupancy", "mbm_total_bytes", "mbm_local_bytes"], 98304]'
-failure "no counters on resctrl yet" \
-	"monitoring groups on backend resctrl are not built yet (docs/monitoring.md)" monitor --count 1
 umount_fs
+
+# ---- monitoring groups and counters from mon_data ---------------------------------------
+# web and db share a CLOSID (one control group), batch has its own; each
+# is a MON group of its control group; runc-1 is another tool's MON group
+# in the root. Counters are planted in the emulator's state file.
+STATE=$TMP/state-mongroups
+mkdir -m 700 "$STATE"
+FSST=$TMP/fs-mon.json
+MACHINE=preset=skylake-sp
+mount_fs --state "$FSST"
+mkdir "$MNT/mon_groups/runc-1"
+ok "web" group create web --schema "L3:0=f;1=f"
+ok "db, web's schema" group create db --schema "L3:0=f;1=f"
+ok "batch" group create batch --schema "L3:0=7f0;1=7f0"
+WD=$(cd "$MNT" && ls -d rdtalloc-*/mon_groups/web | cut -d/ -f1)
+BD=$(cd "$MNT" && ls -d rdtalloc-*/mon_groups/batch | cut -d/ -f1)
+if [ "$(ls "$MNT/$WD/mon_groups" | tr '\n' ' ')" = "db web " ]; then pass; else
+	fail "MON groups of $WD: $(ls "$MNT/$WD/mon_groups" | tr '\n' ' ')"; fi
+if [ "$WD" != "$BD" ]; then pass; else fail "batch shares web's control group"; fi
+sleep 300 &
+T1=$!
+sleep 300 &
+T2=$!
+ok "bind T1 to web" task bind web $T1
+ok "bind T2 to db" task bind db $T2
+expect_file "web's MON group" "$MNT/$WD/mon_groups/web/tasks" "$T1"
+expect_file "db's MON group" "$MNT/$WD/mon_groups/db/tasks" "$T2"
+expect_lists "the control group lists both" "$MNT/$WD/tasks" $T1 $T2
+ok "T1 to db, the same control group" task bind db $T1
+expect_lists "db's MON group has both" "$MNT/$WD/mon_groups/db/tasks" $T1 $T2
+expect_file "web's none" "$MNT/$WD/mon_groups/web/tasks" ""
+ok "T1 back to web" task bind web $T1
+ok "the CPU 1 to batch" cpu bind batch 1
+expect_file "batch's MON group has its CPU" "$MNT/$BD/mon_groups/batch/cpus_list" "1"
+umount_fs
+python3 - "$FSST" "$WD" "$BD" <<'PY'
+import json, sys
+path, wd, bd = sys.argv[1:]
+st = json.load(open(path))
+closid = {g["name"]: g["closid"] for g in st["groups"]}
+rmid = {(m["parent"], m["name"]): m["rmid"] for m in st["mon_groups"]}
+web, db = rmid[(closid[wd], "web")], rmid[(closid[wd], "db")]
+batch, runc = rmid[(closid[bd], "batch")], rmid[(0, "runc-1")]
+def c(r, dom, ev, v):
+    return {"rmid": r, "cache_id": dom, "event": ev, "value": v}
+st["counters"] = [
+    c(0, 0, "llc_occupancy", 10000), c(0, 0, "mbm_total_bytes", 900000),
+    c(0, 0, "mbm_local_bytes", 600000),
+    c(runc, 0, "llc_occupancy", 3000), c(runc, 0, "mbm_total_bytes", 100000),
+    c(runc, 0, "mbm_local_bytes", 100000),
+    c(web, 0, "llc_occupancy", 2048), c(web, 0, "mbm_total_bytes", 5000),
+    c(web, 0, "mbm_local_bytes", 4000),
+    c(db, 0, "llc_occupancy", 40960), c(db, 0, "mbm_total_bytes", 70000),
+    c(db, 0, "mbm_local_bytes", 1000),
+    c(batch, 0, "llc_occupancy", "Error"), c(batch, 0, "mbm_total_bytes", "Unavailable"),
+    c(batch, 0, "mbm_local_bytes", "Unassigned"),
+]
+json.dump(st, open(path, "w"))
+PY
+mount_fs --state "$FSST"
+ok "monitor on resctrl" -j monitor --count 1 --domain 0
+mon_row()
+{
+	json "$1" "[(x['rmid'] > 0, [(y['state'], y['llc_occupancy_bytes'], y['mbm_total_bytes'], y['mbm_local_bytes']) for y in x['domains']]) for x in d['groups'] if x['group'] == '$2'][0]" "$3"
+}
+# the default group: the root's files (its own RMID's and runc-1's) less runc-1's
+expect_file "the root's file sums its MON groups" "$MNT/mon_data/mon_L3_00/llc_occupancy" "13000"
+json "default: RMID 0" "[x['rmid'] for x in d['groups'] if x['group'] == 'default'][0]" "0"
+mon_row "default: the root less runc-1" default '[false, [["ok", 10000, 900000, 600000]]]'
+mon_row "web, counted apart from db" web '[true, [["ok", 2048, 5000, 4000]]]'
+mon_row "db" db '[true, [["ok", 40960, 70000, 1000]]]'
+json "batch: Error before Unassigned and Unavailable, no numbers" \
+	"[(y['state'], y['llc_occupancy_bytes'], y['mbm_total_bytes']) for x in d['groups'] if x['group'] == 'batch' for y in x['domains']]" \
+	'[["error", null, null]]'
+ok "every domain" -j monitor --count 1
+json "a fresh RMID: unavailable" "[y['state'] for x in d['groups'] if x['group'] == 'web' for y in x['domains'] if y['cache_id'] == 1]" '["unavailable"]'
+# removing a group removes its MON group; another tool's stays
+ok "remove web" group remove web
+if [ ! -e "$MNT/$WD/mon_groups/web" ] && [ -d "$MNT/$WD/mon_groups/db" ]; then pass; else
+	fail "web's MON group left, or db's gone"; fi
+if [ -d "$MNT/mon_groups/runc-1" ]; then pass; else fail "runc-1 was touched"; fi
+expect_lists "T1 is default's again: the root" "$MNT/tasks" $T1
+# db takes batch's schema: its MON group moves with its tasks
+ok "db to batch's schema" schema set db "L3:0=7f0;1=7f0"
+expect_lists "db's tasks in its new MON group" "$MNT/$BD/mon_groups/db/tasks" $T2
+if [ ! -e "$MNT/$WD" ]; then pass; else fail "$WD stays without groups"; fi
+umount_fs
+
+# out of RMIDs: every control and MON group holds one, other tools' too.
+# We keep num_closids (8: MB's, the fewest) of the 12 for control groups,
+# so our groups get RMIDs 1-3; another tool's 9 MON groups leave the
+# kernel 2 (10, 11).
+STATE=$TMP/state-normids
+mkdir -m 700 "$STATE"
+MACHINE="preset=skylake-sp;mon.rmids=12"
+mount_fs
+for i in $(seq 1 9); do mkdir "$MNT/mon_groups/other-$i"; done
+ok "a: a control group and a MON group" group create a --schema "L3:0=f;1=f"
+ok "state before" -j group show a
+BEFORE=$OUT
+A_DIR=$(ours)
+run group create b
+expect_rc 1 "out of RMIDs for a new class"
+case "$ERR" in
+"rdtctl: resctrl is out of RMIDs: no control group for a new class (mkdir $MNT/rdtalloc-"*": Out of RMIDs); every control group and monitoring group holds one of its 12: remove a group, ours or another tool's") pass ;;
+*) fail "out of RMIDs for a class: $ERR" ;;
+esac
+rmdir "$MNT/mon_groups/other-9"
+run group create b
+expect_rc 1 "out of RMIDs for a MON group"
+case "$ERR" in
+"rdtctl: resctrl is out of RMIDs: no monitoring group for group 'b' (mkdir $MNT/rdtalloc-"*"/mon_groups/b: Out of RMIDs); every control group and monitoring group holds one of its 12: remove a group, ours or another tool's") pass ;;
+*) fail "out of RMIDs for a MON group: $ERR" ;;
+esac
+ok "state after" -j group show a
+if [ "$OUT" = "$BEFORE" ]; then pass; else fail "a refused group changed the state: $BEFORE / $OUT"; fi
+ok "groups after" -j group list
+json "no b" "d" '["default", "a"]'
+if [ "$(ours)" = "$A_DIR" ]; then pass; else fail "b's control group stays: $(ours)"; fi
+if [ "$(ls "$MNT/mon_groups" | wc -l)" = 8 ]; then pass; else fail "another tool's MON groups touched"; fi
+# our own count: 3 groups with RMIDs, the fourth unmonitored (no MON group)
+rmdir "$MNT"/mon_groups/other-*
+ok "b" group create b --schema "L3:0=f;1=f"
+ok "c" group create c --schema "L3:0=f;1=f"
+ok "d" group create d --schema "L3:0=f;1=f"
+ok "d's RMID" -j group show d
+json "d: unmonitored" "(d['rmid'], d['monitored'])" '[null, false]'
+if [ "$(ls "$MNT/$(ours)/mon_groups" | tr '\n' ' ')" = "a b c " ]; then pass; else
+	fail "MON groups: $(ls "$MNT/$(ours)/mon_groups" | tr '\n' ' ')"; fi
+umount_fs
+kill $T1 $T2 2>/dev/null
 STATE=$TMP/state-nomon
 mkdir -m 700 "$STATE"
 MACHINE="preset=skylake-sp;mon.rmids=0"
