@@ -13,7 +13,9 @@
 
 #include <rdtalloc/rdtalloc.h>
 
+#include "backends/msr.h"
 #include "core.h"
+#include "errors.h"
 #include "monitor.h"
 
 #define BAD(...) (snprintf(err, len, __VA_ARGS__), -EINVAL)
@@ -432,16 +434,52 @@ static void recheck_limbo(struct rdt_state *st)
 	}
 }
 
+/*
+ * What an RMID holds in L3 domain d where registers count it (msr), in
+ * bytes; a counter in error or without a value yet counts as empty (it
+ * cannot be told, and an RMID must not stay in limbo for ever).
+ */
+static uint64_t hw_occupancy(struct rdtalloc *r, unsigned int rmid, unsigned int d)
+{
+	char err[RDT_ERRMSG_MAX];
+	uint64_t v;
+
+	if (!(r->m->mon.events & RDTALLOC_MON_EV_OCCUPANCY) ||
+	    r->be->mon_counter(r->be_ctx, d, rmid, 1, &v, err, sizeof(err)) ||
+	    (v & (RDT_QM_CTR_ERROR | RDT_QM_CTR_UNAVAILABLE)))
+		return 0;
+	return (v & RDT_QM_CTR_COUNT) * r->m->mon.scale;
+}
+
+/* Registers count for real: freed RMIDs' limbo is what they hold now. */
+static bool hw_limbo(struct rdtalloc *r)
+{
+	return !r->be->simulated && r->be->mon_counter && r->be_ctx;
+}
+
+static void hw_limbo_read(struct rdtalloc *r, unsigned int rmid)
+{
+	struct rdt_mon_state *ms = &r->st->mon;
+	unsigned int d;
+
+	for (d = 0; d < ms->ndom; d++)
+		ms->limbo[(size_t)rmid * ms->ndom + d] = hw_occupancy(r, rmid, d);
+}
+
 void rdt_mon_advance(struct rdtalloc *r)
 {
 	struct rdt_state *st = r->st;
 	uint64_t now = now_ns();
+	unsigned int rm;
 
 	if (!st || !st->mon.nrmids)
 		return;
 	if (r->be->simulated && advance_sim(st, now))
 		return;		/* out of memory: the counters stay as of t0 */
 	st->mon.t0 = now;
+	for (rm = 1; hw_limbo(r) && rm < st->mon.nrmids; rm++)
+		if (st->mon.owner[rm] < 0 && st->mon.in_limbo[rm])
+			hw_limbo_read(r, rm);
 	recheck_limbo(st);
 }
 
@@ -491,8 +529,11 @@ void rdt_mon_settle(struct rdtalloc *r)
 	for (rm = 1; rm < ms->nrmids; rm++) {
 		int g = ms->owner[rm] >= 0 ? group_of_seq(st, (uint64_t)ms->owner[rm]) : -1;
 
-		if (ms->owner[rm] >= 0 && (g < 0 || st->groups[g].rmid != rm))
+		if (ms->owner[rm] >= 0 && (g < 0 || st->groups[g].rmid != rm)) {
 			release(st, rm);
+			if (hw_limbo(r))
+				hw_limbo_read(r, rm);
+		}
 	}
 	recheck_limbo(st);
 	drop_dead_loads(st);

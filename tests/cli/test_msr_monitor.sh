@@ -85,6 +85,23 @@ msr -j monitor a --count 1
 json "the wrap folded in" 'd["groups"][0]["domains"][0]["mbm_total_bytes"]' "$(((0xfffff0 + 0x20) * 64))"
 json "a rate from the last reading" 'd["groups"][0]["domains"][0]["mbm_total_bytes_per_second"] > 0' 'true'
 json "local: its first reading" 'd["groups"][0]["domains"][0]["mbm_local_bytes"]' "$((7 * 64))"
+# limbo on registers: a freed RMID that still holds lines (read through
+# QM_CTR when its group goes) is not given out until it holds under the
+# threshold; then the lowest free RMID is its again
+plant "qm 0 0x10002 0x100000000"
+msr group remove b
+expect_rc 0 "remove b: RMID 2 in limbo"
+msr group create c
+expect_rc 0 "group c"
+msr -j group show c
+json "c skips RMID 2, still full" 'd["rmid"]' '3'
+msr -j info
+json "one RMID in limbo" 'd["monitoring"]["in_limbo"]' '1'
+plant "qm 0 0x10002 0x0"
+msr group create e
+expect_rc 0 "group e"
+msr -j group show e
+json "RMID 2, empty now, is e's" 'd["rmid"]' '2'
 # no monitoring on the machine: QM_EVTSEL faults, and rdtctl says there is none
 msr monitor --count 1 --format csv
 expect_rc 0 "csv on msr"
