@@ -200,17 +200,24 @@ const char *precedence_text(const char *name)
 
 /* ---- the context ---------------------------------------------------------- */
 
-static rdtalloc_t *ctx_flags(unsigned int flags)
+void ctx_opts(struct rdtalloc_opts *o, unsigned int flags)
 {
-	int ret;
-
-	if (g_ctx)
-		return g_ctx;
-	RDTALLOC_OPTS(rdtalloc_opts, o, .backend = g_opts.backend,
+	RDTALLOC_OPTS(rdtalloc_opts, v, .backend = g_opts.backend,
 		      .state_dir = g_opts.state_dir, .machine = g_opts.machine,
 		      .msr_root = g_opts.msr_root, .resctrl_root = g_opts.resctrl_root,
 		      .precedence = g_opts.precedence, .max_groups = g_opts.max_groups,
 		      .max_tasks = g_opts.max_tasks, .flags = flags);
+	*o = v;
+}
+
+static rdtalloc_t *ctx_flags(unsigned int flags)
+{
+	struct rdtalloc_opts o;
+	int ret;
+
+	if (g_ctx)
+		return g_ctx;
+	ctx_opts(&o, flags);
 	ret = rdtalloc_open(&g_ctx, &o);
 	if (ret) {
 		g_ctx = NULL;

@@ -76,6 +76,9 @@ static const char usage_text[] =
 "          [--fault unavailable|error] | sim unload GROUP [--domain ID]\n"
 "                                     the simulator's workload of a group, which its\n"
 "                                     monitoring counters show\n"
+"  oci-hook createRuntime|prestart|poststop\n"
+"                                     the OCI runtime hook: a container annotated\n"
+"                                     rdtalloc.group=G (state JSON on stdin) goes into G\n"
 "  demo                               the 2016 resctrl patch set's example, simulated\n"
 "\n"
 "The default group is called 'default'. Commands and verbs may be abbreviated.\n"
@@ -106,6 +109,7 @@ static const struct cmd objects[] = {
 	{ "map", do_map },
 	{ "monitor", do_monitor },
 	{ "sim", do_sim },
+	{ "oci-hook", do_oci_hook },
 	{ "help", do_help },
 	{ NULL, NULL },
 };

@@ -66,7 +66,7 @@ _rdtctl()
 	fi
 
 	local globals="--backend --state-dir --machine --msr-root --resctrl-root --precedence --json --pretty --quiet --help --version"
-	local objects="info group schema task exec cgroup cpu closids cdp save apply reset hook demo map monitor sim help"
+	local objects="info group schema task exec cgroup cpu closids cdp save apply reset hook demo map monitor sim oci-hook help"
 
 	case $prev in
 	--backend)
@@ -175,6 +175,9 @@ _rdtctl()
 		;;
 	sim/)
 		_rdtctl_reply "load unload"
+		;;
+	oci-hook/)
+		_rdtctl_reply "createRuntime prestart poststop"
 		;;
 	sim/load | sim/unload)
 		if [[ $cur == -* ]]; then

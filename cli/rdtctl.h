@@ -114,6 +114,8 @@ rdtalloc_t *ctx_replace(void);
 /* For monitor: nothing created, the counters' running totals kept. */
 rdtalloc_t *ctx_monitor(void);
 void ctx_close(void);
+/* The options a context is opened with, from the global options (oci-hook opens its own). */
+void ctx_opts(struct rdtalloc_opts *o, unsigned int flags);
 
 /*
  * Print doc as JSON (with -j) or through human(doc), then free it. For
@@ -204,6 +206,7 @@ int do_demo(int argc, char **argv);
 int do_map(int argc, char **argv);
 int do_monitor(int argc, char **argv);
 int do_sim(int argc, char **argv);
+int do_oci_hook(int argc, char **argv);
 /* The way map of every cache domain (rdtctl map -j), and its text, indented (for demo). */
 json_object *map_document(rdtalloc_t *r);
 void map_print(json_object *doc, const char *indent);

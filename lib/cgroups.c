@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/magic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +28,8 @@
 
 int rdt_cgroup_root(const char *mounts, char *buf, size_t len, char *err, size_t errlen)
 {
-	int ret = rdt_fs_mounted(mounts ? mounts : "/proc/self/mounts", "cgroup2", buf, len);
+	int ret = rdt_fs_mounted_at(mounts ? mounts : "/proc/self/mounts", "cgroup2",
+				    CGROUP2_SUPER_MAGIC, buf, len);
 
 	if (ret < 0) {
 		snprintf(err, errlen, "cannot read the mount table: %s", strerror(-ret));

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/vfs.h>
 
 #include "mounts.h"
 
@@ -40,7 +41,15 @@ int rdt_resctrl_mounted(const char *mounts, char *where, size_t len)
 
 int rdt_fs_mounted(const char *mounts, const char *fstype, char *where, size_t len)
 {
+	return rdt_fs_mounted_at(mounts, fstype, 0, where, len);
+}
+
+int rdt_fs_mounted_at(const char *mounts, const char *fstype, long magic, char *where,
+		      size_t len)
+{
 	char line[4096], *save, *mnt, *type;
+	bool reached = false;
+	struct statfs sf;
 	int ret = 0;
 	FILE *f;
 
@@ -55,9 +64,22 @@ int rdt_fs_mounted(const char *mounts, const char *fstype, char *where, size_t l
 		if (!mnt || !type || strcmp(type, fstype))
 			continue;
 		unescape_octal(mnt);
-		snprintf(where, len, "%s", mnt);
+		/*
+		 * The table lists mounts in the order they were made: a later one
+		 * on a parent directory hides an earlier one (cgroup2 mounted on
+		 * /sys/fs/cgroup over a hybrid layout's /sys/fs/cgroup/unified).
+		 * The last one that is reachable as that filesystem wins; the
+		 * first listed when none is (a mount table of a test).
+		 */
+		if (magic && !statfs(mnt, &sf) && sf.f_type == magic) {
+			snprintf(where, len, "%s", mnt);
+			reached = true;
+		} else if (!ret && !reached) {
+			snprintf(where, len, "%s", mnt);
+		}
 		ret = 1;
-		break;
+		if (!magic)
+			break;
 	}
 	fclose(f);
 	return ret;

@@ -12,6 +12,12 @@
 int rdt_resctrl_mounted(const char *mounts, char *where, size_t len);
 /* The same for the first mount of file system type fstype ("cgroup2"). */
 int rdt_fs_mounted(const char *mounts, const char *fstype, char *where, size_t len);
+/*
+ * The same, where several are mounted: the last listed whose statfs says
+ * magic (the one not hidden by a later mount), else the first listed.
+ */
+int rdt_fs_mounted_at(const char *mounts, const char *fstype, long magic, char *where,
+		      size_t len);
 
 /*
  * 1 when the mount at where lists opt among its options (or its source,

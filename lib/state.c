@@ -967,6 +967,12 @@ int rdt_store_read(struct rdt_store *s, const struct rdt_machine *m, const char 
 		json_object_object_get_ex(root, "monitoring", &mon);
 		ret = rdt_mon_state_read(st, mon, s->path, err, len);
 	}
+	if (!ret) {
+		json_object *ctrs = NULL;
+
+		json_object_object_get_ex(root, "containers", &ctrs);
+		ret = rdt_oci_state_read(st, ctrs, s->path, err, len);
+	}
 	if (ret)
 		goto out;
 	ret = rdt_state_rebuild(st);
@@ -1201,6 +1207,12 @@ static json_object *state_json(const struct rdt_state *st, const char *backend)
 
 		if (mon)
 			json_object_object_add(root, "monitoring", mon);
+	}
+	{
+		json_object *ctrs = rdt_oci_state_json(st);
+
+		if (ctrs)
+			json_object_object_add(root, "containers", ctrs);
 	}
 	tasks = tasks_json(st, order_of);
 	json_object_object_add(root, "tasks", tasks);

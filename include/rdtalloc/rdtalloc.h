@@ -685,6 +685,35 @@ RDTALLOC_API int rdtalloc_preset_foreach(int (*cb)(const char *name, const char 
 						   const char *source, void *arg),
 					 void *arg);
 
+/* ---- Containers: the OCI runtime hook (0.5; docs/containers.md) -------------- */
+
+#define RDTALLOC_OCI_GROUP_KEY "rdtalloc.group"	/* annotation: the group */
+#define RDTALLOC_OCI_SCHEMA_KEY "rdtalloc.schema"	/* annotation: make it with this */
+#define RDTALLOC_OCI_STATE_MAX (1u << 20)	/* bytes of a container's state JSON */
+
+/* What rdtalloc_oci_hook did. */
+#define RDTALLOC_OCI_IGNORED 0		/* not annotated, or a stage with nothing to do */
+#define RDTALLOC_OCI_CGROUP 1		/* its cgroup bound to the group */
+#define RDTALLOC_OCI_PROCESS 2		/* its init process bound (fork does the rest) */
+#define RDTALLOC_OCI_RELEASED 3		/* poststop: its binding gone */
+#define RDTALLOC_OCI_REMOVED_GROUP 4	/* poststop: and the group made for it */
+/*
+ * The hook a runtime runs with the container's state JSON (runtime-spec
+ * "State": ociVersion, id, status, pid, bundle, annotations), len bytes at
+ * most RDTALLOC_OCI_STATE_MAX. stage: "createRuntime" or "prestart" put an
+ * annotated container in its group - its cgroup when it has one of its own,
+ * else its init process - making the group when the annotation
+ * rdtalloc.schema gives a schema and it does not exist; "poststop" undoes
+ * that and removes a group made for that container alone;
+ * "createContainer", "startContainer" and "poststart" do nothing. A
+ * container without rdtalloc.group: 0 at once, no state opened or made.
+ * Otherwise opts open the context. One transaction: on failure nothing
+ * changed, and rdtalloc_errmsg(NULL) says why (the runtime then refuses to
+ * start the container). *what (may be NULL): RDTALLOC_OCI_*.
+ */
+RDTALLOC_API int rdtalloc_oci_hook(const struct rdtalloc_opts *opts, const char *stage,
+				   const char *state, size_t len, int *what);
+
 /* ---- Switch hook (eBPF on sched_switch; docs/hook.md) ------------------------ */
 
 struct rdtalloc_hook_status {

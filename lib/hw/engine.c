@@ -596,6 +596,7 @@ void rdt_state_free(struct rdt_state *st)
 	free(st->regs.pqr);
 	free(st->regs.cur);
 	rdt_mon_state_free(st);
+	rdt_oci_state_free(st);
 	free(st);
 }
 
@@ -680,6 +681,8 @@ int rdt_state_clone(const struct rdt_state *src, struct rdt_state **out)
 	st->regs.pqr = dup_mem(src->regs.pqr, m->ncpus * sizeof(unsigned int));
 	st->regs.cur = dup_mem(src->regs.cur, m->ncpus * sizeof(pid_t));
 	if (!st->regs.mask || !st->regs.cfg || !st->regs.pqr || !st->regs.cur)
+		goto fail;
+	if (rdt_oci_state_copy(st, src))
 		goto fail;
 	if (rdt_mon_state_copy(st, src))
 		goto fail;

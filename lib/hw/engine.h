@@ -24,6 +24,7 @@
 #include "machine.h"
 #include "maps.h"
 #include "monitor/monitor.h"
+#include "oci/oci.h"
 
 #define RDT_NAME_LEN 64		/* RDTALLOC_NAME_MAX + 1 */
 
@@ -181,6 +182,7 @@ struct rdt_state {
 
 	struct rdt_regs regs;
 	struct rdt_mon_state mon;	/* RMIDs and the simulator's counters (monitor/) */
+	struct rdt_oci_state oci;	/* containers the OCI hook placed (oci/) */
 	const struct rdt_sink *sink;
 	char err[RDT_ERR_LEN];		/* why the last engine call failed */
 };

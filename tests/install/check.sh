@@ -72,6 +72,25 @@ if ! cmake --install "$build" --prefix "$prefix" >"$work/install.log" 2>&1; then
 fi
 pass "cmake --install into $prefix"
 
+# The OCI hook's definitions for podman and CRI-O: valid oci-hooks(5) 1.0.0,
+# the installed rdtctl as hook.path, one stage each, matching the annotation.
+for stage in create:createRuntime poststop:poststop; do
+	f=$prefix/share/containers/oci/hooks.d/rdtalloc-${stage%%:*}.json
+	try "hooks.d/rdtalloc-${stage%%:*}.json is a hook for ${stage#*:}" python3 - "$f" \
+		"$prefix/bin/rdtctl" "${stage#*:}" <<'EOF2'
+import json, os, re, sys
+path, rdtctl, stage = sys.argv[1:]
+h = json.load(open(path))
+assert h["version"] == "1.0.0", h["version"]
+assert h["hook"]["path"] == rdtctl and os.access(rdtctl, os.X_OK), h["hook"]["path"]
+assert h["hook"]["args"] == ["rdtctl", "oci-hook", stage], h["hook"]["args"]
+assert h["stages"] == [stage], h["stages"]
+(k, v), = h["when"]["annotations"].items()
+assert re.search(k, "rdtalloc.group") and not re.search(k, "rdtalloc.groupx"), k
+assert not re.search(k, "xrdtalloc.group") and re.search(v, "web"), v
+EOF2
+done
+
 pc=$(find "$prefix" -name rdtalloc.pc | head -n 1)
 so=$(find "$prefix" -name 'librdtalloc.so' | head -n 1)
 if [ -z "$pc" ] || [ -z "$so" ]; then
@@ -132,7 +151,7 @@ fi
 
 # Symbol versions: the hook calls came in 0.2, the calls below in 0.3 (the
 # resctrl backend and issue 13's), rdtalloc_state_id and the batch binds in
-# 0.4, monitoring in 0.5, everything else is 0.1.
+# 0.4, monitoring and the OCI hook in 0.5, everything else is 0.1.
 vers=$(objdump -T "$so" | awk '$NF ~ /^rdtalloc_/ { print $(NF-1), $NF }')
 wrong=$(printf '%s\n' "$vers" | awk '{
 	want = "RDTALLOC_0.1"
@@ -141,7 +160,7 @@ wrong=$(printf '%s\n' "$vers" | awk '{
 		want = "RDTALLOC_0.3"
 	if ($2 ~ /^rdtalloc_(state_id|bind_cpus|bind_tasks|moved_tasks)$/)
 		want = "RDTALLOC_0.4"
-	if ($2 ~ /^rdtalloc_(mon_get_info|group_rmid|mon_read|sim_set_load)$/)
+	if ($2 ~ /^rdtalloc_(mon_get_info|group_rmid|mon_read|sim_set_load|oci_hook)$/)
 		want = "RDTALLOC_0.5"
 	if ($1 != want) print $2 "@" $1
 }')

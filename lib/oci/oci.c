@@ -1,0 +1,564 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * oci: the OCI runtime hook - see oci.h. Each stage is one write call: the
+ * group made (when the annotations ask for it), the container bound, the
+ * record of it written, all in one transaction, so that a failure leaves
+ * the state as it was and the runtime refuses to start the container.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rdtalloc/rdtalloc.h>
+
+#include "config.h"
+#include "core.h"
+#include "errors.h"
+#include "oci/oci.h"
+
+#define SCHEMA_MAX 4096		/* bytes of the rdtalloc.schema annotation */
+#define JSON_DEPTH 16		/* a state JSON nests two levels; more is not one */
+
+/* What the state JSON says, checked. */
+struct oci_in {
+	char id[RDT_OCI_ID_MAX + 1];
+	pid_t pid;			/* 0: none given (poststop) */
+	const char *group;		/* the annotations' values, or NULL */
+	const char *schema;
+};
+
+enum stage { ST_PLACE, ST_RELEASE, ST_NONE };
+
+static int stage_of(const char *stage, enum stage *out)
+{
+	static const char *const place[] = { "createRuntime", "prestart" };
+	static const char *const none[] = { "createContainer", "startContainer", "poststart" };
+	size_t i;
+
+	for (i = 0; stage && i < 2; i++)
+		if (!strcmp(stage, place[i]))
+			return *out = ST_PLACE, 0;
+	if (stage && !strcmp(stage, "poststop"))
+		return *out = ST_RELEASE, 0;
+	for (i = 0; stage && i < 3; i++)
+		if (!strcmp(stage, none[i]))
+			return *out = ST_NONE, 0;
+	return rdt_fail(NULL, -EINVAL, "OCI hook stage '%.40s': not one of createRuntime, "
+			"prestart, poststop (createContainer, startContainer and poststart do "
+			"nothing)", stage ? stage : "(null)");
+}
+
+/* runc's rule for container ids: [A-Za-z0-9_+.-], as many as it allows here. */
+static bool id_valid(const char *s)
+{
+	size_t n = strlen(s), i;
+
+	if (!n || n > RDT_OCI_ID_MAX)
+		return false;
+	for (i = 0; i < n; i++)
+		if (!isalnum((unsigned char)s[i]) && !strchr("_+.-", s[i]))
+			return false;
+	return true;
+}
+
+static int need_string(json_object *o, const char *key, bool required, const char **out)
+{
+	json_object *v;
+
+	*out = NULL;
+	if (!json_object_object_get_ex(o, key, &v) || json_object_is_type(v, json_type_null)) {
+		if (required)
+			return rdt_fail(NULL, -EINVAL, "container state: no \"%s\"", key);
+		return 0;
+	}
+	if (!json_object_is_type(v, json_type_string))
+		return rdt_fail(NULL, -EINVAL, "container state: \"%s\" is not a string", key);
+	*out = json_object_get_string(v);
+	return 0;
+}
+
+static int read_annotations(json_object *root, struct oci_in *in)
+{
+	json_object *ann, *v;
+
+	if (!json_object_object_get_ex(root, "annotations", &ann) ||
+	    json_object_is_type(ann, json_type_null))
+		return 0;
+	if (!json_object_is_type(ann, json_type_object))
+		return rdt_fail(NULL, -EINVAL, "container state: \"annotations\" is not an object");
+	if (json_object_object_get_ex(ann, RDTALLOC_OCI_GROUP_KEY, &v)) {
+		if (!json_object_is_type(v, json_type_string))
+			return rdt_fail(NULL, -EINVAL, "annotation %s is not a string",
+					RDTALLOC_OCI_GROUP_KEY);
+		in->group = json_object_get_string(v);
+		if (!rdt_name_valid(in->group) || !strcmp(in->group, "default"))
+			return rdt_fail(NULL, -EINVAL, "annotation %s=\"%.64s\": not a group name "
+					"(1 to 63 of A-Z a-z 0-9 _ . -, not starting with '.', "
+					"not default)", RDTALLOC_OCI_GROUP_KEY, in->group);
+	}
+	if (json_object_object_get_ex(ann, RDTALLOC_OCI_SCHEMA_KEY, &v)) {
+		if (!json_object_is_type(v, json_type_string))
+			return rdt_fail(NULL, -EINVAL, "annotation %s is not a string",
+					RDTALLOC_OCI_SCHEMA_KEY);
+		in->schema = json_object_get_string(v);
+		if (!*in->schema || strlen(in->schema) > SCHEMA_MAX)
+			return rdt_fail(NULL, -EINVAL, "annotation %s: %zu bytes, must be 1..%d",
+					RDTALLOC_OCI_SCHEMA_KEY, strlen(in->schema), SCHEMA_MAX);
+		if (!in->group)
+			return rdt_fail(NULL, -EINVAL, "annotation %s without %s: which group?",
+					RDTALLOC_OCI_SCHEMA_KEY, RDTALLOC_OCI_GROUP_KEY);
+	}
+	return 0;
+}
+
+/* The state JSON, whole and checked, or an error naming what is wrong; *root to free. */
+static int parse_state(const char *text, size_t len, bool need_pid, json_object **root,
+		       struct oci_in *in)
+{
+	struct json_tokener *tok;
+	const char *id, *ver, *status;
+	json_object *o = NULL, *v;
+	int ret;
+
+	memset(in, 0, sizeof(*in));
+	*root = NULL;
+	if (!text || !len)
+		return rdt_fail(NULL, -EINVAL, "container state: empty (the runtime writes it "
+				"to standard input)");
+	if (len > RDTALLOC_OCI_STATE_MAX)
+		return rdt_fail(NULL, -E2BIG, "container state: %zu bytes, at most %u", len,
+				RDTALLOC_OCI_STATE_MAX);
+	if (memchr(text, '\0', len))
+		return rdt_fail(NULL, -EINVAL, "container state: holds a NUL byte");
+	tok = json_tokener_new_ex(JSON_DEPTH);
+	if (!tok)
+		return rdt_fail(NULL, -ENOMEM, "out of memory");
+	o = json_tokener_parse_ex(tok, text, (int)len);
+	ret = json_tokener_get_error(tok) == json_tokener_success ? 0 : -EINVAL;
+	if (!ret)
+		for (size_t i = json_tokener_get_parse_end(tok); i < len; i++)
+			if (!isspace((unsigned char)text[i]))
+				ret = -EINVAL;
+	if (ret) {
+		ret = rdt_fail(NULL, -EINVAL, "container state: not one JSON document (%s, at "
+			       "byte %zu)", json_tokener_error_desc(json_tokener_get_error(tok)),
+			       json_tokener_get_parse_end(tok));
+		json_tokener_free(tok);
+		json_object_put(o);
+		return ret;
+	}
+	json_tokener_free(tok);
+	*root = o;
+	if (!json_object_is_type(o, json_type_object))
+		return rdt_fail(NULL, -EINVAL, "container state: not a JSON object");
+	ret = need_string(o, "ociVersion", true, &ver);
+	if (!ret)
+		ret = need_string(o, "id", true, &id);
+	if (!ret)
+		ret = need_string(o, "status", false, &status);
+	if (ret)
+		return ret;
+	if (!id_valid(id))
+		return rdt_fail(NULL, -EINVAL, "container state: id \"%.64s\": 1 to %d of "
+				"A-Z a-z 0-9 _ + . -", id, RDT_OCI_ID_MAX);
+	snprintf(in->id, sizeof(in->id), "%s", id);
+	if (json_object_object_get_ex(o, "pid", &v) && !json_object_is_type(v, json_type_null)) {
+		int64_t p = json_object_get_int64(v);
+
+		if (!json_object_is_type(v, json_type_int) || p <= 0 || p > INT32_MAX)
+			return rdt_fail(NULL, -EINVAL, "container %s: pid is not a process id",
+					in->id);
+		in->pid = (pid_t)p;
+	}
+	if (need_pid && !in->pid)
+		return rdt_fail(NULL, -EINVAL, "container %s: no pid (status %s): not created yet?",
+				in->id, status ? status : "unknown");
+	return read_annotations(o, in);
+}
+
+/* ---- The record of placed containers (the state's "containers") ------------------ */
+
+static struct rdt_oci_ctr *find_ctr(struct rdt_state *st, const char *id)
+{
+	unsigned int i;
+
+	for (i = 0; i < st->oci.n; i++)
+		if (!strcmp(st->oci.v[i].id, id))
+			return &st->oci.v[i];
+	return NULL;
+}
+
+static void drop_ctr(struct rdt_state *st, struct rdt_oci_ctr *c)
+{
+	unsigned int i = (unsigned int)(c - st->oci.v);
+
+	free(c->cgroup);
+	memmove(c, c + 1, (st->oci.n - i - 1) * sizeof(*c));
+	st->oci.n--;
+}
+
+static int add_ctr(struct rdt_state *st, const struct rdt_oci_ctr *c)
+{
+	struct rdt_oci_ctr *v = realloc(st->oci.v, (st->oci.n + 1) * sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	st->oci.v = v;
+	v[st->oci.n++] = *c;
+	return 0;
+}
+
+static int group_of_seq(const struct rdt_state *st, uint64_t seq)
+{
+	unsigned int g;
+
+	for (g = 1; g < st->ngroups; g++)
+		if (st->groups[g].live && st->groups[g].seq == seq)
+			return (int)g;
+	return -1;
+}
+
+void rdt_oci_state_gc(struct rdt_state *st)
+{
+	unsigned int i = 0;
+
+	while (i < st->oci.n) {
+		if (group_of_seq(st, st->oci.v[i].group_seq) < 0)
+			drop_ctr(st, &st->oci.v[i]);
+		else
+			i++;
+	}
+}
+
+void rdt_oci_state_free(struct rdt_state *st)
+{
+	unsigned int i;
+
+	for (i = 0; i < st->oci.n; i++)
+		free(st->oci.v[i].cgroup);
+	free(st->oci.v);
+	st->oci.v = NULL;
+	st->oci.n = 0;
+}
+
+int rdt_oci_state_copy(struct rdt_state *dst, const struct rdt_state *src)
+{
+	unsigned int i;
+
+	dst->oci.v = NULL;
+	dst->oci.n = 0;
+	if (!src->oci.n)
+		return 0;
+	dst->oci.v = calloc(src->oci.n, sizeof(*dst->oci.v));
+	if (!dst->oci.v)
+		return -ENOMEM;
+	for (i = 0; i < src->oci.n; i++) {
+		dst->oci.v[i] = src->oci.v[i];
+		dst->oci.v[i].cgroup = NULL;
+		dst->oci.n = i + 1;
+		if (src->oci.v[i].cgroup && !(dst->oci.v[i].cgroup = strdup(src->oci.v[i].cgroup)))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+json_object *rdt_oci_state_json(const struct rdt_state *st)
+{
+	json_object *arr;
+	unsigned int i;
+
+	if (!st->oci.n)
+		return NULL;
+	arr = json_object_new_array();
+	for (i = 0; i < st->oci.n; i++) {
+		const struct rdt_oci_ctr *c = &st->oci.v[i];
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "id", json_object_new_string(c->id));
+		json_object_object_add(o, "group", json_object_new_int64((int64_t)c->group_seq));
+		json_object_object_add(o, "created", json_object_new_boolean(c->created));
+		if (c->cgroup)
+			json_object_object_add(o, "cgroup", json_object_new_string(c->cgroup));
+		json_object_array_add(arr, o);
+	}
+	return arr;
+}
+
+static int read_ctr(struct rdt_state *st, json_object *o, size_t i, const char *path,
+		    char *err, size_t len)
+{
+	json_object *id, *grp, *cr, *cg = NULL;
+	struct rdt_oci_ctr c = { 0 };
+
+	if (!json_object_is_type(o, json_type_object) ||
+	    !json_object_object_get_ex(o, "id", &id) || !json_object_is_type(id, json_type_string) ||
+	    !id_valid(json_object_get_string(id)) ||
+	    !json_object_object_get_ex(o, "group", &grp) || !json_object_is_type(grp, json_type_int) ||
+	    json_object_get_int64(grp) <= 0 || json_object_get_int64(grp) == INT64_MAX ||
+	    !json_object_object_get_ex(o, "created", &cr) ||
+	    !json_object_is_type(cr, json_type_boolean) ||
+	    (json_object_object_get_ex(o, "cgroup", &cg) &&
+	     (!json_object_is_type(cg, json_type_string) || !*json_object_get_string(cg) ||
+	      strlen(json_object_get_string(cg)) >= RDT_CGROUP_PATH_MAX))) {
+		snprintf(err, len, "state file %s: containers[%zu] is malformed", path, i);
+		return -EINVAL;
+	}
+	snprintf(c.id, sizeof(c.id), "%s", json_object_get_string(id));
+	if (find_ctr(st, c.id)) {
+		snprintf(err, len, "state file %s: container %s recorded twice", path, c.id);
+		return -EINVAL;
+	}
+	c.group_seq = (uint64_t)json_object_get_int64(grp);
+	c.created = json_object_get_boolean(cr);
+	if (cg && !(c.cgroup = strdup(json_object_get_string(cg))))
+		return -ENOMEM;
+	if (add_ctr(st, &c)) {
+		free(c.cgroup);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+int rdt_oci_state_read(struct rdt_state *st, json_object *o, const char *path, char *err,
+		       size_t len)
+{
+	size_t i, n;
+	int ret = 0;
+
+	if (!o)
+		return 0;
+	if (!json_object_is_type(o, json_type_array) ||
+	    (n = json_object_array_length(o)) > RDT_OCI_CONTAINERS_MAX) {
+		snprintf(err, len, "state file %s: \"containers\" is not a list of at most %u",
+			 path, RDT_OCI_CONTAINERS_MAX);
+		return -EINVAL;
+	}
+	for (i = 0; !ret && i < n; i++)
+		ret = read_ctr(st, json_object_array_get_idx(o, i), i, path, err, len);
+	if (ret)
+		rdt_oci_state_free(st);
+	return ret;
+}
+
+/* ---- Placing ------------------------------------------------------------------ */
+
+/* The cgroup2 path of pid, as /proc/PID/cgroup writes it ("0::/..."); "" when none. */
+static int cgroup_of(pid_t pid, char *buf, size_t len)
+{
+	char path[64], line[RDT_CGROUP_PATH_MAX + 8];
+	FILE *f;
+
+	buf[0] = '\0';
+	if (pid)
+		snprintf(path, sizeof(path), "/proc/%d/cgroup", (int)pid);
+	else
+		snprintf(path, sizeof(path), "/proc/self/cgroup");
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "0::", 3))
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		if (strlen(line + 3) >= len)
+			break;	/* longer than any cgroup we bind: as none */
+		memcpy(buf, line + 3, strlen(line + 3) + 1);
+		break;
+	}
+	fclose(f);
+	return 0;
+}
+
+/*
+ * Does the container have a cgroup of its own? Its init's cgroup, when that
+ * is neither the root nor the one the runtime (which runs this hook) is in.
+ */
+static int own_cgroup(rdtalloc_t *r, const struct oci_in *in, char *rel, size_t len)
+{
+	char mine[RDT_CGROUP_PATH_MAX];
+	int ret = cgroup_of(in->pid, rel, len);
+
+	if (ret == -ENOENT || ret == -ESRCH)
+		return rdt_fail(r, -ESRCH, "container %s: its process %d is gone", in->id,
+				(int)in->pid);
+	if (ret)
+		return rdt_fail(r, ret, "container %s: cannot read /proc/%d/cgroup: %s", in->id,
+				(int)in->pid, strerror(-ret));
+	if (cgroup_of(0, mine, sizeof(mine)))
+		mine[0] = '\0';
+	if (!rel[0] || !strcmp(rel, "/") || !strcmp(rel, mine) || !rdt_core_cgroup_root(r))
+		rel[0] = '\0';
+	rdt_clear_err(r);	/* no cgroup2 mount is no error: the process is bound */
+	return 0;
+}
+
+static int make_group(rdtalloc_t *r, const struct oci_in *in, int *g)
+{
+	bool changed;
+	int ret;
+
+	ret = rdt_group_add(r->st, in->group, g);
+	if (!ret && (ret = rdt_group_fit_exclusive(r->st, *g))) {
+		rdt_group_del(r->st, *g);
+		*g = -1;
+	}
+	if (ret)
+		return rdt_fail(r, ret, "container %s: group %s: %s", in->id, in->group, r->st->err);
+	ret = rdt_core_apply_schema(r, r->st, *g, in->schema, &changed);
+	if (ret)
+		return rdt_fail(r, ret, "container %s: annotation %s: %s", in->id,
+				RDTALLOC_OCI_SCHEMA_KEY, rdtalloc_errmsg(r));
+	r->groups_changed = true;
+	return 0;
+}
+
+static int bind_cgroup(rdtalloc_t *r, int g, const char *path, struct rdt_oci_ctr *c)
+{
+	char rel[RDT_CGROUP_PATH_MAX];
+	uint64_t id;
+	int ret;
+
+	ret = rdt_core_check_cgroup(r, path, rel, sizeof(rel), &id);
+	if (!ret)
+		ret = rdt_core_cgroup_may_bind(r, rel);
+	if (!ret)
+		ret = r->be->ops->tasks_allowed(r);
+	if (ret)
+		return ret;
+	rdt_core_cgroup_gc(r);
+	ret = rdt_bind_cgroup(r->st, g, rel, id);
+	if (ret)
+		return rdt_fail(r, ret, "%s", r->st->err);
+	c->cgroup = strdup(rel);
+	if (!c->cgroup)
+		return rdt_fail(r, -ENOMEM, "out of memory");
+	r->cgroups_changed = true;
+	return 0;
+}
+
+static int place(rdtalloc_t *r, const struct oci_in *in, int *what)
+{
+	struct rdt_oci_ctr c = { 0 }, *old;
+	char cg[RDT_CGROUP_PATH_MAX];
+	int ret, g;
+
+	rdt_oci_state_gc(r->st);
+	g = rdt_group_find(r->st, in->group);
+	old = find_ctr(r->st, in->id);
+	if (old && g > 0 && old->group_seq == r->st->groups[g].seq) {
+		*what = old->cgroup ? RDTALLOC_OCI_CGROUP : RDTALLOC_OCI_PROCESS;
+		return 0;	/* placed at createRuntime already: prestart */
+	}
+	if (old)
+		return rdt_fail(r, -EEXIST, "container %s is placed in another group already",
+				in->id);
+	if (r->st->oci.n >= RDT_OCI_CONTAINERS_MAX)
+		return rdt_fail(r, -ENOSPC, "%u containers placed already: at most that many",
+				RDT_OCI_CONTAINERS_MAX);
+	if (g < 0 && !in->schema)
+		return rdt_fail(r, -ENOENT, "container %s: no group '%s' (annotation %s); give "
+				"annotation %s with a schema to have it made", in->id, in->group,
+				RDTALLOC_OCI_GROUP_KEY, RDTALLOC_OCI_SCHEMA_KEY);
+	if (g < 0) {
+		ret = make_group(r, in, &g);
+		if (ret)
+			return ret;
+		c.created = true;
+	}
+	snprintf(c.id, sizeof(c.id), "%s", in->id);
+	c.group_seq = r->st->groups[g].seq;
+	ret = own_cgroup(r, in, cg, sizeof(cg));
+	if (!ret && cg[0])
+		ret = bind_cgroup(r, g, cg, &c);
+	else if (!ret)
+		ret = rdt_core_bind_task(r, g, in->pid);
+	if (!ret && add_ctr(r->st, &c))
+		ret = rdt_fail(r, -ENOMEM, "out of memory");
+	if (ret) {
+		free(c.cgroup);
+		return ret;
+	}
+	r->dirty = true;
+	*what = c.cgroup ? RDTALLOC_OCI_CGROUP : RDTALLOC_OCI_PROCESS;
+	return 0;
+}
+
+/* The binding goes; a group made for this container alone goes with it. */
+static int release(rdtalloc_t *r, const struct oci_in *in, int *what)
+{
+	struct rdt_oci_ctr *c = find_ctr(r->st, in->id);
+	const struct rdt_cgroup *cb;
+	unsigned int i;
+	bool shared = false;
+	int g, ret = 0;
+
+	if (!c)
+		return 0;	/* never placed, or its group was removed by hand */
+	g = group_of_seq(r->st, c->group_seq);
+	if (c->cgroup && (cb = rdt_cgroup_find(r->st, c->cgroup)) && g > 0 && cb->group == g) {
+		ret = rdt_bind_cgroup(r->st, 0, c->cgroup, cb->id);
+		if (ret)
+			return rdt_fail(r, ret, "%s", r->st->err);
+		r->cgroups_changed = true;
+	}
+	for (i = 0; i < r->st->oci.n; i++)
+		shared |= &r->st->oci.v[i] != c && r->st->oci.v[i].group_seq == c->group_seq;
+	if (c->created && shared) {
+		/* another container holds it: that one removes it at its end */
+		for (i = 0; i < r->st->oci.n; i++)
+			if (&r->st->oci.v[i] != c && r->st->oci.v[i].group_seq == c->group_seq)
+				r->st->oci.v[i].created = true;
+	} else if (c->created && g > 0) {
+		ret = rdt_group_del(r->st, g);
+		if (ret)
+			return rdt_fail(r, ret, "container %s: removing group %s: %s", in->id,
+					r->st->groups[g].name, r->st->err);
+		r->groups_changed = true;
+		*what = RDTALLOC_OCI_REMOVED_GROUP;
+	}
+	if (*what != RDTALLOC_OCI_REMOVED_GROUP)
+		*what = RDTALLOC_OCI_RELEASED;
+	drop_ctr(r->st, c);
+	r->dirty = true;
+	return 0;
+}
+
+RDTALLOC_API int rdtalloc_oci_hook(const struct rdtalloc_opts *opts, const char *stage,
+				   const char *state, size_t len, int *what)
+{
+	struct oci_in in;
+	enum stage sg = ST_NONE;
+	json_object *root = NULL;
+	rdtalloc_t *r = NULL;
+	int ret, done = RDTALLOC_OCI_IGNORED;
+
+	rdt_clear_err(NULL);
+	ret = stage_of(stage, &sg);
+	if (!ret)
+		ret = parse_state(state, len, sg == ST_PLACE, &root, &in);
+	/* not ours: quickly, and without opening (or making) any state */
+	if (ret || sg == ST_NONE || !in.group)
+		goto out;
+	ret = rdtalloc_open(&r, opts);
+	if (ret)
+		goto out;
+	ret = rdt_core_begin(r, true);
+	if (ret)
+		goto fail;
+	ret = sg == ST_PLACE ? place(r, &in, &done) : release(r, &in, &done);
+	ret = rdt_core_end(r, true, ret);
+fail:
+	if (ret) {
+		rdt_fail(NULL, ret, "%s", rdtalloc_errmsg(r));
+		done = RDTALLOC_OCI_IGNORED;
+	}
+	rdtalloc_close(r);
+out:
+	json_object_put(root);
+	if (what)
+		*what = done;
+	return ret;
+}

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * oci: the OCI runtime hook (runtime-spec config.md, "POSIX-platform
+ * Hooks"). A runtime (runc, crun, podman, CRI-O) runs it with the
+ * container's state JSON on standard input; a container annotated
+ * rdtalloc.group lands in that group at createRuntime (or prestart) - its
+ * cgroup when it has one of its own, else its init process - and leaves it
+ * at poststop. Owns the parsing and checking of the state JSON, the
+ * placement in one transaction, and the record of the containers it placed
+ * (the "containers" member of the state file: which group, and whether the
+ * hook made the group for it, so that poststop removes only that).
+ * docs/containers.md.
+ */
+#ifndef RDT_OCI_H
+#define RDT_OCI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <json-c/json.h>
+
+struct rdt_state;
+
+#define RDT_OCI_ID_MAX 256		/* bytes of a container id */
+#define RDT_OCI_CONTAINERS_MAX 4096u	/* containers placed at once, per state */
+
+/* A container the hook placed. */
+struct rdt_oci_ctr {
+	char id[RDT_OCI_ID_MAX + 1];
+	uint64_t group_seq;		/* its group (names may be reused) */
+	bool created;			/* the hook made the group for it */
+	char *cgroup;			/* the cgroup bound for it (relative), or NULL */
+};
+
+struct rdt_oci_state {
+	struct rdt_oci_ctr *v;
+	unsigned int n;
+};
+
+void rdt_oci_state_free(struct rdt_state *st);
+int rdt_oci_state_copy(struct rdt_state *dst, const struct rdt_state *src);
+/* The "containers" member of the state file; NULL when there is none. */
+json_object *rdt_oci_state_json(const struct rdt_state *st);
+/* Read it back (o NULL: none), every value checked; groups must be read already. */
+int rdt_oci_state_read(struct rdt_state *st, json_object *o, const char *path, char *err,
+		       size_t len);
+/* Records whose group is gone (removed by hand) go too. */
+void rdt_oci_state_gc(struct rdt_state *st);
+
+#endif
