@@ -137,15 +137,25 @@ static int parse_state(const char *text, size_t len, bool need_pid, json_object 
 	if (!tok)
 		return rdt_fail(NULL, -ENOMEM, "out of memory");
 	o = json_tokener_parse_ex(tok, text, (int)len);
-	ret = json_tokener_get_error(tok) == json_tokener_success ? 0 : -EINVAL;
-	if (!ret)
-		for (size_t i = json_tokener_get_parse_end(tok); i < len; i++)
+	switch (json_tokener_get_error(tok)) {
+	case json_tokener_success:
+		ret = 0;
+		for (size_t i = json_tokener_get_parse_end(tok); !ret && i < len; i++)
 			if (!isspace((unsigned char)text[i]))
-				ret = -EINVAL;
-	if (ret) {
+				ret = rdt_fail(NULL, -EINVAL, "container state: not one JSON "
+					       "document (more after byte %zu)", i);
+		break;
+	case json_tokener_continue:
+		ret = rdt_fail(NULL, -EINVAL, "container state: not one JSON document (it ends "
+			       "early, at byte %zu)", len);
+		break;
+	default:
 		ret = rdt_fail(NULL, -EINVAL, "container state: not one JSON document (%s, at "
 			       "byte %zu)", json_tokener_error_desc(json_tokener_get_error(tok)),
 			       json_tokener_get_parse_end(tok));
+		break;
+	}
+	if (ret) {
 		json_tokener_free(tok);
 		json_object_put(o);
 		return ret;

@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * test_api_oci: rdtalloc_oci_hook on the simulator, with a real child
+ * process as the container's init (in this test's cgroup, so it is bound
+ * as a process). The state JSON's checks with their exact messages, and
+ * that a refusal changes nothing; a container without the annotation opens
+ * nothing (no state is made); a group made from rdtalloc.schema and removed
+ * at poststop; a group that existed stays; prestart after createRuntime is
+ * the same placement; a group made for two containers goes with the last.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <signal.h>
+#include <sys/wait.h>
+
+#include "test_api_util.h"
+
+static char dir[64];
+static pid_t child;
+
+static int setup(void **state)
+{
+	tu_mkdtemp(dir);
+	child = fork();
+	if (child == 0) {
+		pause();
+		_exit(0);
+	}
+	return child > 0 ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+	tu_rm_rf(dir);
+	return 0;
+}
+
+static int hook(const char *stage, const char *json, int *what)
+{
+	RDTALLOC_OPTS(rdtalloc_opts, o, .backend = "sim", .state_dir = dir, .machine = M2);
+
+	return rdtalloc_oci_hook(&o, stage, json, strlen(json), what);
+}
+
+/* A state JSON for container id with pid child and the annotations given (JSON members). */
+static char *state_of(const char *id, const char *ann)
+{
+	static char buf[4096];
+
+	snprintf(buf, sizeof(buf), "{\"ociVersion\": \"1.0.2\", \"id\": \"%s\", \"status\": "
+		 "\"creating\", \"pid\": %d, \"bundle\": \"/b\", \"annotations\": {%s}}", id,
+		 (int)child, ann);
+	return buf;
+}
+
+static rdtalloc_t *open_dir(void)
+{
+	return tu_open(dir, M2, 0);
+}
+
+static void refused(const char *stage, const char *json, int err, const char *msg)
+{
+	int what = -1;
+
+	assert_int_equal(hook(stage, json, &what), err);
+	assert_string_equal(rdtalloc_errmsg(NULL), msg);
+	assert_int_equal(what, RDTALLOC_OCI_IGNORED);
+}
+
+static bool state_exists(void)
+{
+	char p[128];
+
+	snprintf(p, sizeof(p), "%s/state.json", dir);
+	return access(p, F_OK) == 0;
+}
+
+static void input_checks(void **state)
+{
+	char big[RDTALLOC_OCI_STATE_MAX + 2];
+	int what;
+
+	refused("createRuntime", "", -EINVAL,
+		"container state: empty (the runtime writes it to standard input)");
+	refused("create", "{}", -EINVAL, "OCI hook stage 'create': not one of createRuntime, "
+		"prestart, poststop (createContainer, startContainer and poststart do nothing)");
+	refused("createRuntime", "{\"id\": ", -EINVAL,
+		"container state: not one JSON document (it ends early, at byte 7)");
+	refused("createRuntime", "{} {}", -EINVAL,
+		"container state: not one JSON document (more after byte 3)");
+	refused("createRuntime", "[1]", -EINVAL, "container state: not a JSON object");
+	refused("createRuntime", "{\"id\": \"a\"}", -EINVAL, "container state: no \"ociVersion\"");
+	refused("createRuntime", "{\"ociVersion\": \"1\", \"id\": \"a/b\"}", -EINVAL,
+		"container state: id \"a/b\": 1 to 256 of A-Z a-z 0-9 _ + . -");
+	refused("createRuntime", "{\"ociVersion\": \"1\", \"id\": \"a\", \"pid\": -4}", -EINVAL,
+		"container a: pid is not a process id");
+	refused("createRuntime", "{\"ociVersion\": \"1\", \"id\": \"a\"}", -EINVAL,
+		"container a: no pid (status unknown): not created yet?");
+	refused("createRuntime", state_of("a", "\"rdtalloc.group\": 7"), -EINVAL,
+		"annotation rdtalloc.group is not a string");
+	refused("createRuntime", state_of("a", "\"rdtalloc.group\": \"a b\""), -EINVAL,
+		"annotation rdtalloc.group=\"a b\": not a group name (1 to 63 of A-Z a-z 0-9 _ . -, "
+		"not starting with '.', not default)");
+	refused("createRuntime", state_of("a", "\"rdtalloc.schema\": \"L3:0=f\""), -EINVAL,
+		"annotation rdtalloc.schema without rdtalloc.group: which group?");
+	memset(big, ' ', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	refused("createRuntime", big, -E2BIG, "container state: 1048577 bytes, at most 1048576");
+	/* none of it opened a state */
+	assert_false(state_exists());
+	/* not annotated, or a stage that does nothing: 0, and still no state */
+	assert_int_equal(hook("createRuntime", state_of("a", "\"other\": \"x\""), &what), 0);
+	assert_int_equal(what, RDTALLOC_OCI_IGNORED);
+	assert_int_equal(hook("poststart", state_of("a", "\"rdtalloc.group\": \"g\""), &what), 0);
+	assert_int_equal(what, RDTALLOC_OCI_IGNORED);
+	assert_false(state_exists());
+}
+
+static void made_and_removed(void **state)
+{
+	const char *j = state_of("web-1", "\"rdtalloc.group\": \"web\", "
+				 "\"rdtalloc.schema\": \"L3:0=f;1=f\"");
+	char name[64];
+	rdtalloc_t *r;
+	int what;
+
+	assert_int_equal(hook("createRuntime", j, &what), 0);
+	assert_int_equal(what, RDTALLOC_OCI_PROCESS);
+	r = open_dir();
+	assert_schema(r, "web", "L3:0=0000f;1=0000f\n");
+	assert_ok(r, rdtalloc_task_group(r, child, name, sizeof(name)));
+	assert_string_equal(name, "web");
+	rdtalloc_close(r);
+	/* prestart too (older runtimes): the same placement, nothing new */
+	assert_int_equal(hook("prestart", j, &what), 0);
+	assert_int_equal(what, RDTALLOC_OCI_PROCESS);
+	assert_int_equal(hook("poststop", j, &what), 0);
+	assert_int_equal(what, RDTALLOC_OCI_REMOVED_GROUP);
+	r = open_dir();
+	assert_int_equal(rdtalloc_group_count(r), 1);
+	assert_ok(r, rdtalloc_task_group(r, child, name, sizeof(name)));
+	assert_string_equal(name, "default");
+	rdtalloc_close(r);
+	/* a second poststop: nothing recorded, nothing to do */
+	assert_int_equal(hook("poststop", j, &what), 0);
+	assert_int_equal(what, RDTALLOC_OCI_IGNORED);
+}
+
+static void existing_group_stays(void **state)
+{
+	const char *j = state_of("db-1", "\"rdtalloc.group\": \"db\"");
+	rdtalloc_t *r = open_dir();
+	int what;
+
+	/* no such group, no schema: refused, and the state as it was */
+	refused("createRuntime", j, -ENOENT, "container db-1: no group 'db' (annotation "
+		"rdtalloc.group); give annotation rdtalloc.schema with a schema to have it made");
+	refused("createRuntime", state_of("db-1", "\"rdtalloc.group\": \"db\", "
+					 "\"rdtalloc.schema\": \"L3:0=zz\""), -EINVAL,
+		"container db-1: annotation rdtalloc.schema: L3 cache id 0: mask \"zz\" is not hex");
+	assert_int_equal(rdtalloc_group_count(r), 1);
+	assert_ok(r, rdtalloc_group_create(r, "db"));
+	assert_int_equal(hook("createRuntime", j, &what), 0);
+	assert_int_equal(what, RDTALLOC_OCI_PROCESS);
+	/* placed in db already: another group for the same id is refused */
+	refused("createRuntime", state_of("db-1", "\"rdtalloc.group\": \"web\", "
+					 "\"rdtalloc.schema\": \"L3:0=f\""), -EEXIST,
+		"container db-1 is placed in another group already");
+	assert_int_equal(hook("poststop", j, &what), 0);
+	assert_int_equal(what, RDTALLOC_OCI_RELEASED);
+	assert_int_equal(rdtalloc_group_count(r), 2);
+	assert_ok(r, rdtalloc_group_remove(r, "db"));
+	rdtalloc_close(r);
+}
+
+static void shared_made_group(void **state)
+{
+	const char *ann = "\"rdtalloc.group\": \"pod\", \"rdtalloc.schema\": \"L3:0=3\"";
+	char a[4096], b[4096];
+	rdtalloc_t *r;
+	int what;
+
+	snprintf(a, sizeof(a), "%s", state_of("pod-a", ann));
+	snprintf(b, sizeof(b), "%s", state_of("pod-b", ann));
+	assert_int_equal(hook("createRuntime", a, &what), 0);
+	assert_int_equal(hook("createRuntime", b, &what), 0);
+	/* a made it, b is in it too: a's end leaves it to b's */
+	assert_int_equal(hook("poststop", a, &what), 0);
+	assert_int_equal(what, RDTALLOC_OCI_RELEASED);
+	r = open_dir();
+	assert_int_equal(rdtalloc_group_count(r), 2);
+	rdtalloc_close(r);
+	assert_int_equal(hook("poststop", b, &what), 0);
+	assert_int_equal(what, RDTALLOC_OCI_REMOVED_GROUP);
+	r = open_dir();
+	assert_int_equal(rdtalloc_group_count(r), 1);
+	rdtalloc_close(r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(input_checks),
+		cmocka_unit_test(made_and_removed),
+		cmocka_unit_test(existing_group_stays),
+		cmocka_unit_test(shared_made_group),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
