@@ -137,6 +137,30 @@ static char *read_all(const char *path)
 	return buf;
 }
 
+/* A goresctrl configuration resolved into ours (rdtalloc_goresctrl_config); NULL: said why. */
+static char *from_goresctrl(rdtalloc_t *r, const char *yaml)
+{
+	int n = rdtalloc_goresctrl_config(r, yaml, strlen(yaml), NULL, 0);
+	char *out;
+
+	if (n < 0) {
+		fail_lib(r, n);
+		return NULL;
+	}
+	out = malloc((size_t)n + 1);
+	if (!out) {
+		fail_msg("out of memory");
+		return NULL;
+	}
+	n = rdtalloc_goresctrl_config(r, yaml, strlen(yaml), out, (size_t)n + 1);
+	if (n < 0) {
+		free(out);
+		fail_lib(r, n);
+		return NULL;
+	}
+	return out;
+}
+
 static bool is_skip(const char *line)
 {
 	return !strncmp(line, "skip ", 5);
@@ -214,16 +238,19 @@ static int apply_text(rdtalloc_t *r, const char *text, unsigned int fl, int *cha
 int do_apply(int argc, char **argv)
 {
 	static const char synopsis[] =
-		"apply FILE|- [--prune] [--dry-run] [--missing-tasks=fail|skip] [--force-machine]";
+		"apply FILE|- [--prune] [--dry-run] [--missing-tasks=fail|skip] [--force-machine] "
+		"[--format rdtalloc|goresctrl]";
 	bool prune = false, dry = false, force_machine = false;
-	const char *missing = "fail";
+	const char *missing = "fail", *format = "rdtalloc";
 	const struct flag flags[] = {
 		{ "--prune", &prune, NULL },
 		{ "--dry-run", &dry, NULL },
 		{ "--force-machine", &force_machine, NULL },
 		{ "--missing-tasks", NULL, &missing },
+		{ "--format", NULL, &format },
 		{ NULL, NULL, NULL },
 	};
+	char *converted = NULL;
 	unsigned int fl = 0;
 	json_object *doc;
 	char *text, *report;
@@ -235,6 +262,8 @@ int do_apply(int argc, char **argv)
 		return ret;
 	if (strcmp(missing, "fail") && strcmp(missing, "skip"))
 		return usage_error("apply: --missing-tasks '%s': use fail or skip", missing);
+	if (strcmp(format, "rdtalloc") && strcmp(format, "goresctrl"))
+		return usage_error("apply: --format '%s': use rdtalloc or goresctrl", format);
 	REQ_ARGS(1, synopsis);
 	MAX_ARGS(1, synopsis);
 	text = read_all(argv[0]);
@@ -253,11 +282,25 @@ int do_apply(int argc, char **argv)
 		fl |= RDTALLOC_APPLY_FORCE_MACHINE;
 	if (!strcmp(missing, "skip"))
 		fl |= RDTALLOC_APPLY_SKIP_MISSING_TASKS;
+	if (!strcmp(format, "goresctrl")) {
+		converted = from_goresctrl(r, text);
+		free(text);
+		if (!converted)
+			return EXIT_FAIL;
+		text = converted;
+		/* a dry run shows the groups and schemas the file resolves to */
+		if (dry && !g_opts.json && !g_opts.quiet)
+			fputs(text, stdout);
+	}
 	ret = apply_text(r, text, fl, &changes, &report);
-	free(text);
-	if (ret)
+	if (ret) {
+		free(text);
 		return ret;
+	}
 	doc = jobj();
+	if (converted)
+		jset(doc, "configuration", jstr(converted));
+	free(text);
 	jset(doc, "file", jstr(strcmp(argv[0], "-") ? argv[0] : "(stdin)"));
 	jset(doc, "changes", jint(changes));
 	jset(doc, "dry_run", jbool(dry));

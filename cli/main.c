@@ -62,6 +62,7 @@ static const char usage_text[] =
 "  cdp RESOURCE on|off                code/data prioritization (only default may exist)\n"
 "  save [--tasks]                     print the state as a configuration (--tasks: with task ids)\n"
 "  apply FILE|- [--prune] [--dry-run] [--missing-tasks=fail|skip] [--force-machine]\n"
+"        [--format rdtalloc|goresctrl]\n"
 "                                     make the state match a configuration, print each change\n"
 "  reset [--machine DESC]             remove every group, all masks back to all-ones\n"
 "                                     (with --machine: the state is made anew for DESC)\n"

@@ -207,7 +207,9 @@ _rdtctl()
 		;;
 	apply/*)
 		if [[ $cur == -* ]]; then
-			_rdtctl_reply "--prune --dry-run --missing-tasks=fail --missing-tasks=skip"
+			_rdtctl_reply "--prune --dry-run --missing-tasks=fail --missing-tasks=skip --force-machine --format"
+		elif [[ $prev == --format ]]; then
+			_rdtctl_reply "rdtalloc goresctrl"
 		elif [[ -z $verb ]]; then
 			_rdtctl_files -f
 		fi

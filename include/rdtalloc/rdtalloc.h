@@ -600,6 +600,18 @@ RDTALLOC_API int rdtalloc_save_config_flags(rdtalloc_t *r, unsigned int flags, c
  */
 RDTALLOC_API int rdtalloc_apply_config_report(rdtalloc_t *r, const char *text, unsigned int flags,
 					      char *report, size_t len, size_t *report_len);
+/*
+ * A goresctrl RDT configuration (YAML, len bytes, at most 1 MiB: the
+ * rdt_config_file of containerd and CRI-O; 0.5) resolved for this machine
+ * into configuration text (a group per class, its schema from its
+ * partition's share; docs/containers.md), written into buf like snprintf;
+ * returns the text's full length. Nothing changes: apply the text with
+ * rdtalloc_apply_config. -EINVAL with a message naming the partition or
+ * class and the value; -EOPNOTSUPP for a resource the machine lacks that
+ * is not optional.
+ */
+RDTALLOC_API int rdtalloc_goresctrl_config(rdtalloc_t *r, const char *yaml, size_t len, char *buf,
+					   size_t buflen);
 
 
 /* ---- Utilities --------------------------------------------------------- */

@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * yaml: see yaml.h. libyaml's event parser builds the tree; every limit
+ * is checked as events arrive, so that no input grows memory past them.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <yaml.h>
+
+#include "goresctrl/yaml.h"
+
+struct loader {
+	yaml_parser_t p;
+	unsigned int nodes;
+	char *err;
+	size_t errlen;
+};
+
+void rdt_yaml_free(struct rdt_ynode *n)
+{
+	size_t i;
+
+	if (!n)
+		return;
+	for (i = 0; i < n->n; i++) {
+		if (n->k)
+			rdt_yaml_free(n->k[i]);
+		rdt_yaml_free(n->v[i]);
+	}
+	free(n->k);
+	free(n->v);
+	free(n->s);
+	free(n);
+}
+
+static int fail(struct loader *l, unsigned int line, const char *what)
+{
+	snprintf(l->err, l->errlen, "line %u: %s", line, what);
+	return -EINVAL;
+}
+
+static struct rdt_ynode *new_node(struct loader *l, enum rdt_ynode_kind kind, unsigned int line)
+{
+	struct rdt_ynode *n;
+
+	if (++l->nodes > RDT_YAML_NODES)
+		return NULL;
+	n = calloc(1, sizeof(*n));
+	if (n) {
+		n->kind = kind;
+		n->line = line;
+	}
+	return n;
+}
+
+static int push(struct rdt_ynode *parent, struct rdt_ynode *key, struct rdt_ynode *val)
+{
+	struct rdt_ynode **v = realloc(parent->v, (parent->n + 1) * sizeof(*v)), **k;
+
+	if (!v)
+		return -ENOMEM;
+	parent->v = v;
+	if (parent->kind == RDT_Y_MAP) {
+		k = realloc(parent->k, (parent->n + 1) * sizeof(*k));
+		if (!k)
+			return -ENOMEM;
+		parent->k = k;
+		k[parent->n] = key;
+	}
+	v[parent->n++] = val;
+	return 0;
+}
+
+static int node(struct loader *l, yaml_event_t *ev, unsigned int depth, struct rdt_ynode **out);
+
+/* The entries of a mapping or a sequence, up to its end event. */
+static int entries(struct loader *l, struct rdt_ynode *n, unsigned int depth)
+{
+	struct rdt_ynode *key = NULL, *val;
+	yaml_event_t ev;
+	int ret;
+
+	for (;;) {
+		if (!yaml_parser_parse(&l->p, &ev)) {
+			rdt_yaml_free(key);
+			return fail(l, (unsigned int)l->p.problem_mark.line + 1,
+				    l->p.problem ? l->p.problem : "not YAML");
+		}
+		if (ev.type == YAML_MAPPING_END_EVENT || ev.type == YAML_SEQUENCE_END_EVENT) {
+			yaml_event_delete(&ev);
+			rdt_yaml_free(key);	/* none: a map ends after a value */
+			return 0;
+		}
+		ret = node(l, &ev, depth + 1, &val);
+		yaml_event_delete(&ev);
+		if (ret) {
+			rdt_yaml_free(key);
+			return ret;
+		}
+		if (n->kind == RDT_Y_MAP && !key) {
+			if (val->kind != RDT_Y_SCALAR) {
+				ret = fail(l, val->line, "a key that is not a scalar");
+				rdt_yaml_free(val);
+				return ret;
+			}
+			if (rdt_yaml_get(n, val->s)) {
+				snprintf(l->err, l->errlen, "line %u: key '%.64s' given twice", val->line,
+					 val->s);
+				rdt_yaml_free(val);
+				return -EINVAL;
+			}
+			key = val;
+			continue;
+		}
+		ret = push(n, key, val);
+		if (ret) {
+			rdt_yaml_free(key);
+			rdt_yaml_free(val);
+			return fail(l, n->line, "out of memory");
+		}
+		key = NULL;
+	}
+}
+
+static int node(struct loader *l, yaml_event_t *ev, unsigned int depth, struct rdt_ynode **out)
+{
+	unsigned int line = (unsigned int)ev->start_mark.line + 1;
+	struct rdt_ynode *n;
+	int ret;
+
+	if (depth > RDT_YAML_DEPTH)
+		return fail(l, line, "nested too deep");
+	switch (ev->type) {
+	case YAML_ALIAS_EVENT:
+		return fail(l, line, "anchors and aliases are not read");
+	case YAML_SCALAR_EVENT:
+		if (ev->data.scalar.anchor)
+			return fail(l, line, "anchors and aliases are not read");
+		n = new_node(l, RDT_Y_SCALAR, line);
+		if (!n)
+			return fail(l, line, "too many nodes");
+		n->s = strndup((const char *)ev->data.scalar.value, ev->data.scalar.length);
+		if (!n->s || strlen(n->s) != ev->data.scalar.length) {
+			rdt_yaml_free(n);
+			return fail(l, line, "a scalar holding a NUL byte");
+		}
+		*out = n;
+		return 0;
+	case YAML_MAPPING_START_EVENT:
+	case YAML_SEQUENCE_START_EVENT:
+		if ((ev->type == YAML_MAPPING_START_EVENT ? ev->data.mapping_start.anchor :
+		     ev->data.sequence_start.anchor))
+			return fail(l, line, "anchors and aliases are not read");
+		n = new_node(l, ev->type == YAML_MAPPING_START_EVENT ? RDT_Y_MAP : RDT_Y_SEQ, line);
+		if (!n)
+			return fail(l, line, "too many nodes");
+		ret = entries(l, n, depth);
+		if (ret) {
+			rdt_yaml_free(n);
+			return ret;
+		}
+		*out = n;
+		return 0;
+	default:
+		return fail(l, line, "not a YAML node");
+	}
+}
+
+int rdt_yaml_load(const char *text, size_t len, struct rdt_ynode **root, char *err,
+		  size_t errlen)
+{
+	struct loader l = { .err = err, .errlen = errlen };
+	bool done = false;
+	yaml_event_t ev;
+	int ret = 0;
+
+	*root = NULL;
+	if (len > RDT_YAML_MAX) {
+		snprintf(err, errlen, "%zu bytes: at most %u", len, RDT_YAML_MAX);
+		return -E2BIG;
+	}
+	if (memchr(text, '\0', len)) {
+		snprintf(err, errlen, "holds a NUL byte: not a text file");
+		return -EINVAL;
+	}
+	if (!yaml_parser_initialize(&l.p)) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	yaml_parser_set_input_string(&l.p, (const unsigned char *)text, len);
+	while (!ret && !done) {
+		if (!yaml_parser_parse(&l.p, &ev)) {
+			ret = fail(&l, (unsigned int)l.p.problem_mark.line + 1,
+				   l.p.problem ? l.p.problem : "not YAML");
+			break;
+		}
+		switch (ev.type) {
+		case YAML_STREAM_START_EVENT:
+		case YAML_DOCUMENT_END_EVENT:
+			break;
+		case YAML_DOCUMENT_START_EVENT:
+			if (*root)
+				ret = fail(&l, (unsigned int)ev.start_mark.line + 1,
+					   "more than one document");
+			break;
+		case YAML_STREAM_END_EVENT:
+			done = true;
+			break;
+		default:
+			if (*root)
+				ret = fail(&l, (unsigned int)ev.start_mark.line + 1,
+					   "more than one document");
+			else
+				ret = node(&l, &ev, 1, root);
+			break;
+		}
+		yaml_event_delete(&ev);
+	}
+	yaml_parser_delete(&l.p);
+	if (ret) {
+		rdt_yaml_free(*root);
+		*root = NULL;
+	}
+	return ret;
+}
+
+const struct rdt_ynode *rdt_yaml_get(const struct rdt_ynode *m, const char *key)
+{
+	size_t i;
+
+	if (!m || m->kind != RDT_Y_MAP)
+		return NULL;
+	for (i = 0; i < m->n; i++)
+		if (!strcasecmp(m->k[i]->s, key))
+			return m->v[i];
+	return NULL;
+}

@@ -1,0 +1,67 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# test_goresctrl: rdtctl apply --format goresctrl. The example of
+# goresctrl's documentation resolved (--dry-run prints the groups and
+# schemas, and changes nothing), applied as one configuration (-j shows
+# the configuration it resolved to), applied again (no change); a bad file
+# is refused with a message naming the partition and the value, and
+# changes nothing; a bad --format is a usage error.
+. "$(dirname "$0")/lib.sh"
+need_python
+
+MACHINE="$MACHINE_VIRT;mb.closids=8;mb.min=10;mb.gran=10"
+cat >"$TMP/rdt.yaml" <<'YAML'
+options:
+  l2:
+    optional: true
+  l3:
+    optional: true
+  mb:
+    optional: true
+partitions:
+  exclusive:
+    l3Allocation: "60%"
+    mbAllocation: ["100%"]
+    classes:
+      Guaranteed:
+        l3Allocation: "100%"
+  shared:
+    l3Allocation: "40%"
+    mbAllocation: ["50%"]
+    classes:
+      Burstable:
+        l3Allocation: "100%"
+        mbAllocation: ["100%"]
+      BestEffort:
+        l3Allocation: "50%"
+        mbAllocation: ["50%"]
+YAML
+
+run apply --format goresctrl --dry-run "$TMP/rdt.yaml"
+expect_rc 0 "dry run"
+expect_out_contains "the resolved groups" "$(printf 'group BestEffort\t# partition shared\n\tschema L3:0=f000;1=f000\n\tschema MB:0=25;1=25')"
+expect_out_contains "the verdict" "$TMP/rdt.yaml is valid: applying it would make 6 changes"
+run group list
+expect_out "a dry run changes nothing" "default"
+run -j apply --format goresctrl "$TMP/rdt.yaml"
+expect_rc 0 "apply"
+json "the configuration it resolved to" "d['configuration'].count('\\ngroup ')" '3'
+json "six changes" "d['changes']" '6'
+run schema show Guaranteed
+expect_out "Guaranteed: exclusive's 12 bits" "$(printf 'L3:0=00fff;1=00fff\nMB:0=100;1=100')"
+run schema show BestEffort
+expect_out "BestEffort: half of shared's, MB rounded up to the step" "$(printf 'L3:0=0f000;1=0f000\nMB:0=30;1=30')"
+run apply --format goresctrl "$TMP/rdt.yaml"
+expect_out "applied again: nothing to do" "applied $TMP/rdt.yaml: 0 changes"
+
+sed 's/"40%"/"50%"/' "$TMP/rdt.yaml" >"$TMP/bad.yaml"
+fails 1 "over 100%" "goresctrl configuration: accumulated L3 \"unified\" partition allocation requests for cache id 0 exceed 100% (110%)" \
+	apply --format goresctrl "$TMP/bad.yaml"
+sed 's/l3Allocation: "50%"/l3Allocation: "0xf0f"/' "$TMP/rdt.yaml" >"$TMP/bad2.yaml"
+fails 1 "a mask with a hole" "goresctrl configuration: class BestEffort, l3Allocation: invalid cache bitmask \"0xf0f\": more than one continuous block of ones" \
+	apply --format goresctrl "$TMP/bad2.yaml"
+run group list
+expect_out "refused files change nothing" "$(printf 'default\nGuaranteed\nBurstable\nBestEffort')"
+fails 2 "unknown format" "apply: --format 'json': use rdtalloc or goresctrl" \
+	apply --format json "$TMP/rdt.yaml"
+
+finish
