@@ -77,6 +77,14 @@ static const char usage_text[] =
 "          [--fault unavailable|error] | sim unload GROUP [--domain ID]\n"
 "                                     the simulator's workload of a group, which its\n"
 "                                     monitoring counters show\n"
+"  sim replay [--domain ID] [--instr] GROUP=TRACE...\n"
+"                                     memory traces (valgrind lackey, or converted) through\n"
+"                                     a model of the L3 with the groups' masks\n"
+"  profile --trace FILE [--domain ID] [--instr]\n"
+"                                     a trace's miss ratio alone at 1..N ways (one pass)\n"
+"  trace convert IN OUT [--instr]     a lackey trace into the compact binary form\n"
+"  plan [--domain ID] GROUP=CURVE...  ways for each group from its miss curve (the\n"
+"                                     fewest misses), as a configuration to apply\n"
 "  oci-hook createRuntime|prestart|poststop\n"
 "                                     the OCI runtime hook: a container annotated\n"
 "                                     rdtalloc.group=G (state JSON on stdin) goes into G\n"
@@ -111,6 +119,9 @@ static const struct cmd objects[] = {
 	{ "monitor", do_monitor },
 	{ "sim", do_sim },
 	{ "oci-hook", do_oci_hook },
+	{ "profile", do_profile },
+	{ "trace", do_trace },
+	{ "plan", do_plan },
 	{ "help", do_help },
 	{ NULL, NULL },
 };

@@ -66,7 +66,7 @@ _rdtctl()
 	fi
 
 	local globals="--backend --state-dir --machine --msr-root --resctrl-root --precedence --json --pretty --quiet --help --version"
-	local objects="info group schema task exec cgroup cpu closids cdp save apply reset hook demo map monitor sim oci-hook help"
+	local objects="info group schema task exec cgroup cpu closids cdp save apply reset hook demo map monitor sim oci-hook profile trace plan help"
 
 	case $prev in
 	--backend)
@@ -174,7 +174,26 @@ _rdtctl()
 		fi
 		;;
 	sim/)
-		_rdtctl_reply "load unload"
+		_rdtctl_reply "load unload replay"
+		;;
+	sim/replay)
+		[[ $cur == -* ]] && _rdtctl_reply "--domain --instr"
+		;;
+	profile/*)
+		if [[ $prev == --trace ]]; then
+			_rdtctl_files -f
+		else
+			_rdtctl_reply "--trace --domain --instr"
+		fi
+		;;
+	trace/)
+		_rdtctl_reply "convert"
+		;;
+	trace/convert)
+		if [[ $cur == -* ]]; then _rdtctl_reply "--instr"; else _rdtctl_files -f; fi
+		;;
+	plan/*)
+		[[ $cur == -* ]] && _rdtctl_reply "--domain"
 		;;
 	oci-hook/)
 		_rdtctl_reply "createRuntime prestart poststop"

@@ -207,6 +207,13 @@ int do_map(int argc, char **argv);
 int do_monitor(int argc, char **argv);
 int do_sim(int argc, char **argv);
 int do_oci_hook(int argc, char **argv);
+int do_profile(int argc, char **argv);
+int do_trace(int argc, char **argv);
+int do_plan(int argc, char **argv);
+/* cli/trace.c: rdtctl sim replay */
+int sim_replay(int argc, char **argv);
+/* --domain ID: an L3 cache id (NULL: -1, the first); a usage error otherwise. */
+int parse_domain(const char *text, int *id);
 /* The way map of every cache domain (rdtctl map -j), and its text, indented (for demo). */
 json_object *map_document(rdtalloc_t *r);
 void map_print(json_object *doc, const char *indent);

@@ -53,7 +53,7 @@ static int parse_size(const char *text, bool rate, uint64_t *out)
 	return 0;
 }
 
-static int parse_domain(const char *text, int *id)
+int parse_domain(const char *text, int *id)
 {
 	char *end;
 	long v;
@@ -163,6 +163,7 @@ int do_sim(int argc, char **argv)
 	static const struct cmd cmds[] = {
 		{ "load", sim_load },
 		{ "unload", sim_unload },
+		{ "replay", sim_replay },
 		{ NULL, NULL },
 	};
 

@@ -726,6 +726,82 @@ RDTALLOC_API int rdtalloc_preset_foreach(int (*cb)(const char *name, const char 
 RDTALLOC_API int rdtalloc_oci_hook(const struct rdtalloc_opts *opts, const char *stage,
 				   const char *state, size_t len, int *what);
 
+/* ---- The cache model: memory traces replayed, miss curves (0.5; docs/plan.md) - */
+
+#define RDTALLOC_TRACE_INSTR (1u << 0)	/* instruction fetches count too (off: data only) */
+#define RDTALLOC_REPLAY_MAX 64		/* traces replayed together */
+
+/* The L3 domain a replay or a curve modelled. */
+struct rdtalloc_cache_geometry {
+	size_t sz;
+	unsigned int cache_id;
+	unsigned int sets;		/* L3 size / (ways * 64) */
+	unsigned int ways;		/* the CBM length */
+};
+
+struct rdtalloc_replay_group {
+	size_t sz;
+	char group[RDTALLOC_NAME_MAX + 1];
+	uint64_t accesses, hits, misses;
+	uint64_t llc_occupancy;		/* bytes it holds at the end */
+};
+
+/*
+ * Replay traces[i] (valgrind lackey text or our binary form, read
+ * streaming) as group groups[i], n of them, through a model of the L3
+ * domain cache_id (-1: the first): set-associative, 64-byte lines placed by
+ * address modulo the sets, LRU, a hit in any way and a fill only into the
+ * ways of the group's mask now (CAT's rule), one access of each trace in
+ * turn, from an empty cache. Results into out[0..n-1] (each with sz set),
+ * the geometry into *geo. Nothing in the state changes. -EINVAL naming the
+ * trace and line of a malformed access; -ENODATA when the L3's size is not
+ * known (give it: topology=...l3:1(size=2MiB)).
+ */
+RDTALLOC_API int rdtalloc_sim_replay(rdtalloc_t *r, int cache_id, size_t n,
+				     const char *const *groups, const char *const *traces,
+				     unsigned int flags, struct rdtalloc_cache_geometry *geo,
+				     struct rdtalloc_replay_group *out);
+
+/* A trace's misses alone in the domain's cache with 1..ways ways (misses[k-1]). */
+struct rdtalloc_curve {
+	size_t sz;
+	struct rdtalloc_cache_geometry geo;
+	uint64_t accesses;
+	uint64_t misses[64];
+};
+/* One pass over the trace (LRU stack distances per set). */
+RDTALLOC_API int rdtalloc_trace_curve(rdtalloc_t *r, int cache_id, const char *trace,
+				      unsigned int flags, struct rdtalloc_curve *out);
+/*
+ * A trace into our binary form (a new file renamed into place: nothing is
+ * followed or half written); *n gets the number of accesses. Errors in
+ * rdtalloc_errmsg(NULL).
+ */
+RDTALLOC_API int rdtalloc_trace_convert(const char *in, const char *out, unsigned int flags,
+					uint64_t *n);
+
+/*
+ * The planner (0.5): ways of one L3 domain for n groups from their miss
+ * curves alone (curves[i][k-1]: group i's miss ratio with k ways, k =
+ * 1..curve_ways, which must be the domain's ways; accesses[i] weighs it),
+ * goal RDTALLOC_PLAN_MISSES:
+ * the fewest misses in total (utility-based partitioning with lookahead,
+ * Qureshi & Patt, MICRO'06), each group at least min_cbm_bits ways, one
+ * contiguous block each, apart, laid out from bit 0 in the order given.
+ * out[i] gets the mask and the predicted miss ratio. Nothing changes: the
+ * result is to be applied (rdtctl plan prints it as a configuration).
+ */
+#define RDTALLOC_PLAN_MISSES 0u
+struct rdtalloc_plan_group {
+	size_t sz;
+	unsigned int ways;
+	uint64_t mask;
+	double predicted_miss_ratio;
+};
+RDTALLOC_API int rdtalloc_plan(rdtalloc_t *r, int cache_id, size_t n, const double *const *curves,
+			       unsigned int curve_ways, const uint64_t *accesses, unsigned int goal,
+			       struct rdtalloc_cache_geometry *geo, struct rdtalloc_plan_group *out);
+
 /* ---- Switch hook (eBPF on sched_switch; docs/hook.md) ------------------------ */
 
 struct rdtalloc_hook_status {

@@ -19,7 +19,8 @@ MACHINE_VIRT='topology=package:2 l3:1 core:2 pu:1;tasks=virtual'
 MACHINE_REAL='topology=package:2 l3:1 core:2 pu:1'
 MACHINE=$MACHINE_VIRT
 
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/rdtctl-test.XXXXXX") || exit 1
+# named after this shell: a hook left serving it is a leftover only once it is gone
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/rdtctl-test.$$.XXXXXX") || exit 1
 STATE=$TMP/state
 mkdir -m 700 "$STATE" || exit 1
 # Every exit path runs cleanup_all: the test's own cleanup (CLEANUP, a
@@ -94,6 +95,10 @@ hook_leftover_down()
 	"${TMPDIR:-/tmp}"/rdtctl-test.*|/tmp/rdtctl-test.*|/tmp/rdt-test-hook-*) ;;
 	*) return 0 ;;
 	esac
+	# the test that made it (its PID is in the name) still runs: in use, not left
+	hl_owner=$(printf '%s' "$hl_dir" |
+		sed -n 's|.*/rdtctl-test\.\([0-9][0-9]*\)\..*|\1|p; s|.*/rdt-test-hook-\([0-9][0-9]*\)-.*|\1|p')
+	[ -n "$hl_owner" ] && kill -0 "$hl_owner" 2>/dev/null && return 0
 	hl_pid=$(printf '%s' "$hl_doc" | sed -n 's/.*"agent_pid":\([0-9][0-9]*\).*/\1/p')
 	[ -n "$hl_pid" ] && [ "$hl_pid" != 0 ] && kill -9 "$hl_pid" 2>/dev/null
 	rm -rf /sys/fs/bpf/rdtalloc

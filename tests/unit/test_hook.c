@@ -389,7 +389,28 @@ static void stop_child(void)
  */
 static bool test_leftover(const char *dir)
 {
-	return !strncmp(dir, "/tmp/rdt-test-hook-", 19) || !strncmp(dir, "/tmp/rdtctl-test.", 17);
+	const char *p = NULL;
+	char *end;
+	long pid;
+
+	if (!strncmp(dir, "/tmp/rdt-test-hook-", 19))
+		p = dir + 19;
+	else if (!strncmp(dir, "/tmp/rdtctl-test.", 17))
+		p = dir + 17;
+	if (!p)
+		return false;
+	/* the test that made it names itself (PID) in it: a live one is in use, not left */
+	pid = strtol(p, &end, 10);
+	if (end == p || (*end != '-' && *end != '.') || pid <= 0)
+		return true;
+	return kill((pid_t)pid, 0) && errno == ESRCH;
+}
+
+/* A test's temporary directory, named after this process (see test_leftover). */
+static void test_dir(char *buf, size_t len, const char *what)
+{
+	snprintf(buf, len, "/tmp/rdt-test-hook-%d-%sXXXXXX", (int)getpid(), what);
+	assert_non_null(mkdtemp(buf));
 }
 
 static const char *why_skip(void)
@@ -500,7 +521,7 @@ static int group_setup(void **state)
 		rdt_hook_close(stale);
 		rdt_hook_unload(err, sizeof(err));
 	}
-	snprintf(fx.dir, sizeof(fx.dir), "/tmp/rdt-test-hook-XXXXXX");
+	snprintf(fx.dir, sizeof(fx.dir), "/tmp/rdt-test-hook-%d-XXXXXX", (int)getpid());
 	if (!mkdtemp(fx.dir))
 		return -1;
 	RDTALLOC_OPTS(rdtalloc_opts, o, .backend = "sim", .state_dir = fx.dir);
@@ -1039,7 +1060,7 @@ static bool msr_fixture(char *root, char *dev, char *dir, size_t len, const char
 	FILE *f;
 
 	assert_false(dir_exists(RDT_HOOK_DIR));
-	assert_non_null(mkdtemp(root));
+	test_dir(root, 64, "msr-");
 	snprintf(dev, len, "%s/dev", root);
 	assert_int_equal(mkdir(dev, 0700), 0);
 	if (!msrfs_mount(dev, caps)) {

@@ -1,0 +1,347 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * trace: the cache model's commands - sim replay (traces through the L3
+ * with the groups' masks), profile --trace (a miss curve from one pass),
+ * trace convert (lackey text into the binary form). docs/plan.md.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rdtctl.h"
+
+static void print_replay(json_object *doc)
+{
+	json_object *gs = jget(doc, "groups");
+	size_t i;
+
+	printf("L3 cache id %lld: %lld sets x %lld ways\n", jget_int(doc, "cache_id"),
+	       jget_int(doc, "sets"), jget_int(doc, "ways"));
+	printf("%-20s %12s %12s %12s %10s %14s\n", "GROUP", "ACCESSES", "HITS", "MISSES",
+	       "MISS RATIO", "OCCUPANCY KiB");
+	for (i = 0; i < json_object_array_length(gs); i++) {
+		json_object *g = json_object_array_get_idx(gs, i);
+
+		printf("%-20s %12lld %12lld %12lld %10.4f %14.1f\n", jget_str(g, "group"),
+		       jget_int(g, "accesses"), jget_int(g, "hits"), jget_int(g, "misses"),
+		       json_object_get_double(jget(g, "miss_ratio")),
+		       (double)jget_int(g, "llc_occupancy_bytes") / 1024);
+	}
+}
+
+static double ratio(uint64_t part, uint64_t all)
+{
+	return all ? (double)part / (double)all : 0;
+}
+
+int sim_replay(int argc, char **argv)
+{
+	static const char synopsis[] = "sim replay [--domain ID] [--instr] GROUP=TRACE...";
+	const char *dom = NULL;
+	bool instr = false;
+	const struct flag flags[] = {
+		{ "--domain", NULL, &dom }, { "--instr", &instr, NULL }, { NULL, NULL, NULL },
+	};
+	const char *groups[RDTALLOC_REPLAY_MAX], *traces[RDTALLOC_REPLAY_MAX];
+	struct rdtalloc_replay_group out[RDTALLOC_REPLAY_MAX];
+	struct rdtalloc_cache_geometry geo = { .sz = sizeof(geo) };
+	json_object *doc, *gs;
+	rdtalloc_t *r;
+	int ret, id, i;
+
+	ret = parse_flags("sim replay", &argc, argv, flags);
+	if (ret)
+		return ret;
+	REQ_ARGS(1, synopsis);
+	if (argc > RDTALLOC_REPLAY_MAX)
+		return usage_error("sim replay: %d traces, at most %d", argc, RDTALLOC_REPLAY_MAX);
+	ret = parse_domain(dom, &id);
+	if (ret)
+		return ret;
+	for (i = 0; i < argc; i++) {
+		char *eq = strchr(argv[i], '=');
+
+		if (!eq || eq == argv[i] || !eq[1])
+			return usage_error("sim replay: '%s' is not GROUP=TRACE", argv[i]);
+		*eq = '\0';
+		groups[i] = argv[i];
+		traces[i] = eq + 1;
+		out[i].sz = sizeof(out[i]);
+	}
+	r = ctx_ro();
+	if (!r)
+		return EXIT_FAIL;
+	ret = rdtalloc_sim_replay(r, id, (size_t)argc, groups, traces,
+				  instr ? RDTALLOC_TRACE_INSTR : 0, &geo, out);
+	if (ret)
+		return fail_lib(r, ret);
+	doc = jobj();
+	jset(doc, "cache_id", jint(geo.cache_id));
+	jset(doc, "sets", jint(geo.sets));
+	jset(doc, "ways", jint(geo.ways));
+	gs = jarr();
+	for (i = 0; i < argc; i++) {
+		json_object *g = jobj();
+
+		jset(g, "group", jstr(out[i].group));
+		jset(g, "accesses", jint((long long)out[i].accesses));
+		jset(g, "hits", jint((long long)out[i].hits));
+		jset(g, "misses", jint((long long)out[i].misses));
+		jset(g, "miss_ratio", json_object_new_double(ratio(out[i].misses,
+								     out[i].accesses)));
+		jset(g, "llc_occupancy_bytes", jint((long long)out[i].llc_occupancy));
+		json_object_array_add(gs, g);
+	}
+	jset(doc, "groups", gs);
+	return emit(doc, print_replay);
+}
+
+static void print_curve(json_object *doc)
+{
+	json_object *mr = jget(doc, "miss_ratio");
+	size_t k;
+
+	printf("%lld accesses, a cache of %lld sets; miss ratio alone with k ways:\n",
+	       jget_int(doc, "accesses"), jget_int(doc, "sets"));
+	for (k = 0; k < json_object_array_length(mr); k++)
+		printf("%3zu %8.4f\n", k + 1,
+		       json_object_get_double(json_object_array_get_idx(mr, k)));
+}
+
+int do_profile(int argc, char **argv)
+{
+	static const char synopsis[] = "profile --trace FILE [--domain ID] [--instr]";
+	const char *trace = NULL, *dom = NULL;
+	bool instr = false;
+	const struct flag flags[] = {
+		{ "--trace", NULL, &trace }, { "--domain", NULL, &dom },
+		{ "--instr", &instr, NULL }, { NULL, NULL, NULL },
+	};
+	struct rdtalloc_curve c = { .sz = sizeof(c) };
+	json_object *doc, *mr;
+	unsigned int k;
+	rdtalloc_t *r;
+	int ret, id;
+
+	ret = parse_flags("profile", &argc, argv, flags);
+	if (ret)
+		return ret;
+	MAX_ARGS(0, synopsis);
+	if (!trace)
+		return usage_error("profile: --trace FILE is needed (profiling a group on the "
+				   "hardware is not built yet): usage: rdtctl %s", synopsis);
+	ret = parse_domain(dom, &id);
+	if (ret)
+		return ret;
+	r = ctx_ro();
+	if (!r)
+		return EXIT_FAIL;
+	ret = rdtalloc_trace_curve(r, id, trace, instr ? RDTALLOC_TRACE_INSTR : 0, &c);
+	if (ret)
+		return fail_lib(r, ret);
+	doc = jobj();
+	jset(doc, "sets", jint(c.geo.sets));
+	jset(doc, "ways", jint(c.geo.ways));
+	jset(doc, "accesses", jint((long long)c.accesses));
+	mr = jarr();
+	for (k = 0; k < c.geo.ways; k++)
+		json_object_array_add(mr, json_object_new_double(ratio(c.misses[k], c.accesses)));
+	jset(doc, "miss_ratio", mr);
+	return emit(doc, print_curve);
+}
+
+static int trace_convert(int argc, char **argv)
+{
+	static const char synopsis[] = "trace convert IN OUT [--instr]";
+	bool instr = false;
+	const struct flag flags[] = { { "--instr", &instr, NULL }, { NULL, NULL, NULL } };
+	json_object *doc;
+	uint64_t n = 0;
+	int ret;
+
+	ret = parse_flags("trace convert", &argc, argv, flags);
+	if (ret)
+		return ret;
+	REQ_ARGS(2, synopsis);
+	MAX_ARGS(2, synopsis);
+	ret = rdtalloc_trace_convert(argv[0], argv[1], instr ? RDTALLOC_TRACE_INSTR : 0, &n);
+	if (ret)
+		return fail_lib(NULL, ret);
+	if (g_opts.quiet)
+		return EXIT_OK;
+	doc = jobj();
+	jset(doc, "accesses", jint((long long)n));
+	jset(doc, "file", jstr(argv[1]));
+	if (g_opts.json)
+		return emit(doc, NULL);
+	printf("%s: %llu accesses\n", argv[1], (unsigned long long)n);
+	json_object_put(doc);
+	return EXIT_OK;
+}
+
+int do_trace(int argc, char **argv)
+{
+	static const struct cmd cmds[] = {
+		{ "convert", trace_convert },
+		{ NULL, NULL },
+	};
+
+	return cmd_select(cmds, "trace", argc, argv);
+}
+
+/* ---- plan --------------------------------------------------------------------- */
+
+#define CURVE_MAX (1u << 20)
+
+struct curve_file {
+	char group[RDTALLOC_NAME_MAX + 1];
+	double mr[64];
+	unsigned int ways;
+	uint64_t accesses;
+};
+
+/* A profile document (rdtctl -j profile): {"ways", "accesses", "miss_ratio": [...]}. */
+static int read_curve(const char *path, struct curve_file *c)
+{
+	FILE *f = open_input(path, "curve");
+	json_object *doc, *mr, *v;
+	char *buf;
+	size_t n;
+	unsigned int k;
+	int ret = EXIT_OK;
+
+	if (!f)
+		return EXIT_FAIL;
+	buf = malloc(CURVE_MAX + 1);
+	n = buf ? fread(buf, 1, CURVE_MAX + 1, f) : 0;
+	if (strcmp(path, "-"))
+		fclose(f);
+	if (!buf)
+		return fail_msg("out of memory");
+	if (n > CURVE_MAX) {
+		free(buf);
+		return fail_msg("curve %s: more than %u bytes", path, CURVE_MAX);
+	}
+	buf[n] = '\0';
+	doc = json_tokener_parse(buf);
+	free(buf);
+	if (!doc || !json_object_object_get_ex(doc, "miss_ratio", &mr) ||
+	    !json_object_is_type(mr, json_type_array) || !json_object_array_length(mr) ||
+	    json_object_array_length(mr) > 64 || !json_object_object_get_ex(doc, "accesses", &v) ||
+	    !json_object_is_type(v, json_type_int) || json_object_get_int64(v) < 0) {
+		json_object_put(doc);
+		return fail_msg("curve %s: not a profile document (rdtctl -j profile --trace: "
+				"\"accesses\" and \"miss_ratio\")", path);
+	}
+	c->accesses = (uint64_t)json_object_get_int64(v);
+	c->ways = (unsigned int)json_object_array_length(mr);
+	for (k = 0; k < c->ways && ret == EXIT_OK; k++) {
+		v = json_object_array_get_idx(mr, k);
+		if (!json_object_is_type(v, json_type_double) && !json_object_is_type(v, json_type_int))
+			ret = fail_msg("curve %s: miss_ratio[%u] is not a number", path, k);
+		else
+			c->mr[k] = json_object_get_double(v);
+	}
+	json_object_put(doc);
+	return ret;
+}
+
+static void print_plan(json_object *doc)
+{
+	json_object *gs = jget(doc, "groups");
+	size_t i;
+
+	fputs(jget_str(doc, "config"), stdout);
+	printf("# prediction, each group alone in its ways:\n");
+	for (i = 0; i < json_object_array_length(gs); i++) {
+		json_object *g = json_object_array_get_idx(gs, i);
+
+		printf("#   %-20s %2lld ways  miss ratio %.4f\n", jget_str(g, "group"),
+		       jget_int(g, "ways"), json_object_get_double(jget(g, "predicted_miss_ratio")));
+	}
+}
+
+int do_plan(int argc, char **argv)
+{
+	static const char synopsis[] = "plan [--domain ID] GROUP=CURVE...";
+	const char *dom = NULL;
+	const struct flag flags[] = { { "--domain", NULL, &dom }, { NULL, NULL, NULL } };
+	struct curve_file *cf;
+	const double *curves[RDTALLOC_REPLAY_MAX];
+	uint64_t acc[RDTALLOC_REPLAY_MAX];
+	struct rdtalloc_plan_group out[RDTALLOC_REPLAY_MAX];
+	struct rdtalloc_cache_geometry geo = { .sz = sizeof(geo) };
+	json_object *doc, *gs;
+	char *cfg = NULL, line[256];
+	size_t cfglen = 0;
+	FILE *mem;
+	rdtalloc_t *r;
+	int ret, id, i;
+
+	ret = parse_flags("plan", &argc, argv, flags);
+	if (ret)
+		return ret;
+	REQ_ARGS(1, synopsis);
+	if (argc > RDTALLOC_REPLAY_MAX)
+		return usage_error("plan: %d groups, at most %d", argc, RDTALLOC_REPLAY_MAX);
+	ret = parse_domain(dom, &id);
+	if (ret)
+		return ret;
+	cf = calloc((size_t)argc, sizeof(*cf));
+	if (!cf)
+		return fail_msg("out of memory");
+	for (i = 0; i < argc && ret == EXIT_OK; i++) {
+		char *eq = strchr(argv[i], '=');
+
+		if (!eq || eq == argv[i] || !eq[1] || (size_t)(eq - argv[i]) > RDTALLOC_NAME_MAX) {
+			ret = usage_error("plan: '%s' is not GROUP=CURVE", argv[i]);
+			break;
+		}
+		snprintf(cf[i].group, sizeof(cf[i].group), "%.*s", (int)(eq - argv[i]), argv[i]);
+		ret = read_curve(eq + 1, &cf[i]);
+		curves[i] = cf[i].mr;
+		acc[i] = cf[i].accesses;
+		out[i].sz = sizeof(out[i]);
+		if (ret == EXIT_OK && i && cf[i].ways != cf[0].ways)
+			ret = fail_msg("curve of %s: %u ways, the first has %u", cf[i].group,
+				       cf[i].ways, cf[0].ways);
+	}
+	r = ret == EXIT_OK ? ctx_ro() : NULL;
+	if (!r) {
+		free(cf);
+		return ret == EXIT_OK ? EXIT_FAIL : ret;
+	}
+	ret = rdtalloc_plan(r, id, (size_t)argc, curves, cf[0].ways, acc, RDTALLOC_PLAN_MISSES,
+			    &geo, out);
+	if (ret) {
+		free(cf);
+		return fail_lib(r, ret);
+	}
+	mem = open_memstream(&cfg, &cfglen);
+	if (!mem) {
+		free(cf);
+		return fail_msg("out of memory");
+	}
+	fprintf(mem, "# rdtctl plan: L3 cache id %u, %u ways, the fewest misses\n", geo.cache_id,
+		geo.ways);
+	doc = jobj();
+	gs = jarr();
+	for (i = 0; i < argc; i++) {
+		json_object *g = jobj();
+
+		snprintf(line, sizeof(line), "L3:%u=%llx", geo.cache_id,
+			 (unsigned long long)out[i].mask);
+		fprintf(mem, "group %s\n\tschema %s\n", cf[i].group, line);
+		jset(g, "group", jstr(cf[i].group));
+		jset(g, "schema", jstr(line));
+		jset(g, "ways", jint(out[i].ways));
+		jset(g, "predicted_miss_ratio", json_object_new_double(out[i].predicted_miss_ratio));
+		json_object_array_add(gs, g);
+	}
+	fclose(mem);
+	jset(doc, "groups", gs);
+	jset(doc, "config", jstr(cfg ? cfg : ""));
+	free(cfg);
+	free(cf);
+	return emit(doc, print_plan);
+}

@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * api: the public calls of the cache model (rdtalloc_sim_replay,
+ * rdtalloc_trace_curve, rdtalloc_trace_convert). The geometry comes from
+ * the machine (the L3's size from hwloc, the CBM length as the ways), the
+ * masks from the state; nothing in the state changes.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rdtalloc/rdtalloc.h>
+
+#include "cache/cache.h"
+#include "core.h"
+#include "errors.h"
+
+/* Domain index of cache_id (-1: the first) and its geometry. */
+static int geometry(rdtalloc_t *r, int cache_id, struct rdtalloc_cache_geometry *g, int *dom)
+{
+	const struct rdt_machine *m = r->m;
+	const struct rdt_domain *d;
+	unsigned int ways = m->caps[RDT_L3].cbm_len;
+	int i;
+
+	if (!m->caps[RDT_L3].present || !m->ndom[RDT_L3])
+		return rdt_fail(r, -EOPNOTSUPP, "this machine has no L3 allocation to model");
+	i = cache_id < 0 ? 0 : rdt_machine_domain(m, RDT_L3, (unsigned int)cache_id);
+	if (i < 0)
+		return rdt_fail(r, -ENOENT, "no L3 cache id %d (rdtctl info)", cache_id);
+	d = &m->dom[RDT_L3][i];
+	if (!d->cache_size)
+		return rdt_fail(r, -ENODATA, "the size of L3 cache id %u is not known: give it in "
+				"the machine description (topology=...l3:1(size=2MiB)...)",
+				d->cache_id);
+	if (ways > 64 || d->cache_size % ((uint64_t)ways * RDT_LINE) ||
+	    d->cache_size / ((uint64_t)ways * RDT_LINE) > UINT32_MAX)
+		return rdt_fail(r, -EINVAL, "L3 cache id %u: %llu bytes are not %u ways of whole "
+				"64-byte sets", d->cache_id, (unsigned long long)d->cache_size, ways);
+	g->cache_id = d->cache_id;
+	g->ways = ways;
+	g->sets = (unsigned int)(d->cache_size / ((uint64_t)ways * RDT_LINE));
+	*dom = i;
+	return 0;
+}
+
+static size_t sized(size_t sz, size_t full)
+{
+	return sz < full ? sz : full;
+}
+
+struct stream {
+	struct rdt_trace *t;
+	uint64_t data, code;		/* the group's fill masks */
+	struct rdtalloc_replay_group res;
+	bool done;
+	uint64_t line;			/* its next access, read ahead */
+	enum rdt_acc_kind kind;
+};
+
+/*
+ * Read s's next access ahead and prefetch its set: the model's sets are
+ * far bigger than a CPU's caches, so the set an access needs is fetched
+ * while the other traces' accesses are replayed.
+ */
+static int ahead(struct rdt_cache *c, struct stream *s, char *err, size_t len)
+{
+	int ret = rdt_trace_next(s->t, &s->line, &s->kind, err, len);
+
+	if (ret == 1)
+		__builtin_prefetch(c->way + (size_t)(s->line % c->sets) * c->ways);
+	else
+		s->done = true;
+	return ret;
+}
+
+static int replay(rdtalloc_t *r, struct stream *s, size_t n, unsigned int sets, unsigned int ways)
+{
+	char err[RDT_ERRMSG_MAX];
+	struct rdt_cache c;
+	enum rdt_acc_kind kind;
+	uint64_t line, *occ;
+	size_t i, live = n;
+	int ret;
+
+	ret = rdt_cache_init(&c, sets, ways);
+	if (ret)
+		return rdt_fail(r, ret, "out of memory for a cache of %u sets", sets);
+	for (i = 0; i < n; i++) {
+		ret = ahead(&c, &s[i], err, sizeof(err));
+		if (ret < 0) {
+			rdt_cache_free(&c);
+			return rdt_fail(r, ret, "%s", err);
+		}
+		live -= !ret;
+	}
+	while (live) {
+		for (i = 0; i < n; i++) {
+			if (s[i].done)
+				continue;
+			line = s[i].line;
+			kind = s[i].kind;
+			ret = ahead(&c, &s[i], err, sizeof(err));
+			if (ret < 0) {
+				rdt_cache_free(&c);
+				return rdt_fail(r, ret, "%s", err);
+			}
+			live -= !ret;	/* this one still counts; the trace ends after it */
+			s[i].res.accesses++;
+			if (rdt_cache_access(&c, line, kind == RDT_ACC_INSTR ? s[i].code : s[i].data,
+					     (uint16_t)i))
+				s[i].res.hits++;
+			else
+				s[i].res.misses++;
+		}
+	}
+	occ = calloc(n, sizeof(*occ));
+	if (!occ) {
+		rdt_cache_free(&c);
+		return rdt_fail(r, -ENOMEM, "out of memory");
+	}
+	rdt_cache_occupancy(&c, occ, (unsigned int)n);
+	for (i = 0; i < n; i++)
+		s[i].res.llc_occupancy = occ[i] * RDT_LINE;
+	free(occ);
+	rdt_cache_free(&c);
+	return 0;
+}
+
+RDTALLOC_API int rdtalloc_sim_replay(rdtalloc_t *r, int cache_id, size_t n,
+				     const char *const *groups, const char *const *traces,
+				     unsigned int flags, struct rdtalloc_cache_geometry *geo,
+				     struct rdtalloc_replay_group *out)
+{
+	struct rdtalloc_cache_geometry g = { .sz = sizeof(g) };
+	char err[RDT_ERRMSG_MAX];
+	struct stream *s = NULL;
+	size_t i;
+	int ret, dom = 0;
+
+	if (!r || !n || !groups || !traces || !geo || !out)
+		return -EINVAL;
+	ret = rdt_core_begin(r, false);
+	if (ret)
+		return ret;
+	if (n > RDTALLOC_REPLAY_MAX)
+		ret = rdt_fail(r, -E2BIG, "%zu traces: at most %d at once", n, RDTALLOC_REPLAY_MAX);
+	if (!ret && (geo->sz < sizeof(size_t) || out[0].sz < sizeof(size_t)))
+		ret = rdt_fail(r, -EINVAL, "rdtalloc_sim_replay: sz is not set");
+	if (!ret)
+		ret = geometry(r, cache_id, &g, &dom);
+	if (!ret && !(s = calloc(n, sizeof(*s))))
+		ret = rdt_fail(r, -ENOMEM, "out of memory");
+	for (i = 0; !ret && i < n; i++) {
+		int gi = rdt_core_find_group(r, groups[i]);
+		unsigned int slot = r->st->slot_of[RDT_L3][dom];
+
+		if (gi < 0) {
+			ret = gi;
+			break;
+		}
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(s[j].res.group, r->st->groups[gi].name))
+				ret = rdt_fail(r, -EINVAL, "group %s is given twice: one trace a group",
+					       groups[i]);
+		s[i].data = r->st->groups[gi].mask[slot * 2];
+		s[i].code = r->st->cdp[RDT_L3] ? r->st->groups[gi].mask[slot * 2 + 1] : s[i].data;
+		snprintf(s[i].res.group, sizeof(s[i].res.group), "%s", r->st->groups[gi].name);
+		if (!ret && rdt_trace_open(traces[i], flags & RDTALLOC_TRACE_INSTR, &s[i].t, err,
+					   sizeof(err)))
+			ret = rdt_fail(r, -EINVAL, "%s", err);
+	}
+	if (!ret)
+		ret = replay(r, s, n, g.sets, g.ways);
+	for (i = 0; !ret && i < n; i++) {
+		s[i].res.sz = sized(out[i].sz, sizeof(s[i].res));
+		memcpy(&out[i], &s[i].res, s[i].res.sz);
+	}
+	if (!ret) {
+		g.sz = sized(geo->sz, sizeof(g));
+		memcpy(geo, &g, g.sz);
+	}
+	for (i = 0; s && i < n; i++)
+		rdt_trace_close(s[i].t);
+	free(s);
+	return rdt_core_end(r, false, ret);
+}
+
+RDTALLOC_API int rdtalloc_trace_curve(rdtalloc_t *r, int cache_id, const char *trace,
+				      unsigned int flags, struct rdtalloc_curve *out)
+{
+	struct rdtalloc_curve v = { .sz = sizeof(v) };
+	char err[RDT_ERRMSG_MAX];
+	int ret, dom;
+
+	if (!r || !trace || !out)
+		return -EINVAL;
+	ret = rdt_core_begin(r, false);
+	if (ret)
+		return ret;
+	if (out->sz < sizeof(size_t))
+		ret = rdt_fail(r, -EINVAL, "rdtalloc_trace_curve: out->sz is not set");
+	if (!ret)
+		ret = geometry(r, cache_id, &v.geo, &dom);
+	v.geo.sz = sizeof(v.geo);
+	if (!ret && (ret = rdt_cache_curve(trace, flags & RDTALLOC_TRACE_INSTR, v.geo.sets,
+					   v.geo.ways, v.misses, &v.accesses, err, sizeof(err))))
+		ret = rdt_fail(r, ret, "%s", err);
+	if (!ret) {
+		v.sz = sized(out->sz, sizeof(v));
+		memcpy(out, &v, v.sz);
+	}
+	return rdt_core_end(r, false, ret);
+}
+
+RDTALLOC_API int rdtalloc_trace_convert(const char *in, const char *out, unsigned int flags,
+					uint64_t *n)
+{
+	char err[RDT_ERRMSG_MAX];
+	uint64_t count = 0;
+	int ret;
+
+	rdt_clear_err(NULL);
+	if (!in || !out)
+		return rdt_fail(NULL, -EINVAL, "rdtalloc_trace_convert: no file named");
+	ret = rdt_trace_convert(in, out, flags & RDTALLOC_TRACE_INSTR, &count, err, sizeof(err));
+	if (ret)
+		return rdt_fail(NULL, ret, "%s", err);
+	if (n)
+		*n = count;
+	return 0;
+}

@@ -1,0 +1,337 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * trace: memory traces, read streaming through a 1 MiB buffer. valgrind's
+ * lackey (--trace-mem=yes) writes " L addr,size", " S addr,size",
+ * " M addr,size" and "I  addr,size" (hex address, decimal size); an access
+ * that crosses a line boundary is one access to each line it touches; a
+ * modify is one access (its write hits the line its read brought). Lines
+ * valgrind itself prints ("==PID== ...") are skipped. Our binary form is
+ * RDT_TRACE_MAGIC, a little-endian u64 count of records, then that many
+ * u64 records, each line << 2 | kind.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cache/cache.h"
+
+#define BUF (1u << 20)
+#define LINE_MAX_LEN 256		/* a lackey line is ~30 bytes */
+
+struct rdt_trace {
+	int fd;
+	char *path;
+	bool binary, instr;
+	uint64_t left;			/* binary: records to come */
+	char *buf;
+	size_t len, pos;
+	bool eof;
+	uint64_t lineno;
+	uint64_t pending, npending;	/* text: lines of an access left to give */
+	enum rdt_acc_kind pkind;
+};
+
+static int fill(struct rdt_trace *t)
+{
+	ssize_t n;
+
+	if (t->pos < t->len)
+		memmove(t->buf, t->buf + t->pos, t->len - t->pos);
+	t->len -= t->pos;
+	t->pos = 0;
+	while (!t->eof && t->len < BUF) {
+		n = read(t->fd, t->buf + t->len, BUF - t->len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			t->eof = true;
+		t->len += (size_t)n;
+		if (n > 0)
+			break;
+	}
+	return 0;
+}
+
+static uint64_t le64(const unsigned char *p)
+{
+	uint64_t v = 0;
+	int i;
+
+	for (i = 7; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
+int rdt_trace_open(const char *path, bool instr, struct rdt_trace **out, char *err, size_t len)
+{
+	struct rdt_trace *t = calloc(1, sizeof(*t));
+	struct stat sb;
+	int ret;
+
+	*out = NULL;
+	if (t)
+		t->fd = -1;
+	if (!t || !(t->buf = malloc(BUF)) || !(t->path = strdup(path))) {
+		ret = -ENOMEM;
+		snprintf(err, len, "out of memory");
+		goto fail;
+	}
+	t->instr = instr;
+	t->fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (t->fd < 0) {
+		ret = -errno;
+		snprintf(err, len, "trace %s: %s", path, strerror(errno));
+		goto fail;
+	}
+	if (fstat(t->fd, &sb) || !S_ISREG(sb.st_mode)) {
+		ret = -EINVAL;
+		snprintf(err, len, "trace %s: not a regular file", path);
+		goto fail;
+	}
+	fcntl(t->fd, F_SETFL, 0);
+	ret = fill(t);
+	if (ret) {
+		snprintf(err, len, "trace %s: %s", path, strerror(-ret));
+		goto fail;
+	}
+	if (t->len >= 8 && !memcmp(t->buf, RDT_TRACE_MAGIC, 8)) {
+		if (t->len < 16 || (uint64_t)sb.st_size != 16 + le64((unsigned char *)t->buf + 8) * 8) {
+			ret = -EINVAL;
+			snprintf(err, len, "trace %s: a binary trace whose size does not match its "
+				 "count of records: cut short?", path);
+			goto fail;
+		}
+		t->binary = true;
+		t->left = le64((unsigned char *)t->buf + 8);
+		t->pos = 16;
+	}
+	*out = t;
+	return 0;
+fail:
+	rdt_trace_close(t);
+	return ret;
+}
+
+void rdt_trace_close(struct rdt_trace *t)
+{
+	if (!t)
+		return;
+	if (t->fd >= 0)
+		close(t->fd);
+	free(t->buf);
+	free(t->path);
+	free(t);
+}
+
+static int next_binary(struct rdt_trace *t, uint64_t *line, enum rdt_acc_kind *kind, char *err,
+		       size_t len)
+{
+	uint64_t v;
+	int ret;
+
+	for (;;) {
+		if (!t->left)
+			return 0;
+		if (t->len - t->pos < 8) {
+			ret = fill(t);
+			if (ret || t->len - t->pos < 8) {
+				snprintf(err, len, "trace %s: %s", t->path,
+					 ret ? strerror(-ret) : "ends before its last record");
+				return ret ? ret : -EINVAL;
+			}
+		}
+		v = le64((unsigned char *)t->buf + t->pos);
+		t->pos += 8;
+		t->left--;
+		*kind = (enum rdt_acc_kind)(v & 3);
+		*line = v >> 2;
+		if (*kind != RDT_ACC_INSTR || t->instr)
+			return 1;
+	}
+}
+
+/* One text line (without its newline) into an access; 0: skip it. */
+static int parse_line(struct rdt_trace *t, const char *s, size_t n, char *err, size_t len)
+{
+	enum rdt_acc_kind k;
+	uint64_t addr = 0, size = 0;
+	size_t i = 0;
+	int digits = 0;
+
+	if (n >= 2 && s[0] == '=' && s[1] == '=')
+		return 0;	/* valgrind's own messages */
+	if (n >= 3 && s[0] == 'I' && s[1] == ' ' && s[2] == ' ') {
+		k = RDT_ACC_INSTR;
+		i = 3;
+	} else if (n >= 3 && s[0] == ' ' && (s[1] == 'L' || s[1] == 'S' || s[1] == 'M') &&
+		   s[2] == ' ') {
+		k = s[1] == 'L' ? RDT_ACC_LOAD : s[1] == 'S' ? RDT_ACC_STORE : RDT_ACC_MODIFY;
+		i = 3;
+	} else {
+		goto bad;
+	}
+	for (; i < n && s[i] != ','; i++, digits++) {
+		int d = s[i] >= '0' && s[i] <= '9' ? s[i] - '0' :
+			s[i] >= 'a' && s[i] <= 'f' ? s[i] - 'a' + 10 :
+			s[i] >= 'A' && s[i] <= 'F' ? s[i] - 'A' + 10 : -1;
+
+		if (d < 0 || digits >= 16)
+			goto bad;
+		addr = addr << 4 | (uint64_t)d;
+	}
+	if (!digits || i >= n || s[i] != ',')
+		goto bad;
+	for (i++, digits = 0; i < n; i++, digits++) {
+		if (s[i] < '0' || s[i] > '9' || digits >= 6)
+			goto bad;
+		size = size * 10 + (uint64_t)(s[i] - '0');
+	}
+	if (!digits || !size)
+		goto bad;
+	if (k == RDT_ACC_INSTR && !t->instr)
+		return 0;
+	t->pkind = k;
+	t->pending = addr / RDT_LINE;
+	t->npending = (addr + size - 1) / RDT_LINE - t->pending + 1;
+	return 1;
+bad:
+	snprintf(err, len, "trace %s line %llu: '%.*s' is not a lackey access (\" L addr,size\", "
+		 "\" S ...\", \" M ...\", \"I  ...\")", t->path, (unsigned long long)t->lineno,
+		 (int)(n > 40 ? 40 : n), s);
+	return -EINVAL;
+}
+
+static int next_text(struct rdt_trace *t, uint64_t *line, enum rdt_acc_kind *kind, char *err,
+		     size_t len)
+{
+	int ret;
+
+	while (!t->npending) {
+		char *nl;
+		size_t n;
+
+		nl = memchr(t->buf + t->pos, '\n', t->len - t->pos);
+		if (!nl && !t->eof) {
+			ret = fill(t);
+			if (ret) {
+				snprintf(err, len, "trace %s: %s", t->path, strerror(-ret));
+				return ret;
+			}
+			nl = memchr(t->buf + t->pos, '\n', t->len - t->pos);
+		}
+		if (!nl && t->pos == t->len)
+			return 0;
+		n = nl ? (size_t)(nl - (t->buf + t->pos)) : t->len - t->pos;
+		t->lineno++;
+		if (n > LINE_MAX_LEN) {
+			snprintf(err, len, "trace %s line %llu: longer than %d bytes", t->path,
+				 (unsigned long long)t->lineno, LINE_MAX_LEN);
+			return -EINVAL;
+		}
+		ret = n ? parse_line(t, t->buf + t->pos, n, err, len) : 0;
+		t->pos += n + (nl ? 1 : 0);
+		if (ret < 0)
+			return ret;
+	}
+	*line = t->pending++;
+	*kind = t->pkind;
+	t->npending--;
+	return 1;
+}
+
+int rdt_trace_next(struct rdt_trace *t, uint64_t *line, enum rdt_acc_kind *kind, char *err,
+		   size_t len)
+{
+	return t->binary ? next_binary(t, line, kind, err, len) : next_text(t, line, kind, err, len);
+}
+
+static void put64(unsigned char *p, uint64_t v)
+{
+	for (int i = 0; i < 8; i++, v >>= 8)
+		p[i] = (unsigned char)v;
+}
+
+int rdt_trace_convert(const char *in, const char *out, bool instr, uint64_t *n, char *err,
+		      size_t len)
+{
+	static const size_t chunk = 8192;
+	unsigned char *buf = malloc(chunk * 8), head[16];
+	struct rdt_trace *t = NULL;
+	char tmp[4096];
+	enum rdt_acc_kind k;
+	uint64_t line, count = 0;
+	size_t used = 0;
+	int fd = -1, ret;
+
+	*n = 0;
+	if (!buf) {
+		snprintf(err, len, "out of memory");
+		return -ENOMEM;
+	}
+	ret = rdt_trace_open(in, instr, &t, err, len);
+	if (ret)
+		goto out;
+	/* a new file renamed into place: nothing is followed, nothing half written stays */
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%d", out, (int)getpid()) >= (int)sizeof(tmp)) {
+		ret = -ENAMETOOLONG;
+		snprintf(err, len, "%s: path too long", out);
+		goto out;
+	}
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		ret = -errno;
+		snprintf(err, len, "cannot create %s: %s", tmp, strerror(errno));
+		goto out;
+	}
+	memcpy(head, RDT_TRACE_MAGIC, 8);
+	put64(head + 8, 0);
+	if (write(fd, head, 16) != 16)
+		goto io;
+	while ((ret = rdt_trace_next(t, &line, &k, err, len)) == 1) {
+		put64(buf + used * 8, line << 2 | (uint64_t)k);
+		count++;
+		if (++used == chunk) {
+			if (write(fd, buf, used * 8) != (ssize_t)(used * 8))
+				goto io;
+			used = 0;
+		}
+	}
+	if (ret < 0)
+		goto out;
+	if (used && write(fd, buf, used * 8) != (ssize_t)(used * 8))
+		goto io;
+	put64(head + 8, count);
+	if (pwrite(fd, head, 16, 0) != 16 || fsync(fd) || close(fd))
+		goto io_closed;
+	fd = -1;
+	if (rename(tmp, out)) {
+		ret = -errno;
+		snprintf(err, len, "cannot rename %s to %s: %s", tmp, out, strerror(errno));
+		unlink(tmp);
+		goto out;
+	}
+	*n = count;
+	ret = 0;
+	goto out;
+io:
+	close(fd);
+io_closed:
+	fd = -1;
+	ret = errno ? -errno : -EIO;
+	snprintf(err, len, "cannot write %s: %s", tmp, strerror(-ret));
+	unlink(tmp);
+out:
+	if (fd >= 0) {
+		close(fd);
+		unlink(tmp);
+	}
+	rdt_trace_close(t);
+	free(buf);
+	return ret;
+}

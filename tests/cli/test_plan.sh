@@ -1,0 +1,102 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# test_plan: the cache model end to end through rdtctl. Synthetic lackey
+# traces (two loops and a stream) on a 1 MiB, 16-way L3 (1024 sets):
+# profile --trace gives each trace's curve (-j: exactly sets, ways,
+# accesses, miss_ratio), plan picks ways from the curves, its
+# configuration applies, and by replay (sim replay -j) its total misses
+# are no more than an even split's and no more than sharing every way's,
+# and its predicted miss ratios are within 2 points of the replay's.
+# Malformed traces and curves are refused with messages that name them.
+. "$(dirname "$0")/lib.sh"
+need_python
+
+MACHINE="topology=package:1 l3:1(size=1MiB) core:2 pu:1;l3.cbm_len=16;tasks=virtual"
+python3 - "$TMP" <<'PY'
+import sys
+d = sys.argv[1]
+def loop(name, kib, reps, base):
+    with open(f"{d}/{name}.trace", "w") as f:
+        for _ in range(reps):
+            for a in range(0, kib * 1024, 64):
+                f.write(" L %x,8\n" % (base + a))
+loop("db", 600, 12, 0x10000000)
+loop("web", 200, 30, 0x20000000)
+with open(f"{d}/stream.trace", "w") as f:
+    for a in range(0, 120000 * 64, 64):
+        f.write(" S %x,8\n" % (0x40000000 + a))
+PY
+for g in db web stream; do
+	run -j profile --trace "$TMP/$g.trace"
+	expect_rc 0 "profile $g"
+	printf '%s' "$OUT" >"$TMP/$g.curve"
+done
+json "the curve document" "(sorted(d), d['sets'], d['ways'], d['accesses'], len(d['miss_ratio']))" \
+	'[["accesses", "miss_ratio", "sets", "ways"], 1024, 16, 120000, 16]'
+run -j profile --trace "$TMP/db.trace"
+# 9600 lines over 1024 sets: 384 sets of 10 lines, 640 of 9; 12 rounds. With 9
+# ways the sets of 10 always miss: (384*10*12 + 640*9) / 115200 = 0.45; with
+# 10 only the first round misses: 9600 / 115200
+json "db: 600 KiB over 1024 sets, held by 10 ways" \
+	"[round(d['miss_ratio'][k], 4) for k in (8, 9)]" '[0.45, 0.0833]'
+
+run -j plan db="$TMP/db.curve" web="$TMP/web.curve" stream="$TMP/stream.curve"
+expect_rc 0 "plan"
+printf '%s' "$OUT" >"$TMP/plan.json"
+json "the plan's shape" "[sorted(g) for g in d['groups']][0]" \
+	'["group", "predicted_miss_ratio", "schema", "ways"]'
+# db needs 10 ways, web 4 (3.1 lines a set), the stream gains from none: it
+# keeps the least (1), and the way nobody gains from goes to the first group
+json "the ways: db and web held whole, the stream the least" "[g['ways'] for g in d['groups']]" \
+	'[11, 4, 1]'
+printf '%s' "$OUT" | python3 -c 'import json,sys; print(json.load(sys.stdin)["config"], end="")' \
+	>"$TMP/plan.conf"
+for g in db web stream; do run group create "$g"; done
+
+# misses by replay under a configuration: "db web stream" totals
+replay_with()
+{
+	run apply "$1"
+	expect_rc 0 "apply $(basename "$1")"
+	run -j sim replay db="$TMP/db.trace" web="$TMP/web.trace" stream="$TMP/stream.trace"
+	expect_rc 0 "replay under $(basename "$1")"
+	printf '%s' "$OUT" >"$2"
+}
+replay_with "$TMP/plan.conf" "$TMP/r-plan.json"
+printf 'group db\n\tschema L3:0=001f\ngroup web\n\tschema L3:0=03e0\ngroup stream\n\tschema L3:0=fc00\n' \
+	>"$TMP/even.conf"
+replay_with "$TMP/even.conf" "$TMP/r-even.json"
+printf 'group db\n\tschema L3:0=ffff\ngroup web\n\tschema L3:0=ffff\ngroup stream\n\tschema L3:0=ffff\n' \
+	>"$TMP/shared.conf"
+replay_with "$TMP/shared.conf" "$TMP/r-shared.json"
+python3 - "$TMP" >"$TMP/verdict" <<'PY'
+import json, sys
+d = sys.argv[1]
+tot = lambda n: sum(g["misses"] for g in json.load(open(f"{d}/r-{n}.json"))["groups"])
+plan = json.load(open(f"{d}/plan.json"))
+rep = {g["group"]: g for g in json.load(open(f"{d}/r-plan.json"))["groups"]}
+errs = [abs(g["predicted_miss_ratio"] - rep[g["group"]]["miss_ratio"]) for g in plan["groups"]]
+print(tot("plan") <= tot("even"), tot("plan") <= tot("shared"), max(errs) <= 0.02)
+PY
+expect_file_text()
+{
+	if [ "$(cat "$2")" = "$3" ]; then pass; else fail "$1: $(cat "$2")"; fi
+}
+expect_file_text "plan beats an even split and sharing, predicted within 2 points" \
+	"$TMP/verdict" "True True True"
+
+printf ' L 1000,8\n Q 2000,8\n' >"$TMP/bad.trace"
+failure "a malformed trace" "trace $TMP/bad.trace line 2: ' Q 2000,8' is not a lackey access (\" L addr,size\", \" S ...\", \" M ...\", \"I  ...\")" \
+	profile --trace "$TMP/bad.trace"
+printf '{"accesses": 5}' >"$TMP/bad.curve"
+failure "a curve that is none" "curve $TMP/bad.curve: not a profile document (rdtctl -j profile --trace: \"accesses\" and \"miss_ratio\")" \
+	plan db="$TMP/bad.curve"
+printf '{"accesses": 5, "miss_ratio": [1, 0.5]}' >"$TMP/short.curve"
+failure "a curve for another cache" "the curves are for 2 ways; L3 has 16: profile on this machine" \
+	plan db="$TMP/short.curve"
+run trace convert "$TMP/db.trace" "$TMP/db.bin"
+expect_out "convert" "$TMP/db.bin: 115200 accesses"
+run -j profile --trace "$TMP/db.bin"
+expect_rc 0 "profile of the binary form"
+json "the same curve" "[round(d['miss_ratio'][k], 4) for k in (8, 9)]" '[0.45, 0.0833]'
+
+finish
