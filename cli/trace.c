@@ -4,6 +4,7 @@
  * with the groups' masks), profile --trace (a miss curve from one pass),
  * trace convert (lackey text into the binary form). docs/plan.md.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -263,9 +264,12 @@ static void print_plan(json_object *doc)
 
 int do_plan(int argc, char **argv)
 {
-	static const char synopsis[] = "plan [--domain ID] GROUP=CURVE...";
-	const char *dom = NULL;
-	const struct flag flags[] = { { "--domain", NULL, &dom }, { NULL, NULL, NULL } };
+	static const char synopsis[] = "plan [--domain ID] [--bound GROUP=RATIO] GROUP=CURVE...";
+	const char *dom = NULL, *bound = NULL;
+	const struct flag flags[] = {
+		{ "--domain", NULL, &dom }, { "--bound", NULL, &bound }, { NULL, NULL, NULL },
+	};
+	struct rdtalloc_plan_goal goal = { .sz = sizeof(goal), .kind = RDTALLOC_PLAN_MISSES };
 	struct curve_file *cf;
 	const double *curves[RDTALLOC_REPLAY_MAX];
 	uint64_t acc[RDTALLOC_REPLAY_MAX];
@@ -306,13 +310,33 @@ int do_plan(int argc, char **argv)
 			ret = fail_msg("curve of %s: %u ways, the first has %u", cf[i].group,
 				       cf[i].ways, cf[0].ways);
 	}
+	if (ret == EXIT_OK && bound) {
+		const char *eq = strchr(bound, '=');
+		char *end;
+
+		goal.kind = RDTALLOC_PLAN_BOUND;
+		goal.group = (unsigned int)argc;
+		for (i = 0; eq && i < argc; i++)
+			if (strlen(cf[i].group) == (size_t)(eq - bound) &&
+			    !strncmp(cf[i].group, bound, (size_t)(eq - bound)))
+				goal.group = (unsigned int)i;
+		goal.bound = eq ? strtod(eq + 1, &end) : -1;
+		if (!eq || goal.group == (unsigned int)argc || end == eq + 1 || *end ||
+		    !(goal.bound >= 0 && goal.bound <= 1))
+			ret = usage_error("plan: --bound '%s': give GROUP=RATIO, a group of the plan "
+					  "and a miss ratio 0..1", bound);
+	}
 	r = ret == EXIT_OK ? ctx_ro() : NULL;
 	if (!r) {
 		free(cf);
 		return ret == EXIT_OK ? EXIT_FAIL : ret;
 	}
-	ret = rdtalloc_plan(r, id, (size_t)argc, curves, cf[0].ways, acc, RDTALLOC_PLAN_MISSES,
-			    &geo, out);
+	ret = rdtalloc_plan(r, id, (size_t)argc, curves, cf[0].ways, acc, &goal, &geo, out);
+	if (ret == -ERANGE && goal.kind == RDTALLOC_PLAN_BOUND) {
+		ret = fail_msg("plan: %s: %s", cf[goal.group].group, rdtalloc_errmsg(r));
+		free(cf);
+		return ret;
+	}
 	if (ret) {
 		free(cf);
 		return fail_lib(r, ret);
@@ -322,8 +346,13 @@ int do_plan(int argc, char **argv)
 		free(cf);
 		return fail_msg("out of memory");
 	}
-	fprintf(mem, "# rdtctl plan: L3 cache id %u, %u ways, the fewest misses\n", geo.cache_id,
-		geo.ways);
+	if (goal.kind == RDTALLOC_PLAN_BOUND)
+		fprintf(mem, "# rdtctl plan: L3 cache id %u, %u ways, %s at most %g misses, the "
+			"others the fewest\n", geo.cache_id, geo.ways, cf[goal.group].group,
+			goal.bound);
+	else
+		fprintf(mem, "# rdtctl plan: L3 cache id %u, %u ways, the fewest misses\n",
+			geo.cache_id, geo.ways);
 	doc = jobj();
 	gs = jarr();
 	for (i = 0; i < argc; i++) {

@@ -784,7 +784,7 @@ RDTALLOC_API int rdtalloc_trace_convert(const char *in, const char *out, unsigne
  * The planner (0.5): ways of one L3 domain for n groups from their miss
  * curves alone (curves[i][k-1]: group i's miss ratio with k ways, k =
  * 1..curve_ways, which must be the domain's ways; accesses[i] weighs it),
- * goal RDTALLOC_PLAN_MISSES:
+ * goal (NULL: RDTALLOC_PLAN_MISSES) RDTALLOC_PLAN_MISSES:
  * the fewest misses in total (utility-based partitioning with lookahead,
  * Qureshi & Patt, MICRO'06), each group at least min_cbm_bits ways, one
  * contiguous block each, apart, laid out from bit 0 in the order given.
@@ -792,6 +792,18 @@ RDTALLOC_API int rdtalloc_trace_convert(const char *in, const char *out, unsigne
  * result is to be applied (rdtctl plan prints it as a configuration).
  */
 #define RDTALLOC_PLAN_MISSES 0u
+/*
+ * RDTALLOC_PLAN_BOUND: group index `group` gets the fewest ways that keep
+ * its miss ratio at or under `bound` (-ERANGE when even every way it could
+ * have does not), the others share the rest for the fewest misses.
+ */
+#define RDTALLOC_PLAN_BOUND 1u
+struct rdtalloc_plan_goal {
+	size_t sz;
+	unsigned int kind;		/* RDTALLOC_PLAN_* */
+	unsigned int group;		/* _BOUND: the group held to the bound */
+	double bound;			/* _BOUND: its highest miss ratio, 0..1 */
+};
 struct rdtalloc_plan_group {
 	size_t sz;
 	unsigned int ways;
@@ -799,7 +811,8 @@ struct rdtalloc_plan_group {
 	double predicted_miss_ratio;
 };
 RDTALLOC_API int rdtalloc_plan(rdtalloc_t *r, int cache_id, size_t n, const double *const *curves,
-			       unsigned int curve_ways, const uint64_t *accesses, unsigned int goal,
+			       unsigned int curve_ways, const uint64_t *accesses,
+			       const struct rdtalloc_plan_goal *goal,
 			       struct rdtalloc_cache_geometry *geo, struct rdtalloc_plan_group *out);
 
 /* ---- Switch hook (eBPF on sched_switch; docs/hook.md) ------------------------ */

@@ -13,6 +13,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,10 +44,47 @@ static int check_curves(rdtalloc_t *r, size_t n, const double *const *curves, un
 	return 0;
 }
 
+/*
+ * UCP with lookahead over the groups not fixed: while ways are left, each
+ * group's best step is the number of more ways that saves the most misses
+ * per way, and the group whose best step saves most per way takes it.
+ */
+static void lookahead(size_t n, const double *const *curves, const uint64_t *accesses,
+		      const bool *fixed, unsigned int *alloc, unsigned int left)
+{
+	size_t i;
+
+	while (left) {
+		double best = -1;
+		unsigned int step = 0, k;
+		size_t who = n;
+
+		for (i = 0; i < n; i++) {
+			for (k = 1; !fixed[i] && k <= left; k++) {
+				double mu = (misses(curves[i], accesses, i, alloc[i]) -
+					     misses(curves[i], accesses, i, alloc[i] + k)) / k;
+
+				if (mu > best) {
+					best = mu;
+					step = k;
+					who = i;
+				}
+			}
+		}
+		if (who == n)
+			return;	/* every group fixed: the rest stays unused */
+		alloc[who] += step;
+		left -= step;
+	}
+}
+
 RDTALLOC_API int rdtalloc_plan(rdtalloc_t *r, int cache_id, size_t n, const double *const *curves,
-			       unsigned int curve_ways, const uint64_t *accesses, unsigned int goal,
+			       unsigned int curve_ways, const uint64_t *accesses,
+			       const struct rdtalloc_plan_goal *goal,
 			       struct rdtalloc_cache_geometry *geo, struct rdtalloc_plan_group *out)
 {
+	struct rdtalloc_plan_goal gl = { .kind = RDTALLOC_PLAN_MISSES };
+	bool fixed[RDTALLOC_REPLAY_MAX] = { false };
 	struct rdtalloc_cache_geometry g = { .sz = sizeof(g) };
 	unsigned int ways, min, alloc[RDTALLOC_REPLAY_MAX], left, lsb = 0, nclos;
 	const struct rdt_machine *m;
@@ -59,8 +97,22 @@ RDTALLOC_API int rdtalloc_plan(rdtalloc_t *r, int cache_id, size_t n, const doub
 	if (ret)
 		return ret;
 	m = r->m;
-	if (goal != RDTALLOC_PLAN_MISSES)
-		ret = rdt_fail(r, -EINVAL, "plan goal %u: only RDTALLOC_PLAN_MISSES is built", goal);
+	if (goal) {
+		if (goal->sz < offsetof(struct rdtalloc_plan_goal, bound) + sizeof(double))
+			ret = rdt_fail(r, -EINVAL, "rdtalloc_plan_goal.sz is %zu: too small",
+				       goal->sz);
+		else
+			gl = *goal;
+	}
+	if (ret)
+		;
+	else if (gl.kind != RDTALLOC_PLAN_MISSES && gl.kind != RDTALLOC_PLAN_BOUND)
+		ret = rdt_fail(r, -EINVAL, "plan goal %u: not RDTALLOC_PLAN_MISSES or _BOUND",
+			       gl.kind);
+	else if (gl.kind == RDTALLOC_PLAN_BOUND &&
+		 (gl.group >= n || !isfinite(gl.bound) || gl.bound < 0 || gl.bound > 1))
+		ret = rdt_fail(r, -EINVAL, "plan goal: group %u of %zu, bound %g: a group given "
+			       "and a miss ratio 0..1", gl.group, n, gl.bound);
 	else if (n > RDTALLOC_REPLAY_MAX)
 		ret = rdt_fail(r, -E2BIG, "%zu groups: at most %d", n, RDTALLOC_REPLAY_MAX);
 	else if (!m->caps[RDT_L3].present || !m->ndom[RDT_L3])
@@ -93,26 +145,21 @@ RDTALLOC_API int rdtalloc_plan(rdtalloc_t *r, int cache_id, size_t n, const doub
 		alloc[i] = min;
 		left -= min;
 	}
-	while (left) {
-		double best = -1;
-		unsigned int step = 0, k;
-		size_t who = 0;
+	if (gl.kind == RDTALLOC_PLAN_BOUND) {
+		unsigned int b = gl.group, most = min + left, k;
 
-		for (i = 0; i < n; i++) {
-			for (k = 1; k <= left; k++) {
-				double mu = (misses(curves[i], accesses, i, alloc[i]) -
-					     misses(curves[i], accesses, i, alloc[i] + k)) / k;
-
-				if (mu > best) {
-					best = mu;
-					step = k;
-					who = i;
-				}
-			}
-		}
-		alloc[who] += step;
-		left -= step;
+		for (k = min; k <= most && curves[b][k - 1] > gl.bound; k++)
+			;
+		if (k > most)
+			return rdt_core_end(r, false, rdt_fail(r, -ERANGE, "the group of curve %u "
+				"cannot keep its miss ratio at %g: with the %u ways it could have it "
+				"misses %g", b, gl.bound, most, curves[b][most - 1]));
+		left -= k - alloc[b];
+		alloc[b] = k;
+		fixed[b] = true;
 	}
+	/* ways nobody gains from go to the first group that is not fixed */
+	lookahead(n, curves, accesses, fixed, alloc, left);
 	for (i = 0; i < n; i++) {
 		struct rdtalloc_plan_group v = { .sz = out[i].sz < sizeof(v) ? out[i].sz : sizeof(v) };
 

@@ -84,6 +84,17 @@ expect_file_text()
 expect_file_text "plan beats an even split and sharing, predicted within 2 points" \
 	"$TMP/verdict" "True True True"
 
+# a bound: db at most 0.1 takes the fewest ways that do it (10, 0.0833); web
+# and the stream share the rest for the fewest misses (web 4, and the way
+# nobody gains from; the stream 1)
+run -j plan --bound db=0.1 db="$TMP/db.curve" web="$TMP/web.curve" stream="$TMP/stream.curve"
+json "a bound on db" "[g['ways'] for g in d['groups']]" '[10, 5, 1]'
+failure "a bound no allocation reaches" \
+	"plan: db: the group of curve 0 cannot keep its miss ratio at 0.01: with the 14 ways it could have it misses 0.0833333" \
+	plan --bound db=0.01 db="$TMP/db.curve" web="$TMP/web.curve" stream="$TMP/stream.curve"
+fails 2 "a bound on no group of the plan" "plan: --bound 'x=0.1': give GROUP=RATIO, a group of the plan and a miss ratio 0..1" \
+	plan --bound x=0.1 db="$TMP/db.curve"
+
 printf ' L 1000,8\n Q 2000,8\n' >"$TMP/bad.trace"
 failure "a malformed trace" "trace $TMP/bad.trace line 2: ' Q 2000,8' is not a lackey access (\" L addr,size\", \" S ...\", \" M ...\", \"I  ...\")" \
 	profile --trace "$TMP/bad.trace"
