@@ -82,6 +82,8 @@ static const char usage_text[] =
 "                                     a model of the L3 with the groups' masks\n"
 "  profile --trace FILE [--domain ID] [--instr]\n"
 "                                     a trace's miss ratio alone at 1..N ways (one pass)\n"
+"  profile GROUP [--domain ID] [--interval S]\n"
+"                                     a running group's occupancy and bandwidth at 1..N ways\n"
 "  trace convert IN OUT [--instr]     a lackey trace into the compact binary form\n"
 "  plan [--domain ID] [--bound GROUP=RATIO] GROUP=CURVE...\n"
 "                                     ways for each group from its miss curve (the\n"

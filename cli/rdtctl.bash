@@ -183,7 +183,7 @@ _rdtctl()
 		if [[ $prev == --trace ]]; then
 			_rdtctl_files -f
 		else
-			_rdtctl_reply "--trace --domain --instr"
+			_rdtctl_reply "--trace --domain --instr --interval $(_rdtctl_groups)"
 		fi
 		;;
 	trace/)

@@ -5,9 +5,11 @@
  * trace convert (lackey text into the binary form). docs/plan.md.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "rdtctl.h"
 
@@ -97,6 +99,30 @@ int sim_replay(int argc, char **argv)
 	return emit(doc, print_replay);
 }
 
+static void print_sweep(json_object *doc)
+{
+	json_object *st = jget(doc, "steps");
+	size_t i;
+
+	printf("group %s, L3 cache id %lld:\n%5s %16s %18s\n", jget_str(doc, "group"),
+	       jget_int(doc, "cache_id"), "WAYS", "OCCUPANCY KiB", "BANDWIDTH MB/s");
+	for (i = 0; i < json_object_array_length(st); i++) {
+		json_object *x = json_object_array_get_idx(st, i), *o, *b;
+
+		o = jget(x, "llc_occupancy_bytes");
+		b = jget(x, "mbm_total_bytes_per_second");
+		printf("%5lld", jget_int(x, "ways"));
+		if (o)
+			printf(" %16.1f", (double)json_object_get_int64(o) / 1024);
+		else
+			printf(" %16s", "-");
+		if (b)
+			printf(" %18.1f\n", json_object_get_double(b) / 1e6);
+		else
+			printf(" %18s\n", "-");
+	}
+}
+
 static void print_curve(json_object *doc)
 {
 	json_object *mr = jget(doc, "miss_ratio");
@@ -109,14 +135,159 @@ static void print_curve(json_object *doc)
 		       json_object_get_double(json_object_array_get_idx(mr, k)));
 }
 
+/* ---- profile GROUP: the mask swept over 1..N ways, the counters read at each -------- */
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+/* group's counters in L3 cache id id, now; 0 or a library error. */
+static int read_one(rdtalloc_t *r, const char *group, unsigned int id,
+		    struct rdtalloc_mon_value *out)
+{
+	struct rdtalloc_mon_value v[64] = { { .sz = sizeof(v[0]) } };
+	const char *names[1] = { group };
+	int n = rdtalloc_mon_read(r, names, 1, v, 64), i;
+
+	if (n < 0)
+		return n;
+	for (i = 0; i < n && i < 64; i++) {
+		if (v[i].cache_id == id) {
+			*out = v[i];
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+/* The L3's ways and least mask; the first domain's id when id < 0. */
+static int l3_facts(rdtalloc_t *r, int *id, unsigned int *ways, unsigned int *min)
+{
+	struct rdtalloc_resource_info ri = { .sz = sizeof(ri) };
+	unsigned int ids[1];
+	int n = rdtalloc_resource_count(r), i;
+
+	for (i = 0; i < n; i++) {
+		if (rdtalloc_get_resource_info(r, (unsigned int)i, &ri) == 0 &&
+		    !strcmp(ri.name, "L3")) {
+			*ways = ri.cbm_len;
+			*min = ri.min_cbm_bits ? ri.min_cbm_bits : 1;
+			if (*id < 0 && rdtalloc_domains(r, "L3", ids, 1) > 0)
+				*id = (int)ids[0];
+			return *id < 0 ? -ENOENT : 0;
+		}
+	}
+	return -EOPNOTSUPP;
+}
+
+/*
+ * Sweep group's mask in one L3 domain over min..N ways (the lowest ways),
+ * interval seconds each, reading its occupancy and bandwidth at each step;
+ * its schema goes back as it was at the end, whatever happens (an error, a
+ * signal: SIGINT, SIGTERM, SIGHUP end the sweep and still restore).
+ */
+static int profile_group(const char *group, const char *dom, double interval)
+{
+	struct sigaction sa = { .sa_handler = on_signal }, old[3];
+	static const int sigs[3] = { SIGINT, SIGTERM, SIGHUP };
+	char *saved = NULL, text[64];
+	unsigned int ways = 0, min = 1, k;
+	json_object *doc, *steps;
+	int ret, id, n, i;
+	rdtalloc_t *r;
+
+	if (!(interval >= 0.01 && interval <= 3600))
+		return usage_error("profile: --interval must be 0.01..3600 seconds");
+	ret = parse_domain(dom, &id);
+	if (ret)
+		return ret;
+	r = ctx();
+	if (!r)
+		return EXIT_FAIL;
+	ret = l3_facts(r, &id, &ways, &min);
+	if (ret)
+		return fail_msg("profile: no L3 allocation to sweep here");
+	n = rdtalloc_get_schema(r, group, NULL, 0);
+	if (n < 0)
+		return fail_lib(r, n);
+	saved = malloc((size_t)n + 1);
+	if (!saved || rdtalloc_get_schema(r, group, saved, (size_t)n + 1) < 0) {
+		free(saved);
+		return fail_msg("profile: cannot save %s's schema", group);
+	}
+	stop_signal = 0;
+	for (i = 0; i < 3; i++)
+		sigaction(sigs[i], &sa, &old[i]);
+	doc = jobj();
+	steps = jarr();
+	for (k = min; k <= ways && !stop_signal && ret == 0; k++) {
+		struct rdtalloc_mon_value a, b;
+		struct timespec ts = { (time_t)interval,
+				       (long)((interval - (double)(time_t)interval) * 1e9) };
+		json_object *st;
+		double dt;
+
+		snprintf(text, sizeof(text), "L3:%d=%llx", id,
+			 (unsigned long long)(k >= 64 ? UINT64_MAX : (UINT64_C(1) << k) - 1));
+		ret = rdtalloc_set_schema(r, group, text);
+		if (!ret)
+			ret = read_one(r, group, (unsigned int)id, &a);
+		if (ret)
+			break;
+		if (nanosleep(&ts, NULL) && stop_signal)
+			break;
+		ret = read_one(r, group, (unsigned int)id, &b);
+		if (ret)
+			break;
+		dt = (double)(b.time_ns - a.time_ns) / 1e9;
+		st = jobj();
+		jset(st, "ways", jint(k));
+		jset(st, "state", jint(b.state));
+		if (b.valid & RDTALLOC_MON_EV_OCCUPANCY)
+			jset(st, "llc_occupancy_bytes", jint((long long)b.llc_occupancy));
+		else
+			jset_null(st, "llc_occupancy_bytes");
+		if ((b.valid & RDTALLOC_MON_EV_TOTAL) && dt > 0 && b.mbm_total >= a.mbm_total)
+			jset(st, "mbm_total_bytes_per_second",
+			     json_object_new_double((double)(b.mbm_total - a.mbm_total) / dt));
+		else
+			jset_null(st, "mbm_total_bytes_per_second");
+		json_object_array_add(steps, st);
+	}
+	/* whatever happened: the schema as it was */
+	if (rdtalloc_set_schema(r, group, saved) && !ret)
+		ret = -EIO;
+	for (i = 0; i < 3; i++)
+		sigaction(sigs[i], &old[i], NULL);
+	free(saved);
+	if (ret || stop_signal) {
+		json_object_put(doc);
+		json_object_put(steps);
+		if (stop_signal)
+			return fail_msg("profile %s: stopped by signal %d; its schema is back",
+					group, (int)stop_signal);
+		return fail_lib(r, ret);
+	}
+	jset(doc, "group", jstr(group));
+	jset(doc, "cache_id", jint(id));
+	jset(doc, "ways", jint(ways));
+	jset(doc, "steps", steps);
+	return emit(doc, print_sweep);
+}
+
 int do_profile(int argc, char **argv)
 {
-	static const char synopsis[] = "profile --trace FILE [--domain ID] [--instr]";
-	const char *trace = NULL, *dom = NULL;
+	static const char synopsis[] =
+		"profile --trace FILE [--domain ID] [--instr] | profile GROUP [--domain ID] "
+		"[--interval S]";
+	const char *trace = NULL, *dom = NULL, *ival = "2";
 	bool instr = false;
 	const struct flag flags[] = {
 		{ "--trace", NULL, &trace }, { "--domain", NULL, &dom },
-		{ "--instr", &instr, NULL }, { NULL, NULL, NULL },
+		{ "--instr", &instr, NULL }, { "--interval", NULL, &ival }, { NULL, NULL, NULL },
 	};
 	struct rdtalloc_curve c = { .sz = sizeof(c) };
 	json_object *doc, *mr;
@@ -127,10 +298,19 @@ int do_profile(int argc, char **argv)
 	ret = parse_flags("profile", &argc, argv, flags);
 	if (ret)
 		return ret;
-	MAX_ARGS(0, synopsis);
-	if (!trace)
-		return usage_error("profile: --trace FILE is needed (profiling a group on the "
-				   "hardware is not built yet): usage: rdtctl %s", synopsis);
+	MAX_ARGS(1, synopsis);
+	if (argc == 1 && !trace) {
+		char *end;
+		double iv = strtod(ival, &end);
+
+		if (end == ival || *end)
+			return usage_error("profile: --interval '%s' is not a number of seconds",
+					   ival);
+		return profile_group(argv[0], dom, iv);
+	}
+	if (!trace || argc)
+		return usage_error("profile: give --trace FILE or a GROUP: usage: rdtctl %s",
+				   synopsis);
 	ret = parse_domain(dom, &id);
 	if (ret)
 		return ret;

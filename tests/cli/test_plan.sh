@@ -95,6 +95,30 @@ failure "a bound no allocation reaches" \
 fails 2 "a bound on no group of the plan" "plan: --bound 'x=0.1': give GROUP=RATIO, a group of the plan and a miss ratio 0..1" \
 	plan --bound x=0.1 db="$TMP/db.curve"
 
+# profile GROUP on the simulator: db's mask swept over 1..16 ways against
+# a streaming default group; its occupancy grows and its traffic falls with
+# its ways, and its schema is back at the end - also when a signal ends it
+run schema set db "L3:0=0ff0"
+run sim load db --footprint 700K --rate 1G
+expect_rc 0 "a workload for db"
+run sim load default --footprint 1G --rate 5G
+run -j profile db --interval 0.05
+expect_rc 0 "profile db"
+json "a step per way count" "[s['ways'] for s in d['steps']]" "$(python3 -c 'print(list(range(1, 17)))')"
+json "occupancy grows with the ways, traffic falls" \
+	"all(a['llc_occupancy_bytes'] <= b['llc_occupancy_bytes'] and a['mbm_total_bytes_per_second'] >= b['mbm_total_bytes_per_second'] for a, b in zip(d['steps'], d['steps'][1:]))" 'true'
+run schema show db
+expect_out "db's schema is back" "L3:0=0ff0"
+"$RDTCTL" --machine "$MACHINE" --state-dir "$STATE" profile db --interval 1 >/dev/null 2>"$TMP/sig.err" &
+P=$!
+sleep 1.5
+kill -TERM $P
+wait $P
+if [ $? -eq 1 ]; then pass; else fail "a profile ended by SIGTERM did not exit 1"; fi
+expect_file_text "it says so" "$TMP/sig.err" "rdtctl: profile db: stopped by signal 15; its schema is back"
+run schema show db
+expect_out "db's schema is back after the signal" "L3:0=0ff0"
+
 printf ' L 1000,8\n Q 2000,8\n' >"$TMP/bad.trace"
 failure "a malformed trace" "trace $TMP/bad.trace line 2: ' Q 2000,8' is not a lackey access (\" L addr,size\", \" S ...\", \" M ...\", \"I  ...\")" \
 	profile --trace "$TMP/bad.trace"
