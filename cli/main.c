@@ -85,7 +85,7 @@ static const char usage_text[] =
 "  profile GROUP [--domain ID] [--interval S]\n"
 "                                     a running group's occupancy and bandwidth at 1..N ways\n"
 "  trace convert IN OUT [--instr]     a lackey trace into the compact binary form\n"
-"  plan [--domain ID] [--bound GROUP=RATIO] GROUP=CURVE...\n"
+"  plan [--domain ID] [--bound GROUP=RATIO | --check CONFIG] GROUP=CURVE...\n"
 "                                     ways for each group from its miss curve (the\n"
 "                                     fewest misses), as a configuration to apply\n"
 "  oci-hook createRuntime|prestart|poststop\n"

@@ -193,7 +193,7 @@ _rdtctl()
 		if [[ $cur == -* ]]; then _rdtctl_reply "--instr"; else _rdtctl_files -f; fi
 		;;
 	plan/*)
-		[[ $cur == -* ]] && _rdtctl_reply "--domain --bound"
+		[[ $cur == -* ]] && _rdtctl_reply "--domain --bound --check"
 		;;
 	oci-hook/)
 		_rdtctl_reply "createRuntime prestart poststop"

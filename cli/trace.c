@@ -442,12 +442,84 @@ static void print_plan(json_object *doc)
 	}
 }
 
+static void print_check(json_object *doc)
+{
+	json_object *gs = jget(doc, "groups");
+	size_t i;
+
+	printf("# prediction of %s, each group alone in its ways:\n", jget_str(doc, "check"));
+	for (i = 0; i < json_object_array_length(gs); i++) {
+		json_object *g = json_object_array_get_idx(gs, i);
+
+		printf("%-20s %-16s %2lld ways  miss ratio %.4f%s\n", jget_str(g, "group"),
+		       jget_str(g, "schema"), jget_int(g, "ways"),
+		       json_object_get_double(jget(g, "predicted_miss_ratio")),
+		       jget_bool(g, "shared") ? "  (shares ways: optimistic)" : "");
+	}
+}
+
+/* plan --check CONFIG: what the configuration would do, by the curves. */
+static int plan_check(rdtalloc_t *r, int id, const char *path, const struct curve_file *cf,
+		      const double *const *curves, int n)
+{
+	struct rdtalloc_plan_group out[RDTALLOC_REPLAY_MAX];
+	const char *names[RDTALLOC_REPLAY_MAX];
+	unsigned int ids[1];
+	json_object *doc, *gs;
+	FILE *f = open_input(path, "configuration");
+	char *text, line[96];
+	size_t len;
+	int ret, i;
+
+	if (!f)
+		return EXIT_FAIL;
+	text = malloc(CURVE_MAX + 1);
+	len = text ? fread(text, 1, CURVE_MAX + 1, f) : 0;
+	if (strcmp(path, "-"))
+		fclose(f);
+	if (!text)
+		return fail_msg("out of memory");
+	if (len > CURVE_MAX) {
+		free(text);
+		return fail_msg("configuration %s: more than %u bytes", path, CURVE_MAX);
+	}
+	text[len] = '\0';
+	for (i = 0; i < n; i++) {
+		names[i] = cf[i].group;
+		out[i].sz = sizeof(out[i]);
+	}
+	ret = rdtalloc_plan_check(r, id, text, (size_t)n, names, curves, cf[0].ways, out);
+	free(text);
+	if (ret)
+		return fail_lib(r, ret);
+	if (id < 0 && rdtalloc_domains(r, "L3", ids, 1) > 0)
+		id = (int)ids[0];
+	doc = jobj();
+	gs = jarr();
+	for (i = 0; i < n; i++) {
+		json_object *g = jobj();
+
+		snprintf(line, sizeof(line), "L3:%d=%llx", id, (unsigned long long)out[i].mask);
+		jset(g, "group", jstr(cf[i].group));
+		jset(g, "schema", jstr(line));
+		jset(g, "ways", jint(out[i].ways));
+		jset(g, "predicted_miss_ratio", json_object_new_double(out[i].predicted_miss_ratio));
+		jset(g, "shared", jbool(out[i].shared));
+		json_object_array_add(gs, g);
+	}
+	jset(doc, "check", jstr(path));
+	jset(doc, "groups", gs);
+	return emit(doc, print_check);
+}
+
 int do_plan(int argc, char **argv)
 {
-	static const char synopsis[] = "plan [--domain ID] [--bound GROUP=RATIO] GROUP=CURVE...";
-	const char *dom = NULL, *bound = NULL;
+	static const char synopsis[] =
+		"plan [--domain ID] [--bound GROUP=RATIO | --check CONFIG] GROUP=CURVE...";
+	const char *dom = NULL, *bound = NULL, *check = NULL;
 	const struct flag flags[] = {
-		{ "--domain", NULL, &dom }, { "--bound", NULL, &bound }, { NULL, NULL, NULL },
+		{ "--domain", NULL, &dom }, { "--bound", NULL, &bound }, { "--check", NULL, &check },
+		{ NULL, NULL, NULL },
 	};
 	struct rdtalloc_plan_goal goal = { .sz = sizeof(goal), .kind = RDTALLOC_PLAN_MISSES };
 	struct curve_file *cf;
@@ -506,10 +578,18 @@ int do_plan(int argc, char **argv)
 			ret = usage_error("plan: --bound '%s': give GROUP=RATIO, a group of the plan "
 					  "and a miss ratio 0..1", bound);
 	}
+	if (ret == EXIT_OK && check && bound)
+		ret = usage_error("plan: --check predicts a configuration, --bound makes one: "
+				  "one of them");
 	r = ret == EXIT_OK ? ctx_ro() : NULL;
 	if (!r) {
 		free(cf);
 		return ret == EXIT_OK ? EXIT_FAIL : ret;
+	}
+	if (check) {
+		ret = plan_check(r, id, check, cf, curves, argc);
+		free(cf);
+		return ret;
 	}
 	ret = rdtalloc_plan(r, id, (size_t)argc, curves, cf[0].ways, acc, &goal, &geo, out);
 	if (ret == -ERANGE && goal.kind == RDTALLOC_PLAN_BOUND) {

@@ -809,11 +809,24 @@ struct rdtalloc_plan_group {
 	unsigned int ways;
 	uint64_t mask;
 	double predicted_miss_ratio;
+	int shared;			/* its ways overlap another's of the plan: the
+					 * prediction (it alone in its ways) is optimistic */
 };
 RDTALLOC_API int rdtalloc_plan(rdtalloc_t *r, int cache_id, size_t n, const double *const *curves,
 			       unsigned int curve_ways, const uint64_t *accesses,
 			       const struct rdtalloc_plan_goal *goal,
 			       struct rdtalloc_cache_geometry *geo, struct rdtalloc_plan_group *out);
+
+/*
+ * What a configuration (text, docs/config.md) would do to n groups with
+ * their curves (as rdtalloc_plan takes them): the masks the configuration
+ * gives them in the domain (applied to a copy of the state: nothing
+ * changes), their ways, the predicted miss ratio and whether they share
+ * ways. A group the configuration does not name keeps its mask of now.
+ */
+RDTALLOC_API int rdtalloc_plan_check(rdtalloc_t *r, int cache_id, const char *config, size_t n,
+				     const char *const *groups, const double *const *curves,
+				     unsigned int curve_ways, struct rdtalloc_plan_group *out);
 
 /* ---- Switch hook (eBPF on sched_switch; docs/hook.md) ------------------------ */
 

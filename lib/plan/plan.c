@@ -20,6 +20,7 @@
 
 #include <rdtalloc/rdtalloc.h>
 
+#include "config.h"
 #include "core.h"
 #include "errors.h"
 
@@ -176,4 +177,94 @@ RDTALLOC_API int rdtalloc_plan(rdtalloc_t *r, int cache_id, size_t n, const doub
 	g.sz = geo->sz < sizeof(g) ? geo->sz : sizeof(g);
 	memcpy(geo, &g, g.sz);
 	return rdt_core_end(r, false, 0);
+}
+
+/* The masks of config applied to a copy of the state: group g of cp. */
+static int apply_copy(rdtalloc_t *r, const char *config, struct rdt_state **out)
+{
+	char err[RDT_ERRMSG_MAX];
+	struct rdt_config *cf = NULL;
+	struct rdt_state *cp = NULL;
+	unsigned int i;
+	bool changed;
+	int ret;
+
+	ret = rdt_config_parse(config, &cf, err, sizeof(err));
+	if (ret)
+		return rdt_fail(r, ret, "configuration: %s", err);
+	if (rdt_state_clone(r->st, &cp))
+		ret = rdt_fail(r, -ENOMEM, "out of memory");
+	else
+		cp->sink = NULL;	/* a copy to look at: no register is ever written */
+	for (i = 0; !ret && i < cf->ngroups; i++) {
+		const struct rdt_config_group *cg = &cf->groups[i];
+		int g = rdt_group_find(cp, cg->name);
+
+		if (g < 0 && rdt_group_add(cp, cg->name, &g))
+			ret = rdt_fail(r, -ENOSPC, "configuration line %u: group %s: %s", cg->line,
+				       cg->name, cp->err);
+		if (!ret && cg->schema && rdt_core_apply_schema(r, cp, g, cg->schema, &changed))
+			ret = rdt_fail(r, -EINVAL, "configuration line %u: %s", cg->schema_line,
+				       rdtalloc_errmsg(r));
+	}
+	rdt_config_free(cf);
+	if (ret) {
+		rdt_state_free(cp);
+		return ret;
+	}
+	*out = cp;
+	return 0;
+}
+
+RDTALLOC_API int rdtalloc_plan_check(rdtalloc_t *r, int cache_id, const char *config, size_t n,
+				     const char *const *groups, const double *const *curves,
+				     unsigned int curve_ways, struct rdtalloc_plan_group *out)
+{
+	uint64_t masks[RDTALLOC_REPLAY_MAX];
+	struct rdt_state *cp = NULL;
+	size_t i, j;
+	int ret, dom;
+
+	if (!r || !config || !n || !groups || !curves || !out)
+		return -EINVAL;
+	ret = rdt_core_begin(r, false);
+	if (ret)
+		return ret;
+	if (n > RDTALLOC_REPLAY_MAX)
+		ret = rdt_fail(r, -E2BIG, "%zu groups: at most %d", n, RDTALLOC_REPLAY_MAX);
+	else if (!r->m->caps[RDT_L3].present || !r->m->ndom[RDT_L3])
+		ret = rdt_fail(r, -EOPNOTSUPP, "this machine has no L3 allocation to plan");
+	else if (curve_ways != r->m->caps[RDT_L3].cbm_len)
+		ret = rdt_fail(r, -EINVAL, "the curves are for %u ways; L3 has %u: profile on this "
+			       "machine", curve_ways, r->m->caps[RDT_L3].cbm_len);
+	if (!ret)
+		ret = check_curves(r, n, curves, curve_ways);
+	if (ret)
+		return rdt_core_end(r, false, ret);
+	dom = cache_id < 0 ? 0 : rdt_machine_domain(r->m, RDT_L3, (unsigned int)cache_id);
+	if (dom < 0)
+		return rdt_core_end(r, false, rdt_fail(r, -ENOENT, "no L3 cache id %d (rdtctl info)",
+						       cache_id));
+	ret = apply_copy(r, config, &cp);
+	for (i = 0; !ret && i < n; i++) {
+		int g = rdt_group_find(cp, groups[i]);
+
+		if (g < 0)
+			ret = rdt_fail(r, -ENOENT, "group %s is neither in the state nor in the "
+				       "configuration", groups[i]);
+		else
+			masks[i] = cp->groups[g].mask[cp->slot_of[RDT_L3][dom] * 2];
+	}
+	for (i = 0; !ret && i < n; i++) {
+		struct rdtalloc_plan_group v = { .sz = out[i].sz < sizeof(v) ? out[i].sz : sizeof(v) };
+
+		v.mask = masks[i];
+		v.ways = (unsigned int)__builtin_popcountll(masks[i]);
+		v.predicted_miss_ratio = v.ways ? curves[i][v.ways - 1] : 1;
+		for (j = 0; j < n; j++)
+			v.shared |= j != i && (masks[j] & masks[i]);
+		memcpy(&out[i], &v, v.sz);
+	}
+	rdt_state_free(cp);
+	return rdt_core_end(r, false, ret);
 }

@@ -84,6 +84,20 @@ expect_file_text()
 expect_file_text "plan beats an even split and sharing, predicted within 2 points" \
 	"$TMP/verdict" "True True True"
 
+# --check: what a configuration would do, by the curves (nothing changes)
+run -j plan --check "$TMP/even.conf" db="$TMP/db.curve" web="$TMP/web.curve" stream="$TMP/stream.curve"
+expect_rc 0 "plan --check"
+json "the even split, predicted" "[(g['ways'], round(g['predicted_miss_ratio'], 4), g['shared']) for g in d['groups']]" \
+	'[[5, 1.0, false], [5, 0.0333, false], [6, 1.0, false]]'
+run -j plan --check "$TMP/shared.conf" db="$TMP/db.curve" web="$TMP/web.curve"
+json "sharing: optimistic, and said so" "[(g['ways'], g['shared']) for g in d['groups']]" \
+	'[[16, true], [16, true]]'
+run schema show db
+expect_out "--check changed nothing" "L3:0=ffff"
+printf 'group db\n\tschema L3:0=zz\n' >"$TMP/badcheck.conf"
+failure "a configuration that does not apply" "configuration line 2: L3 cache id 0: mask \"zz\" is not hex" \
+	plan --check "$TMP/badcheck.conf" db="$TMP/db.curve"
+
 # a bound: db at most 0.1 takes the fewest ways that do it (10, 0.0833); web
 # and the stream share the rest for the fewest misses (web 4, and the way
 # nobody gains from; the stream 1)
