@@ -69,7 +69,7 @@ static int ahead(struct rdt_cache *c, struct stream *s, char *err, size_t len)
 	int ret = rdt_trace_next(s->t, &s->line, &s->kind, err, len);
 
 	if (ret == 1)
-		__builtin_prefetch(c->way + (size_t)(s->line % c->sets) * c->ways);
+		__builtin_prefetch(c->way + (size_t)rdt_cache_set(c, s->line) * c->ways);
 	else
 		s->done = true;
 	return ret;

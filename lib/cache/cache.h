@@ -49,10 +49,31 @@ struct rdt_way {
 /* One L3 domain: sets x ways lines. */
 struct rdt_cache {
 	unsigned int sets, ways;
+	double inv;			/* 1 / sets, for rdt_cache_set */
 	struct rdt_way *way;		/* [sets * ways] */
 	uint16_t *owner;		/* [sets * ways] who filled it */
 	uint64_t now;
 };
+
+/*
+ * line mod sets, exactly, without a 64-bit division: the quotient from a
+ * floating-point reciprocal is off by at most one below 2^52, and the
+ * remainder says which way.
+ */
+static inline unsigned int rdt_cache_set(const struct rdt_cache *c, uint64_t line)
+{
+	uint64_t q, r;
+
+	if (line >= (UINT64_C(1) << 52))
+		return (unsigned int)(line % c->sets);
+	q = (uint64_t)((double)line * c->inv);
+	r = line - q * c->sets;
+	if ((int64_t)r < 0)
+		r += c->sets;
+	else if (r >= c->sets)
+		r -= c->sets;
+	return (unsigned int)r;
+}
 
 int rdt_cache_init(struct rdt_cache *c, unsigned int sets, unsigned int ways);
 void rdt_cache_free(struct rdt_cache *c);

@@ -21,6 +21,7 @@ int rdt_cache_init(struct rdt_cache *c, unsigned int sets, unsigned int ways)
 		return -EINVAL;
 	c->sets = sets;
 	c->ways = ways;
+	c->inv = 1.0 / sets;
 	c->way = calloc(n, sizeof(*c->way));
 	c->owner = calloc(n, sizeof(*c->owner));
 	if (!c->way || !c->owner) {
@@ -45,7 +46,7 @@ void rdt_cache_free(struct rdt_cache *c)
  */
 bool rdt_cache_access(struct rdt_cache *c, uint64_t line, uint64_t mask, uint16_t owner)
 {
-	size_t base = (size_t)(line % c->sets) * c->ways;
+	size_t base = (size_t)rdt_cache_set(c, line) * c->ways;
 	struct rdt_way *set = c->way + base;
 	uint64_t tag = line + 1, best = UINT64_MAX;
 	unsigned int w, victim = c->ways;

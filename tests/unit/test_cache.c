@@ -325,9 +325,39 @@ static void api_replay(void **state)
 	rdtalloc_close(r);
 }
 
+/* The set of a line without a division: exactly line mod sets, at every size. */
+static void set_of_line(void **state)
+{
+	static const unsigned int sets[] = { 1, 3, 1024, 12288, 16383, 4000037, 0x7fffffff };
+	uint64_t x = 88172645463325252ull;
+	unsigned int i, k;
+
+	for (i = 0; i < sizeof(sets) / sizeof(sets[0]); i++) {
+		struct rdt_cache c;
+
+		assert_int_equal(rdt_cache_init(&c, 1, 1), 0);
+		c.sets = sets[i];
+		c.inv = 1.0 / sets[i];
+		for (k = 0; k < 200000; k++) {
+			uint64_t line;
+
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			line = k % 3 == 0 ? x >> (k % 64) : k % 3 == 1 ? x >> 12 : (x % sets[i]) *
+			       (uint64_t)sets[i] - (k & 1);
+			assert_int_equal(rdt_cache_set(&c, line), line % sets[i]);
+		}
+		assert_int_equal(rdt_cache_set(&c, (UINT64_C(1) << 52) - 1),
+				 ((UINT64_C(1) << 52) - 1) % sets[i]);
+		rdt_cache_free(&c);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(set_of_line),
 		cmocka_unit_test(against_reference),
 		cmocka_unit_test(curve_equals_replay),
 		cmocka_unit_test(binary_and_text_agree),
