@@ -50,29 +50,44 @@ static size_t sized(size_t sz, size_t full)
 	return sz < full ? sz : full;
 }
 
+#define AHEAD 4			/* accesses read ahead per trace (a power of two) */
+
 struct stream {
 	struct rdt_trace *t;
 	uint64_t data, code;		/* the group's fill masks */
 	struct rdtalloc_replay_group res;
-	bool done;
-	uint64_t line;			/* its next access, read ahead */
-	enum rdt_acc_kind kind;
+	bool eof;			/* the trace gave its last access */
+	bool over;			/* and every access was replayed */
+	unsigned int head, count;	/* the accesses read ahead, in ring[] */
+	uint64_t ring[AHEAD];
+	unsigned char kind[AHEAD];
 };
 
 /*
- * Read s's next access ahead and prefetch its set: the model's sets are
- * far bigger than a CPU's caches, so the set an access needs is fetched
- * while the other traces' accesses are replayed.
+ * Keep AHEAD accesses of s read and their sets prefetched: the model's
+ * sets are far bigger than a CPU's caches, so the set an access needs is
+ * fetched while the accesses before it are replayed.
  */
-static int ahead(struct rdt_cache *c, struct stream *s, char *err, size_t len)
+static int refill(struct rdt_cache *c, struct stream *s, char *err, size_t len)
 {
-	int ret = rdt_trace_next(s->t, &s->line, &s->kind, err, len);
+	enum rdt_acc_kind k;
+	uint64_t line;
+	int ret;
 
-	if (ret == 1)
-		__builtin_prefetch(c->way + (size_t)rdt_cache_set(c, s->line) * c->ways);
-	else
-		s->done = true;
-	return ret;
+	while (!s->eof && s->count < AHEAD) {
+		ret = rdt_trace_next(s->t, &line, &k, err, len);
+		if (ret < 0)
+			return ret;
+		if (!ret) {
+			s->eof = true;
+			break;
+		}
+		s->ring[(s->head + s->count) & (AHEAD - 1)] = line;
+		s->kind[(s->head + s->count) & (AHEAD - 1)] = (unsigned char)k;
+		s->count++;
+		__builtin_prefetch(c->way + (size_t)rdt_cache_set(c, line) * c->ways);
+	}
+	return 0;
 }
 
 static int replay(rdtalloc_t *r, struct stream *s, size_t n, unsigned int sets, unsigned int ways)
@@ -87,26 +102,23 @@ static int replay(rdtalloc_t *r, struct stream *s, size_t n, unsigned int sets, 
 	ret = rdt_cache_init(&c, sets, ways);
 	if (ret)
 		return rdt_fail(r, ret, "out of memory for a cache of %u sets", sets);
-	for (i = 0; i < n; i++) {
-		ret = ahead(&c, &s[i], err, sizeof(err));
-		if (ret < 0) {
-			rdt_cache_free(&c);
-			return rdt_fail(r, ret, "%s", err);
-		}
-		live -= !ret;
-	}
 	while (live) {
 		for (i = 0; i < n; i++) {
-			if (s[i].done)
+			if (s[i].over)
 				continue;
-			line = s[i].line;
-			kind = s[i].kind;
-			ret = ahead(&c, &s[i], err, sizeof(err));
-			if (ret < 0) {
+			if (s[i].count < AHEAD / 2 && (ret = refill(&c, &s[i], err, sizeof(err)))) {
 				rdt_cache_free(&c);
 				return rdt_fail(r, ret, "%s", err);
 			}
-			live -= !ret;	/* this one still counts; the trace ends after it */
+			if (!s[i].count) {
+				s[i].over = true;	/* it ended: it drops out */
+				live--;
+				continue;
+			}
+			line = s[i].ring[s[i].head];
+			kind = (enum rdt_acc_kind)s[i].kind[s[i].head];
+			s[i].head = (s[i].head + 1) & (AHEAD - 1);
+			s[i].count--;
 			s[i].res.accesses++;
 			if (rdt_cache_access(&c, line, kind == RDT_ACC_INSTR ? s[i].code : s[i].data,
 					     (uint16_t)i))

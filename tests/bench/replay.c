@@ -6,7 +6,8 @@
  * against a loop that only reads the same two files through the same
  * reader; and one miss curve (rdtalloc_trace_curve) of one of them.
  * Prints accesses per second and the ratios (target: at least 20 million
- * accesses per second for the 2-way interleave). Asserts nothing.
+ * accesses per second for the 2-way interleave); then the same for working
+ * sets that fit their ways (mostly hits). Asserts nothing.
  *
  * Usage: bench_replay [MILLIONS_OF_ACCESSES_PER_TRACE]
  */
@@ -37,7 +38,8 @@ static void put64(FILE *f, uint64_t v)
 	fwrite(b, 1, 8, f);
 }
 
-static void write_trace(const char *path, uint64_t n, int random_walk)
+/* n accesses: a loop over lines lines, or a random walk over them */
+static void write_trace(const char *path, uint64_t n, int random_walk, uint64_t lines)
 {
 	FILE *f = fopen(path, "w");
 	uint64_t x = 88172645463325252ull;
@@ -55,9 +57,9 @@ static void write_trace(const char *path, uint64_t n, int random_walk)
 			x ^= x << 13;
 			x ^= x >> 7;
 			x ^= x << 17;
-			line = (1ull << 30) + x % (64ull << 14);	/* 64 MiB of lines */
+			line = (1ull << 30) + x % lines;
 		} else {
-			line = i % (12ull << 14);			/* 12 MiB */
+			line = i % lines;
 		}
 		put64(f, line << 2);
 	}
@@ -84,8 +86,8 @@ int main(int argc, char **argv)
 	}
 	snprintf(pa, sizeof(pa), "%s/loop.bin", a);
 	snprintf(pb, sizeof(pb), "%s/random.bin", a);
-	write_trace(pa, n, 0);
-	write_trace(pb, n, 1);
+	write_trace(pa, n, 0, 12ull << 14);	/* 12 MiB */
+	write_trace(pb, n, 1, 64ull << 14);	/* 64 MiB */
 	RDTALLOC_OPTS(rdtalloc_opts, o, .backend = "sim", .flags = RDTALLOC_F_EPHEMERAL,
 		      .machine = "topology=package:1 l3:1(size=15MiB) core:2 pu:1;l3.cbm_len=20;"
 				 "tasks=virtual");
@@ -127,6 +129,18 @@ int main(int argc, char **argv)
 	printf("  (miss ratios: loop %.4f, random %.4f; checksum %llu)\n",
 	       (double)out[0].misses / out[0].accesses, (double)out[1].misses / out[1].accesses,
 	       (unsigned long long)(sum & 0xff));
+	/* the same with working sets that fit their ways: mostly hits */
+	write_trace(pa, n, 0, 4ull << 14);	/* 4 MiB in 7.5 */
+	write_trace(pb, n, 1, 2ull << 14);	/* 2 MiB */
+	t0 = now();
+	if (rdtalloc_sim_replay(r, -1, 2, groups, traces, 0, &geo, out)) {
+		fprintf(stderr, "bench_replay: %s\n", rdtalloc_errmsg(r));
+		return 1;
+	}
+	rep = now() - t0;
+	printf("  replay, working sets that fit (miss ratios %.4f, %.4f): %6.1f M accesses/s\n",
+	       (double)out[0].misses / out[0].accesses, (double)out[1].misses / out[1].accesses,
+	       2 * n / rep / 1e6);
 	rdtalloc_close(r);
 	unlink(pa);
 	unlink(pb);
