@@ -26,7 +26,7 @@ fi
 # one L3 per CPU where the host has one for all CPUs, one shared L3 where
 # it has several (AMD parts have one per CCX). hwloc's HWLOC_SYNTHETIC makes
 # the library see that layout; the CPUs are the host's.
-HOST_TESTS='^(unit\.test_hook|unit\.test_msr|cli\.test_hook|cli\.test_hook_faults|cli\.test_cgroup|cli\.test_msr)$'
+HOST_TESTS='^(unit\.test_hook|unit\.test_msr|cli\.test_hook|cli\.test_hook_faults|cli\.test_cgroup|cli\.test_msr|cli\.test_oci)$'
 other_layout()
 {
 	ncpu=$(getconf _NPROCESSORS_ONLN)

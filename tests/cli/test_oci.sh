@@ -32,7 +32,8 @@ in_layout()
 # rc ARGS: rdtctl on the sim backend's state $ST, in the layout
 rc()
 {
-	in_layout "$RDTCTL" --backend sim --machine "$MACHINE" --state-dir "$ST" "$@" \
+	# MACHINE empty: the host as the library sees it (HWLOC_SYNTHETIC included)
+	in_layout "$RDTCTL" --backend sim ${MACHINE:+--machine "$MACHINE"} --state-dir "$ST" "$@" \
 		>"$TMP/out" 2>"$TMP/err"
 	RC=$?
 	OUT=$(cat "$TMP/out")
@@ -199,6 +200,9 @@ hook_why=
 	grep -q "built without the switch hook" && hook_why="rdtctl was built without the switch hook"
 [ -z "$hook_why" ] && ! taskset -cp 0 $$ >/dev/null 2>&1 && hook_why="cannot pin this shell to CPU 0"
 if [ -z "$hook_why" ]; then
+	# the hook runs on the host's CPUs: the host's machine, its L3 of CPU 1
+	SAVED_MACHINE=$MACHINE
+	MACHINE=
 	ST=$TMP/hk
 	mkdir -m 700 "$ST"
 	HOOK_STATE=$ST
@@ -206,7 +210,7 @@ if [ -z "$hook_why" ]; then
 	rc hook start
 	expect_rc 0 "hook start"
 	bundle "$TMP/b-hook" '{"rdtalloc.group": "hk", "rdtalloc.schema": "L3:'"$D1"'=f"}' "$BUSY" \
-		--backend sim --machine "$MACHINE" --state-dir "$ST"
+		--backend sim --state-dir "$ST"
 	run_ctr hk "$TMP/b-hook"
 	if [ $RUNC_RC -eq 0 ]; then pass; else fail "hook: runc run: $(cat "$TMP/runc.err")"; fi
 	taskset -cp 1 "$PID" >/dev/null
@@ -228,6 +232,7 @@ if [ -z "$hook_why" ]; then
 	expect_out "hook: hk went with its container" "default"
 	rc hook stop
 	expect_rc 0 "hook stop"
+	MACHINE=$SAVED_MACHINE
 else
 	skip_part "the switch hook cannot be loaded here: $hook_why"
 fi
