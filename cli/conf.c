@@ -75,66 +75,10 @@ int do_save(int argc, char **argv)
 	return emit(doc, print_text);
 }
 
-/*
- * The whole stream, read as it comes (a pipe, /dev/zero) and stopped at
- * the library's limit or at the first NUL byte - not after reading it all;
- * NULL (reported) on error.
- */
-static char *slurp(FILE *f, const char *path)
-{
-	size_t len = 0, cap = 65536;
-	char *buf = malloc(cap), *nb;
-
-	while (buf) {
-		size_t n = fread(buf + len, 1, cap - len - 1, f);
-
-		if (memchr(buf + len, '\0', n)) {
-			fail_msg("%s holds a NUL byte (at offset %zu): it is not a configuration",
-				 path, len + (size_t)((char *)memchr(buf + len, '\0', n) - (buf + len)));
-			free(buf);
-			return NULL;
-		}
-		len += n;
-		if (ferror(f)) {
-			fail_msg("cannot read %s: %s", path, strerror(errno));
-			free(buf);
-			return NULL;
-		}
-		if (len > RDTALLOC_CONFIG_MAX) {
-			fail_msg("%s is larger than %u MiB, the most a configuration may be", path,
-				 RDTALLOC_CONFIG_MAX >> 20);
-			free(buf);
-			return NULL;
-		}
-		if (feof(f)) {
-			buf[len] = '\0';
-			return buf;
-		}
-		if (len + 1 == cap) {
-			nb = realloc(buf, cap * 2);
-			if (!nb)
-				free(buf);
-			buf = nb;
-			cap *= 2;
-		}
-	}
-	fail_msg("out of memory reading %s", path);
-	return NULL;
-}
-
 /* The whole of a file, or of stdin for "-" (malloc'd, NUL-terminated). */
 static char *read_all(const char *path)
 {
-	bool is_stdin = !strcmp(path, "-");
-	FILE *f = open_input(path, "configuration");
-	char *buf;
-
-	if (!f)
-		return NULL;
-	buf = slurp(f, is_stdin ? "standard input" : path);
-	if (!is_stdin)
-		fclose(f);
-	return buf;
+	return read_input(path, "configuration", RDTALLOC_CONFIG_MAX);
 }
 
 /* A goresctrl configuration resolved into ours (rdtalloc_goresctrl_config); NULL: said why. */

@@ -10,7 +10,9 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -116,4 +118,65 @@ FILE *create_output(const char *path, const char *what)
 		return NULL;
 	}
 	return f;
+}
+
+/*
+ * The whole stream, read as it comes (a pipe, /dev/zero) and stopped at
+ * max bytes or at the first NUL byte - not after reading it all; NULL
+ * (reported) on error.
+ */
+static char *slurp(FILE *f, const char *path, const char *what, size_t max)
+{
+	size_t len = 0, cap = 65536;
+	char *buf = malloc(cap), *nb;
+
+	while (buf) {
+		size_t n = fread(buf + len, 1, cap - len - 1, f);
+
+		if (memchr(buf + len, '\0', n)) {
+			fail_msg("%s holds a NUL byte (at offset %zu): it is not a %s", path,
+				 len + (size_t)((char *)memchr(buf + len, '\0', n) - (buf + len)), what);
+			free(buf);
+			return NULL;
+		}
+		len += n;
+		if (ferror(f)) {
+			fail_msg("cannot read %s: %s", path, strerror(errno));
+			free(buf);
+			return NULL;
+		}
+		if (len > max) {
+			fail_msg("%s is larger than %zu MiB, the most a %s may be", path, max >> 20,
+				 what);
+			free(buf);
+			return NULL;
+		}
+		if (feof(f)) {
+			buf[len] = '\0';
+			return buf;
+		}
+		if (len + 1 == cap) {
+			nb = realloc(buf, cap * 2);
+			if (!nb)
+				free(buf);
+			buf = nb;
+			cap *= 2;
+		}
+	}
+	fail_msg("out of memory reading %s", path);
+	return NULL;
+}
+
+char *read_input(const char *path, const char *what, size_t max)
+{
+	bool is_stdin = !strcmp(path, "-");
+	FILE *f = open_input(path, what);
+	char *buf;
+
+	if (!f)
+		return NULL;
+	buf = slurp(f, is_stdin ? "standard input" : path, what, max);
+	if (!is_stdin)
+		fclose(f);
+	return buf;
 }

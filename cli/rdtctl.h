@@ -98,6 +98,8 @@ int fail_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * NULL: the message is printed. what names it in messages ("configuration").
  */
 FILE *open_input(const char *path, const char *what);
+/* The whole of such a file (or stdin), at most max bytes, no NUL: malloc'd; NULL said why. */
+char *read_input(const char *path, const char *what, size_t max);
 FILE *create_output(const char *path, const char *what);
 /* Report a failed library call on r (NULL: open): its errmsg, else strerror. */
 int fail_lib(rdtalloc_t *r, int err);

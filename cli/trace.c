@@ -384,26 +384,13 @@ struct curve_file {
 /* A profile document (rdtctl -j profile): {"ways", "accesses", "miss_ratio": [...]}. */
 static int read_curve(const char *path, struct curve_file *c)
 {
-	FILE *f = open_input(path, "curve");
+	char *buf = read_input(path, "curve", CURVE_MAX);
 	json_object *doc, *mr, *v;
-	char *buf;
-	size_t n;
 	unsigned int k;
 	int ret = EXIT_OK;
 
-	if (!f)
-		return EXIT_FAIL;
-	buf = malloc(CURVE_MAX + 1);
-	n = buf ? fread(buf, 1, CURVE_MAX + 1, f) : 0;
-	if (strcmp(path, "-"))
-		fclose(f);
 	if (!buf)
-		return fail_msg("out of memory");
-	if (n > CURVE_MAX) {
-		free(buf);
-		return fail_msg("curve %s: more than %u bytes", path, CURVE_MAX);
-	}
-	buf[n] = '\0';
+		return EXIT_FAIL;
 	doc = json_tokener_parse(buf);
 	free(buf);
 	if (!doc || !json_object_object_get_ex(doc, "miss_ratio", &mr) ||
@@ -466,24 +453,11 @@ static int plan_check(rdtalloc_t *r, int id, const char *path, const struct curv
 	const char *names[RDTALLOC_REPLAY_MAX];
 	unsigned int ids[1];
 	json_object *doc, *gs;
-	FILE *f = open_input(path, "configuration");
-	char *text, line[96];
-	size_t len;
+	char *text = read_input(path, "configuration", RDTALLOC_CONFIG_MAX), line[96];
 	int ret, i;
 
-	if (!f)
-		return EXIT_FAIL;
-	text = malloc(CURVE_MAX + 1);
-	len = text ? fread(text, 1, CURVE_MAX + 1, f) : 0;
-	if (strcmp(path, "-"))
-		fclose(f);
 	if (!text)
-		return fail_msg("out of memory");
-	if (len > CURVE_MAX) {
-		free(text);
-		return fail_msg("configuration %s: more than %u bytes", path, CURVE_MAX);
-	}
-	text[len] = '\0';
+		return EXIT_FAIL;
 	for (i = 0; i < n; i++) {
 		names[i] = cf[i].group;
 		out[i].sz = sizeof(out[i]);

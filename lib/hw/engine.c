@@ -696,6 +696,16 @@ fail:
 
 /* ---- Groups ------------------------------------------------------------ */
 
+int rdt_group_by_seq(const struct rdt_state *st, uint64_t seq)
+{
+	unsigned int g;
+
+	for (g = 0; g < st->ngroups; g++)
+		if (st->groups[g].live && st->groups[g].seq == seq)
+			return (int)g;
+	return -1;
+}
+
 int rdt_group_find(const struct rdt_state *st, const char *name)
 {
 	if (!name || !*name || !strcmp(name, "default"))

@@ -194,6 +194,8 @@ int rdt_state_clone(const struct rdt_state *st, struct rdt_state **out);
 
 /* Group index by name (NULL, "" and "default" are 0), or -1. */
 int rdt_group_find(const struct rdt_state *st, const char *name);
+/* The live group whose sequence number is seq, or -1. */
+int rdt_group_by_seq(const struct rdt_state *st, uint64_t seq);
 
 /* Each returns 0 or a negative errno with st->err set. Nothing changes on failure. */
 int rdt_group_add(struct rdt_state *st, const char *name, int *idx);

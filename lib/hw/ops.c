@@ -105,12 +105,9 @@ static void hook_resync(struct rdtalloc *r)
 /* The live group with sequence number seq, else the default group. */
 static int group_of_seq(const struct rdt_state *st, uint64_t seq)
 {
-	unsigned int g;
+	int g = seq ? rdt_group_by_seq(st, seq) : -1;
 
-	for (g = 1; seq && g < st->ngroups; g++)
-		if (st->groups[g].live && st->groups[g].seq == seq)
-			return (int)g;
-	return 0;
+	return g < 0 ? 0 : g;
 }
 
 static uint64_t seq_of(const struct rdt_state *st, int g)

@@ -222,16 +222,6 @@ static json_object *member_array(json_object *o, const char *key)
 	return v;
 }
 
-/* The live group whose sequence number is seq, or -1. */
-static int group_of_seq(const struct rdt_state *st, uint64_t seq)
-{
-	unsigned int i;
-
-	for (i = 0; i < st->ngroups; i++)
-		if (st->groups[i].live && st->groups[i].seq == seq)
-			return (int)i;
-	return -1;
-}
 
 static int read_held(struct rdt_state *st, json_object *a, const char *path, char *err,
 		     size_t len)
@@ -248,7 +238,7 @@ static int read_held(struct rdt_state *st, json_object *a, const char *path, cha
 		    !elem(e, 0, 1, (int64_t)ms->nrmids - 1, &r) ||
 		    !elem(e, 1, 1, (int64_t)RDT_SEQ_MAX, &seq))
 			return BAD("state file %s: monitoring: RMID entry %zu is malformed", path, i);
-		g = group_of_seq(st, (uint64_t)seq);
+		g = rdt_group_by_seq(st, (uint64_t)seq);
 		if (g <= 0 || ms->owner[r] >= 0 || st->groups[g].rmid)
 			return BAD("state file %s: monitoring: RMID %" PRId64 " is held twice or "
 				   "by no group", path, r);
@@ -314,7 +304,7 @@ static int read_loads(struct rdt_state *st, json_object *a, const char *path, ch
 			if (!elem(e, k, 0, k == 1 ? (int64_t)ms->ndom - 1 : hi[k], &v[k]))
 				return BAD("state file %s: monitoring: workload %zu is malformed",
 					   path, i);
-		if (group_of_seq(st, (uint64_t)v[0]) < 0)
+		if (rdt_group_by_seq(st, (uint64_t)v[0]) < 0)
 			return BAD("state file %s: monitoring: workload %zu of no group", path, i);
 		ld->seq = (uint64_t)v[0];
 		ld->dom = (unsigned int)v[1];
@@ -503,7 +493,7 @@ static void drop_dead_loads(struct rdt_state *st)
 	unsigned int i, k = 0;
 
 	for (i = 0; i < ms->nload; i++)
-		if (group_of_seq(st, ms->load[i].seq) >= 0)
+		if (rdt_group_by_seq(st, ms->load[i].seq) >= 0)
 			ms->load[k++] = ms->load[i];
 	ms->nload = k;
 }
@@ -527,7 +517,7 @@ void rdt_mon_settle(struct rdtalloc *r)
 		return;
 	ms = &st->mon;
 	for (rm = 1; rm < ms->nrmids; rm++) {
-		int g = ms->owner[rm] >= 0 ? group_of_seq(st, (uint64_t)ms->owner[rm]) : -1;
+		int g = ms->owner[rm] >= 0 ? rdt_group_by_seq(st, (uint64_t)ms->owner[rm]) : -1;
 
 		if (ms->owner[rm] >= 0 && (g < 0 || st->groups[g].rmid != rm)) {
 			release(st, rm);

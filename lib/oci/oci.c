@@ -221,22 +221,13 @@ static int add_ctr(struct rdt_state *st, const struct rdt_oci_ctr *c)
 	return 0;
 }
 
-static int group_of_seq(const struct rdt_state *st, uint64_t seq)
-{
-	unsigned int g;
-
-	for (g = 1; g < st->ngroups; g++)
-		if (st->groups[g].live && st->groups[g].seq == seq)
-			return (int)g;
-	return -1;
-}
 
 void rdt_oci_state_gc(struct rdt_state *st)
 {
 	unsigned int i = 0;
 
 	while (i < st->oci.n) {
-		if (group_of_seq(st, st->oci.v[i].group_seq) < 0)
+		if (rdt_group_by_seq(st, st->oci.v[i].group_seq) < 0)
 			drop_ctr(st, &st->oci.v[i]);
 		else
 			i++;
@@ -507,7 +498,7 @@ static int release(rdtalloc_t *r, const struct oci_in *in, int *what)
 
 	if (!c)
 		return 0;	/* never placed, or its group was removed by hand */
-	g = group_of_seq(r->st, c->group_seq);
+	g = rdt_group_by_seq(r->st, c->group_seq);
 	if (c->cgroup && (cb = rdt_cgroup_find(r->st, c->cgroup)) && g > 0 && cb->group == g) {
 		ret = rdt_bind_cgroup(r->st, 0, c->cgroup, cb->id);
 		if (ret)
