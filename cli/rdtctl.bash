@@ -177,7 +177,7 @@ _rdtctl()
 		_rdtctl_reply "load unload replay"
 		;;
 	sim/replay)
-		[[ $cur == -* ]] && _rdtctl_reply "--domain --instr"
+		[[ $cur == -* ]] && _rdtctl_reply "--domain --instr --no-count"
 		;;
 	profile/*)
 		if [[ $prev == --trace ]]; then

@@ -39,12 +39,16 @@ static double ratio(uint64_t part, uint64_t all)
 
 int sim_replay(int argc, char **argv)
 {
-	static const char synopsis[] = "sim replay [--domain ID] [--instr] GROUP=TRACE...";
+	static const char synopsis[] =
+		"sim replay [--domain ID] [--instr] [--no-count] GROUP=TRACE...";
+	struct rdtalloc_mon_info mi = { .sz = sizeof(mi) };
+	bool instr = false, no_count = false;
 	const char *dom = NULL;
-	bool instr = false;
 	const struct flag flags[] = {
-		{ "--domain", NULL, &dom }, { "--instr", &instr, NULL }, { NULL, NULL, NULL },
+		{ "--domain", NULL, &dom }, { "--instr", &instr, NULL },
+		{ "--no-count", &no_count, NULL }, { NULL, NULL, NULL },
 	};
+	unsigned int fl;
 	const char *groups[RDTALLOC_REPLAY_MAX], *traces[RDTALLOC_REPLAY_MAX];
 	struct rdtalloc_replay_group out[RDTALLOC_REPLAY_MAX];
 	struct rdtalloc_cache_geometry geo = { .sz = sizeof(geo) };
@@ -71,11 +75,15 @@ int sim_replay(int argc, char **argv)
 		traces[i] = eq + 1;
 		out[i].sz = sizeof(out[i]);
 	}
-	r = ctx_ro();
+	/* on the simulator the monitoring counters take what the replay did */
+	r = no_count ? ctx_ro() : ctx();
 	if (!r)
 		return EXIT_FAIL;
-	ret = rdtalloc_sim_replay(r, id, (size_t)argc, groups, traces,
-				  instr ? RDTALLOC_TRACE_INSTR : 0, &geo, out);
+	fl = instr ? RDTALLOC_TRACE_INSTR : 0;
+	if (!no_count && !strcmp(rdtalloc_backend(r), "sim") &&
+	    !rdtalloc_mon_get_info(r, &mi) && mi.rmids)
+		fl |= RDTALLOC_REPLAY_COUNT;
+	ret = rdtalloc_sim_replay(r, id, (size_t)argc, groups, traces, fl, &geo, out);
 	if (ret)
 		return fail_lib(r, ret);
 	doc = jobj();

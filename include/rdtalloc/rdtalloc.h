@@ -730,6 +730,14 @@ RDTALLOC_API int rdtalloc_oci_hook(const struct rdtalloc_opts *opts, const char 
 
 #define RDTALLOC_TRACE_INSTR (1u << 0)	/* instruction fetches count too (off: data only) */
 #define RDTALLOC_REPLAY_MAX 64		/* traces replayed together */
+/*
+ * Replay (0.5): the simulator's monitoring counters take the result - each
+ * group's memory traffic grows by its misses x 64 bytes, and the domain's
+ * occupancy reads what the replay left, until a workload is set there
+ * (rdtalloc_sim_set_load). A write call; -EOPNOTSUPP but on the sim backend
+ * with monitoring.
+ */
+#define RDTALLOC_REPLAY_COUNT (1u << 1)
 
 /* The L3 domain a replay or a curve modelled. */
 struct rdtalloc_cache_geometry {
@@ -753,7 +761,8 @@ struct rdtalloc_replay_group {
  * address modulo the sets, LRU, a hit in any way and a fill only into the
  * ways of the group's mask now (CAT's rule), one access of each trace in
  * turn, from an empty cache. Results into out[0..n-1] (each with sz set),
- * the geometry into *geo. Nothing in the state changes. -EINVAL naming the
+ * the geometry into *geo. Nothing in the state changes, unless flags hold
+ * RDTALLOC_REPLAY_COUNT (then on failure nothing does). -EINVAL naming the
  * trace and line of a malformed access; -ENODATA when the L3's size is not
  * known (give it: topology=...l3:1(size=2MiB)).
  */

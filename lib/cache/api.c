@@ -15,6 +15,7 @@
 #include "cache/cache.h"
 #include "core.h"
 #include "errors.h"
+#include "monitor/monitor.h"
 
 /* Domain index of cache_id (-1: the first) and its geometry. */
 static int geometry(rdtalloc_t *r, int cache_id, struct rdtalloc_cache_geometry *g, int *dom)
@@ -146,17 +147,24 @@ RDTALLOC_API int rdtalloc_sim_replay(rdtalloc_t *r, int cache_id, size_t n,
 				     struct rdtalloc_replay_group *out)
 {
 	struct rdtalloc_cache_geometry g = { .sz = sizeof(g) };
+	bool count = flags & RDTALLOC_REPLAY_COUNT;
+	int ret, dom = 0, gs[RDTALLOC_REPLAY_MAX];
 	char err[RDT_ERRMSG_MAX];
 	struct stream *s = NULL;
 	size_t i;
-	int ret, dom = 0;
 
 	if (!r || !n || !groups || !traces || !geo || !out)
 		return -EINVAL;
-	ret = rdt_core_begin(r, false);
+	if (flags & ~(RDTALLOC_TRACE_INSTR | RDTALLOC_REPLAY_COUNT))
+		return rdt_fail(r, -EINVAL, "rdtalloc_sim_replay: unknown flags %#x", flags);
+	ret = rdt_core_begin(r, count);
 	if (ret)
 		return ret;
-	if (n > RDTALLOC_REPLAY_MAX)
+	if (count && (!r->be->simulated || !r->st->mon.nrmids))
+		ret = rdt_fail(r, -EOPNOTSUPP, "a replay counts into the simulator's monitoring "
+			       "counters: backend %s%s has none", r->be->name,
+			       r->be->simulated ? " on a machine without L3 monitoring" : "");
+	else if (n > RDTALLOC_REPLAY_MAX)
 		ret = rdt_fail(r, -E2BIG, "%zu traces: at most %d at once", n, RDTALLOC_REPLAY_MAX);
 	if (!ret && (geo->sz < sizeof(size_t) || out[0].sz < sizeof(size_t)))
 		ret = rdt_fail(r, -EINVAL, "rdtalloc_sim_replay: sz is not set");
@@ -172,6 +180,7 @@ RDTALLOC_API int rdtalloc_sim_replay(rdtalloc_t *r, int cache_id, size_t n,
 			ret = gi;
 			break;
 		}
+		gs[i] = gi;
 		for (size_t j = 0; j < i; j++)
 			if (!strcmp(s[j].res.group, r->st->groups[gi].name))
 				ret = rdt_fail(r, -EINVAL, "group %s is given twice: one trace a group",
@@ -185,6 +194,15 @@ RDTALLOC_API int rdtalloc_sim_replay(rdtalloc_t *r, int cache_id, size_t n,
 	}
 	if (!ret)
 		ret = replay(r, s, n, g.sets, g.ways);
+	if (!ret && count) {
+		uint64_t misses[RDTALLOC_REPLAY_MAX], occ[RDTALLOC_REPLAY_MAX];
+
+		for (i = 0; i < n; i++) {
+			misses[i] = s[i].res.misses;
+			occ[i] = s[i].res.llc_occupancy;
+		}
+		rdt_mon_replayed(r, (unsigned int)dom, n, gs, misses, occ);
+	}
 	for (i = 0; !ret && i < n; i++) {
 		s[i].res.sz = sized(out[i].sz, sizeof(s[i].res));
 		memcpy(&out[i], &s[i].res, s[i].res.sz);
@@ -196,7 +214,7 @@ RDTALLOC_API int rdtalloc_sim_replay(rdtalloc_t *r, int cache_id, size_t n,
 	for (i = 0; s && i < n; i++)
 		rdt_trace_close(s[i].t);
 	free(s);
-	return rdt_core_end(r, false, ret);
+	return rdt_core_end(r, count, ret);
 }
 
 RDTALLOC_API int rdtalloc_trace_curve(rdtalloc_t *r, int cache_id, const char *trace,

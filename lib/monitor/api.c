@@ -149,6 +149,9 @@ static int put_load(rdtalloc_t *r, int g, unsigned int d, const struct rdtalloc_
 	struct rdt_load *ld = NULL, *grown;
 	unsigned int i;
 
+	/* a workload runs here now: what a replay left is the model's to say */
+	for (i = 0; i < ms->nrmids; i++)
+		ms->kept[(size_t)i * ms->ndom + d] = 0;
 	for (i = 0; i < ms->nload; i++)
 		if (ms->load[i].seq == seq && ms->load[i].dom == d)
 			ld = &ms->load[i];

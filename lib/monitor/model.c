@@ -150,6 +150,13 @@ double rdt_mon_model(const struct rdt_state *st, unsigned int d, struct rdt_mon_
 		a[n].mask = st->groups[g].mask[(size_t)s * 2];
 		n++;
 	}
+	if (!n) {
+		/* no workload runs here: the cache holds what a replay left */
+		for (i = 0; i < ms->nrmids; i++)
+			out[i].occ = (double)ms->kept[(size_t)i * ms->ndom + d];
+		free(a);
+		return 0;
+	}
 	share_ways(a, n, ways, size / ways);
 	for (i = 0; i < n; i++) {
 		double hit = a[i].occ / (double)a[i].ld->footprint;

@@ -45,6 +45,8 @@ struct rdt_mon_state {
 	uint64_t t0;		/* CLOCK_REALTIME ns; the sim's totals are as of then */
 	uint64_t *total;	/* [nrmids * ndom] sim: bytes of traffic by t0 */
 	uint64_t *local;
+	uint64_t *kept;		/* [nrmids * ndom] sim: bytes the last replay left in the
+				 * cache, read where no workload runs (model.c) */
 	struct rdt_load *load;
 	unsigned int nload;
 };
@@ -72,6 +74,16 @@ void rdt_mon_advance(struct rdtalloc *r);
  * are free at once when they hold nothing), groups without one get one.
  */
 void rdt_mon_settle(struct rdtalloc *r);
+
+/*
+ * A replay (rdtalloc_sim_replay, RDTALLOC_REPLAY_COUNT) ran in domain d:
+ * group gs[i] made misses[i] misses and holds occ[i] bytes at its end.
+ * Their traffic grows by the missed lines, and the domain's cache holds
+ * what the replay left (it started empty). Within a write call.
+ */
+#define RDT_LINE_BYTES 64u	/* a missed line is this much memory traffic */
+void rdt_mon_replayed(struct rdtalloc *r, unsigned int d, size_t n, const int *gs,
+		      const uint64_t *misses, const uint64_t *occ);
 
 /* The RMID of group g: 0 for the default group, -1 unmonitored. */
 int rdt_mon_group_rmid(const struct rdt_state *st, int g);

@@ -41,7 +41,9 @@ int rdt_mon_state_init(struct rdt_state *st)
 	ms->occ = calloc(cells(ms), sizeof(uint64_t));
 	ms->total = calloc(cells(ms), sizeof(uint64_t));
 	ms->local = calloc(cells(ms), sizeof(uint64_t));
-	if (!ms->owner || !ms->in_limbo || !ms->limbo || !ms->occ || !ms->total || !ms->local) {
+	ms->kept = calloc(cells(ms), sizeof(uint64_t));
+	if (!ms->owner || !ms->in_limbo || !ms->limbo || !ms->occ || !ms->total || !ms->local ||
+	    !ms->kept) {
 		rdt_mon_state_free(st);
 		return -ENOMEM;
 	}
@@ -61,6 +63,7 @@ void rdt_mon_state_free(struct rdt_state *st)
 	free(ms->occ);
 	free(ms->total);
 	free(ms->local);
+	free(ms->kept);
 	free(ms->load);
 	memset(ms, 0, sizeof(*ms));
 }
@@ -90,9 +93,10 @@ int rdt_mon_state_copy(struct rdt_state *dst, const struct rdt_state *src)
 	d->occ = dup_n(s->occ, n * sizeof(uint64_t));
 	d->total = dup_n(s->total, n * sizeof(uint64_t));
 	d->local = dup_n(s->local, n * sizeof(uint64_t));
+	d->kept = dup_n(s->kept, n * sizeof(uint64_t));
 	d->load = dup_n(s->load, s->nload * sizeof(*s->load));
 	if (!d->owner || !d->in_limbo || !d->limbo || !d->occ || !d->total || !d->local ||
-	    !d->load) {
+	    !d->kept || !d->load) {
 		rdt_mon_state_free(dst);
 		return -ENOMEM;
 	}
@@ -119,17 +123,20 @@ static json_object *u64(uint64_t v)
  * "monitoring": {"t0": NS, "rmids": [[RMID, SEQ], ...] (held, but the
  * default's), "limbo": [[RMID, BYTES per domain...], ...], "sim": [[RMID,
  * TOTAL per domain..., LOCAL per domain...], ...] (non-zero only),
- * "loads": [[SEQ, DOM, FOOTPRINT, RATE, LOCAL_PCT, FAULT], ...]}
+ * "loads": [[SEQ, DOM, FOOTPRINT, RATE, LOCAL_PCT, FAULT], ...], "kept": [[RMID,
+ * BYTES per domain...], ...] (what replays left, held RMIDs, non-zero only; absent in
+ * states from before replays)}
  */
 json_object *rdt_mon_state_json(const struct rdt_state *st)
 {
 	const struct rdt_mon_state *ms = &st->mon;
-	json_object *o, *held, *limbo, *sim, *loads;
+	json_object *o, *held, *limbo, *sim, *loads, *kept;
 	unsigned int r, d, i;
 
 	if (!ms->nrmids)
 		return NULL;
 	o = json_object_new_object();
+	kept = json_object_new_array();
 	held = json_object_new_array();
 	limbo = json_object_new_array();
 	sim = json_object_new_array();
@@ -138,7 +145,8 @@ json_object *rdt_mon_state_json(const struct rdt_state *st)
 		const uint64_t *lb = &ms->limbo[(size_t)r * ms->ndom];
 		const uint64_t *t = &ms->total[(size_t)r * ms->ndom];
 		const uint64_t *l = &ms->local[(size_t)r * ms->ndom];
-		bool any_limbo = false, any_sim = false;
+		const uint64_t *kp = &ms->kept[(size_t)r * ms->ndom];
+		bool any_limbo = false, any_sim = false, any_kept = false;
 
 		if (ms->owner[r] >= 0) {
 			json_object *e = json_object_new_array();
@@ -150,6 +158,15 @@ json_object *rdt_mon_state_json(const struct rdt_state *st)
 		for (d = 0; d < ms->ndom; d++) {
 			any_limbo |= lb[d] != 0;
 			any_sim |= t[d] || l[d];
+			any_kept |= kp[d] != 0;
+		}
+		if (any_kept && ms->owner[r] >= 0) {
+			json_object *e = json_object_new_array();
+
+			json_object_array_add(e, json_object_new_int((int)r));
+			for (d = 0; d < ms->ndom; d++)
+				json_object_array_add(e, u64(kp[d]));
+			json_object_array_add(kept, e);
 		}
 		if (any_limbo && ms->owner[r] < 0) {
 			json_object *e = json_object_new_array();
@@ -180,6 +197,15 @@ json_object *rdt_mon_state_json(const struct rdt_state *st)
 		for (d = 0; d < ms->ndom; d++)
 			json_object_array_add(e, u64(ms->local[d]));
 		json_object_array_add(sim, e);
+		for (d = 0; d < ms->ndom && !ms->kept[d]; d++)
+			;
+		if (d < ms->ndom) {
+			e = json_object_new_array();
+			json_object_array_add(e, json_object_new_int(0));
+			for (d = 0; d < ms->ndom; d++)
+				json_object_array_add(e, u64(ms->kept[d]));
+			json_object_array_add(kept, e);
+		}
 	}
 	for (i = 0; i < ms->nload; i++) {
 		const struct rdt_load *ld = &ms->load[i];
@@ -198,6 +224,10 @@ json_object *rdt_mon_state_json(const struct rdt_state *st)
 	json_object_object_add(o, "limbo", limbo);
 	json_object_object_add(o, "sim", sim);
 	json_object_object_add(o, "loads", loads);
+	if (json_object_array_length(kept))
+		json_object_object_add(o, "kept", kept);
+	else
+		json_object_put(kept);
 	return o;
 }
 
@@ -321,7 +351,7 @@ int rdt_mon_state_read(struct rdt_state *st, json_object *o, const char *path, c
 		       size_t len)
 {
 	struct rdt_mon_state *ms = &st->mon;
-	json_object *held, *limbo, *sim, *loads, *t0;
+	json_object *held, *limbo, *sim, *loads, *t0, *kept = NULL;
 	unsigned int r;
 	int ret;
 
@@ -332,7 +362,8 @@ int rdt_mon_state_read(struct rdt_state *st, json_object *o, const char *path, c
 	sim = member_array(o, "sim");
 	loads = member_array(o, "loads");
 	if (!json_object_object_get_ex(o, "t0", &t0) || !json_object_is_type(t0, json_type_int) ||
-	    json_object_get_int64(t0) < 0 || !held || !limbo || !sim || !loads)
+	    json_object_get_int64(t0) < 0 || !held || !limbo || !sim || !loads ||
+	    (json_object_object_get_ex(o, "kept", NULL) && !(kept = member_array(o, "kept"))))
 		return BAD("state file %s: monitoring is malformed", path);
 	ms->t0 = (uint64_t)json_object_get_int64(t0);
 	ret = read_held(st, held, path, err, len);
@@ -343,6 +374,8 @@ int rdt_mon_state_read(struct rdt_state *st, json_object *o, const char *path, c
 				len);
 	if (!ret)
 		ret = read_loads(st, loads, path, err, len);
+	if (!ret && kept)
+		ret = read_rows(ms, kept, 1, ms->kept, NULL, true, "kept", path, err, len);
 	for (r = 0; !ret && r < ms->nrmids; r++) {
 		unsigned int d;
 
@@ -473,6 +506,38 @@ void rdt_mon_advance(struct rdtalloc *r)
 	recheck_limbo(st);
 }
 
+void rdt_mon_replayed(struct rdtalloc *r, unsigned int d, size_t n, const int *gs,
+		      const uint64_t *misses, const uint64_t *occ)
+{
+	struct rdt_mon_state *ms = &r->st->mon;
+	unsigned int rm;
+	size_t i;
+
+	if (!ms->nrmids || d >= ms->ndom)
+		return;
+	/* the replay started from an empty cache: nothing else is left in it */
+	for (rm = 0; rm < ms->nrmids; rm++) {
+		size_t c = (size_t)rm * ms->ndom + d;
+
+		ms->kept[c] = 0;
+		ms->occ[c] = 0;
+		if (ms->owner[rm] < 0)
+			ms->limbo[c] = 0;
+	}
+	for (i = 0; i < n; i++) {
+		int x = rdt_mon_group_rmid(r->st, gs[i]);
+		size_t c = (size_t)(x < 0 ? 0 : x) * ms->ndom + d;
+		double bytes = (double)misses[i] * RDT_LINE_BYTES;
+
+		ms->kept[c] += occ[i];
+		ms->occ[c] += occ[i];
+		ms->total[c] = add_sat(ms->total[c], bytes);
+		ms->local[c] = add_sat(ms->local[c], bytes);
+	}
+	recheck_limbo(r->st);
+	r->dirty = true;
+}
+
 /* A freed RMID: into limbo with what it holds now, its counters gone. */
 static void release(struct rdt_state *st, unsigned int rmid)
 {
@@ -484,6 +549,7 @@ static void release(struct rdt_state *st, unsigned int rmid)
 	memset(&ms->occ[c], 0, ms->ndom * sizeof(uint64_t));
 	memset(&ms->total[c], 0, ms->ndom * sizeof(uint64_t));
 	memset(&ms->local[c], 0, ms->ndom * sizeof(uint64_t));
+	memset(&ms->kept[c], 0, ms->ndom * sizeof(uint64_t));
 }
 
 /* Workloads of groups that are gone go with them. */

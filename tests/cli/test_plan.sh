@@ -10,7 +10,7 @@
 . "$(dirname "$0")/lib.sh"
 need_python
 
-MACHINE="topology=package:1 l3:1(size=1MiB) core:2 pu:1;l3.cbm_len=16;tasks=virtual"
+MACHINE="topology=package:1 l3:1(size=1MiB) core:2 pu:1;l3.cbm_len=16;tasks=virtual;mon.scale=64"
 python3 - "$TMP" <<'PY'
 import sys
 d = sys.argv[1]
@@ -83,6 +83,31 @@ expect_file_text()
 }
 expect_file_text "plan beats an even split and sharing, predicted within 2 points" \
 	"$TMP/verdict" "True True True"
+
+# the sim's monitoring counters read what the replays did: every group's
+# traffic is its misses of the three replays x 64 bytes, its occupancy what
+# the last one left; --no-count leaves them as they are
+run -j monitor --count 1
+printf '%s' "$OUT" >"$TMP/mon.json"
+run -j sim replay --no-count db="$TMP/db.trace" web="$TMP/web.trace"
+run -j monitor --count 1
+printf '%s' "$OUT" >"$TMP/mon2.json"
+python3 - "$TMP" >"$TMP/verdict" <<'PY'
+import json, sys
+d = sys.argv[1]
+reps = [{g["group"]: g for g in json.load(open(f"{d}/r-{n}.json"))["groups"]}
+        for n in ("plan", "even", "shared")]
+mon = {g["group"]: g["domains"][0] for g in json.load(open(f"{d}/mon.json"))["groups"]}
+ok = all(mon[n]["mbm_total_bytes"] == 64 * sum(r[n]["misses"] for r in reps) and
+         mon[n]["mbm_local_bytes"] == mon[n]["mbm_total_bytes"] and
+         mon[n]["llc_occupancy_bytes"] == reps[2][n]["llc_occupancy_bytes"]
+         for n in ("db", "web", "stream"))
+counts = lambda f: [[g["domains"][0][k] for k in ("llc_occupancy_bytes", "mbm_total_bytes")]
+                    for g in json.load(open(f"{d}/{f}"))["groups"]]
+print(ok, mon["default"]["llc_occupancy_bytes"], counts("mon.json") == counts("mon2.json"))
+PY
+expect_file_text "the counters hold the replays' traffic and the last one's occupancy" \
+	"$TMP/verdict" "True 0 True"
 
 # --check: what a configuration would do, by the curves (nothing changes)
 run -j plan --check "$TMP/even.conf" db="$TMP/db.curve" web="$TMP/web.curve" stream="$TMP/stream.curve"

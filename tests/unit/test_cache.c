@@ -325,6 +325,66 @@ static void api_replay(void **state)
 	rdtalloc_close(r);
 }
 
+/*
+ * RDTALLOC_REPLAY_COUNT: the sim's counters take the replay (traffic =
+ * misses x 64, occupancy what it left, kept in the state file); without
+ * monitoring, or with unknown flags, a named error and nothing changes.
+ */
+static void api_replay_counts(void **state)
+{
+	const char *m = "topology=package:1 l3:1(size=8KiB) core:2 pu:1;l3.cbm_len=8;"
+			"tasks=virtual;mon.scale=64";
+	struct rdtalloc_replay_group out[2] = { { .sz = sizeof(out[0]) }, { .sz = sizeof(out[0]) } };
+	struct rdtalloc_cache_geometry geo = { .sz = sizeof(geo) };
+	struct rdtalloc_mon_value v[3] = { { .sz = sizeof(v[0]) } };
+	RDTALLOC_OPTS(rdtalloc_sim_load, ld, .footprint = 4096, .rate = 1);
+	const char *groups[] = { "a", "b" }, *traces[2];
+	char loop[128], stream[128], sd[160];
+	rdtalloc_t *r;
+
+	snprintf(loop, sizeof(loop), "%s", path_of("loop"));
+	snprintf(stream, sizeof(stream), "%s", path_of("stream"));
+	snprintf(sd, sizeof(sd), "%s", path_of("state"));
+	traces[0] = loop;
+	traces[1] = stream;
+	r = tu_open(sd, m, 0);
+	assert_ok(r, rdtalloc_group_create(r, "a"));
+	assert_ok(r, rdtalloc_group_create(r, "b"));
+	assert_ok(r, rdtalloc_set_schema(r, "a", "L3:0=0f"));
+	assert_ok(r, rdtalloc_set_schema(r, "b", "L3:0=f0"));
+	assert_int_equal(rdtalloc_sim_replay(r, -1, 2, groups, traces, 1u << 7, &geo, out),
+			 -EINVAL);
+	assert_string_equal(rdtalloc_errmsg(r), "rdtalloc_sim_replay: unknown flags 0x80");
+	assert_ok(r, rdtalloc_sim_replay(r, -1, 2, groups, traces, RDTALLOC_REPLAY_COUNT, &geo,
+					 out));
+	rdtalloc_close(r);
+	r = tu_open(sd, m, 0);	/* another process reads them */
+	v[1].sz = v[2].sz = sizeof(v[0]);
+	assert_int_equal(rdtalloc_mon_read(r, NULL, 0, v, 3), 3);
+	assert_string_equal(v[1].group, "a");
+	assert_int_equal(v[1].mbm_total, 60 * 64);
+	assert_int_equal(v[1].mbm_local, 60 * 64);
+	assert_int_equal(v[1].llc_occupancy, 60 * 64);
+	assert_int_equal(v[2].mbm_total, 3000 * 64);
+	assert_int_equal(v[2].llc_occupancy, 64 * 64);
+	assert_int_equal(v[0].llc_occupancy, 0);
+	/* a workload set there: its model says what the cache holds now */
+	assert_ok(r, rdtalloc_sim_set_load(r, "a", 0, &ld));
+	assert_int_equal(rdtalloc_mon_read(r, NULL, 0, v, 3), 3);
+	assert_int_equal(v[1].llc_occupancy, 4096);
+	assert_int_equal(v[2].llc_occupancy, 0);
+	assert_int_equal(v[2].mbm_total, 3000 * 64);
+	rdtalloc_close(r);
+	r = tu_eph("topology=package:1 l3:1(size=8KiB) core:2 pu:1;l3.cbm_len=8;"
+		   "tasks=virtual;mon.rmids=0");
+	assert_ok(r, rdtalloc_group_create(r, "a"));
+	assert_int_equal(rdtalloc_sim_replay(r, -1, 1, groups, traces, RDTALLOC_REPLAY_COUNT,
+					     &geo, out), -EOPNOTSUPP);
+	assert_string_equal(rdtalloc_errmsg(r), "a replay counts into the simulator's monitoring "
+			    "counters: backend sim on a machine without L3 monitoring has none");
+	rdtalloc_close(r);
+}
+
 /* The set of a line without a division: exactly line mod sets, at every size. */
 static void set_of_line(void **state)
 {
@@ -363,6 +423,7 @@ int main(void)
 		cmocka_unit_test(binary_and_text_agree),
 		cmocka_unit_test(malformed),
 		cmocka_unit_test(api_replay),
+		cmocka_unit_test(api_replay_counts),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
