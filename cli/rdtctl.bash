@@ -193,7 +193,11 @@ _rdtctl()
 		if [[ $cur == -* ]]; then _rdtctl_reply "--instr"; else _rdtctl_files -f; fi
 		;;
 	plan/*)
-		[[ $cur == -* ]] && _rdtctl_reply "--domain --bound --check"
+		case $prev in
+		--check) _rdtctl_files -f ;;
+		--exclusive) ;;
+		*) [[ $cur == -* ]] && _rdtctl_reply "--domain --goal --bound --exclusive --apart --mb --all-domains --curve --trace --instr --check" ;;
+		esac
 		;;
 	oci-hook/)
 		_rdtctl_reply "createRuntime prestart poststop"

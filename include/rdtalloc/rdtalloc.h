@@ -795,31 +795,51 @@ RDTALLOC_API int rdtalloc_trace_convert(const char *in, const char *out, unsigne
  * 1..curve_ways, which must be the domain's ways; accesses[i] weighs it),
  * goal (NULL: RDTALLOC_PLAN_MISSES) RDTALLOC_PLAN_MISSES:
  * the fewest misses in total (utility-based partitioning with lookahead,
- * Qureshi & Patt, MICRO'06), each group at least min_cbm_bits ways, one
- * contiguous block each, apart, laid out from bit 0 in the order given.
- * out[i] gets the mask and the predicted miss ratio. Nothing changes: the
- * result is to be applied (rdtctl plan prints it as a configuration).
+ * Qureshi & Patt, MICRO'06) over units that are single groups or pools of
+ * groups sharing one mask. From curves alone groups stay apart unless the
+ * CLOSIDs or the ways (min_cbm_bits each) do not go round; then the pools
+ * that the shared-pool model (docs/plan.md) rates best are made, and
+ * predicted by it (rdtalloc_plan_traces tells when sharing beats a
+ * partition, by replay). Each unit at least
+ * min_cbm_bits ways, one contiguous block each, apart, laid out from bit 0
+ * (exclusive groups first, off the shareable ways). out[i] gets the mask,
+ * the prediction, and its pool (entries out[0].sz apart, each sz kept; an
+ * out[0].sz from before 0.5 gets the fields it has). Nothing changes: the result is to be
+ * applied (rdtctl plan prints it as a configuration).
  */
 #define RDTALLOC_PLAN_MISSES 0u
 /*
  * RDTALLOC_PLAN_BOUND: group index `group` gets the fewest ways that keep
- * its miss ratio at or under `bound` (-ERANGE when even every way it could
- * have does not), the others share the rest for the fewest misses.
+ * its miss ratio at or under `bound` alone in them (-ERANGE when even
+ * every way it could have does not), the others share the rest for the
+ * fewest misses.
  */
 #define RDTALLOC_PLAN_BOUND 1u
+/* goal flags: no pools - every group its own ways (-ENOSPC where they do not go round) */
+#define RDTALLOC_PLAN_APART (1u << 0)
 struct rdtalloc_plan_goal {
 	size_t sz;
 	unsigned int kind;		/* RDTALLOC_PLAN_* */
 	unsigned int group;		/* _BOUND: the group held to the bound */
 	double bound;			/* _BOUND: its highest miss ratio, 0..1 */
+	/*
+	 * Appended in 0.5 (read when sz covers them): bit i of exclusive: group
+	 * i gets ways no other group fills, the default group's included
+	 * (resctrl's exclusive mode); flags RDTALLOC_PLAN_APART.
+	 */
+	uint64_t exclusive;
+	unsigned int flags;
 };
 struct rdtalloc_plan_group {
 	size_t sz;
 	unsigned int ways;
 	uint64_t mask;
 	double predicted_miss_ratio;
-	int shared;			/* its ways overlap another's of the plan: the
-					 * prediction (it alone in its ways) is optimistic */
+	int shared;			/* its ways are filled by another of the plan too: the
+					 * prediction is the shared-pool model's (docs/plan.md) */
+	/* appended in 0.5 */
+	int exclusive;			/* the goal made it exclusive */
+	unsigned int pool;		/* index of the first group with the same mask */
 };
 RDTALLOC_API int rdtalloc_plan(rdtalloc_t *r, int cache_id, size_t n, const double *const *curves,
 			       unsigned int curve_ways, const uint64_t *accesses,
@@ -827,11 +847,38 @@ RDTALLOC_API int rdtalloc_plan(rdtalloc_t *r, int cache_id, size_t n, const doub
 			       struct rdtalloc_cache_geometry *geo, struct rdtalloc_plan_group *out);
 
 /*
+ * The planner on traces (0.5): each trace's curve from one pass, then the
+ * plans rdtalloc_plan weighs - every group apart, then pools of groups,
+ * two at a time as the shared-pool model rates them, down to one pool of
+ * every group that is neither exclusive nor bound - each replayed through
+ * the model of the L3 (as rdtalloc_sim_replay, with the plan's masks), and
+ * the one with the fewest misses is the plan: so it is never worse, by
+ * replay, than groups apart or all in one pool, and out[i]'s predicted miss
+ * ratio is the replay's. flags: RDTALLOC_TRACE_INSTR. report (may be NULL)
+ * gets the misses of the plan and of those two.
+ */
+struct rdtalloc_plan_report {
+	size_t sz;
+	unsigned int plans;		/* plans weighed */
+	uint64_t misses;		/* by replay: the plan's, in total */
+	uint64_t misses_apart;		/* every group its own ways (UINT64_MAX: they do not go round) */
+	uint64_t misses_shared;		/* one pool (UINT64_MAX: no such plan) */
+};
+RDTALLOC_API int rdtalloc_plan_traces(rdtalloc_t *r, int cache_id, size_t n,
+				      const char *const *traces, unsigned int flags,
+				      const struct rdtalloc_plan_goal *goal,
+				      struct rdtalloc_cache_geometry *geo,
+				      struct rdtalloc_plan_group *out,
+				      struct rdtalloc_plan_report *report);
+
+/*
  * What a configuration (text, docs/config.md) would do to n groups with
  * their curves (as rdtalloc_plan takes them): the masks the configuration
  * gives them in the domain (applied to a copy of the state: nothing
  * changes), their ways, the predicted miss ratio and whether they share
- * ways. A group the configuration does not name keeps its mask of now.
+ * ways (then groups whose masks overlap are predicted as one pool of the
+ * ways of their masks together, each filling its own mask at most). A
+ * group the configuration does not name keeps its mask of now.
  */
 RDTALLOC_API int rdtalloc_plan_check(rdtalloc_t *r, int cache_id, const char *config, size_t n,
 				     const char *const *groups, const double *const *curves,

@@ -17,8 +17,7 @@
 #include "errors.h"
 #include "monitor/monitor.h"
 
-/* Domain index of cache_id (-1: the first) and its geometry. */
-static int geometry(rdtalloc_t *r, int cache_id, struct rdtalloc_cache_geometry *g, int *dom)
+int rdt_cache_geometry(rdtalloc_t *r, int cache_id, struct rdtalloc_cache_geometry *g, int *dom)
 {
 	const struct rdt_machine *m = r->m;
 	const struct rdt_domain *d;
@@ -141,6 +140,34 @@ static int replay(rdtalloc_t *r, struct stream *s, size_t n, unsigned int sets, 
 	return 0;
 }
 
+int rdt_cache_replay_masks(rdtalloc_t *r, size_t n, const char *const *traces,
+			   const uint64_t *masks, bool instr, unsigned int sets, unsigned int ways,
+			   uint64_t *misses, uint64_t *accesses)
+{
+	char err[RDT_ERRMSG_MAX];
+	struct stream *s = calloc(n ? n : 1, sizeof(*s));
+	size_t i;
+	int ret = 0;
+
+	if (!s)
+		return rdt_fail(r, -ENOMEM, "out of memory");
+	for (i = 0; !ret && i < n; i++) {
+		s[i].data = s[i].code = masks[i];
+		if (rdt_trace_open(traces[i], instr, &s[i].t, err, sizeof(err)))
+			ret = rdt_fail(r, -EINVAL, "%s", err);
+	}
+	if (!ret)
+		ret = replay(r, s, n, sets, ways);
+	for (i = 0; !ret && i < n; i++) {
+		misses[i] = s[i].res.misses;
+		accesses[i] = s[i].res.accesses;
+	}
+	for (i = 0; i < n; i++)
+		rdt_trace_close(s[i].t);
+	free(s);
+	return ret;
+}
+
 RDTALLOC_API int rdtalloc_sim_replay(rdtalloc_t *r, int cache_id, size_t n,
 				     const char *const *groups, const char *const *traces,
 				     unsigned int flags, struct rdtalloc_cache_geometry *geo,
@@ -169,7 +196,7 @@ RDTALLOC_API int rdtalloc_sim_replay(rdtalloc_t *r, int cache_id, size_t n,
 	if (!ret && (geo->sz < sizeof(size_t) || out[0].sz < sizeof(size_t)))
 		ret = rdt_fail(r, -EINVAL, "rdtalloc_sim_replay: sz is not set");
 	if (!ret)
-		ret = geometry(r, cache_id, &g, &dom);
+		ret = rdt_cache_geometry(r, cache_id, &g, &dom);
 	if (!ret && !(s = calloc(n, sizeof(*s))))
 		ret = rdt_fail(r, -ENOMEM, "out of memory");
 	for (i = 0; !ret && i < n; i++) {
@@ -232,7 +259,7 @@ RDTALLOC_API int rdtalloc_trace_curve(rdtalloc_t *r, int cache_id, const char *t
 	if (out->sz < sizeof(size_t))
 		ret = rdt_fail(r, -EINVAL, "rdtalloc_trace_curve: out->sz is not set");
 	if (!ret)
-		ret = geometry(r, cache_id, &v.geo, &dom);
+		ret = rdt_cache_geometry(r, cache_id, &v.geo, &dom);
 	v.geo.sz = sizeof(v.geo);
 	if (!ret && (ret = rdt_cache_curve(trace, flags & RDTALLOC_TRACE_INSTR, v.geo.sets,
 					   v.geo.ways, v.misses, &v.accesses, err, sizeof(err))))

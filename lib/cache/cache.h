@@ -89,4 +89,20 @@ void rdt_cache_occupancy(const struct rdt_cache *c, uint64_t *occ, unsigned int 
 int rdt_cache_curve(const char *path, bool instr, unsigned int sets, unsigned int ways,
 		    uint64_t *misses, uint64_t *accesses, char *err, size_t len);
 
+/* ---- for the planner (api.c) ---- */
+
+struct rdtalloc;
+struct rdtalloc_cache_geometry;
+
+/* Domain index of cache_id (-1: the first) and its geometry; errors named in r. */
+int rdt_cache_geometry(struct rdtalloc *r, int cache_id, struct rdtalloc_cache_geometry *g,
+		       int *dom);
+/*
+ * Replay n traces together (one access of each in turn, from an empty
+ * cache of sets x ways) with fill masks[i]: misses[i], accesses[i].
+ */
+int rdt_cache_replay_masks(struct rdtalloc *r, size_t n, const char *const *traces,
+			   const uint64_t *masks, bool instr, unsigned int sets, unsigned int ways,
+			   uint64_t *misses, uint64_t *accesses);
+
 #endif

@@ -284,6 +284,12 @@ failure()
 	fails 1 "$x_desc" "$x_msg" "$@"
 }
 
+# expect_file_text DESC FILE TEXT: FILE holds exactly TEXT
+expect_file_text()
+{
+	if [ "$(cat "$2")" = "$3" ]; then pass; else fail "$1: $(cat "$2")"; fi
+}
+
 # expect_out DESC TEXT: stdout of the last command is exactly TEXT
 expect_out()
 {

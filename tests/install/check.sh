@@ -160,7 +160,7 @@ wrong=$(printf '%s\n' "$vers" | awk '{
 		want = "RDTALLOC_0.3"
 	if ($2 ~ /^rdtalloc_(state_id|bind_cpus|bind_tasks|moved_tasks)$/)
 		want = "RDTALLOC_0.4"
-	if ($2 ~ /^rdtalloc_(mon_get_info|group_rmid|mon_read|sim_set_load|oci_hook|goresctrl_config|sim_replay|trace_curve|trace_convert|plan|plan_check)$/)
+	if ($2 ~ /^rdtalloc_(mon_get_info|group_rmid|mon_read|sim_set_load|oci_hook|goresctrl_config|sim_replay|trace_curve|trace_convert|plan|plan_check|plan_traces)$/)
 		want = "RDTALLOC_0.5"
 	if ($1 != want) print $2 "@" $1
 }')
