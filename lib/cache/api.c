@@ -50,7 +50,7 @@ static size_t sized(size_t sz, size_t full)
 	return sz < full ? sz : full;
 }
 
-#define AHEAD 4			/* accesses read ahead per trace (a power of two) */
+#define AHEAD 16			/* accesses read ahead per trace (a power of two) */
 
 struct stream {
 	struct rdt_trace *t;
@@ -85,7 +85,7 @@ static int refill(struct rdt_cache *c, struct stream *s, char *err, size_t len)
 		s->ring[(s->head + s->count) & (AHEAD - 1)] = line;
 		s->kind[(s->head + s->count) & (AHEAD - 1)] = (unsigned char)k;
 		s->count++;
-		__builtin_prefetch(c->way + (size_t)rdt_cache_set(c, line) * c->ways);
+		rdt_cache_prefetch(c, line);
 	}
 	return 0;
 }

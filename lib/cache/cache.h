@@ -40,39 +40,65 @@ void rdt_trace_close(struct rdt_trace *t);
 int rdt_trace_convert(const char *in, const char *out, bool instr, uint64_t *n, char *err,
 		      size_t len);
 
-/* A way of a set: tag and last use side by side, so that a set is a few cache lines. */
-struct rdt_way {
-	uint64_t tag;			/* line + 1; 0: empty */
-	uint64_t stamp;			/* last use */
-};
-
-/* One L3 domain: sets x ways lines. */
+/*
+ * One L3 domain: sets x ways lines. A set is one row of memory: the tags
+ * of its ways (line + 1; 0: empty), their last use (0: never) and who
+ * filled each, stride (ways rounded up to 4) of each so that tags and
+ * stamps are compared four ways at a time; the ways past `ways` stay empty
+ * and unfillable. One row, not three arrays: an access touches one place.
+ */
 struct rdt_cache {
-	unsigned int sets, ways;
-	double inv;			/* 1 / sets, for rdt_cache_set */
-	struct rdt_way *way;		/* [sets * ways] */
-	uint16_t *owner;		/* [sets * ways] who filled it */
+	unsigned int sets, ways, stride;
+	size_t row;			/* bytes of a set, a multiple of 64 */
+	uint64_t minv;			/* floor((2^64 - 1) / sets), for rdt_cache_set */
+	bool simd;			/* the CPU has AVX2 */
+	unsigned char *mem;		/* [sets * row] */
 	uint64_t now;
 };
 
+static inline uint64_t *rdt_cache_tags(const struct rdt_cache *c, unsigned int set)
+{
+	return (uint64_t *)(void *)(c->mem + (size_t)set * c->row);
+}
+
+static inline uint64_t *rdt_cache_stamps(const struct rdt_cache *c, unsigned int set)
+{
+	return rdt_cache_tags(c, set) + c->stride;
+}
+
+static inline uint16_t *rdt_cache_owners(const struct rdt_cache *c, unsigned int set)
+{
+	return (uint16_t *)(void *)(rdt_cache_tags(c, set) + 2 * c->stride);
+}
+
 /*
- * line mod sets, exactly, without a 64-bit division: the quotient from a
- * floating-point reciprocal is off by at most one below 2^52, and the
- * remainder says which way.
+ * line mod sets, exactly, without a division: the high half of line times
+ * minv = floor((2^64 - 1) / sets) is the quotient or one below it (for
+ * every 64-bit line), and the remainder says which. Integer only: no
+ * floating point in the replay's loop (whose SSE code beside the AVX2 of
+ * rdt_cache_access would cost a state change per access).
  */
+static inline unsigned int rdt_mod(uint64_t line, unsigned int sets, uint64_t minv)
+{
+	uint64_t q = (uint64_t)(((unsigned __int128)line * minv) >> 64);
+	uint64_t r = line - q * sets;
+
+	return (unsigned int)(r >= sets ? r - sets : r);
+}
+
 static inline unsigned int rdt_cache_set(const struct rdt_cache *c, uint64_t line)
 {
-	uint64_t q, r;
+	return rdt_mod(line, c->sets, c->minv);
+}
 
-	if (line >= (UINT64_C(1) << 52))
-		return (unsigned int)(line % c->sets);
-	q = (uint64_t)((double)line * c->inv);
-	r = line - q * c->sets;
-	if ((int64_t)r < 0)
-		r += c->sets;
-	else if (r >= c->sets)
-		r -= c->sets;
-	return (unsigned int)r;
+/* Fetch the set of line into the CPU's caches ahead of its access: its whole row. */
+static inline void rdt_cache_prefetch(const struct rdt_cache *c, uint64_t line)
+{
+	const char *p = (const char *)rdt_cache_tags(c, rdt_cache_set(c, line));
+	size_t off;
+
+	for (off = 0; off < c->row; off += 64)
+		__builtin_prefetch(p + off, 1);
 }
 
 int rdt_cache_init(struct rdt_cache *c, unsigned int sets, unsigned int ways);

@@ -397,7 +397,7 @@ static void set_of_line(void **state)
 
 		assert_int_equal(rdt_cache_init(&c, 1, 1), 0);
 		c.sets = sets[i];
-		c.inv = 1.0 / sets[i];
+		c.minv = UINT64_MAX / sets[i];
 		for (k = 0; k < 200000; k++) {
 			uint64_t line;
 
@@ -410,6 +410,9 @@ static void set_of_line(void **state)
 		}
 		assert_int_equal(rdt_cache_set(&c, (UINT64_C(1) << 52) - 1),
 				 ((UINT64_C(1) << 52) - 1) % sets[i]);
+		assert_int_equal(rdt_cache_set(&c, UINT64_MAX), UINT64_MAX % sets[i]);
+		assert_int_equal(rdt_cache_set(&c, UINT64_MAX - sets[i]),
+				 (UINT64_MAX - sets[i]) % sets[i]);
 		rdt_cache_free(&c);
 	}
 }
