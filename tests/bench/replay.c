@@ -7,7 +7,8 @@
  * reader; and one miss curve (rdtalloc_trace_curve) of one of them.
  * Prints accesses per second and the ratios (target: at least 20 million
  * accesses per second for the 2-way interleave); then the same for working
- * sets that fit their ways (mostly hits). Asserts nothing.
+ * sets that fit their ways (mostly hits); then the time to profile and to
+ * plan 8 groups on the 20-way L3. Asserts nothing.
  *
  * Usage: bench_replay [MILLIONS_OF_ACCESSES_PER_TRACE]
  */
@@ -64,6 +65,68 @@ static void write_trace(const char *path, uint64_t n, int random_walk, uint64_t 
 		put64(f, line << 2);
 	}
 	fclose(f);
+}
+
+/*
+ * Profile and plan for 8 groups on the 20-way L3: each trace's curve
+ * (rdtalloc_trace_curve), the plan from the curves (rdtalloc_plan), and
+ * the plan from the traces, every candidate replayed (rdtalloc_plan_traces).
+ */
+static void plan_eight(rdtalloc_t *r, const char *dir, uint64_t n)
+{
+	static const uint64_t lines[8] = { 1u << 12, 1u << 14, 3u << 14, 1u << 16, 1u << 13,
+					   5u << 14, 1u << 20, 1u << 15 };
+	struct rdtalloc_plan_report rep = { .sz = sizeof(rep) };
+	struct rdtalloc_cache_geometry geo = { .sz = sizeof(geo) };
+	struct rdtalloc_plan_group out[8];
+	struct rdtalloc_curve c[8];
+	const double *curves[8];
+	const char *paths[8];
+	double mr[8][64], t0, tc, tp, tt;
+	char path[8][160];
+	uint64_t acc[8];
+	int i;
+
+	for (i = 0; i < 8; i++) {
+		snprintf(path[i], sizeof(path[i]), "%s/g%d.bin", dir, i);
+		write_trace(path[i], n, i & 1, lines[i]);
+		paths[i] = path[i];
+		out[i].sz = sizeof(out[i]);
+		c[i].sz = sizeof(c[i]);
+	}
+	t0 = now();
+	for (i = 0; i < 8; i++) {
+		if (rdtalloc_trace_curve(r, -1, paths[i], 0, &c[i])) {
+			fprintf(stderr, "bench_replay: %s\n", rdtalloc_errmsg(r));
+			exit(1);
+		}
+		acc[i] = c[i].accesses;
+		for (unsigned int k = 0; k < c[i].geo.ways; k++)
+			mr[i][k] = (double)c[i].misses[k] / (double)acc[i];
+		curves[i] = mr[i];
+	}
+	tc = now() - t0;
+	t0 = now();
+	if (rdtalloc_plan(r, -1, 8, curves, c[0].geo.ways, acc, NULL, &geo, out)) {
+		fprintf(stderr, "bench_replay: %s\n", rdtalloc_errmsg(r));
+		exit(1);
+	}
+	tp = now() - t0;
+	t0 = now();
+	if (rdtalloc_plan_traces(r, -1, 8, paths, 0, NULL, &geo, out, &rep)) {
+		fprintf(stderr, "bench_replay: %s\n", rdtalloc_errmsg(r));
+		exit(1);
+	}
+	tt = now() - t0;
+	printf("8 groups on %u ways, traces of %llu accesses (loops and random walks, 256 KiB to "
+	       "64 MiB):\n", geo.ways, (unsigned long long)n);
+	printf("  profile (8 curves, one pass each): %.3f s\n", tc);
+	printf("  plan from the curves:              %.4f s\n", tp);
+	printf("  plan from the traces (%u plans replayed): %.3f s; misses %llu, apart %llu, "
+	       "one pool %llu\n", rep.plans, tt, (unsigned long long)rep.misses,
+	       (unsigned long long)rep.misses_apart, (unsigned long long)rep.misses_shared);
+	for (i = 0; i < 8; i++)
+		unlink(path[i]);
 }
 
 int main(int argc, char **argv)
@@ -141,6 +204,7 @@ int main(int argc, char **argv)
 	printf("  replay, working sets that fit (miss ratios %.4f, %.4f): %6.1f M accesses/s\n",
 	       (double)out[0].misses / out[0].accesses, (double)out[1].misses / out[1].accesses,
 	       2 * n / rep / 1e6);
+	plan_eight(r, a, n / 8);
 	rdtalloc_close(r);
 	unlink(pa);
 	unlink(pb);
