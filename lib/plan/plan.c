@@ -293,12 +293,16 @@ static int candidates(rdtalloc_t *r, struct planner *p, unsigned int nclos, stru
 	return 0;
 }
 
+static uint64_t block(unsigned int ways, unsigned int lsb)
+{
+	return (ways >= 64 ? UINT64_MAX : (UINT64_C(1) << ways) - 1) << lsb;
+}
+
 /* The exclusive units' block: the low end, else the high end, off the shareable ways. */
 static int excl_base(rdtalloc_t *r, const struct planner *p, uint64_t shareable,
 		     unsigned int *base)
 {
 	unsigned int e = 0;
-	uint64_t blk;
 	size_t i;
 
 	for (i = 0; i < p->nu; i++)
@@ -309,19 +313,14 @@ static int excl_base(rdtalloc_t *r, const struct planner *p, uint64_t shareable,
 	if (e + p->least > p->ways)
 		return rdt_fail(r, -ENOSPC, "exclusive groups of %u ways leave the default group "
 				"fewer than %u", e, p->least);
-	blk = e >= 64 ? UINT64_MAX : (UINT64_C(1) << e) - 1;
-	if (!(blk & shareable))
+	/* allocate() kept e within excl_room: one end is free of shareable ways */
+	if (!(block(e, 0) & shareable))
 		return 0;
 	*base = p->ways - e;
-	if (!((blk << *base) & shareable))
+	if (!(block(e, *base) & shareable))
 		return 0;
 	return rdt_fail(r, -ENOSPC, "exclusive groups of %u ways fit at neither end of the L3 "
 			"apart from its shareable ways 0x%llx", e, (unsigned long long)shareable);
-}
-
-static uint64_t block(unsigned int ways, unsigned int lsb)
-{
-	return (ways >= 64 ? UINT64_MAX : (UINT64_C(1) << ways) - 1) << lsb;
 }
 
 /* out[i], entries out[0].sz apart (as the caller built them) */
