@@ -991,6 +991,13 @@ static int apply_text(struct apply *a, const char *text)
 		rdt_fail(r, ret, "out of memory");
 		goto out;
 	}
+	/*
+	 * A dry run works on a copy without the sink: it writes no register.
+	 * A real apply writes as it goes; a refusal later in the file is
+	 * undone by the backend's abort, which puts back every register.
+	 */
+	if (!(a->flags & RDTALLOC_APPLY_DRY_RUN))
+		a->work->sink = r->sink;
 	a->cfg = cfg;
 	{
 		char why[RDT_ERRMSG_MAX - 128];

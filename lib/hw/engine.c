@@ -686,7 +686,12 @@ int rdt_state_clone(const struct rdt_state *src, struct rdt_state **out)
 		goto fail;
 	if (rdt_mon_state_copy(st, src))
 		goto fail;
-	st->sink = src->sink;
+	/*
+	 * A copy writes no register: a dry run, a plan's trial or an undo
+	 * image must never reach the hardware. Whoever makes a copy the live
+	 * state gives it the sink.
+	 */
+	st->sink = NULL;
 	*out = st;
 	return 0;
 fail:

@@ -296,6 +296,7 @@ static void hw_abort(struct rdtalloc *r, bool committed)
 					 err, sizeof(err));
 		rdt_state_free(r->st);
 		r->st = r->undo;
+		r->st->sink = r->sink;
 		r->undo = NULL;
 	}
 	if (r->hook_synced && r->store)

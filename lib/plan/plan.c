@@ -709,10 +709,8 @@ static int apply_copy(rdtalloc_t *r, const char *config, struct rdt_state **out)
 	ret = rdt_config_parse(config, &cf, err, sizeof(err));
 	if (ret)
 		return rdt_fail(r, ret, "configuration: %s", err);
-	if (rdt_state_clone(r->st, &cp))
+	if (rdt_state_clone(r->st, &cp))	/* a copy: it writes no register */
 		ret = rdt_fail(r, -ENOMEM, "out of memory");
-	else
-		cp->sink = NULL;	/* a copy to look at: no register is ever written */
 	for (i = 0; !ret && i < cf->ngroups; i++) {
 		const struct rdt_config_group *cg = &cf->groups[i];
 		int g = rdt_group_find(cp, cg->name);

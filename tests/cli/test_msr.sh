@@ -249,6 +249,38 @@ expect_reg "MB AMD: refused, the register unchanged" 0 0xc0000201 0x4d2
 STATE=$TMP/state
 ROOT=$SAVED_ROOT
 
+# No harm from a dry run or a refused apply (issue 31): group base on
+# CLOSID 1 with CPUs 0 and 2; a dry run writes no register, and an apply
+# refused at a later line (a bad mask, CPU 99, an exclusive overlap) leaves
+# every mask and every PQR_ASSOC as it was.
+STATE=$TMP/state-noharm
+mkdir -m 700 "$STATE"
+msr --machine "$MACHINE" group create base --schema 'L3:0=3;1=3'
+msr cpu bind base 0,2
+expect_rc 0 "no harm: base on CPUs 0 and 2"
+dump >"$TMP/noharm.before"
+printf 'group base\n  schema L3:0=ff000;1=ff000\n' >"$TMP/noharm.dry"
+msr apply --dry-run "$TMP/noharm.dry"
+expect_rc 0 "no harm: a dry run"
+dump >"$TMP/noharm.after"
+if cmp -s "$TMP/noharm.before" "$TMP/noharm.after"; then pass; else
+	fail "a dry run wrote registers: $(diff "$TMP/noharm.before" "$TMP/noharm.after")"; fi
+n=0
+for tail in 'group x\n  schema L3:0=5\n' '  cpus 0,99\n' \
+	'group e\n  schema L3:0=ff\n  mode exclusive\n'; do
+	n=$((n + 1))
+	printf "group base\n  schema L3:0=ff000;1=ff000\n$tail" >"$TMP/noharm.$n"
+	msr apply "$TMP/noharm.$n"
+	expect_rc 1 "no harm: apply refused at a later line ($n)"
+	dump >"$TMP/noharm.after"
+	if cmp -s "$TMP/noharm.before" "$TMP/noharm.after"; then pass; else
+		fail "refused apply $n left registers written: $(diff "$TMP/noharm.before" \
+			"$TMP/noharm.after")"; fi
+done
+msr schema show base
+expect_out "no harm: the schema unchanged" "L3:0=00003;1=00003"
+STATE=$TMP/state
+
 echo "resctrl /sys/fs/resctrl resctrl rw 0 0" >>"$MOUNTS"
 msr info
 expect_rc 1 "resctrl mounted"

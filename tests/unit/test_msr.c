@@ -1520,6 +1520,55 @@ static void test_api_write_fails(void **unused)
 	rdt_machine_free(m);
 }
 
+/*
+ * A dry run writes no register; a real apply refused at a later line puts
+ * back every register its earlier lines wrote (issue 31, item 2). Checked
+ * through the API, so that no dry run of the CLI stands in front of it.
+ */
+static void test_api_apply_no_harm(void **unused)
+{
+	static const char *const refused[] = {
+		"group base\n  schema L3:0=ff000;1=ff000\ngroup x\n  schema L3:0=5\n",
+		"group base\n  schema L3:0=ff000;1=ff000\n  cpus 0,99\n",
+		"group base\n  schema L3:0=ff000;1=ff000\ngroup e\n  schema L3:0=ff\n"
+		"  mode exclusive\n",
+	};
+	struct rdt_machine *m = machine(M2);
+	char before[256], after[256];
+	struct step s;
+	rdtalloc_t *r;
+	size_t i;
+
+	(void)unused;
+	r = api_open(M2, NULL);
+	exp_first_use(m);
+	API_OK(r, rdtalloc_group_create(r, "base"));
+	API_OK(r, rdtalloc_set_schema(r, "base", "L3:0=3;1=3"));
+	API_OK(r, rdtalloc_bind_cpu(r, "base", 0));
+	API_OK(r, rdtalloc_bind_cpu(r, "base", 2));
+	exp_mask(0, RDT_L3, 1, 0x3);
+	exp_mask(2, RDT_L3, 1, 0x3);
+	exp_pqr(0, 1);
+	exp_pqr(2, 1);
+	check_all();
+	assert_int_equal(rdtalloc_get_schema(r, "base", before, sizeof(before)) > 0, 1);
+
+	step_begin(&s, r);
+	assert_int_equal(rdtalloc_apply_config(r, "group base\n  schema L3:0=ff000;1=ff000\n"
+					       "  cpus 1\n", RDTALLOC_APPLY_DRY_RUN), 4);
+	step_end(&s);			/* every register as it was, none counted */
+	for (i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		step_begin(&s, r);
+		assert_true(rdtalloc_apply_config(r, refused[i], 0) < 0);
+		step_end(&s);
+		check_agree(r, m);
+	}
+	assert_int_equal(rdtalloc_get_schema(r, "base", after, sizeof(after)) > 0, 1);
+	assert_string_equal(after, before);
+	rdtalloc_close(r);
+	rdt_machine_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1545,6 +1594,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_api_reopen_reconciles, setup4, teardown),
 		cmocka_unit_test_setup_teardown(test_api_refusals, setup4, teardown),
 		cmocka_unit_test_setup_teardown(test_api_write_fails, setup4, teardown),
+		cmocka_unit_test_setup_teardown(test_api_apply_no_harm, setup4, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
