@@ -9,8 +9,11 @@
  * RDT_TRACE_MAGIC, a little-endian u64 count of records, then that many
  * u64 records, each line << 2 | kind.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -156,9 +159,26 @@ static int next_binary(struct rdt_trace *t, uint64_t *line, enum rdt_acc_kind *k
 	}
 }
 
+/* The first 40 bytes of a line as a message can show them: others as \xNN. */
+static void visible(const char *s, size_t n, char *out, size_t len)
+{
+	size_t i, o = 0;
+
+	for (i = 0; i < n && i < 40 && o + 5 < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c >= 0x20 && c < 0x7f && c != '\\')
+			out[o++] = (char)c;
+		else
+			o += (size_t)snprintf(out + o, len - o, "\\x%02x", c);
+	}
+	out[o] = '\0';
+}
+
 /* One text line (without its newline) into an access; 0: skip it. */
 static int parse_line(struct rdt_trace *t, const char *s, size_t n, char *err, size_t len)
 {
+	char shown[4 * 40 + 8];
 	enum rdt_acc_kind k;
 	uint64_t addr = 0, size = 0;
 	size_t i = 0;
@@ -194,6 +214,14 @@ static int parse_line(struct rdt_trace *t, const char *s, size_t n, char *err, s
 	}
 	if (!digits || !size)
 		goto bad;
+	/* the last byte past the top of the address space: no access ends there */
+	if (addr > UINT64_MAX - (size - 1)) {
+		snprintf(err, len, "trace %s line %llu: an access of %llu bytes at 0x%llx runs "
+			 "past the end of the address space", t->path,
+			 (unsigned long long)t->lineno, (unsigned long long)size,
+			 (unsigned long long)addr);
+		return -EINVAL;
+	}
 	if (k == RDT_ACC_INSTR && !t->instr)
 		return 0;
 	t->pkind = k;
@@ -201,9 +229,10 @@ static int parse_line(struct rdt_trace *t, const char *s, size_t n, char *err, s
 	t->npending = (addr + size - 1) / RDT_LINE - t->pending + 1;
 	return 1;
 bad:
-	snprintf(err, len, "trace %s line %llu: '%.*s' is not a lackey access (\" L addr,size\", "
+	visible(s, n, shown, sizeof(shown));
+	snprintf(err, len, "trace %s line %llu: '%s' is not a lackey access (\" L addr,size\", "
 		 "\" S ...\", \" M ...\", \"I  ...\")", t->path, (unsigned long long)t->lineno,
-		 (int)(n > 40 ? 40 : n), s);
+		 shown);
 	return -EINVAL;
 }
 
@@ -213,8 +242,8 @@ static int next_text(struct rdt_trace *t, uint64_t *line, enum rdt_acc_kind *kin
 	int ret;
 
 	while (!t->npending) {
+		size_t n, body;
 		char *nl;
-		size_t n;
 
 		nl = memchr(t->buf + t->pos, '\n', t->len - t->pos);
 		if (!nl && !t->eof) {
@@ -234,7 +263,9 @@ static int next_text(struct rdt_trace *t, uint64_t *line, enum rdt_acc_kind *kin
 				 (unsigned long long)t->lineno, LINE_MAX_LEN);
 			return -EINVAL;
 		}
-		ret = n ? parse_line(t, t->buf + t->pos, n, err, len) : 0;
+		/* a trace that went through a Windows editor: CRLF ends a line too */
+		body = n && t->buf[t->pos + n - 1] == '\r' ? n - 1 : n;
+		ret = body ? parse_line(t, t->buf + t->pos, body, err, len) : 0;
 		t->pos += n + (nl ? 1 : 0);
 		if (ret < 0)
 			return ret;
@@ -257,6 +288,71 @@ static void put64(unsigned char *p, uint64_t v)
 		p[i] = (unsigned char)v;
 }
 
+/*
+ * Temporary files of a convert killed half-way: "OUT.tmp.PID" of a process
+ * that is gone. Where the file system has O_TMPFILE the output has no name
+ * until it is whole, so only the instant between linkat and rename can
+ * leave one; elsewhere the named file is all there is.
+ */
+static void clean_stale(const char *out)
+{
+	const char *slash = strrchr(out, '/');
+	const char *base = slash ? slash + 1 : out;
+	size_t blen = strlen(base);
+	char dir[4096];
+	struct dirent *de;
+	DIR *d;
+
+	if (snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - out) + 1 : 1,
+		     slash ? out : ".") >= (int)sizeof(dir) || !(d = opendir(dir)))
+		return;
+	while ((de = readdir(d))) {
+		char *end;
+		long pid;
+
+		if (strncmp(de->d_name, base, blen) || strncmp(de->d_name + blen, ".tmp.", 5))
+			continue;
+		errno = 0;
+		pid = strtol(de->d_name + blen + 5, &end, 10);
+		if (errno || *end || pid <= 0 || pid > INT32_MAX ||
+		    !(kill((pid_t)pid, 0) && errno == ESRCH))
+			continue;
+		unlinkat(dirfd(d), de->d_name, 0);
+	}
+	closedir(d);
+}
+
+/* An unnamed file in out's directory (O_TMPFILE); -1 where there is none. */
+static int open_unnamed(const char *out, bool *anon)
+{
+	const char *slash = strrchr(out, '/');
+	char dir[4096];
+	int fd;
+
+	*anon = false;
+	if (snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - out) + 1 : 1,
+		     slash ? out : ".") >= (int)sizeof(dir))
+		return -1;
+	fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
+	*anon = fd >= 0;
+	return fd;
+}
+
+/* The unnamed file whole: its name for the rename into place. */
+static int link_unnamed(int fd, const char *tmp)
+{
+	char self[64];
+
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
+	if (!linkat(AT_FDCWD, self, AT_FDCWD, tmp, AT_SYMLINK_FOLLOW))
+		return 0;
+	if (errno != EEXIST)
+		return -1;
+	/* one of a process gone that had our pid: ours now */
+	unlink(tmp);
+	return linkat(AT_FDCWD, self, AT_FDCWD, tmp, AT_SYMLINK_FOLLOW);
+}
+
 int rdt_trace_convert(const char *in, const char *out, bool instr, uint64_t *n, char *err,
 		      size_t len)
 {
@@ -268,6 +364,7 @@ int rdt_trace_convert(const char *in, const char *out, bool instr, uint64_t *n, 
 	uint64_t line, count = 0;
 	size_t used = 0;
 	int fd = -1, ret;
+	bool anon = false;
 
 	*n = 0;
 	if (!buf) {
@@ -283,7 +380,10 @@ int rdt_trace_convert(const char *in, const char *out, bool instr, uint64_t *n, 
 		snprintf(err, len, "%s: path too long", out);
 		goto out;
 	}
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	clean_stale(out);
+	fd = open_unnamed(out, &anon);
+	if (fd < 0)
+		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		ret = -errno;
 		snprintf(err, len, "cannot create %s: %s", tmp, strerror(errno));
@@ -307,7 +407,12 @@ int rdt_trace_convert(const char *in, const char *out, bool instr, uint64_t *n, 
 	if (used && write(fd, buf, used * 8) != (ssize_t)(used * 8))
 		goto io;
 	put64(head + 8, count);
-	if (pwrite(fd, head, 16, 0) != 16 || fsync(fd) || close(fd))
+	if (pwrite(fd, head, 16, 0) != 16 || fsync(fd))
+		goto io;
+	if (anon && link_unnamed(fd, tmp))
+		goto io;
+	anon = false;
+	if (close(fd))
 		goto io_closed;
 	fd = -1;
 	if (rename(tmp, out)) {
@@ -320,16 +425,21 @@ int rdt_trace_convert(const char *in, const char *out, bool instr, uint64_t *n, 
 	ret = 0;
 	goto out;
 io:
-	close(fd);
-io_closed:
-	fd = -1;
 	ret = errno ? -errno : -EIO;
+	close(fd);
+	goto io_failed;
+io_closed:
+	ret = errno ? -errno : -EIO;
+io_failed:
+	fd = -1;
 	snprintf(err, len, "cannot write %s: %s", tmp, strerror(-ret));
-	unlink(tmp);
+	if (!anon)
+		unlink(tmp);
 out:
 	if (fd >= 0) {
 		close(fd);
-		unlink(tmp);
+		if (!anon)
+			unlink(tmp);
 	}
 	rdt_trace_close(t);
 	free(buf);

@@ -157,6 +157,15 @@ expect_out "db's schema is back after the signal" "L3:0=0ff0"
 printf ' L 1000,8\n Q 2000,8\n' >"$TMP/bad.trace"
 failure "a malformed trace" "trace $TMP/bad.trace line 2: ' Q 2000,8' is not a lackey access (\" L addr,size\", \" S ...\", \" M ...\", \"I  ...\")" \
 	profile --trace "$TMP/bad.trace"
+# an access whose end wraps: refused at once by every command that reads it
+printf ' L 1000,8\n L ffffffffffffffff,8\n' >"$TMP/wrap.trace"
+WRAP="trace $TMP/wrap.trace line 2: an access of 8 bytes at 0xffffffffffffffff runs past the end of the address space"
+failure "a wrapping access: profile" "$WRAP" profile --trace "$TMP/wrap.trace"
+failure "a wrapping access: convert" "$WRAP" trace convert "$TMP/wrap.trace" "$TMP/wrap.bin"
+failure "a wrapping access: sim replay" "$WRAP" sim replay db="$TMP/wrap.trace"
+failure "a wrapping access: plan" "$WRAP" plan --trace db="$TMP/wrap.trace"
+if ls "$TMP" | grep -q 'wrap.bin'; then fail "a refused convert left $(ls "$TMP" | grep wrap.bin)"
+else pass; fi
 printf '{"accesses": 5}' >"$TMP/bad.curve"
 failure "a curve that is none" "curve $TMP/bad.curve: not a profile document (rdtctl -j profile --trace: \"accesses\" and \"miss_ratio\")" \
 	plan db="$TMP/bad.curve"

@@ -271,6 +271,68 @@ static void malformed(void **state)
 	/* a directory is not a trace */
 	assert_int_equal(rdt_cache_curve(dir, false, SETS, WAYS, m, &n, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "not a regular file"));
+	/* an access whose end wraps past 2^64: an error at once, not 2^58 lines */
+	f = fopen(path_of("wrap"), "w");
+	assert_non_null(f);
+	fputs(" L 1000,8\n L ffffffffffffffff,8\n", f);
+	fclose(f);
+	assert_int_equal(rdt_cache_curve(path_of("wrap"), false, SETS, WAYS, m, &n, err,
+					 sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "wrap line 2: an access of 8 bytes at 0xffffffffffffffff "
+			       "runs past the end of the address space"));
+	assert_int_equal(rdt_trace_convert(path_of("wrap"), path_of("wrap.bin"), false, &n, err,
+					   sizeof(err)), -EINVAL);
+	assert_int_equal(access(path_of("wrap.bin"), F_OK), -1);
+	/* the last byte of the address space is an access like any other */
+	f = fopen(path_of("top"), "w");
+	assert_non_null(f);
+	fputs(" L ffffffffffffffc0,64\r\n L ffffffffffffffff,1\r\n", f);
+	fclose(f);
+	assert_int_equal(rdt_cache_curve(path_of("top"), false, SETS, WAYS, m, &n, err,
+					 sizeof(err)), 0);
+	assert_int_equal(n, 2);		/* CRLF ends a line as LF does */
+	/* an unprintable byte is shown, not printed */
+	f = fopen(path_of("ctl"), "w");
+	assert_non_null(f);
+	fputs(" L 1000,8\x01\n", f);
+	fclose(f);
+	assert_int_equal(rdt_cache_curve(path_of("ctl"), false, SETS, WAYS, m, &n, err,
+					 sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "line 1: ' L 1000,8\\x01' is not a lackey access"));
+}
+
+/*
+ * A convert killed half-way leaves at most OUT.tmp.PID; the next convert to
+ * OUT removes those of processes that are gone, and no others.
+ */
+static void convert_stale(void **state)
+{
+	char stale[512], live[512], other[512];
+	uint64_t n;
+	char err[256];
+	FILE *f;
+
+	(void)state;
+	snprintf(stale, sizeof(stale), "%s.tmp.%d", path_of("conv.bin"), INT32_MAX - 1);
+	snprintf(live, sizeof(live), "%s.tmp.%d", path_of("conv.bin"), (int)getppid());
+	snprintf(other, sizeof(other), "%s.tmp.%d", path_of("convx.bin"), INT32_MAX - 1);
+	for (const char *p = stale; p; p = p == stale ? live : p == live ? other : NULL) {
+		f = fopen(p, "w");
+		assert_non_null(f);
+		fclose(f);
+	}
+	f = fopen(path_of("conv"), "w");
+	assert_non_null(f);
+	fputs(" L 1000,8\n", f);
+	fclose(f);
+	assert_int_equal(rdt_trace_convert(path_of("conv"), path_of("conv.bin"), false, &n, err,
+					   sizeof(err)), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(access(stale, F_OK), -1);	/* its process is gone */
+	assert_int_equal(access(live, F_OK), 0);	/* a live process's is kept */
+	assert_int_equal(access(other, F_OK), 0);	/* another output's is kept */
+	unlink(live);
+	unlink(other);
 }
 
 /* Through the API: the machine's geometry and the groups' masks. */
@@ -425,6 +487,7 @@ int main(void)
 		cmocka_unit_test(curve_equals_replay),
 		cmocka_unit_test(binary_and_text_agree),
 		cmocka_unit_test(malformed),
+		cmocka_unit_test(convert_stale),
 		cmocka_unit_test(api_replay),
 		cmocka_unit_test(api_replay_counts),
 	};
