@@ -1256,7 +1256,7 @@ RDTALLOC_API const char *rdtalloc_warning(const rdtalloc_t *r)
 }
 
 /* Add a line to the call's warning (cut where the buffer ends). */
-static void warn(rdtalloc_t *r, const char *fmt, ...)
+void rdt_core_warn(rdtalloc_t *r, const char *fmt, ...)
 {
 	size_t n = strlen(r->warning);
 	va_list ap;
@@ -1287,7 +1287,7 @@ static void warn_shareable(rdtalloc_t *r, const struct rdt_state *st, int g, con
 			uint64_t m = st->groups[g].mask[s * 2 + h];
 
 			if (m & shared)
-				warn(r, "%s cache id %u: %smask 0x%llx uses the shareable ways 0x%llx, "
+				rdt_core_warn(r, "%s cache id %u: %smask 0x%llx uses the shareable ways 0x%llx, "
 				     "which other agents (such as I/O) fill too: group %s does not "
 				     "have them to itself", rdt_res_name(sl->res),
 				     st->m->dom[sl->res][sl->dom].cache_id,

@@ -73,6 +73,9 @@ void rdt_mon_close(struct rdtalloc *r);
 
 /* Lock and refresh the state / write back and unlock (returns ret or a write error). */
 int rdt_core_begin(struct rdtalloc *r, bool write);
+/* Add a line to the call's rdtalloc_warning(). */
+void rdt_core_warn(struct rdtalloc *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 int rdt_core_end(struct rdtalloc *r, bool write, int ret);
 
 /* Schema text onto group g of st (r->st or a working copy); errmsg set on failure. */

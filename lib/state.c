@@ -24,6 +24,7 @@
 #include <json-c/json.h>
 
 #include "config.h"
+#include "json.h"
 #include "schema.h"
 #include "state.h"
 
@@ -310,10 +311,9 @@ int rdt_store_probe(struct rdt_store *s, bool *exists, bool *changed)
 
 static int read_json(struct rdt_store *s, json_object **out, char *err, size_t len)
 {
-	struct json_tokener *tok;
 	struct stat sb;
-	char *buf = NULL;
-	size_t got = 0;
+	char *buf = NULL, why[128];
+	size_t got = 0, at;
 	json_object *root;
 	int fd, ret = 0;
 
@@ -346,35 +346,31 @@ static int read_json(struct rdt_store *s, json_object **out, char *err, size_t l
 		got += (size_t)n;
 	}
 	buf[got] = '\0';
-	tok = json_tokener_new();
-	if (!tok) {
-		ret = -ENOMEM;
+	ret = rdt_json_parse(buf, got, 0, &root, why, sizeof(why), &at);
+	if (ret == -ENOMEM)
 		goto out;
+	if (!ret && !json_object_is_type(root, json_type_object)) {
+		json_object_put(root);
+		ret = -EINVAL;
+		at = 0;
+		snprintf(why, sizeof(why), "not a JSON object");
 	}
-	root = json_tokener_parse_ex(tok, buf, (int)got);
-	if (!root || json_tokener_get_error(tok) != json_tokener_success ||
-	    tok->char_offset != (int)got) {
-		enum json_tokener_error je = json_tokener_get_error(tok);
-		size_t at = tok->char_offset > 0 ? (size_t)tok->char_offset : 0, line = 1, i;
+	if (ret) {
+		size_t line = 1, i;
 
 		for (i = 0; i < at && i < got; i++)
 			line += buf[i] == '\n';
 		/*
-		 * json-c's own words ("continue", "unexpected character") say
-		 * nothing to someone whose state file this is: say what is
-		 * wrong with the file, where, and what to do.
+		 * json-c's own words ("unexpected character") say nothing to
+		 * someone whose state file this is: say what is wrong with
+		 * the file, where, and what to do.
 		 */
 		ret = errf(err, len, -EINVAL, "state file %s is damaged: %s at line %zu (byte %zu "
 			   "of %zu); the library never writes such a file (a disk error, or an "
 			   "edit?): restore it, or remove it to start afresh (its groups are lost)",
-			   s->path, je == json_tokener_continue ? "it ends in the middle" :
-			   je == json_tokener_success ? "more text after the end" :
-			   json_tokener_error_desc(je), line, at, got);
-		json_object_put(root);
-		json_tokener_free(tok);
+			   s->path, why, line, at, got);
 		goto out;
 	}
-	json_tokener_free(tok);
 	remember_id(s, &sb);
 	*out = root;
 out:

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -28,6 +29,7 @@
 
 #include "core.h"
 #include "errors.h"
+#include "json.h"
 #include "monitor.h"
 #include "state.h"
 #include "backends/msr.h"
@@ -349,32 +351,58 @@ static char *state_dir_file(rdtalloc_t *r, const char *name)
 	return out;
 }
 
-/* The saved totals, or empty ones when the file is missing or unreadable as ours. */
-static json_object *read_counters(const char *path, const char *id)
+/*
+ * The saved totals, or empty ones when the file is missing or another
+ * state's. A file that cannot be read as totals at all is not silently
+ * replaced: it is kept aside as FILE.damaged and the call warns that the
+ * running totals start again from now.
+ */
+static json_object *read_counters(rdtalloc_t *r, const char *path, const char *id)
 {
 	json_object *o = NULL, *v, *map = NULL;
 	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	const char *damage = NULL;
+	char why[128], aside[PATH_MAX];
 	struct stat sb;
 	char *buf = NULL;
+	size_t at;
 
-	if (fd >= 0 && !fstat(fd, &sb) && S_ISREG(sb.st_mode) && sb.st_uid == geteuid() &&
-	    sb.st_size > 0 && (uint64_t)sb.st_size <= COUNTERS_MAX &&
-	    (buf = malloc((size_t)sb.st_size + 1)) &&
-	    read(fd, buf, (size_t)sb.st_size) == sb.st_size) {
-		buf[sb.st_size] = '\0';
-		o = json_tokener_parse(buf);
-	}
-	if (o && json_object_object_get_ex(o, "id", &v) &&
-	    !strcmp(json_object_get_string(v), id) &&
-	    json_object_object_get_ex(o, "counters", &map) &&
-	    json_object_is_type(map, json_type_object))
-		map = json_object_get(map);
-	else
+	if (fd < 0) {
+		if (errno != ENOENT)
+			damage = strerror(errno);
+	} else if (fstat(fd, &sb) || !S_ISREG(sb.st_mode) || sb.st_uid != geteuid()) {
+		damage = "not a regular file of ours";
+	} else if (!sb.st_size || (uint64_t)sb.st_size > COUNTERS_MAX) {
+		damage = sb.st_size ? "larger than 64 MiB" : "empty";
+	} else if (!(buf = malloc((size_t)sb.st_size + 1))) {
+		damage = "out of memory";
+	} else if (read(fd, buf, (size_t)sb.st_size) != sb.st_size) {
+		damage = "short read";
+	} else if (rdt_json_parse(buf, (size_t)sb.st_size, 8, &o, why, sizeof(why), &at)) {
+		damage = why;
+	} else if (!json_object_is_type(o, json_type_object) ||
+		   !json_object_object_get_ex(o, "id", &v) ||
+		   !json_object_is_type(v, json_type_string) ||
+		   !json_object_object_get_ex(o, "counters", &map) ||
+		   !json_object_is_type(map, json_type_object)) {
+		damage = "not the running totals";
 		map = NULL;
+	} else if (!strcmp(json_object_get_string(v), id)) {
+		map = json_object_get(map);
+	} else {
+		map = NULL;	/* another state's, made before ours: ours start now */
+	}
 	json_object_put(o);
 	free(buf);
 	if (fd >= 0)
 		close(fd);
+	if (damage && snprintf(aside, sizeof(aside), "%s.damaged", path) < (int)sizeof(aside)) {
+		bool kept = !rename(path, aside);
+
+		rdt_core_warn(r, "the running totals in %s could not be read (%s): %s; the totals "
+			     "start again from this reading", path, damage,
+			     kept ? "kept aside as .damaged" : "it will be replaced");
+	}
 	return map ? map : json_object_new_object();
 }
 
@@ -408,7 +436,7 @@ static int counters_open(rdtalloc_t *r, struct counters *c)
 		return rdt_fail(r, -e, "cannot lock the running totals beside %s: %s",
 				rdt_store_path(r->store), strerror(e));
 	}
-	c->map = read_counters(c->path, rdtalloc_state_id(r));
+	c->map = read_counters(r, c->path, rdtalloc_state_id(r));
 	return 0;
 }
 

@@ -21,8 +21,18 @@ ok "group remove first" group remove first
 # a state file cut short: what is wrong, where, and what to do - not json-c's "continue"
 cp "$STATE/state.json" "$TMP/state.keep"
 head -c 100 "$TMP/state.keep" >"$STATE/state.json"
-failure "a damaged state file" "state file $STATE/state.json is damaged: it ends in the middle at line 1 (byte 100 of 100); the library never writes such a file (a disk error, or an edit?): restore it, or remove it to start afresh (its groups are lost)" \
+failure "a damaged state file" "state file $STATE/state.json is damaged: it ends early at line 1 (byte 100 of 100); the library never writes such a file (a disk error, or an edit?): restore it, or remove it to start afresh (its groups are lost)" \
 	info
+# a document that is whole but no object, and a name that \u0000 would cut short
+for doc in null 123 true; do
+	printf '%s\n' "$doc" >"$STATE/state.json"
+	failure "a state file of $doc" "state file $STATE/state.json is damaged: not a JSON object at line 1 (byte 0 of $((${#doc} + 1))); the library never writes such a file (a disk error, or an edit?): restore it, or remove it to start afresh (its groups are lost)" \
+		info
+done
+sed 's/"rdtalloc-state"/"rdtalloc-state\\u0000x"/' "$TMP/state.keep" >"$STATE/state.json"
+run info
+expect_rc 1 "a state file with \\u0000 in a string"
+expect_err_has "\\u0000 named" "a string holds \\u0000, which no name or value may at line"
 cp "$TMP/state.keep" "$STATE/state.json"
 # values the writer could not write back are refused on reading, naming the field
 ok "a group for the reader's checks" group create seq

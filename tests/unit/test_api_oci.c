@@ -93,8 +93,22 @@ static void input_checks(void **state)
 	refused("createRuntime", "{\"id\": ", -EINVAL,
 		"container state: not one JSON document (it ends early, at byte 7)");
 	refused("createRuntime", "{} {}", -EINVAL,
-		"container state: not one JSON document (more after byte 3)");
+		"container state: not one JSON document (more after the end, at byte 3)");
 	refused("createRuntime", "[1]", -EINVAL, "container state: not a JSON object");
+	/* a bare scalar is a whole document, just not an object */
+	refused("createRuntime", "null", -EINVAL, "container state: not a JSON object");
+	refused("createRuntime", "123", -EINVAL, "container state: not a JSON object");
+	refused("createRuntime", " true\n", -EINVAL, "container state: not a JSON object");
+	/* \u0000 would cut the id, the group or the schema short: refused, not cut */
+	refused("createRuntime", state_of("c1\\u0000zzz", "\"rdtalloc.group\": \"web\""), -EINVAL,
+		"container state: not one JSON document (a string holds \\u0000, which no name "
+		"or value may, at byte 33)");
+	refused("createRuntime", state_of("a", "\"rdtalloc.group\": \"web\\u0000!!\""), -EINVAL,
+		"container state: not one JSON document (a string holds \\u0000, which no name "
+		"or value may, at byte 125)");
+	/* an escaped backslash before "u0000" is six characters, not a NUL */
+	refused("createRuntime", "{\"ociVersion\": \"1\", \"id\": \"a\\\\u0000\"}", -EINVAL,
+		"container state: id \"a\\u0000\": 1 to 256 of A-Z a-z 0-9 _ + . -");
 	refused("createRuntime", "{\"id\": \"a\"}", -EINVAL, "container state: no \"ociVersion\"");
 	refused("createRuntime", "{\"ociVersion\": \"1\", \"id\": \"a/b\"}", -EINVAL,
 		"container state: id \"a/b\": 1 to 256 of A-Z a-z 0-9 _ + . -");
