@@ -70,7 +70,7 @@ static const char usage_text[] =
 "                                     context switch (msr backend; sim for testing;\n"
 "                                     resctrl needs none)\n"
 "  monitor [GROUP...] [--interval S] [--count N] [--domain ID] [--sort occupancy|total|local]\n"
-"          [--format table|csv|prometheus]\n"
+"          [--format table|csv|prometheus [--output FILE]]\n"
 "                                     per group and L3 domain: cache occupancy and memory\n"
 "                                     bandwidth (total, local, remote); -j: a JSON line a sample\n"
 "  sim load GROUP --footprint SIZE --rate SIZE/s [--local PCT] [--domain ID]\n"

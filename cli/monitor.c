@@ -6,6 +6,7 @@
  * CSV (as pqos -u csv) or the Prometheus text format.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -27,6 +28,7 @@ struct mon_opts {
 	enum format fmt;
 	const char *const *groups;
 	size_t ngroups;
+	const char *output;	/* prometheus: each sample replaces this file */
 };
 
 /* One row: a group in a domain, with its rates (NAN: not known). */
@@ -254,6 +256,7 @@ static int print_prom(const struct row *rows, size_t n)
 {
 	size_t i;
 
+	/* HELP and TYPE of every family, then its samples: one exposition a call */
 	prom_family(rows, n, "rdtalloc_llc_occupancy_bytes",
 		    "Bytes of the L3 cache domain held by the group (its RMID).", "gauge",
 		    RDTALLOC_MON_EV_OCCUPANCY);
@@ -270,6 +273,39 @@ static int print_prom(const struct row *rows, size_t n)
 		printf("rdtalloc_monitor_ok{group=\"%s\",cache_id=\"%u\"} %d\n", rows[i].v.group,
 		       rows[i].v.cache_id, rows[i].v.state == RDTALLOC_MON_OK);
 	return fflush(stdout) ? fail_msg("cannot write the output: %s", strerror(errno)) : 0;
+}
+
+/*
+ * One exposition into path, whole or not at all (written beside it, then
+ * renamed into place): what node_exporter's textfile collector reads, and
+ * a scrape never sees half a sample.
+ */
+static int prom_to_file(const char *path, const struct row *rows, size_t n)
+{
+	char tmp[4096];
+	FILE *saved = stdout, *f;
+	int ret, fd;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid()) >= (int)sizeof(tmp))
+		return fail_msg("--output %s: path too long", path);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0 || !(f = fdopen(fd, "w"))) {
+		ret = fail_msg("--output %s: cannot create %s: %s", path, tmp, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return ret;
+	}
+	stdout = f;
+	ret = print_prom(rows, n);
+	stdout = saved;
+	if (fclose(f) && !ret)
+		ret = fail_msg("--output %s: cannot write %s: %s", path, tmp, strerror(errno));
+	if (!ret && rename(tmp, path))
+		ret = fail_msg("--output %s: cannot rename %s into place: %s", path, tmp,
+			       strerror(errno));
+	if (ret)
+		unlink(tmp);
+	return ret;
 }
 
 static void cell_rate(double v, bool ok)
@@ -329,7 +365,7 @@ static int parse_opts(int *argc, char **argv, struct mon_opts *o)
 	struct flag flags[] = {
 		{ "--interval", NULL, &interval }, { "--count", NULL, &count },
 		{ "--domain", NULL, &dom }, { "--sort", NULL, &sort },
-		{ "--format", NULL, &fmt }, { NULL },
+		{ "--format", NULL, &fmt }, { "--output", NULL, &o->output }, { NULL },
 	};
 	char *end;
 	int ret;
@@ -386,6 +422,23 @@ static int parse_opts(int *argc, char **argv, struct mon_opts *o)
 			return usage_error("--format %s: table, csv or prometheus (-j: JSON Lines)",
 					   fmt);
 	}
+	if (o->output && o->fmt != FMT_PROM)
+		return usage_error("--output %s: only for --format prometheus (the others are "
+				   "streams: redirect them)", o->output);
+	if (o->output && !*o->output)
+		return usage_error("--output: give a file");
+	/*
+	 * An exposition names each family once: several samples on one
+	 * stream are no exposition promtool or Prometheus accepts. On
+	 * standard output one sample, unless asked for more; a file is
+	 * replaced by each sample, until interrupted unless --count says.
+	 */
+	if (o->fmt == FMT_PROM && !o->output && !count)
+		o->count = 1;
+	if (o->fmt == FMT_PROM && !o->output && o->count > 1)
+		return usage_error("--format prometheus --count %lu: one exposition holds one "
+				   "sample; give --output FILE (each sample replaces it, as "
+				   "node_exporter's textfile collector reads it)", o->count);
 	return 0;
 }
 
@@ -436,6 +489,8 @@ int do_monitor(int argc, char **argv)
 		ret = sample(r, &o, &rows, &n);
 		if (ret)
 			return ret;
+		if (!i && !g_opts.quiet && rdtalloc_warning(r)[0])
+			fprintf(stderr, "rdtctl: warning: %s\n", rdtalloc_warning(r));
 		clock_gettime(CLOCK_REALTIME, &now);
 		t = n ? rows[0].v.time_ns : (uint64_t)now.tv_sec * 1000000000u +
 					    (uint64_t)now.tv_nsec;
@@ -451,7 +506,7 @@ int do_monitor(int argc, char **argv)
 			ret = print_csv(rows, n, t, i == 0);
 			break;
 		case FMT_PROM:
-			ret = print_prom(rows, n);
+			ret = o.output ? prom_to_file(o.output, rows, n) : print_prom(rows, n);
 			break;
 		default:
 			ret = print_table(rows, n, t, tty);

@@ -120,6 +120,34 @@ if command -v promtool >/dev/null 2>&1; then
 elif [ -n "${RDTALLOC_TEST_STRICT:-}" ]; then
 	fail "promtool is missing (Debian package prometheus; scripts/deps.sh installs it)"
 fi
+# one exposition a sample: on stdout one (the default count), a file replaced by each
+ok "prometheus: one sample by default" monitor --format prometheus
+n=$(printf '%s\n' "$OUT" | grep -c '^# HELP rdtalloc_llc_occupancy_bytes ')
+if [ "$n" -eq 1 ]; then pass; else fail "prometheus: $n HELP lines of a family, wanted 1"; fi
+usage "prometheus: a stream of samples" "--format prometheus --count 2: one exposition holds one sample; give --output FILE (each sample replaces it, as node_exporter's textfile collector reads it)" \
+	monitor --format prometheus --count 2
+usage "--output without prometheus" "--output $TMP/m.prom: only for --format prometheus (the others are streams: redirect them)" \
+	monitor --output "$TMP/m.prom"
+ok "prometheus: three samples into a file" monitor --format prometheus --count 3 --interval 0.01 --output "$TMP/m.prom"
+expect_out "nothing on stdout" ""
+n=$(grep -c '^# HELP rdtalloc_llc_occupancy_bytes ' "$TMP/m.prom")
+if [ "$n" -eq 1 ]; then pass; else fail "prometheus file: $n HELP lines of a family, wanted 1"; fi
+if ls "$TMP" | grep -q 'm.prom.tmp'; then fail "a temporary file was left"; else pass; fi
+if command -v promtool >/dev/null 2>&1; then
+	if promtool check metrics <"$TMP/m.prom" >"$TMP/prom" 2>&1; then pass; else
+		fail "promtool check metrics of the file: $(cat "$TMP/prom")"; fi
+fi
+
+# a damaged counters.json: kept aside, the totals restart, and the user is told
+if [ -f "$STATE/counters.json" ]; then pass; else fail "no counters.json beside the state"; fi
+printf '{"id": "x", "counters": ' >"$STATE/counters.json"
+run monitor --count 1
+expect_rc 0 "monitor over a damaged counters.json"
+expect_err_has "the damage said" "rdtctl: warning: the running totals in $STATE/counters.json could not be read (it ends early): kept aside as .damaged; the totals start again from this reading"
+if [ -f "$STATE/counters.json.damaged" ] && [ -f "$STATE/counters.json" ]; then pass; else
+	fail "the damaged totals were not kept aside, or no new ones written"; fi
+run monitor --count 1
+case $ERR in *warning*) fail "the warning repeats: $ERR" ;; *) pass ;; esac
 
 # ---- usage errors and bad input change nothing -------------------------------------------
 snapshot "$TMP/before"
