@@ -17,6 +17,7 @@
 #include "config.h"
 #include "core.h"
 #include "errors.h"
+#include "json.h"
 #include "oci/oci.h"
 
 #define SCHEMA_MAX 4096		/* bytes of the rdtalloc.schema annotation */
@@ -118,9 +119,10 @@ static int read_annotations(json_object *root, struct oci_in *in)
 static int parse_state(const char *text, size_t len, bool need_pid, json_object **root,
 		       struct oci_in *in)
 {
-	struct json_tokener *tok;
 	const char *id, *ver, *status;
 	json_object *o = NULL, *v;
+	char why[128];
+	size_t at;
 	int ret;
 
 	memset(in, 0, sizeof(*in));
@@ -131,36 +133,12 @@ static int parse_state(const char *text, size_t len, bool need_pid, json_object 
 	if (len > RDTALLOC_OCI_STATE_MAX)
 		return rdt_fail(NULL, -E2BIG, "container state: %zu bytes, at most %u", len,
 				RDTALLOC_OCI_STATE_MAX);
-	if (memchr(text, '\0', len))
-		return rdt_fail(NULL, -EINVAL, "container state: holds a NUL byte");
-	tok = json_tokener_new_ex(JSON_DEPTH);
-	if (!tok)
-		return rdt_fail(NULL, -ENOMEM, "out of memory");
-	o = json_tokener_parse_ex(tok, text, (int)len);
-	switch (json_tokener_get_error(tok)) {
-	case json_tokener_success:
-		ret = 0;
-		for (size_t i = json_tokener_get_parse_end(tok); !ret && i < len; i++)
-			if (!isspace((unsigned char)text[i]))
-				ret = rdt_fail(NULL, -EINVAL, "container state: not one JSON "
-					       "document (more after byte %zu)", i);
-		break;
-	case json_tokener_continue:
-		ret = rdt_fail(NULL, -EINVAL, "container state: not one JSON document (it ends "
-			       "early, at byte %zu)", len);
-		break;
-	default:
-		ret = rdt_fail(NULL, -EINVAL, "container state: not one JSON document (%s, at "
-			       "byte %zu)", json_tokener_error_desc(json_tokener_get_error(tok)),
-			       json_tokener_get_parse_end(tok));
-		break;
-	}
-	if (ret) {
-		json_tokener_free(tok);
-		json_object_put(o);
-		return ret;
-	}
-	json_tokener_free(tok);
+	ret = rdt_json_parse(text, len, JSON_DEPTH, &o, why, sizeof(why), &at);
+	if (ret == -ENOMEM)
+		return rdt_fail(NULL, ret, "out of memory");
+	if (ret)
+		return rdt_fail(NULL, ret, "container state: not one JSON document (%s, at byte "
+				"%zu)", why, at);
 	*root = o;
 	if (!json_object_is_type(o, json_type_object))
 		return rdt_fail(NULL, -EINVAL, "container state: not a JSON object");
@@ -281,8 +259,10 @@ json_object *rdt_oci_state_json(const struct rdt_state *st)
 		json_object_object_add(o, "id", json_object_new_string(c->id));
 		json_object_object_add(o, "group", json_object_new_int64((int64_t)c->group_seq));
 		json_object_object_add(o, "created", json_object_new_boolean(c->created));
-		if (c->cgroup)
+		if (c->cgroup) {
 			json_object_object_add(o, "cgroup", json_object_new_string(c->cgroup));
+			json_object_object_add(o, "bound", json_object_new_boolean(c->bound));
+		}
 		json_object_array_add(arr, o);
 	}
 	return arr;
@@ -291,7 +271,7 @@ json_object *rdt_oci_state_json(const struct rdt_state *st)
 static int read_ctr(struct rdt_state *st, json_object *o, size_t i, const char *path,
 		    char *err, size_t len)
 {
-	json_object *id, *grp, *cr, *cg = NULL;
+	json_object *id, *grp, *cr, *cg = NULL, *bd = NULL;
 	struct rdt_oci_ctr c = { 0 };
 
 	if (!json_object_is_type(o, json_type_object) ||
@@ -303,7 +283,9 @@ static int read_ctr(struct rdt_state *st, json_object *o, size_t i, const char *
 	    !json_object_is_type(cr, json_type_boolean) ||
 	    (json_object_object_get_ex(o, "cgroup", &cg) &&
 	     (!json_object_is_type(cg, json_type_string) || !*json_object_get_string(cg) ||
-	      strlen(json_object_get_string(cg)) >= RDT_CGROUP_PATH_MAX))) {
+	      strlen(json_object_get_string(cg)) >= RDT_CGROUP_PATH_MAX)) ||
+	    (json_object_object_get_ex(o, "bound", &bd) &&
+	     !json_object_is_type(bd, json_type_boolean))) {
 		snprintf(err, len, "state file %s: containers[%zu] is malformed", path, i);
 		return -EINVAL;
 	}
@@ -314,6 +296,8 @@ static int read_ctr(struct rdt_state *st, json_object *o, size_t i, const char *
 	}
 	c.group_seq = (uint64_t)json_object_get_int64(grp);
 	c.created = json_object_get_boolean(cr);
+	/* a record of 0.x before "bound" made every binding it names */
+	c.bound = cg && (!bd || json_object_get_boolean(bd));
 	if (cg && !(c.cgroup = strdup(json_object_get_string(cg))))
 		return -ENOMEM;
 	if (add_ctr(st, &c)) {
@@ -422,6 +406,8 @@ static int bind_cgroup(rdtalloc_t *r, int g, const char *path, struct rdt_oci_ct
 	uint64_t id;
 	int ret;
 
+	const struct rdt_cgroup *cb;
+
 	ret = rdt_core_check_cgroup(r, path, rel, sizeof(rel), &id);
 	if (!ret)
 		ret = rdt_core_cgroup_may_bind(r, rel);
@@ -430,14 +416,47 @@ static int bind_cgroup(rdtalloc_t *r, int g, const char *path, struct rdt_oci_ct
 	if (ret)
 		return ret;
 	rdt_core_cgroup_gc(r);
-	ret = rdt_bind_cgroup(r->st, g, rel, id);
-	if (ret)
-		return rdt_fail(r, ret, "%s", r->st->err);
+	/*
+	 * A binding made by someone else (a person, another container) is
+	 * theirs: the same group is used as it is and left alone at
+	 * poststop; another group is a conflict the runtime must see.
+	 */
+	cb = rdt_cgroup_find(r->st, rel);
+	if (cb && cb->group != g)
+		return rdt_fail(r, -EBUSY, "container %s: its cgroup %s is bound to group %s, not "
+				"%s: unbind it (rdtctl cgroup unbind) or annotate the container "
+				"%s=%s", c->id, rel, r->st->groups[cb->group].name,
+				r->st->groups[g].name, RDTALLOC_OCI_GROUP_KEY,
+				r->st->groups[cb->group].name);
+	if (!cb) {
+		ret = rdt_bind_cgroup(r->st, g, rel, id);
+		if (ret)
+			return rdt_fail(r, ret, "%s", r->st->err);
+		r->cgroups_changed = true;
+		c->bound = true;
+	}
 	c->cgroup = strdup(rel);
 	if (!c->cgroup)
 		return rdt_fail(r, -ENOMEM, "out of memory");
-	r->cgroups_changed = true;
 	return 0;
+}
+
+/*
+ * Another placed container in the same cgroup and group, to which the
+ * binding passes when the one that made it goes; NULL when none.
+ */
+static struct rdt_oci_ctr *cgroup_heir(struct rdt_state *st, const struct rdt_oci_ctr *c)
+{
+	unsigned int i;
+
+	for (i = 0; i < st->oci.n; i++) {
+		struct rdt_oci_ctr *o = &st->oci.v[i];
+
+		if (o != c && o->cgroup && o->group_seq == c->group_seq &&
+		    !strcmp(o->cgroup, c->cgroup))
+			return o;
+	}
+	return NULL;
 }
 
 static int place(rdtalloc_t *r, const struct oci_in *in, int *what)
@@ -490,7 +509,7 @@ static int place(rdtalloc_t *r, const struct oci_in *in, int *what)
 /* The binding goes; a group made for this container alone goes with it. */
 static int release(rdtalloc_t *r, const struct oci_in *in, int *what)
 {
-	struct rdt_oci_ctr *c = find_ctr(r->st, in->id);
+	struct rdt_oci_ctr *c = find_ctr(r->st, in->id), *heir;
 	const struct rdt_cgroup *cb;
 	unsigned int i;
 	bool shared = false;
@@ -499,7 +518,11 @@ static int release(rdtalloc_t *r, const struct oci_in *in, int *what)
 	if (!c)
 		return 0;	/* never placed, or its group was removed by hand */
 	g = rdt_group_by_seq(r->st, c->group_seq);
-	if (c->cgroup && (cb = rdt_cgroup_find(r->st, c->cgroup)) && g > 0 && cb->group == g) {
+	/* only a binding this container's createRuntime made, and none another still needs */
+	if (c->cgroup && c->bound && (heir = cgroup_heir(r->st, c))) {
+		heir->bound = true;
+	} else if (c->cgroup && c->bound && (cb = rdt_cgroup_find(r->st, c->cgroup)) && g > 0 &&
+		   cb->group == g) {
 		ret = rdt_bind_cgroup(r->st, 0, c->cgroup, cb->id);
 		if (ret)
 			return rdt_fail(r, ret, "%s", r->st->err);

@@ -29,7 +29,8 @@ struct rdt_oci_ctr {
 	char id[RDT_OCI_ID_MAX + 1];
 	uint64_t group_seq;		/* its group (names may be reused) */
 	bool created;			/* the hook made the group for it */
-	char *cgroup;			/* the cgroup bound for it (relative), or NULL */
+	char *cgroup;			/* its cgroup, in its group (relative), or NULL */
+	bool bound;			/* the hook bound that cgroup for it (else it was) */
 };
 
 struct rdt_oci_state {
