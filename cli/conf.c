@@ -84,19 +84,26 @@ static char *read_all(const char *path)
 /* A goresctrl configuration resolved into ours (rdtalloc_goresctrl_config); NULL: said why. */
 static char *from_goresctrl(rdtalloc_t *r, const char *yaml)
 {
-	int n = rdtalloc_goresctrl_config(r, yaml, strlen(yaml), NULL, 0);
-	char *out;
+	/* room for what 1,024 classes resolve to: the file is read once, not sized first */
+	size_t cap = 256 << 10;
+	char *out = malloc(cap), *more;
+	int n;
 
-	if (n < 0) {
-		fail_lib(r, n);
-		return NULL;
-	}
-	out = malloc((size_t)n + 1);
 	if (!out) {
 		fail_msg("out of memory");
 		return NULL;
 	}
-	n = rdtalloc_goresctrl_config(r, yaml, strlen(yaml), out, (size_t)n + 1);
+	n = rdtalloc_goresctrl_config(r, yaml, strlen(yaml), out, cap);
+	if (n >= 0 && (size_t)n >= cap) {
+		more = realloc(out, (size_t)n + 1);
+		if (!more) {
+			free(out);
+			fail_msg("out of memory");
+			return NULL;
+		}
+		out = more;
+		n = rdtalloc_goresctrl_config(r, yaml, strlen(yaml), out, (size_t)n + 1);
+	}
 	if (n < 0) {
 		free(out);
 		fail_lib(r, n);

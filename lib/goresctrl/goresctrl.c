@@ -546,9 +546,15 @@ static int resolve_partitions(struct ctx *c, struct partition *ps, unsigned int 
 				if (req[i].set && req[i].a[d * NCT + t].k != AK_NONE)
 					continue;
 				nnil++;
-				off += (size_t)snprintf(names + off, off < sizeof(names) ?
-							sizeof(names) - off : 0, "%s%s",
-							nnil > 1 ? ", " : "", ps[i].name);
+				/* a list cut where the buffer ends, never written past it */
+				if (off + 1 < sizeof(names)) {
+					int nw = snprintf(names + off, sizeof(names) - off, "%s%s",
+							  nnil > 1 ? ", " : "", ps[i].name);
+
+					off += nw < 0 ? 0 : (size_t)nw;
+					if (off >= sizeof(names))
+						off = sizeof(names) - 1;
+				}
 			}
 			if (nnil == np)
 				continue;
@@ -881,16 +887,21 @@ RDTALLOC_API int rdtalloc_goresctrl_config(rdtalloc_t *r, const char *yaml, size
 
 	if (!r || (!yaml && len) || (!buf && buflen))
 		return -EINVAL;
-	ret = rdt_core_begin(r, false);
-	if (ret)
-		return ret;
-	c = calloc(1, sizeof(*c));
-	if (!c)
-		return rdt_core_end(r, false, rdt_fail(r, -ENOMEM, "out of memory"));
+	/* the YAML is read before the state is locked: a big file stalls no writer */
+	rdt_clear_err(r);
 	ret = rdt_yaml_load(yaml ? yaml : "", len, &root, yerr, sizeof(yerr));
+	if (ret)
+		return rdt_fail(r, ret, "goresctrl configuration: %s", yerr);
+	c = calloc(1, sizeof(*c));
+	if (!c) {
+		rdt_yaml_free(root);
+		return rdt_fail(r, -ENOMEM, "out of memory");
+	}
+	ret = rdt_core_begin(r, false);
 	if (ret) {
-		ret = rdt_fail(r, ret, "goresctrl configuration: %s", yerr);
-		goto out;
+		rdt_yaml_free(root);
+		free(c);
+		return ret;
 	}
 	machine_info(r, &c->mi);
 	f = open_memstream(&text, &tlen);

@@ -16,10 +16,28 @@
 
 struct loader {
 	yaml_parser_t p;
+	const char *text;
+	size_t len;
 	unsigned int nodes;
 	char *err;
 	size_t errlen;
 };
+
+/*
+ * The line libyaml's error is on: a reader error (bad UTF-8, a control
+ * character) has only a byte offset, the others a mark.
+ */
+static unsigned int problem_line(const struct loader *l)
+{
+	unsigned int line = 1;
+	size_t i;
+
+	if (l->p.error != YAML_READER_ERROR)
+		return (unsigned int)l->p.problem_mark.line + 1;
+	for (i = 0; i < l->p.problem_offset && i < l->len; i++)
+		line += l->text[i] == '\n';
+	return line;
+}
 
 void rdt_yaml_free(struct rdt_ynode *n)
 {
@@ -58,21 +76,65 @@ static struct rdt_ynode *new_node(struct loader *l, enum rdt_ynode_kind kind, un
 	return n;
 }
 
+/* Entries grow by doubling: a map of n keys costs O(n), not O(n^2) copies. */
 static int push(struct rdt_ynode *parent, struct rdt_ynode *key, struct rdt_ynode *val)
 {
-	struct rdt_ynode **v = realloc(parent->v, (parent->n + 1) * sizeof(*v)), **k;
+	size_t n = parent->n, cap = n < 4 ? 4 : n * 2;
+	struct rdt_ynode **v, **k;
 
-	if (!v)
-		return -ENOMEM;
-	parent->v = v;
-	if (parent->kind == RDT_Y_MAP) {
-		k = realloc(parent->k, (parent->n + 1) * sizeof(*k));
-		if (!k)
+	if (n == 0 || (n >= 4 && !(n & (n - 1)))) {
+		v = realloc(parent->v, cap * sizeof(*v));
+		if (!v)
 			return -ENOMEM;
-		parent->k = k;
-		k[parent->n] = key;
+		parent->v = v;
+		if (parent->kind == RDT_Y_MAP) {
+			k = realloc(parent->k, cap * sizeof(*k));
+			if (!k)
+				return -ENOMEM;
+			parent->k = k;
+		}
 	}
-	v[parent->n++] = val;
+	if (parent->kind == RDT_Y_MAP)
+		parent->k[n] = key;
+	parent->v[parent->n++] = val;
+	return 0;
+}
+
+static int cmp_key(const void *a, const void *b)
+{
+	const struct rdt_ynode *x = *(const struct rdt_ynode *const *)a;
+	const struct rdt_ynode *y = *(const struct rdt_ynode *const *)b;
+	int c = strcmp(x->s, y->s);
+
+	return c ? c : (x->line > y->line) - (x->line < y->line);
+}
+
+/*
+ * A key given twice in one map is an error, as in Go's YAML readers
+ * (goresctrl's): exactly the same text, so "Web" and "web" are two keys.
+ * Sorted once the map is whole: O(n log n) for a map of n keys.
+ */
+static int unique_keys(struct loader *l, const struct rdt_ynode *n)
+{
+	struct rdt_ynode **s;
+	size_t i;
+
+	if (n->kind != RDT_Y_MAP || n->n < 2)
+		return 0;
+	s = malloc(n->n * sizeof(*s));
+	if (!s)
+		return fail(l, n->line, "out of memory");
+	memcpy(s, n->k, n->n * sizeof(*s));
+	qsort(s, n->n, sizeof(*s), cmp_key);
+	for (i = 1; i < n->n; i++) {
+		if (!strcmp(s[i - 1]->s, s[i]->s)) {
+			snprintf(l->err, l->errlen, "line %u: key '%.64s' given twice (first on "
+				 "line %u)", s[i]->line, s[i]->s, s[i - 1]->line);
+			free(s);
+			return -EINVAL;
+		}
+	}
+	free(s);
 	return 0;
 }
 
@@ -88,13 +150,12 @@ static int entries(struct loader *l, struct rdt_ynode *n, unsigned int depth)
 	for (;;) {
 		if (!yaml_parser_parse(&l->p, &ev)) {
 			rdt_yaml_free(key);
-			return fail(l, (unsigned int)l->p.problem_mark.line + 1,
-				    l->p.problem ? l->p.problem : "not YAML");
+			return fail(l, problem_line(l), l->p.problem ? l->p.problem : "not YAML");
 		}
 		if (ev.type == YAML_MAPPING_END_EVENT || ev.type == YAML_SEQUENCE_END_EVENT) {
 			yaml_event_delete(&ev);
 			rdt_yaml_free(key);	/* none: a map ends after a value */
-			return 0;
+			return unique_keys(l, n);
 		}
 		ret = node(l, &ev, depth + 1, &val);
 		yaml_event_delete(&ev);
@@ -107,12 +168,6 @@ static int entries(struct loader *l, struct rdt_ynode *n, unsigned int depth)
 				ret = fail(l, val->line, "a key that is not a scalar");
 				rdt_yaml_free(val);
 				return ret;
-			}
-			if (rdt_yaml_get(n, val->s)) {
-				snprintf(l->err, l->errlen, "line %u: key '%.64s' given twice", val->line,
-					 val->s);
-				rdt_yaml_free(val);
-				return -EINVAL;
 			}
 			key = val;
 			continue;
@@ -174,7 +229,7 @@ static int node(struct loader *l, yaml_event_t *ev, unsigned int depth, struct r
 int rdt_yaml_load(const char *text, size_t len, struct rdt_ynode **root, char *err,
 		  size_t errlen)
 {
-	struct loader l = { .err = err, .errlen = errlen };
+	struct loader l = { .text = text, .len = len, .err = err, .errlen = errlen };
 	bool done = false;
 	yaml_event_t ev;
 	int ret = 0;
@@ -195,8 +250,7 @@ int rdt_yaml_load(const char *text, size_t len, struct rdt_ynode **root, char *e
 	yaml_parser_set_input_string(&l.p, (const unsigned char *)text, len);
 	while (!ret && !done) {
 		if (!yaml_parser_parse(&l.p, &ev)) {
-			ret = fail(&l, (unsigned int)l.p.problem_mark.line + 1,
-				   l.p.problem ? l.p.problem : "not YAML");
+			ret = fail(&l, problem_line(&l), l.p.problem ? l.p.problem : "not YAML");
 			break;
 		}
 		switch (ev.type) {

@@ -220,7 +220,12 @@ static void refusals(void **state)
 	refused(r, "a: &x 1\nb: *x\n", -EINVAL,
 		"goresctrl configuration: line 1: anchors and aliases are not read");
 	refused(r, "partitions:\n  a: {}\n  a: {}\n", -EINVAL,
-		"goresctrl configuration: line 3: key 'a' given twice");
+		"goresctrl configuration: line 3: key 'a' given twice (first on line 2)");
+	refused(r, "partitions:\n  b: {}\n  a: {}\n  c: {}\n  a: {}\n", -EINVAL,
+		"goresctrl configuration: line 5: key 'a' given twice (first on line 3)");
+	/* libyaml's reader errors carry an offset, not a mark: the line is counted */
+	refused(r, "partitions:\n  a: {}\n  b: \"\xff\"\n", -EINVAL,
+		"goresctrl configuration: line 3: invalid leading UTF-8 octet");
 	/* the state is as it was */
 	assert_int_equal(rdtalloc_group_count(r), 1);
 	rdtalloc_close(r);
