@@ -200,6 +200,19 @@ const char *precedence_text(const char *name)
 
 /* ---- the context ---------------------------------------------------------- */
 
+/* Each line of a warning on stderr, unless -q. */
+static void print_warning_lines(const char *w)
+{
+	if (g_opts.quiet)
+		return;
+	for (const char *p = w; *p;) {
+		size_t n = strcspn(p, "\n");
+
+		fprintf(stderr, "rdtctl: warning: %.*s\n", (int)n, p);
+		p += n + (p[n] == '\n');
+	}
+}
+
 void ctx_opts(struct rdtalloc_opts *o, unsigned int flags)
 {
 	RDTALLOC_OPTS(rdtalloc_opts, v, .backend = g_opts.backend,
@@ -224,6 +237,8 @@ static rdtalloc_t *ctx_flags(unsigned int flags)
 		fail_lib(NULL, ret);
 		return NULL;
 	}
+	/* what the open itself did (a killed profile's schema put back) */
+	print_warning_lines(rdtalloc_warning(g_ctx));
 	return g_ctx;
 }
 
@@ -325,12 +340,7 @@ static void warnings(json_object *doc)
 	if (!w[0] || g_opts.quiet)
 		return;
 	if (!g_opts.json) {
-		for (const char *p = w; *p;) {
-			size_t n = strcspn(p, "\n");
-
-			fprintf(stderr, "rdtctl: warning: %.*s\n", (int)n, p);
-			p += n + (p[n] == '\n');
-		}
+		print_warning_lines(w);
 		return;
 	}
 	if (!json_object_is_type(doc, json_type_object))

@@ -463,6 +463,7 @@ int do_monitor(int argc, char **argv)
 {
 	struct mon_opts o = { 0 };
 	bool tty = isatty(STDOUT_FILENO);
+	size_t opened;
 	uint64_t next;
 	unsigned long i;
 	rdtalloc_t *r;
@@ -477,6 +478,7 @@ int do_monitor(int argc, char **argv)
 	if (!r)
 		return EXIT_FAIL;
 	g_sort = o.sort;
+	opened = strlen(rdtalloc_warning(r));
 	next = mono_ns();
 	for (i = 0; !o.count || i < o.count; i++) {
 		struct row *rows = NULL;
@@ -489,8 +491,10 @@ int do_monitor(int argc, char **argv)
 		ret = sample(r, &o, &rows, &n);
 		if (ret)
 			return ret;
-		if (!i && !g_opts.quiet && rdtalloc_warning(r)[0])
-			fprintf(stderr, "rdtctl: warning: %s\n", rdtalloc_warning(r));
+		/* the first read's own warning (the open's was said at the open) */
+		if (!i && !g_opts.quiet && strlen(rdtalloc_warning(r)) > opened)
+			fprintf(stderr, "rdtctl: warning: %s\n",
+				rdtalloc_warning(r) + opened + (opened > 0));
 		clock_gettime(CLOCK_REALTIME, &now);
 		t = n ? rows[0].v.time_ns : (uint64_t)now.tv_sec * 1000000000u +
 					    (uint64_t)now.tv_nsec;

@@ -201,8 +201,8 @@ static int profile_group(const char *group, const char *dom, double interval)
 {
 	struct sigaction sa = { .sa_handler = on_signal }, old[3];
 	static const int sigs[3] = { SIGINT, SIGTERM, SIGHUP };
-	char *saved = NULL, text[64];
 	unsigned int ways = 0, min = 1, k;
+	char text[64];
 	json_object *doc, *steps;
 	int ret, id, n, i;
 	rdtalloc_t *r;
@@ -218,14 +218,13 @@ static int profile_group(const char *group, const char *dom, double interval)
 	ret = l3_facts(r, &id, &ways, &min);
 	if (ret)
 		return fail_msg("profile: no L3 allocation to sweep here");
-	n = rdtalloc_get_schema(r, group, NULL, 0);
+	/*
+	 * The schema is leased before the sweep: if this process is killed
+	 * (SIGKILL, the OOM killer), the next rdtctl puts it back.
+	 */
+	n = rdtalloc_schema_lease(r, group);
 	if (n < 0)
 		return fail_lib(r, n);
-	saved = malloc((size_t)n + 1);
-	if (!saved || rdtalloc_get_schema(r, group, saved, (size_t)n + 1) < 0) {
-		free(saved);
-		return fail_msg("profile: cannot save %s's schema", group);
-	}
 	stop_signal = 0;
 	for (i = 0; i < 3; i++)
 		sigaction(sigs[i], &sa, &old[i]);
@@ -266,11 +265,11 @@ static int profile_group(const char *group, const char *dom, double interval)
 		json_object_array_add(steps, st);
 	}
 	/* whatever happened: the schema as it was */
-	if (rdtalloc_set_schema(r, group, saved) && !ret)
-		ret = -EIO;
+	n = rdtalloc_schema_restore(r, group);
+	if (n && !ret)
+		ret = n;
 	for (i = 0; i < 3; i++)
 		sigaction(sigs[i], &old[i], NULL);
-	free(saved);
 	if (ret || stop_signal) {
 		json_object_put(doc);
 		json_object_put(steps);

@@ -29,6 +29,7 @@
 #include "monitor/monitor.h"
 #include "detect/detect.h"
 #include "errors.h"
+#include "lease.h"
 #include "schema.h"
 #include "state.h"
 #include "tasks.h"
@@ -985,6 +986,8 @@ RDTALLOC_API int rdtalloc_open(rdtalloc_t **out, const struct rdtalloc_opts *opt
 	ret = r->be->ops->open(r);
 	if (ret)
 		goto fail;
+	/* schemas leased by processes killed since (a profile's sweep) go back */
+	rdt_lease_recover(r);
 	*out = r;
 	return 0;
 fail:

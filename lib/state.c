@@ -261,6 +261,17 @@ const char *rdt_store_path(const struct rdt_store *s)
 	return s->path;
 }
 
+char *rdt_store_sibling(const struct rdt_store *s, const char *name)
+{
+	const char *slash = strrchr(s->path, '/');
+	size_t n = slash ? (size_t)(slash - s->path) : 1;
+	char *out = malloc(n + strlen(name) + 2);
+
+	if (out)
+		sprintf(out, "%.*s/%s", (int)n, slash ? s->path : ".", name);
+	return out;
+}
+
 int rdt_store_lock(struct rdt_store *s, bool exclusive)
 {
 	while (flock(s->lockfd, exclusive ? LOCK_EX : LOCK_SH)) {

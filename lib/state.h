@@ -33,6 +33,8 @@ int rdt_store_open(const char *dir, bool ro, struct rdt_store **out, char *err, 
 int rdt_store_exists(const char *dir);
 void rdt_store_close(struct rdt_store *s);
 const char *rdt_store_path(const struct rdt_store *s);
+/* A file beside the state file (a module's own: counters, leases); malloc'd. */
+char *rdt_store_sibling(const struct rdt_store *s, const char *name);
 
 int rdt_store_lock(struct rdt_store *s, bool exclusive);
 void rdt_store_unlock(struct rdt_store *s);

@@ -212,6 +212,19 @@ RDTALLOC_API int rdtalloc_set_schema(rdtalloc_t *r, const char *group, const cha
  * len (buf then holds nothing useful).
  */
 RDTALLOC_API int rdtalloc_get_schema(rdtalloc_t *r, const char *group, char *buf, size_t len);
+/*
+ * (0.6) Lease a group's schema: this process is about to change it for a
+ * while and put it back (rdtctl profile GROUP sweeps its mask). The schema
+ * as it is now is recorded beside the state (leases.json) with this
+ * process's pid and start time; if the process dies before
+ * rdtalloc_schema_restore - SIGKILL, the OOM killer - the next writable
+ * rdtalloc_open of the state puts the schema back, and says so in
+ * rdtalloc_warning(). -EBUSY when another process holds a lease on the
+ * group, -EOPNOTSUPP on an ephemeral context, -EINVAL for the default group.
+ */
+RDTALLOC_API int rdtalloc_schema_lease(rdtalloc_t *r, const char *group);
+/* (0.6) Put back the schema this process leased and drop the lease; -ENOENT: none. */
+RDTALLOC_API int rdtalloc_schema_restore(rdtalloc_t *r, const char *group);
 
 /*
  * Group modes (0.3). Shareable (the default): masks may overlap other

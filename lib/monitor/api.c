@@ -340,17 +340,6 @@ struct counters {
 	bool changed;
 };
 
-static char *state_dir_file(rdtalloc_t *r, const char *name)
-{
-	const char *p = rdt_store_path(r->store), *slash = strrchr(p, '/');
-	size_t n = slash ? (size_t)(slash - p) : 1;
-	char *out = malloc(n + strlen(name) + 2);
-
-	if (out)
-		sprintf(out, "%.*s/%s", (int)n, slash ? p : ".", name);
-	return out;
-}
-
 /*
  * The saved totals, or empty ones when the file is missing or another
  * state's. A file that cannot be read as totals at all is not silently
@@ -418,8 +407,8 @@ static int counters_open(rdtalloc_t *r, struct counters *c)
 		c->map = r->mon_counters;
 		return c->map ? 0 : rdt_fail(r, -ENOMEM, "out of memory");
 	}
-	lock = state_dir_file(r, COUNTERS_LOCK);
-	c->path = state_dir_file(r, COUNTERS_FILE);
+	lock = rdt_store_sibling(r->store, COUNTERS_LOCK);
+	c->path = rdt_store_sibling(r->store, COUNTERS_FILE);
 	if (!lock || !c->path) {
 		free(lock);
 		free(c->path);

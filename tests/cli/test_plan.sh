@@ -153,6 +153,31 @@ if [ $? -eq 1 ]; then pass; else fail "a profile ended by SIGTERM did not exit 1
 expect_file_text "it says so" "$TMP/sig.err" "rdtctl: profile db: stopped by signal 15; its schema is back"
 run schema show db
 expect_out "db's schema is back after the signal" "L3:0=0ff0"
+if [ -e "$STATE/leases.json" ]; then fail "the lease outlived the profile"; else pass; fi
+# SIGKILL (or the OOM killer): nothing runs in the profile, the lease it
+# took before the sweep puts the schema back at the next open
+"$RDTCTL" --machine "$MACHINE" --state-dir "$STATE" profile db --interval 1 >/dev/null 2>&1 &
+P=$!
+sleep 1.5
+run schema show db
+case $OUT in "L3:0=0ff0") fail "the sweep had not started: $OUT" ;; *) pass ;; esac
+run profile db --interval 0.01
+expect_rc 1 "a second profile of db while the first runs"
+expect_err_has "the holder named" "group db's schema is leased by process $P already (a profile of it running?)"
+kill -KILL $P
+wait $P 2>/dev/null
+run schema show db
+expect_rc 0 "a look after SIGKILL"
+expect_err_has "a look says what the next change does, and changes nothing" "rdtctl: warning: group db: process $P, which had leased its schema (a profile), is gone: the next change puts its schema L3:0=0ff0 back"
+if [ -e "$STATE/leases.json" ]; then pass; else fail "a look dropped the lease"; fi
+run group create after-kill
+expect_rc 0 "the next change"
+expect_err_has "it says so" "rdtctl: warning: group db: process $P, which had leased its schema (a profile), is gone: its schema L3:0=0ff0 is back"
+run schema show db
+expect_out "db's schema is back after SIGKILL" "L3:0=0ff0"
+case $ERR in *warning*) fail "said twice: $ERR" ;; *) pass ;; esac
+if [ -e "$STATE/leases.json" ]; then fail "the killed profile's lease stayed"; else pass; fi
+run group remove after-kill
 
 printf ' L 1000,8\n Q 2000,8\n' >"$TMP/bad.trace"
 failure "a malformed trace" "trace $TMP/bad.trace line 2: ' Q 2000,8' is not a lackey access (\" L addr,size\", \" S ...\", \" M ...\", \"I  ...\")" \

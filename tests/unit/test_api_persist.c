@@ -348,6 +348,72 @@ static void ephemeral_writes_nothing(void **state)
 	assert_int_equal(n, 0);
 }
 
+/*
+ * A lease (what rdtctl profile takes before its sweep): a holder that dies
+ * without putting the schema back has it put back by the next open, which
+ * says so; a look only says so; a second holder is refused while the first
+ * lives; restore without a lease is -ENOENT.
+ */
+static void lease_outlives_holder(void **state)
+{
+	rdtalloc_t *r = tu_open(fdir(state), M2V, 0), *ro;
+	char buf[128];
+	pid_t child;
+	int status;
+
+	assert_ok(r, rdtalloc_group_create(r, "db"));
+	assert_ok(r, rdtalloc_set_schema(r, "db", "L3:0=ff0;1=ff"));
+	assert_int_equal(rdtalloc_schema_lease(r, "default"), -EINVAL);
+	assert_int_equal(rdtalloc_schema_lease(r, "nope"), -ENOENT);
+	assert_int_equal(rdtalloc_schema_restore(r, "db"), -ENOENT);
+	assert_string_equal(rdtalloc_errmsg(r), "group db's schema is not leased by this process");
+	rdtalloc_close(r);
+
+	child = fork();
+	assert_true(child >= 0);
+	if (!child) {
+		rdtalloc_t *c = tu_open(fdir(state), M2V, 0);
+
+		if (rdtalloc_schema_lease(c, "db") || rdtalloc_set_schema(c, "db", "L3:0=3"))
+			_exit(1);
+		_exit(0);	/* killed mid-sweep: no restore */
+	}
+	assert_int_equal(waitpid(child, &status, 0), child);
+	assert_int_equal(WEXITSTATUS(status), 0);
+
+	ro = tu_open(fdir(state), M2V, RDTALLOC_F_READ_ONLY);
+	assert_int_equal(rdtalloc_get_schema(ro, "db", buf, sizeof(buf)) > 0, 1);
+	assert_string_equal(buf, "L3:0=00003;1=000ff\n");	/* a look changes nothing */
+	snprintf(buf, sizeof(buf), "process %d, which had leased", (int)child);
+	assert_non_null(strstr(rdtalloc_warning(ro), buf));
+	assert_non_null(strstr(rdtalloc_warning(ro), "the next change puts its schema "
+			       "L3:0=00ff0;1=000ff back"));
+	rdtalloc_close(ro);
+
+	r = tu_open(fdir(state), M2V, 0);
+	assert_non_null(strstr(rdtalloc_warning(r), "its schema L3:0=00ff0;1=000ff is back"));
+	assert_int_equal(rdtalloc_get_schema(r, "db", buf, sizeof(buf)) > 0, 1);
+	assert_string_equal(buf, "L3:0=00ff0;1=000ff\n");
+	/* held by a live process: a second holder is refused */
+	assert_ok(r, rdtalloc_schema_lease(r, "db"));
+	child = fork();
+	assert_true(child >= 0);
+	if (!child) {
+		rdtalloc_t *c = tu_open(fdir(state), M2V, 0);
+
+		_exit(rdtalloc_schema_lease(c, "db") == -EBUSY ? 0 : 1);
+	}
+	assert_int_equal(waitpid(child, &status, 0), child);
+	assert_int_equal(WEXITSTATUS(status), 0);
+	assert_ok(r, rdtalloc_set_schema(r, "db", "L3:0=1"));
+	assert_ok(r, rdtalloc_schema_restore(r, "db"));
+	assert_int_equal(rdtalloc_get_schema(r, "db", buf, sizeof(buf)) > 0, 1);
+	assert_string_equal(buf, "L3:0=00ff0;1=000ff\n");
+	rdtalloc_close(r);
+	snprintf(buf, sizeof(buf), "%s/leases.json", fdir(state));
+	assert_int_equal(access(buf, F_OK), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -364,6 +430,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(state_dir_created_private, setup_dir,
 						teardown_dir),
 		cmocka_unit_test_setup_teardown(ephemeral_writes_nothing, setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(lease_outlives_holder, setup_dir, teardown_dir),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
