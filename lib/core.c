@@ -2476,6 +2476,14 @@ int rdt_core_end(rdtalloc_t *r, bool write, int ret)
 	return end(r, write, ret);
 }
 
+void rdt_core_drop_lock(rdtalloc_t *r)
+{
+	if (r->store && !r->unlocked) {
+		rdt_store_unlock(r->store);
+		r->unlocked = true;
+	}
+}
+
 int rdt_core_apply_schema(rdtalloc_t *r, struct rdt_state *st, int g, const char *text,
 			  bool *changed)
 {

@@ -73,6 +73,13 @@ void rdt_mon_close(struct rdtalloc *r);
 
 /* Lock and refresh the state / write back and unlock (returns ret or a write error). */
 int rdt_core_begin(struct rdtalloc *r, bool write);
+/*
+ * A look that runs long (a replay, a curve of a big trace): the state file's
+ * lock goes now, the state as read stays in r->st (the context's mutex is
+ * still held), so that writers in other processes - a container starting -
+ * do not wait for it. Only after rdt_core_begin(r, false).
+ */
+void rdt_core_drop_lock(struct rdtalloc *r);
 /* Add a line to the call's rdtalloc_warning(). */
 void rdt_core_warn(struct rdtalloc *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -219,6 +219,9 @@ RDTALLOC_API int rdtalloc_sim_replay(rdtalloc_t *r, int cache_id, size_t n,
 					   sizeof(err)))
 			ret = rdt_fail(r, -EINVAL, "%s", err);
 	}
+	/* a replay that only looks holds no lock while it runs: the masks are read */
+	if (!count)
+		rdt_core_drop_lock(r);
 	if (!ret)
 		ret = replay(r, s, n, g.sets, g.ways);
 	if (!ret && count) {
@@ -260,6 +263,7 @@ RDTALLOC_API int rdtalloc_trace_curve(rdtalloc_t *r, int cache_id, const char *t
 		ret = rdt_fail(r, -EINVAL, "rdtalloc_trace_curve: out->sz is not set");
 	if (!ret)
 		ret = rdt_cache_geometry(r, cache_id, &v.geo, &dom);
+	rdt_core_drop_lock(r);	/* the curve needs the geometry alone */
 	v.geo.sz = sizeof(v.geo);
 	if (!ret && (ret = rdt_cache_curve(trace, flags & RDTALLOC_TRACE_INSTR, v.geo.sets,
 					   v.geo.ways, v.misses, &v.accesses, err, sizeof(err))))

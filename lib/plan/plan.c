@@ -666,6 +666,8 @@ RDTALLOC_API int rdtalloc_plan_traces(rdtalloc_t *r, int cache_id, size_t n,
 	ret = plan_begin(r, cache_id, n, goal, out, &p, &gl, &nclos, &dom);
 	if (!ret)
 		ret = rdt_cache_geometry(r, cache_id, &g, &dom);
+	/* curves and replays work on the state as read: writers need not wait */
+	rdt_core_drop_lock(r);
 	if (!ret && !(mr = calloc(n, sizeof(*mr))))
 		ret = rdt_fail(r, -ENOMEM, "out of memory");
 	p.sets = g.sets;

@@ -191,6 +191,30 @@ failure "a wrapping access: sim replay" "$WRAP" sim replay db="$TMP/wrap.trace"
 failure "a wrapping access: plan" "$WRAP" plan --trace db="$TMP/wrap.trace"
 if ls "$TMP" | grep -q 'wrap.bin'; then fail "a refused convert left $(ls "$TMP" | grep wrap.bin)"
 else pass; fi
+# Commands that only read the state hold no lock while they replay: a
+# writer (a container starting, here group create) does not wait for them.
+# A trace of 40,000 lines of 999,999 bytes: 625 M accesses, many seconds.
+python3 -c '
+import sys
+with open(sys.argv[1], "w") as f:
+    for i in range(40000):
+        f.write(" L %x,999999\n" % (i * 1000000))' "$TMP/long.trace"
+for cmd in "profile --trace $TMP/long.trace" "plan --trace db=$TMP/long.trace" \
+	"sim replay --no-count db=$TMP/long.trace"; do
+	# shellcheck disable=SC2086
+	"$RDTCTL" --machine "$MACHINE" --state-dir "$STATE" $cmd >/dev/null 2>&1 &
+	P=$!
+	sleep 0.5
+	if timeout 10 "$RDTCTL" --machine "$MACHINE" --state-dir "$STATE" group create beside \
+		>/dev/null 2>"$TMP/beside.err"; then pass; else
+		fail "group create beside '$cmd': $(cat "$TMP/beside.err")"; fi
+	if kill -0 $P 2>/dev/null; then pass; else
+		fail "'$cmd' ended before the writer: the test proves nothing"; fi
+	kill $P 2>/dev/null
+	wait $P 2>/dev/null
+	run group remove beside
+	expect_rc 0 "group remove beside"
+done
 printf '{"accesses": 5}' >"$TMP/bad.curve"
 failure "a curve that is none" "curve $TMP/bad.curve: not a profile document (rdtctl -j profile --trace: \"accesses\" and \"miss_ratio\")" \
 	plan db="$TMP/bad.curve"
