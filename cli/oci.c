@@ -7,6 +7,7 @@
  * the container. docs/containers.md.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,6 +54,12 @@ static int read_state(char **out, size_t *len)
 	return EXIT_OK;
 }
 
+static bool noop_stage(const char *stage)
+{
+	return !strcmp(stage, "createContainer") || !strcmp(stage, "startContainer") ||
+	       !strcmp(stage, "poststart");
+}
+
 static const char *action_name(int what)
 {
 	static const char *const names[] = { "none", "cgroup", "process", "released",
@@ -75,9 +82,17 @@ int do_oci_hook(int argc, char **argv)
 		return ret;
 	REQ_ARGS(1, synopsis);
 	MAX_ARGS(1, synopsis);
-	ret = read_state(&state, &len);
-	if (ret)
-		return ret;
+	/* createContainer, startContainer, poststart do nothing, whatever the input */
+	if (noop_stage(argv[0])) {
+		char sink[4096];
+
+		while (read(STDIN_FILENO, sink, sizeof(sink)) > 0)
+			;
+	} else {
+		ret = read_state(&state, &len);
+		if (ret)
+			return ret;
+	}
 	ctx_opts(&o, 0);
 	ret = rdtalloc_oci_hook(&o, argv[0], state, len, &what);
 	free(state);

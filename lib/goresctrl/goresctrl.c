@@ -111,6 +111,66 @@ static bool is_str(const struct rdt_ynode *n)
 	return n && n->kind == RDT_Y_SCALAR;
 }
 
+static bool all_of(const char *s, const char *set)
+{
+	return *s && strspn(s, set) == strlen(s);
+}
+
+/*
+ * A plain scalar that YAML 1.1 (Go's yaml.v2, under goresctrl's
+ * sigs.k8s.io/yaml) resolves to null, a bool, an int or a float: JSON gives
+ * goresctrl a number there, and a string field refuses it. 50 is not "50".
+ */
+static bool resolves_to_non_string(const struct rdt_ynode *n)
+{
+	static const char *const words[] = {
+		"", "~", "null", "Null", "NULL", "y", "Y", "yes", "Yes", "YES", "n", "N", "no",
+		"No", "NO", "true", "True", "TRUE", "false", "False", "FALSE", "on", "On", "ON",
+		"off", "Off", "OFF", ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF", "-.inf",
+		"-.Inf", "-.INF", ".nan", ".NaN", ".NAN",
+	};
+	char t[64], *e;
+	size_t i, o = 0;
+	const char *p;
+
+	if (!n->plain)
+		return false;
+	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (!strcmp(n->s, words[i]))
+			return true;
+	for (p = n->s; *p && o + 1 < sizeof(t); p++)
+		if (*p != '_')
+			t[o++] = *p;
+	if (*p)
+		return false;	/* longer than any number: text */
+	t[o] = '\0';
+	p = t + (*t == '-' || *t == '+');
+	if ((!strncmp(p, "0x", 2) && all_of(p + 2, "0123456789abcdefABCDEF")) ||
+	    (!strncmp(p, "0b", 2) && all_of(p + 2, "01")) ||
+	    (!strncmp(p, "0o", 2) && all_of(p + 2, "01234567")) || all_of(p, "0123456789"))
+		return true;
+	/* a float: [-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)? */
+	if (!strchr(".0123456789", *p) || !strpbrk(p, "0123456789"))
+		return false;
+	errno = 0;
+	strtod(p, &e);
+	return !*e && !strpbrk(p, "xXpPnNiI");
+}
+
+/* A value goresctrl reads as a string: a scalar, quoted unless it reads as text. */
+static int need_text(struct ctx *c, const struct rdt_ynode *n, const char *where,
+		     const char *what)
+{
+	if (!is_str(n))
+		return fail(c, -EINVAL, "%s: %s is not a string (line %u)", where, what, n->line);
+	if (resolves_to_non_string(n))
+		return fail(c, -EINVAL, "%s: %s is the YAML %s %s (line %u), which goresctrl "
+			    "refuses where it reads a string: quote it (\"%s\")", where, what,
+			    *n->s && strpbrk(n->s, "0123456789") ? "number" : "value",
+			    *n->s ? n->s : "null", n->line, n->s);
+	return 0;
+}
+
 /* ---- values ------------------------------------------------------------------ */
 
 /* strconv.ParseUint(s, 10, bits): digits only, within bits. */
@@ -264,14 +324,16 @@ static int parse_idcat(struct ctx *c, const struct rdt_ynode *n, unsigned int mi
 	int ret;
 
 	if (is_str(n)) {
+		ret = need_text(c, n, where, "the allocation");
+		if (ret)
+			return ret;
 		s[CT_UNIFIED] = n->s;
 	} else if (n->kind == RDT_Y_MAP) {
 		for (t = 0; t < NCT; t++) {
 			const struct rdt_ynode *v = rdt_yaml_get(n, ct_name[t]);
 
-			if (v && !is_str(v))
-				return fail(c, -EINVAL, "%s: %s is not a string (line %u)", where,
-					    ct_name[t], v->line);
+			if (v && (ret = need_text(c, v, where, ct_name[t])))
+				return ret;
 			s[t] = v ? v->s : "";
 		}
 	} else {
@@ -357,6 +419,8 @@ static int parse_mbvals(struct ctx *c, const struct rdt_ynode *n, uint64_t *out,
 
 		if (!is_str(n->v[i]))
 			return fail(c, -EINVAL, "%s: not a string (line %u)", where, n->v[i]->line);
+		if (need_text(c, n->v[i], where, "the value"))
+			return -EINVAL;
 		len = strlen(s);
 		if (len && s[len - 1] == '%') {
 			if (!parse_uint(s, len - 1, 7, out))

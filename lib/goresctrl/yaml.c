@@ -199,6 +199,7 @@ static int node(struct loader *l, yaml_event_t *ev, unsigned int depth, struct r
 		n = new_node(l, RDT_Y_SCALAR, line);
 		if (!n)
 			return fail(l, line, "too many nodes");
+		n->plain = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
 		n->s = strndup((const char *)ev->data.scalar.value, ev->data.scalar.length);
 		if (!n->s || strlen(n->s) != ev->data.scalar.length) {
 			rdt_yaml_free(n);

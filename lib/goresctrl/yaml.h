@@ -8,6 +8,7 @@
 #ifndef RDT_YAML_H
 #define RDT_YAML_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 enum rdt_ynode_kind { RDT_Y_SCALAR, RDT_Y_MAP, RDT_Y_SEQ };
@@ -16,6 +17,7 @@ struct rdt_ynode {
 	enum rdt_ynode_kind kind;
 	unsigned int line;		/* 1-based */
 	char *s;			/* RDT_Y_SCALAR */
+	bool plain;			/* a scalar written without quotes */
 	size_t n;			/* entries of a map or a sequence */
 	struct rdt_ynode **k;		/* RDT_Y_MAP: the keys (scalars) */
 	struct rdt_ynode **v;		/* the values, or the items */

@@ -561,7 +561,8 @@ RDTALLOC_API int rdtalloc_oci_hook(const struct rdtalloc_opts *opts, const char 
 
 	rdt_clear_err(NULL);
 	ret = stage_of(stage, &sg);
-	if (!ret)
+	/* the stages that do nothing succeed whatever the runtime wrote */
+	if (!ret && sg != ST_NONE)
 		ret = parse_state(state, len, sg == ST_PLACE, &root, &in);
 	/* not ours: quickly, and without opening (or making) any state */
 	if (ret || sg == ST_NONE || !in.group)

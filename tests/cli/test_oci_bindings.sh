@@ -99,4 +99,12 @@ hook poststop c2 web
 expect_rc 0 "c2 stops"
 bound_to "the last one gone: unbound" "$UNBOUND"
 
+# the stages that do nothing exit 0 whatever standard input is
+for stage in createContainer startContainer poststart; do
+	run oci-hook "$stage" </dev/null
+	expect_rc 0 "$stage with nothing on standard input"
+	run oci-hook "$stage" <"$TMP"
+	expect_rc 0 "$stage with an unreadable standard input"
+done
+
 finish

@@ -219,6 +219,15 @@ static void refusals(void **state)
 		"goresctrl configuration: line 3: did not find expected ',' or ']'");
 	refused(r, "a: &x 1\nb: *x\n", -EINVAL,
 		"goresctrl configuration: line 1: anchors and aliases are not read");
+	/* a plain 50 or 0xff is a YAML number: goresctrl's string fields refuse it */
+	refused(r, "partitions:\n  a:\n    l3Allocation: 50\n    classes:\n      x: {}\n",
+		-EINVAL, "goresctrl configuration: partition a, l3Allocation: the allocation is "
+		"the YAML number 50 (line 3), which goresctrl refuses where it reads a string: "
+		"quote it (\"50\")");
+	refused(r, "partitions:\n  a:\n    l3Allocation:\n      all:\n        unified: 0xff\n",
+		-EINVAL, "goresctrl configuration: partition a, l3Allocation, cache ids all: "
+		"unified is the YAML number 0xff (line 5), which goresctrl refuses where it reads "
+		"a string: quote it (\"0xff\")");
 	refused(r, "partitions:\n  a: {}\n  a: {}\n", -EINVAL,
 		"goresctrl configuration: line 3: key 'a' given twice (first on line 2)");
 	refused(r, "partitions:\n  b: {}\n  a: {}\n  c: {}\n  a: {}\n", -EINVAL,

@@ -133,6 +133,10 @@ static void input_checks(void **state)
 	assert_int_equal(what, RDTALLOC_OCI_IGNORED);
 	assert_int_equal(hook("poststart", state_of("a", "\"rdtalloc.group\": \"g\""), &what), 0);
 	assert_int_equal(what, RDTALLOC_OCI_IGNORED);
+	/* the stages that do nothing succeed whatever they are given, as documented */
+	assert_int_equal(hook("createContainer", "garbage", &what), 0);
+	assert_int_equal(what, RDTALLOC_OCI_IGNORED);
+	assert_int_equal(hook("startContainer", "", &what), 0);
 	assert_false(state_exists());
 }
 
