@@ -1530,8 +1530,8 @@ static void test_api_apply_no_harm(void **unused)
 	static const char *const refused[] = {
 		"group base\n  schema L3:0=ff000;1=ff000\ngroup x\n  schema L3:0=5\n",
 		"group base\n  schema L3:0=ff000;1=ff000\n  cpus 0,99\n",
-		"group base\n  schema L3:0=ff000;1=ff000\ngroup e\n  schema L3:0=ff\n"
-		"  mode exclusive\n",
+		("group base\n  schema L3:0=ff000;1=ff000\ngroup e\n  schema L3:0=ff\n"
+		 "  mode exclusive\n"),
 	};
 	struct rdt_machine *m = machine(M2);
 	char before[256], after[256];
