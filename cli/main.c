@@ -95,6 +95,10 @@ static const char usage_text[] =
 "  oci-hook createRuntime|prestart|poststop\n"
 "                                     the OCI runtime hook: a container annotated\n"
 "                                     rdtalloc.group=G (state JSON on stdin) goes into G\n"
+"  sync [--full]                      what the agent does, once: drift repaired, bound\n"
+"                                     cgroups' newcomers placed, dead containers released\n"
+"  agent [--listen ADDR:PORT] [--scan S] [--no-bpf] | agent status\n"
+"                                     keep the state true between commands (one per state)\n"
 "  demo                               the 2016 resctrl patch set's example, simulated\n"
 "\n"
 "The default group is called 'default'. Commands and verbs may be abbreviated.\n"
@@ -129,6 +133,8 @@ static const struct cmd objects[] = {
 	{ "profile", do_profile },
 	{ "trace", do_trace },
 	{ "plan", do_plan },
+	{ "sync", do_sync },
+	{ "agent", do_agent },
 	{ "help", do_help },
 	{ NULL, NULL },
 };

@@ -212,6 +212,8 @@ int do_oci_hook(int argc, char **argv);
 int do_profile(int argc, char **argv);
 int do_trace(int argc, char **argv);
 int do_plan(int argc, char **argv);
+int do_sync(int argc, char **argv);
+int do_agent(int argc, char **argv);
 /* cli/trace.c: rdtctl sim replay */
 int sim_replay(int argc, char **argv);
 /* --domain ID: an L3 cache id (NULL: -1, the first); a usage error otherwise. */

@@ -56,6 +56,15 @@ struct rdt_moved {
  * the current state; failures set the errmsg (rdt_fail) and return a
  * negative errno. All are required.
  */
+/* What a sync found and did. */
+struct rdt_sync_out {
+	unsigned int repairs;		/* changes that brought the backend back to the state */
+	unsigned int moved;		/* tasks placed in their groups */
+	unsigned int dropped;		/* bindings dropped: exited, removed, moved by others */
+	bool state_changed;
+	char what[512];			/* what was found and done; "" when nothing */
+};
+
 struct rdt_group_ops {
 	/* Open: make the backend hold r->st (r->fresh: the state is new); the
 	 * reason line may be extended with what had to be repaired. */
@@ -116,7 +125,17 @@ struct rdt_group_ops {
 	 * tool. *out malloc'd, *n of them.
 	 */
 	int (*moved_tasks)(struct rdtalloc *r, struct rdt_moved **out, size_t *n);
+	/*
+	 * Optional, inside a write call (rdtalloc_sync): bring the backend back
+	 * to r->st as an open does - what changed behind our back repaired, a
+	 * bound cgroup's newcomers placed (always when full). out->state_changed:
+	 * r->st itself changed (exited tasks, removed cgroups, an adopted root).
+	 */
+	int (*sync)(struct rdtalloc *r, bool full, struct rdt_sync_out *out);
+	/* Optional: put these tasks where r->st says, now (they just joined a cgroup). */
+	int (*place_tasks)(struct rdtalloc *r, const pid_t *tids, size_t n, unsigned int *moved);
 };
+
 
 
 extern const struct rdt_group_ops rdt_hw_group_ops;	/* lib/hw/ops.c */

@@ -1025,6 +1025,11 @@ RDTALLOC_API const char *rdtalloc_state_id(const rdtalloc_t *r)
 	return r && r->st ? r->st->id : "";
 }
 
+RDTALLOC_API const char *rdtalloc_state_path(const rdtalloc_t *r)
+{
+	return r && r->store ? rdt_store_path(r->store) : NULL;
+}
+
 RDTALLOC_API const char *rdtalloc_backend_reason(const rdtalloc_t *r)
 {
 	return r ? r->reason : NULL;

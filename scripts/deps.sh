@@ -6,7 +6,8 @@ set -eu
 PKGS="build-essential cmake pkg-config libhwloc-dev hwloc-nox libjson-c-dev \
 libcmocka-dev libcpuid-dev cpuid clang llvm libbpf-dev bpftool libyaml-dev \
 libclang-rt-14-dev python3 libudev-dev fuse3 libfuse3-dev \
-util-linux passwd prometheus runc busybox-static python3-yaml valgrind"
+util-linux passwd prometheus runc busybox-static python3-yaml valgrind \
+libmicrohttpd-dev libsystemd-dev"
 
 missing=""
 for p in $PKGS; do

@@ -164,6 +164,12 @@ RDTALLOC_API const char *rdtalloc_backend_reason(const rdtalloc_t *r);
  * outside its file carries it (resctrl: the control groups rdtalloc-ID-N).
  */
 RDTALLOC_API const char *rdtalloc_state_id(const rdtalloc_t *r);
+/*
+ * (0.6) The path of r's state file ("/run/rdtalloc/resctrl/state.json");
+ * NULL for an ephemeral context. Files beside it belong to the same state
+ * (counters.json, leases.json, the agent's agent.pid and agent.json).
+ */
+RDTALLOC_API const char *rdtalloc_state_path(const rdtalloc_t *r);
 /* The precedence rule of r's state: RDTALLOC_PRECEDENCE_CPU or _TASK. */
 RDTALLOC_API int rdtalloc_get_precedence(rdtalloc_t *r);
 
@@ -225,6 +231,44 @@ RDTALLOC_API int rdtalloc_get_schema(rdtalloc_t *r, const char *group, char *buf
 RDTALLOC_API int rdtalloc_schema_lease(rdtalloc_t *r, const char *group);
 /* (0.6) Put back the schema this process leased and drop the lease; -ENOENT: none. */
 RDTALLOC_API int rdtalloc_schema_restore(rdtalloc_t *r, const char *group);
+
+/*
+ * (0.6) Keeping the state true between commands (the agent, docs/agent.md).
+ *
+ * rdtalloc_sync: one write call that brings the backend back to the state
+ * as an open does, and reports it - on resctrl our control and monitoring
+ * groups, schemata and CPUs back where another tool, an rmdir or a remount
+ * changed them, the root's schemata adopted, bindings of exited tasks,
+ * removed cgroups and tasks another tool moved dropped; with
+ * RDTALLOC_SYNC_FULL (or when anything differed) every bound cgroup's
+ * tasks placed; on msr registers that read back otherwise re-applied; on
+ * every backend containers gone without their poststop released (their
+ * cgroup removed and their init dead), with a group made for them alone.
+ * rep may be NULL; rep->sz must be set.
+ */
+#define RDTALLOC_SYNC_FULL (1u << 0)
+
+struct rdtalloc_sync_report {
+	size_t sz;
+	unsigned int repairs;		/* changes that brought the backend back */
+	unsigned int tasks_moved;	/* tasks placed in their groups */
+	unsigned int dropped;		/* bindings dropped (exited, removed, moved by others) */
+	unsigned int containers_released;
+	char what[512];			/* what was found and done; "" when nothing */
+};
+
+RDTALLOC_API int rdtalloc_sync(rdtalloc_t *r, unsigned int flags,
+			       struct rdtalloc_sync_report *rep);
+/*
+ * (0.6) Tasks that just joined a cgroup (a write to cgroup.procs, runc
+ * exec, a service restart): each placed now in the group the state puts it
+ * in (its own binding, else its cgroup's), where the kernel owns membership
+ * (resctrl). The state is only read. A task the state leaves to the default
+ * group, or that has exited, is left to the next rdtalloc_sync. *moved: how
+ * many were written. At most 65536 tasks a call.
+ */
+RDTALLOC_API int rdtalloc_place_tasks(rdtalloc_t *r, const pid_t *tids, size_t n,
+				      unsigned int *moved);
 
 /*
  * Group modes (0.3). Shareable (the default): masks may overlap other

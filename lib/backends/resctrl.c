@@ -81,6 +81,7 @@ struct rc_ctx {
 	struct rc_undo *undo;
 	size_t nundo, cap_undo;
 	unsigned int changes;		/* kernel files written by the last realise */
+	unsigned int moved;		/* of them, tasks moved */
 	unsigned int ours, foreign;	/* control groups after the last realise */
 	char foreign_names[192];	/* " (a, b, ...)" of those not ours, for info */
 	bool mon;			/* L3 monitoring: each group a MON group of its own */
@@ -1508,6 +1509,7 @@ static int move_task(struct rdtalloc *r, pid_t tid, const char *to, const char *
 	if (undo_push(ctx_of(r), &u))
 		return rdt_fail(r, -ENOMEM, "out of memory");
 	ctx_of(r)->changes++;
+	ctx_of(r)->moved++;
 	return 0;
 }
 
@@ -2089,6 +2091,7 @@ static int realise(struct rdtalloc *r, const struct rdt_state *before)
 	char *text = NULL;
 
 	c->changes = 0;
+	c->moved = 0;
 	ret = plan(r, r->st, before, &v, &bv);
 	if (ret)
 		goto out;
@@ -2320,8 +2323,10 @@ static void say_open(struct rdtalloc *r, bool adopted, unsigned int exited, unsi
 static void describe_drift(struct rdtalloc *r, char *buf, size_t len)
 {
 	struct rc_view v = { 0 }, bv = { 0 };
-	unsigned int k, d, missing = 0, stale = 0, changed = 0;
-	char *text = NULL, *cpus = NULL;
+	unsigned int k, d, missing = 0, stale = 0, changed = 0, nomon = 0;
+	char *text = NULL, *cpus = NULL, monpart[48] = "";
+	struct rc_mons *mons = NULL;
+	int g;
 
 	buf[0] = '\0';
 	if (plan(r, r->st, NULL, &v, &bv)) {
@@ -2352,17 +2357,36 @@ static void describe_drift(struct rdtalloc *r, char *buf, size_t len)
 	}
 	for (d = 0; d < v.ndirs; d++)
 		stale += v.dirs[d].n > 0 && v.dirs[d].remove;
+	/* a MON group of ours removed (a monitoring tool's cleanup, an rmdir) */
+	if (ctx_of(r)->mon && (mons = calloc(v.ncls + 1, sizeof(*mons)))) {
+		for (k = 0; k <= v.ncls; k++)
+			if ((k == 0 || v.cls[k - 1].dir >= 0) &&
+			    list_mons(r, dir_name(&v, (int)k - 1), &mons[k]))
+				break;
+		for (g = 1; k > v.ncls && g < (int)r->st->ngroups; g++) {
+			const char *name = mon_of(r, r->st, g);
+			int kc = v.cls_of[g];
+
+			if (r->st->groups[g].live && *name && (kc < 0 || v.cls[kc].dir >= 0) &&
+			    !mons_has(&mons[kc + 1], name))
+				nomon++;
+		}
+	}
 	/* the CLOSIDs in use as the kernel has them */
 	ctx_of(r)->ours = v.nours;
 	ctx_of(r)->foreign = v.nforeign;
 	names_not_ours(&v, ctx_of(r)->foreign_names, sizeof(ctx_of(r)->foreign_names));
-	if (missing || stale || changed)
+	if (nomon)
+		snprintf(monpart, sizeof(monpart), ", %u monitoring group%s missing", nomon,
+			 nomon == 1 ? "" : "s");
+	if (missing || stale || changed || nomon)
 		snprintf(buf, len, "the kernel disagrees with the state (%u control group%s of ours "
-			 "missing, %u left over, %u with other schemata or CPUs; read only: the "
-			 "next change brings it back)", missing, missing == 1 ? "" : "s", stale,
-			 changed);
+			 "missing, %u left over, %u with other schemata or CPUs%s%s)", missing,
+			 missing == 1 ? "" : "s", stale, changed, monpart,
+			 r->ro ? "; read only: the next change brings it back" : "");
 out:
 	rdt_clear_err(r);
+	mons_free(mons, v.ncls + 1);
 	view_free(&v);
 	view_free(&bv);
 }
@@ -2487,10 +2511,120 @@ static void rc_finish(struct rdtalloc *r)
 {
 	struct rc_ctx *c = ctx_of(r);
 
-	rc_unlock(r);
+	/* a call may lock twice (a sync, then its commit): it ends with none */
+	while (c->lock_depth)
+		rc_unlock(r);
 	undo_free(c);
 	rdt_state_free(c->before);
 	c->before = NULL;
+}
+
+/*
+ * The agent's sync (rdtalloc_sync): what an open does to a kernel that
+ * changed behind our back, inside a write call - exited tasks and removed
+ * cgroups dropped, the root adopted, bindings another tool moved dropped,
+ * and, when the kernel differs from the state or full is asked, realise:
+ * our control and MON groups, schemata and CPUs back, every bound
+ * cgroup's tasks placed. The resctrl lock is held until finish.
+ */
+static int rc_sync(struct rdtalloc *r, bool full, struct rdt_sync_out *out)
+{
+	struct rc_ctx *c = ctx_of(r);
+	char drift[384] = "", where[192] = "";
+	unsigned int exited, gone, moved = 0;
+	bool adopted = false;
+	size_t n;
+	int ret;
+
+	exited = drop_exited(r);
+	gone = rdt_core_cgroup_gc(r);
+	ret = rc_lock(r);
+	if (!ret)
+		ret = adopt_root(r, &adopted);
+	if (!ret)
+		ret = drop_moved(r, &moved, where, sizeof(where));
+	if (ret)
+		return ret;
+	describe_drift(r, drift, sizeof(drift));
+	out->dropped = exited + gone + moved;
+	out->state_changed = exited || gone || adopted || moved;
+	if (drift[0] || full || out->state_changed) {
+		ret = realise(r, NULL);
+		if (ret)
+			return ret;
+		out->moved = c->moved;
+		out->repairs = c->changes - c->moved;
+	}
+	n = 0;
+	if (drift[0] && out->repairs)
+		n += (size_t)snprintf(out->what + n, sizeof(out->what) - n, "%s: %u change%s "
+				      "brought it back", drift, out->repairs,
+				      out->repairs == 1 ? "" : "s");
+	if (adopted && n < sizeof(out->what))
+		n += (size_t)snprintf(out->what + n, sizeof(out->what) - n, "%sthe root group's "
+				      "schemata, set outside this state, were adopted",
+				      n ? "; " : "");
+	if (exited && n < sizeof(out->what))
+		n += (size_t)snprintf(out->what + n, sizeof(out->what) - n, "%s%u bound task%s "
+				      "had exited", n ? "; " : "", exited, exited == 1 ? "" : "s");
+	if (gone && n < sizeof(out->what))
+		n += (size_t)snprintf(out->what + n, sizeof(out->what) - n, "%s%u bound cgroup%s "
+				      "had been removed", n ? "; " : "", gone, gone == 1 ? "" : "s");
+	if (moved && n < sizeof(out->what))
+		snprintf(out->what + n, sizeof(out->what) - n, "%s%u bound task%s had been moved "
+			 "by another tool%s: binding dropped", n ? "; " : "", moved,
+			 moved == 1 ? "" : "s", where);
+	return 0;
+}
+
+/*
+ * Tasks that just joined a cgroup (the agent's events): each written into
+ * its group's control group and MON group now, when the state puts it in a
+ * group other than the default. A task the state leaves to the default
+ * group is not moved here (the next sync does: where it is may be another
+ * tool's group). Writes the kernel takes as they come: placing a task
+ * twice is harmless, an exited one is skipped.
+ */
+static int rc_place_tasks(struct rdtalloc *r, const pid_t *tids, size_t n, unsigned int *moved)
+{
+	struct rc_view v = { 0 }, bv = { 0 };
+	size_t i;
+	int ret;
+
+	*moved = 0;
+	ret = rc_lock(r);
+	if (!ret)
+		ret = plan(r, r->st, NULL, &v, &bv);
+	for (i = 0; !ret && i < n; i++) {
+		char text[24], md[RC_MON_DIR_MAX];
+		const char *to, *to_mon;
+		int g = bound_group(r, r->st, tids[i]);
+
+		if (g < 0)
+			g = rdt_core_cgroup_task_group(r, tids[i]);
+		if (g <= 0 || v.cls_of[g] < 0 || v.cls[v.cls_of[g]].dir < 0)
+			continue;	/* default, or its class not made yet: the sync's */
+		to = dir_name(&v, v.cls_of[g]);
+		to_mon = mon_of(r, r->st, g);
+		snprintf(text, sizeof(text), "%d\n", (int)tids[i]);
+		ret = *to_mon ? 0 : write_file(r, to, "tasks", text);
+		if (!ret && *to_mon) {
+			/* a MON group takes only its control group's tasks: there first */
+			ret = write_file(r, to, "tasks", text);
+			mon_dir(to, to_mon, md, sizeof(md));
+			if (!ret)
+				ret = write_file(r, md, "tasks", text);
+		}
+		if (ret == -ESRCH || ret == -ENOENT) {
+			ret = 0;	/* gone meanwhile, or its group removed: the sync's */
+			continue;
+		}
+		if (!ret)
+			(*moved)++;
+	}
+	view_free(&v);
+	view_free(&bv);
+	return ret;
 }
 
 /* A dry run: would the kernel take st now? The checks realise() makes before writing. */
@@ -2686,6 +2820,8 @@ static int rc_sim_switch_allowed(struct rdtalloc *r)
 }
 
 static const struct rdt_group_ops resctrl_ops = {
+	.sync = rc_sync,
+	.place_tasks = rc_place_tasks,
 	.open = rc_open_ops,
 	.close = rc_close_ops,
 	.begin = rc_begin,

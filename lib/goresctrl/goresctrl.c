@@ -571,6 +571,12 @@ static int resolve_absolute(struct ctx *c, struct partition *ps, unsigned int np
 		if (a->k != AK_ABS)
 			return fail(c, -EINVAL, "%s cache id %u: partitions mix absolute and "
 				    "relative allocations", lv_name[lv], c->mi.dom[lv][d].cache_id);
+		/* goresctrl passes it on and the kernel refuses it: say so here */
+		if (c->mi.cbm_len[lv] < 64 && a->mask >> c->mi.cbm_len[lv])
+			return fail(c, -EINVAL, "partition %s: %s allocation 0x%" PRIx64 " for cache "
+				    "id %u has bits beyond the %u-bit cache mask", ps[i].name,
+				    lv_name[lv], a->mask, c->mi.dom[lv][d].cache_id,
+				    c->mi.cbm_len[lv]);
 		if (a->mask & seen)
 			return fail(c, -EINVAL, "partition %s: %s allocation 0x%" PRIx64 " for cache "
 				    "id %u overlaps another partition's", ps[i].name, lv_name[lv],

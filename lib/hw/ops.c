@@ -233,6 +233,35 @@ static int hw_open(struct rdtalloc *r)
 	return 0;
 }
 
+/*
+ * The agent's sync on registers we write ourselves: where they no longer
+ * read back as the state left them (another tool's wrmsr), the image is
+ * written again - what an open does, inside a write call.
+ */
+static int hw_sync(struct rdtalloc *r, bool full, struct rdt_sync_out *out)
+{
+	char err[RDT_ERRMSG_MAX] = "";
+	unsigned int fixed = 0;
+	int ret;
+
+	if (!r->be->reconcile || !r->sink)
+		return 0;
+	if (!full && r->st->regs.digest && regs_digest(r) == r->st->regs.digest)
+		return 0;
+	ret = r->be->reconcile(r->be_ctx, r->st, reconcile_flags(r, false), &fixed, err,
+			       sizeof(err));
+	if (ret)
+		return rdt_fail(r, ret, "backend %s: %s", r->be->name, err);
+	out->repairs = fixed;
+	if (fixed)
+		snprintf(out->what, sizeof(out->what), "%u register%s disagreed with the state "
+			 "and %s re-applied", fixed, fixed == 1 ? "" : "s",
+			 fixed == 1 ? "was" : "were");
+	if (r->store && regs_digest(r) != r->st->regs.digest)
+		out->state_changed = true;	/* the new digest is written with the state */
+	return 0;
+}
+
 static void hw_close(struct rdtalloc *r)
 {
 	hook_drop(r);
@@ -454,6 +483,7 @@ const struct rdt_group_ops rdt_hw_group_ops = {
 	.open = hw_open,
 	.close = hw_close,
 	.begin = hw_begin,
+	.sync = hw_sync,
 	.commit = hw_commit,
 	.abort = hw_abort,
 	.finish = hw_finish,

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <rdtalloc/rdtalloc.h>
 
@@ -19,6 +20,7 @@
 #include "errors.h"
 #include "json.h"
 #include "oci/oci.h"
+#include "tasks.h"
 
 #define SCHEMA_MAX 4096		/* bytes of the rdtalloc.schema annotation */
 #define JSON_DEPTH 16		/* a state JSON nests two levels; more is not one */
@@ -263,6 +265,10 @@ json_object *rdt_oci_state_json(const struct rdt_state *st)
 			json_object_object_add(o, "cgroup", json_object_new_string(c->cgroup));
 			json_object_object_add(o, "bound", json_object_new_boolean(c->bound));
 		}
+		if (c->pid) {
+			json_object_object_add(o, "pid", json_object_new_int64(c->pid));
+			json_object_object_add(o, "start", json_object_new_int64((int64_t)c->start));
+		}
 		json_object_array_add(arr, o);
 	}
 	return arr;
@@ -271,7 +277,7 @@ json_object *rdt_oci_state_json(const struct rdt_state *st)
 static int read_ctr(struct rdt_state *st, json_object *o, size_t i, const char *path,
 		    char *err, size_t len)
 {
-	json_object *id, *grp, *cr, *cg = NULL, *bd = NULL;
+	json_object *id, *grp, *cr, *cg = NULL, *bd = NULL, *pid = NULL, *start = NULL;
 	struct rdt_oci_ctr c = { 0 };
 
 	if (!json_object_is_type(o, json_type_object) ||
@@ -285,7 +291,13 @@ static int read_ctr(struct rdt_state *st, json_object *o, size_t i, const char *
 	     (!json_object_is_type(cg, json_type_string) || !*json_object_get_string(cg) ||
 	      strlen(json_object_get_string(cg)) >= RDT_CGROUP_PATH_MAX)) ||
 	    (json_object_object_get_ex(o, "bound", &bd) &&
-	     !json_object_is_type(bd, json_type_boolean))) {
+	     !json_object_is_type(bd, json_type_boolean)) ||
+	    (json_object_object_get_ex(o, "pid", &pid) &&
+	     (!json_object_is_type(pid, json_type_int) || json_object_get_int64(pid) <= 0 ||
+	      json_object_get_int64(pid) > INT32_MAX ||
+	      !json_object_object_get_ex(o, "start", &start) ||
+	      !json_object_is_type(start, json_type_int) ||
+	      json_object_get_int64(start) < 0))) {
 		snprintf(err, len, "state file %s: containers[%zu] is malformed", path, i);
 		return -EINVAL;
 	}
@@ -298,6 +310,10 @@ static int read_ctr(struct rdt_state *st, json_object *o, size_t i, const char *
 	c.created = json_object_get_boolean(cr);
 	/* a record of 0.x before "bound" made every binding it names */
 	c.bound = cg && (!bd || json_object_get_boolean(bd));
+	if (pid) {
+		c.pid = (pid_t)json_object_get_int64(pid);
+		c.start = (uint64_t)json_object_get_int64(start);
+	}
 	if (cg && !(c.cgroup = strdup(json_object_get_string(cg))))
 		return -ENOMEM;
 	if (add_ctr(st, &c)) {
@@ -490,6 +506,9 @@ static int place(rdtalloc_t *r, const struct oci_in *in, int *what)
 	}
 	snprintf(c.id, sizeof(c.id), "%s", in->id);
 	c.group_seq = r->st->groups[g].seq;
+	/* its init, so that a container gone without poststop is known gone */
+	if (!rdt_task_info(in->pid, &c.start, NULL))
+		c.pid = in->pid;
 	ret = own_cgroup(r, in, cg, sizeof(cg));
 	if (!ret && cg[0])
 		ret = bind_cgroup(r, g, cg, &c);
@@ -507,16 +526,14 @@ static int place(rdtalloc_t *r, const struct oci_in *in, int *what)
 }
 
 /* The binding goes; a group made for this container alone goes with it. */
-static int release(rdtalloc_t *r, const struct oci_in *in, int *what)
+static int release_ctr(rdtalloc_t *r, struct rdt_oci_ctr *c, int *what)
 {
-	struct rdt_oci_ctr *c = find_ctr(r->st, in->id), *heir;
 	const struct rdt_cgroup *cb;
+	struct rdt_oci_ctr *heir;
 	unsigned int i;
 	bool shared = false;
 	int g, ret = 0;
 
-	if (!c)
-		return 0;	/* never placed, or its group was removed by hand */
 	g = rdt_group_by_seq(r->st, c->group_seq);
 	/* only a binding this container's createRuntime made, and none another still needs */
 	if (c->cgroup && c->bound && (heir = cgroup_heir(r->st, c))) {
@@ -538,7 +555,7 @@ static int release(rdtalloc_t *r, const struct oci_in *in, int *what)
 	} else if (c->created && g > 0) {
 		ret = rdt_group_del(r->st, g);
 		if (ret)
-			return rdt_fail(r, ret, "container %s: removing group %s: %s", in->id,
+			return rdt_fail(r, ret, "container %s: removing group %s: %s", c->id,
 					r->st->groups[g].name, r->st->err);
 		r->groups_changed = true;
 		*what = RDTALLOC_OCI_REMOVED_GROUP;
@@ -548,6 +565,56 @@ static int release(rdtalloc_t *r, const struct oci_in *in, int *what)
 	drop_ctr(r->st, c);
 	r->dirty = true;
 	return 0;
+}
+
+static int release(rdtalloc_t *r, const struct oci_in *in, int *what)
+{
+	struct rdt_oci_ctr *c = find_ctr(r->st, in->id);
+
+	if (!c)
+		return 0;	/* never placed, or its group was removed by hand */
+	return release_ctr(r, c, what);
+}
+
+/* Is container c gone, though its poststop never ran? */
+static bool ctr_gone(rdtalloc_t *r, const struct rdt_oci_ctr *c)
+{
+	const char *root;
+	char path[RDT_CGROUP_PATH_MAX + 4096];
+	struct stat sb;
+
+	if (c->pid && rdt_task_alive(c->pid, c->start))
+		return false;
+	if (!c->cgroup)
+		return c->pid != 0;	/* 0.5.0's record of a process: kept, not guessed */
+	root = rdt_core_cgroup_root(r);
+	rdt_clear_err(r);
+	if (!root)
+		return false;	/* no cgroup2 mount to look in: not known gone */
+	snprintf(path, sizeof(path), "%s/%s", root, c->cgroup);
+	return stat(path, &sb) && errno == ENOENT;
+}
+
+int rdt_oci_gc(rdtalloc_t *r)
+{
+	unsigned int i = 0;
+	int released = 0, ret, what;
+
+	rdt_oci_state_gc(r->st);
+	while (i < r->st->oci.n) {
+		struct rdt_oci_ctr *c = &r->st->oci.v[i];
+
+		if (!ctr_gone(r, c)) {
+			i++;
+			continue;
+		}
+		what = RDTALLOC_OCI_IGNORED;
+		ret = release_ctr(r, c, &what);	/* drops r->st->oci.v[i] */
+		if (ret)
+			return ret;
+		released++;
+	}
+	return released;
 }
 
 RDTALLOC_API int rdtalloc_oci_hook(const struct rdtalloc_opts *opts, const char *stage,
@@ -573,7 +640,10 @@ RDTALLOC_API int rdtalloc_oci_hook(const struct rdtalloc_opts *opts, const char 
 	ret = rdt_core_begin(r, true);
 	if (ret)
 		goto fail;
-	ret = sg == ST_PLACE ? place(r, &in, &done) : release(r, &in, &done);
+	/* containers gone without poststop go first: no agent needed for that */
+	ret = rdt_oci_gc(r);
+	if (ret >= 0)
+		ret = sg == ST_PLACE ? place(r, &in, &done) : release(r, &in, &done);
 	ret = rdt_core_end(r, true, ret);
 fail:
 	if (ret) {

@@ -16,10 +16,12 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include <json-c/json.h>
 
 struct rdt_state;
+struct rdtalloc;
 
 #define RDT_OCI_ID_MAX 256		/* bytes of a container id */
 #define RDT_OCI_CONTAINERS_MAX 4096u	/* containers placed at once, per state */
@@ -31,6 +33,8 @@ struct rdt_oci_ctr {
 	bool created;			/* the hook made the group for it */
 	char *cgroup;			/* its cgroup, in its group (relative), or NULL */
 	bool bound;			/* the hook bound that cgroup for it (else it was) */
+	pid_t pid;			/* its init process; 0: not recorded (0.5.0) */
+	uint64_t start;			/* and that process's start time */
 };
 
 struct rdt_oci_state {
@@ -47,5 +51,13 @@ int rdt_oci_state_read(struct rdt_state *st, json_object *o, const char *path, c
 		       size_t len);
 /* Records whose group is gone (removed by hand) go too. */
 void rdt_oci_state_gc(struct rdt_state *st);
+/*
+ * Inside a write call: release, as poststop would, every container that is
+ * gone without its poststop (its runtime killed) - its cgroup removed and
+ * its init process dead; a record without a cgroup once its init is dead;
+ * one of 0.5.0 (no pid recorded) only once its cgroup is gone. Returns how
+ * many were released, or a negative errno.
+ */
+int rdt_oci_gc(struct rdtalloc *r);
 
 #endif

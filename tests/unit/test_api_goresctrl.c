@@ -219,6 +219,10 @@ static void refusals(void **state)
 		"goresctrl configuration: line 3: did not find expected ',' or ']'");
 	refused(r, "a: &x 1\nb: *x\n", -EINVAL,
 		"goresctrl configuration: line 1: anchors and aliases are not read");
+	/* found by fuzz_goresctrl: a partition's mask past the CBM, a class without its own */
+	refused(r, "partitions:\n  b:\n    l3Allocation: \"0xffff00\"\n    classes:\n      c1:\n"
+		"        l3Adlocation: \"0-3\"\n", -EINVAL, "goresctrl configuration: partition b: "
+		"L3 allocation 0xffff00 for cache id 0 has bits beyond the 20-bit cache mask");
 	/* a plain 50 or 0xff is a YAML number: goresctrl's string fields refuse it */
 	refused(r, "partitions:\n  a:\n    l3Allocation: 50\n    classes:\n      x: {}\n",
 		-EINVAL, "goresctrl configuration: partition a, l3Allocation: the allocation is "

@@ -1,0 +1,381 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * metrics: GET /metrics (the Prometheus text exposition, one consistent
+ * sample a scrape) and GET /healthz, served by libmicrohttpd on its own
+ * thread with a context of its own, so that a scrape never waits on, nor
+ * holds up, the loop that places tasks. The monitoring families carry the
+ * names `rdtctl monitor --format prometheus` uses.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <netinet/in.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include <microhttpd.h>
+
+#include "agent.h"
+
+#define SCRAPE_MAX (64u << 20)		/* bytes of one exposition */
+
+struct metrics {
+	struct agent *a;
+	struct MHD_Daemon *d;
+	rdtalloc_t *r;			/* this thread's own context */
+	pthread_mutex_t mu;		/* one scrape at a time on r */
+};
+
+/* Text grown as it is written; NULL s: out of memory. */
+struct text {
+	char *s;
+	size_t len, cap;
+	bool failed;
+};
+
+static void put(struct text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void put(struct text *t, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (t->failed)
+		return;
+	for (;;) {
+		size_t room = t->cap - t->len;
+
+		va_start(ap, fmt);
+		n = vsnprintf(t->s ? t->s + t->len : NULL, t->s ? room : 0, fmt, ap);
+		va_end(ap);
+		if (n < 0) {
+			t->failed = true;
+			return;
+		}
+		if (t->s && (size_t)n < room) {
+			t->len += (size_t)n;
+			return;
+		}
+		size_t want = t->cap ? t->cap * 2 : 16384;
+		char *ns;
+
+		while (want < t->len + (size_t)n + 1)
+			want *= 2;
+		if (want > SCRAPE_MAX || !(ns = realloc(t->s, want))) {
+			t->failed = true;
+			return;
+		}
+		t->s = ns;
+		t->cap = want;
+	}
+}
+
+static void family(struct text *t, const char *name, const char *type, const char *help)
+{
+	put(t, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
+/* The monitoring counters, as rdtctl monitor --format prometheus prints them. */
+static void monitoring(struct metrics *m, struct text *t)
+{
+	struct rdtalloc_mon_value *v = NULL;
+	size_t cap = 256, i;
+	unsigned int nomon = 0;
+	int n;
+
+	for (;;) {
+		struct rdtalloc_mon_value *nv = realloc(v, cap * sizeof(*v));
+
+		if (!nv) {
+			t->failed = true;
+			free(v);
+			return;
+		}
+		v = nv;
+		v[0].sz = sizeof(*v);
+		n = rdtalloc_mon_read(m->r, NULL, 0, v, cap);
+		if (n < 0 || (size_t)n <= cap)
+			break;
+		cap = (size_t)n;
+	}
+	if (n < 0) {
+		free(v);
+		return;	/* no monitoring here: those families are simply absent */
+	}
+	family(t, "rdtalloc_llc_occupancy_bytes", "gauge",
+	       "Bytes of the L3 cache domain held by the group (its RMID).");
+	for (i = 0; i < (size_t)n; i++)
+		if (v[i].valid & RDTALLOC_MON_EV_OCCUPANCY)
+			put(t, "rdtalloc_llc_occupancy_bytes{group=\"%s\",cache_id=\"%u\"} %" PRIu64
+			    "\n", v[i].group, v[i].cache_id, v[i].llc_occupancy);
+	family(t, "rdtalloc_mbm_total_bytes_total", "counter",
+	       "Bytes of memory traffic of the group in the L3 domain, local and remote.");
+	for (i = 0; i < (size_t)n; i++)
+		if (v[i].valid & RDTALLOC_MON_EV_TOTAL)
+			put(t, "rdtalloc_mbm_total_bytes_total{group=\"%s\",cache_id=\"%u\"} %" PRIu64
+			    "\n", v[i].group, v[i].cache_id, v[i].mbm_total);
+	family(t, "rdtalloc_mbm_local_bytes_total", "counter",
+	       "Bytes of memory traffic of the group to its local memory node.");
+	for (i = 0; i < (size_t)n; i++)
+		if (v[i].valid & RDTALLOC_MON_EV_LOCAL)
+			put(t, "rdtalloc_mbm_local_bytes_total{group=\"%s\",cache_id=\"%u\"} %" PRIu64
+			    "\n", v[i].group, v[i].cache_id, v[i].mbm_local);
+	family(t, "rdtalloc_monitor_ok", "gauge", "Whether the group's counters in the domain "
+	       "read (1) or not (0: unavailable, error, unsupported).");
+	for (i = 0; i < (size_t)n; i++)
+		put(t, "rdtalloc_monitor_ok{group=\"%s\",cache_id=\"%u\"} %d\n", v[i].group,
+		    v[i].cache_id, v[i].state == RDTALLOC_MON_OK);
+	for (i = 0; i < (size_t)n; i++)
+		nomon += v[i].rmid == RDTALLOC_RMID_NONE &&
+			 (i == 0 || strcmp(v[i].group, v[i - 1].group));
+	family(t, "rdtalloc_groups_without_rmid", "gauge",
+	       "Groups counted with the default group: no RMID was free for them.");
+	put(t, "rdtalloc_groups_without_rmid %u\n", nomon);
+	free(v);
+}
+
+/* CLOSIDs in use per resource and domain. */
+static void closids(struct metrics *m, struct text *t)
+{
+	static const char *const res[] = { "L3", "L2", "MB" };
+	unsigned int ids[256];
+	size_t r;
+	int nd, d, n;
+
+	family(t, "rdtalloc_closids_in_use", "gauge",
+	       "CLOSIDs in use in the domain (ours and the default group's; on resctrl the "
+	       "classes of our groups).");
+	for (r = 0; r < sizeof(res) / sizeof(res[0]); r++) {
+		nd = rdtalloc_domains(m->r, res[r], ids, 256);
+		for (d = 0; d < nd && d < 256; d++) {
+			n = rdtalloc_closids(m->r, res[r], ids[d], NULL, 0);
+			if (n >= 0)
+				put(t, "rdtalloc_closids_in_use{resource=\"%s\",cache_id=\"%u\"} %d\n",
+				    res[r], ids[d], n);
+		}
+	}
+	n = rdtalloc_group_count(m->r);
+	family(t, "rdtalloc_groups", "gauge", "Groups in the state, the default group included.");
+	put(t, "rdtalloc_groups %d\n", n < 0 ? 0 : n);
+}
+
+static void counter(struct text *t, const char *name, const char *help, uint64_t v)
+{
+	family(t, name, "counter", help);
+	put(t, "%s %" PRIu64 "\n", name, v);
+}
+
+/* The agent's own figures, copied under its lock: one consistent sample. */
+static void agent_figures(struct metrics *m, struct text *t)
+{
+	struct agent_stats s;
+	uint64_t cum = 0;
+	int i;
+
+	pthread_mutex_lock(&m->a->st.mu);
+	s = m->a->st;
+	pthread_mutex_unlock(&m->a->st.mu);
+	counter(t, "rdtalloc_agent_syncs_total", "Syncs of the backend with the state.", s.syncs);
+	counter(t, "rdtalloc_agent_repairs_total", "Changes that brought the backend back to the "
+		"state (drift repaired).", s.repairs);
+	counter(t, "rdtalloc_agent_tasks_moved_total", "Tasks placed in their groups (joins to "
+		"bound cgroups, and by syncs).", s.tasks_moved + s.placed);
+	counter(t, "rdtalloc_agent_bindings_dropped_total", "Bindings dropped: tasks exited, "
+		"cgroups removed, tasks another tool moved.", s.dropped);
+	counter(t, "rdtalloc_agent_containers_released_total", "Containers gone without poststop "
+		"whose records and groups were released.", s.containers_released);
+	counter(t, "rdtalloc_agent_membership_events_total", "Joins to bound cgroups seen.",
+		s.events);
+	counter(t, "rdtalloc_agent_membership_events_lost_total", "Joins the ring buffer had no "
+		"room for (a full sync follows).", s.events_lost);
+	counter(t, "rdtalloc_agent_errors_total", "Syncs and placements that failed.",
+		s.sync_errors + s.place_errors);
+	family(t, "rdtalloc_agent_membership_lag_seconds", "histogram",
+	       "From a task's join to a bound cgroup to its placement in the group.");
+	for (i = 0; i < AGENT_LAG_BUCKETS; i++) {
+		cum += s.lag_bucket[i];
+		put(t, "rdtalloc_agent_membership_lag_seconds_bucket{le=\"%g\"} %" PRIu64 "\n",
+		    agent_lag_le[i], cum);
+	}
+	put(t, "rdtalloc_agent_membership_lag_seconds_bucket{le=\"+Inf\"} %" PRIu64 "\n",
+	    s.lag_count);
+	put(t, "rdtalloc_agent_membership_lag_seconds_sum %.9f\n", s.lag_sum);
+	put(t, "rdtalloc_agent_membership_lag_seconds_count %" PRIu64 "\n", s.lag_count);
+	family(t, "rdtalloc_agent_bpf", "gauge", "1: joins are seen by the BPF program; 0: the "
+	       "agent scans (the fallback).");
+	put(t, "rdtalloc_agent_bpf %d\n", s.bpf ? 1 : 0);
+	family(t, "rdtalloc_agent_last_sync_timestamp_seconds", "gauge",
+	       "When the last sync succeeded (Unix time).");
+	put(t, "rdtalloc_agent_last_sync_timestamp_seconds %.3f\n", s.last_sync);
+}
+
+static enum MHD_Result respond(struct MHD_Connection *conn, unsigned int code, char *body,
+			       size_t len, const char *type)
+{
+	struct MHD_Response *res = MHD_create_response_from_buffer(len, body,
+								   MHD_RESPMEM_MUST_FREE);
+	enum MHD_Result ret;
+
+	if (!res) {
+		free(body);
+		return MHD_NO;
+	}
+	MHD_add_response_header(res, "Content-Type", type);
+	ret = MHD_queue_response(conn, code, res);
+	MHD_destroy_response(res);
+	return ret;
+}
+
+static enum MHD_Result plain(struct MHD_Connection *conn, unsigned int code, const char *msg)
+{
+	char *body = strdup(msg);
+
+	return body ? respond(conn, code, body, strlen(body), "text/plain; charset=utf-8") :
+		      MHD_NO;
+}
+
+static enum MHD_Result handle(void *cls, struct MHD_Connection *conn, const char *url,
+			      const char *method, const char *version, const char *data,
+			      size_t *size, void **state)
+{
+	struct metrics *m = cls;
+	struct text t = { 0 };
+	char msg[512];
+	double age;
+
+	(void)version;
+	(void)data;
+	(void)size;
+	(void)state;
+	if (strcmp(method, "GET") && strcmp(method, "HEAD"))
+		return plain(conn, MHD_HTTP_METHOD_NOT_ALLOWED, "GET only\n");
+	if (!strcmp(url, "/healthz")) {
+		pthread_mutex_lock(&m->a->st.mu);
+		age = agent_now() - m->a->st.last_sync;
+		snprintf(msg, sizeof(msg), "last sync %.1f s ago%s%s\n", age,
+			 m->a->st.last_error[0] ? "; last error: " : "", m->a->st.last_error);
+		pthread_mutex_unlock(&m->a->st.mu);
+		/* three intervals without a good sync: something is wrong */
+		if (age > 3 * m->a->interval + 5)
+			return plain(conn, MHD_HTTP_SERVICE_UNAVAILABLE, msg);
+		return plain(conn, MHD_HTTP_OK, msg);
+	}
+	if (strcmp(url, "/metrics"))
+		return plain(conn, MHD_HTTP_NOT_FOUND, "not found: /metrics, /healthz\n");
+	pthread_mutex_lock(&m->mu);
+	monitoring(m, &t);
+	closids(m, &t);
+	pthread_mutex_unlock(&m->mu);
+	agent_figures(m, &t);
+	if (t.failed || !t.s) {
+		free(t.s);
+		return plain(conn, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory\n");
+	}
+	return respond(conn, MHD_HTTP_OK, t.s, t.len, "text/plain; version=0.0.4; charset=utf-8");
+}
+
+/* "127.0.0.1:9431", "[::1]:9431", "0.0.0.0:9431": an address and a port. */
+static int parse_listen(const char *s, struct sockaddr_storage *ss, socklen_t *len)
+{
+	char host[64];
+	const char *colon;
+	char *end;
+	long port;
+	size_t n;
+
+	if (s[0] == '[') {
+		const char *rb = strchr(s, ']');
+
+		if (!rb || rb[1] != ':' || (n = (size_t)(rb - s - 1)) >= sizeof(host))
+			return -EINVAL;
+		memcpy(host, s + 1, n);
+		host[n] = '\0';
+		colon = rb + 1;
+	} else {
+		colon = strrchr(s, ':');
+		if (!colon || (n = (size_t)(colon - s)) >= sizeof(host) || !n)
+			return -EINVAL;
+		memcpy(host, s, n);
+		host[n] = '\0';
+	}
+	errno = 0;
+	port = strtol(colon + 1, &end, 10);
+	if (errno || *end || end == colon + 1 || port < 1 || port > 65535)
+		return -EINVAL;
+	memset(ss, 0, sizeof(*ss));
+	if (inet_pton(AF_INET, host, &((struct sockaddr_in *)ss)->sin_addr) == 1) {
+		((struct sockaddr_in *)ss)->sin_family = AF_INET;
+		((struct sockaddr_in *)ss)->sin_port = htons((uint16_t)port);
+		*len = sizeof(struct sockaddr_in);
+		return 0;
+	}
+	if (inet_pton(AF_INET6, host, &((struct sockaddr_in6 *)ss)->sin6_addr) == 1) {
+		((struct sockaddr_in6 *)ss)->sin6_family = AF_INET6;
+		((struct sockaddr_in6 *)ss)->sin6_port = htons((uint16_t)port);
+		*len = sizeof(struct sockaddr_in6);
+		return 0;
+	}
+	return -EINVAL;
+}
+
+struct metrics *metrics_start(struct agent *a, char *why, size_t len)
+{
+	struct sockaddr_storage ss;
+	struct metrics *m;
+	socklen_t sl;
+	int ret;
+
+	if (parse_listen(a->listen, &ss, &sl)) {
+		snprintf(why, len, "--listen %s: give ADDRESS:PORT (127.0.0.1:9431, [::1]:9431)",
+			 a->listen);
+		return NULL;
+	}
+	m = calloc(1, sizeof(*m));
+	if (!m) {
+		snprintf(why, len, "out of memory");
+		return NULL;
+	}
+	m->a = a;
+	pthread_mutex_init(&m->mu, NULL);
+	{
+		struct rdtalloc_opts o = a->opts;
+
+		o.flags |= RDTALLOC_F_NO_CREATE;
+		ret = rdtalloc_open(&m->r, &o);
+	}
+	if (ret) {
+		snprintf(why, len, "%s", rdtalloc_errmsg(NULL));
+		goto fail;
+	}
+	m->d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG |
+				(ss.ss_family == AF_INET6 ? MHD_USE_IPv6 : 0),
+				0, NULL, NULL, handle, m,
+				MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
+				MHD_OPTION_CONNECTION_LIMIT, (unsigned int)16,
+				MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)10,
+				MHD_OPTION_END);
+	if (!m->d) {
+		snprintf(why, len, "cannot listen on %s: %s", a->listen, strerror(errno));
+		goto fail;
+	}
+	(void)sl;
+	return m;
+fail:
+	rdtalloc_close(m->r);
+	pthread_mutex_destroy(&m->mu);
+	free(m);
+	return NULL;
+}
+
+void metrics_stop(struct metrics *m)
+{
+	if (!m)
+		return;
+	MHD_stop_daemon(m->d);
+	rdtalloc_close(m->r);
+	pthread_mutex_destroy(&m->mu);
+	free(m);
+}
