@@ -74,6 +74,7 @@ static int load_state(rdtalloc_t *r)
 	st->sink = r->sink;
 	rdt_state_free(r->st);
 	r->st = st;
+	r->st_gen++;
 	return 0;
 }
 
@@ -165,6 +166,8 @@ static int end(rdtalloc_t *r, bool write, int ret)
 		if (wret)
 			ret = err[0] ? rdt_fail(r, wret, "%s", err) : wret;
 	}
+	if (write)
+		r->st_gen++;	/* whatever it did: what was derived from r->st is stale */
 	if (write && ret < 0) {
 		r->be->ops->abort(r, committed);
 		/* Whatever the engine did in memory, the file is the truth. */

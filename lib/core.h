@@ -44,6 +44,7 @@ struct rdtalloc {
 	bool hook_checked;		/* RDTALLOC_F_SNAPSHOT: the hook was looked for */
 	size_t gc_cursor;		/* where the exited-task sweep resumes */
 	/* The state's bound tasks by group (counting sort), current while tix_gen is the map's. */
+	uint64_t st_gen;		/* bumped whenever r->st is replaced or changed */
 	uint64_t tix_gen;
 	unsigned int tix_ngroups;
 	size_t *tix_off;		/* [ngroups + 1] */

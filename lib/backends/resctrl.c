@@ -85,6 +85,11 @@ struct rc_ctx {
 	unsigned int ours, foreign;	/* control groups after the last realise */
 	char foreign_names[192];	/* " (a, b, ...)" of those not ours, for info */
 	bool mon;			/* L3 monitoring: each group a MON group of its own */
+	/* where each group's tasks go, as the last plan said, while r->st_gen is place_gen */
+	char (*place_dir)[64];
+	unsigned int place_n;
+	uint64_t place_gen;
+	bool place_ok;
 	bool *mon_fresh;		/* [ngroups]: its MON group was made by this realise */
 };
 
@@ -2480,6 +2485,10 @@ static void rc_close_ops(struct rdtalloc *r)
 	free(c->undo);
 	c->undo = NULL;
 	c->cap_undo = 0;
+	free(c->place_dir);
+	c->place_dir = NULL;
+	c->place_n = 0;
+	c->place_ok = false;
 	rdt_state_free(c->before);
 	c->before = NULL;
 }
@@ -2585,16 +2594,56 @@ static int rc_sync(struct rdtalloc *r, bool full, struct rdt_sync_out *out)
  * tool's group). Writes the kernel takes as they come: placing a task
  * twice is harmless, an exited one is skipped.
  */
+/*
+ * Where each group's tasks go - its class's control group, "" for none made
+ * yet - from a plan of the kernel as it is, kept until the state changes:
+ * joins come in bursts, and a plan reads every control group's schemata.
+ */
+static int place_map(struct rdtalloc *r)
+{
+	struct rc_ctx *c = ctx_of(r);
+	struct rc_view v = { 0 }, bv = { 0 };
+	unsigned int g;
+	int ret;
+
+	if (c->place_ok && c->place_gen == r->st_gen && c->place_n == r->st->ngroups)
+		return 0;
+	c->place_ok = false;
+	ret = plan(r, r->st, NULL, &v, &bv);
+	if (!ret && c->place_n != r->st->ngroups) {
+		void *nd = realloc(c->place_dir, (r->st->ngroups + 1) * sizeof(*c->place_dir));
+
+		if (!nd)
+			ret = rdt_fail(r, -ENOMEM, "out of memory");
+		else
+			c->place_dir = nd;
+	}
+	for (g = 0; !ret && g < r->st->ngroups; g++) {
+		int k = v.cls_of[g];
+
+		snprintf(c->place_dir[g], sizeof(c->place_dir[g]), "%s",
+			 g > 0 && k >= 0 && v.cls[k].dir >= 0 ? dir_name(&v, k) : "");
+	}
+	if (!ret) {
+		c->place_n = r->st->ngroups;
+		c->place_gen = r->st_gen;
+		c->place_ok = true;
+	}
+	view_free(&v);
+	view_free(&bv);
+	return ret;
+}
+
 static int rc_place_tasks(struct rdtalloc *r, const pid_t *tids, size_t n, unsigned int *moved)
 {
-	struct rc_view v = { 0 }, bv = { 0 };
+	struct rc_ctx *c = ctx_of(r);
 	size_t i;
 	int ret;
 
 	*moved = 0;
 	ret = rc_lock(r);
 	if (!ret)
-		ret = plan(r, r->st, NULL, &v, &bv);
+		ret = place_map(r);
 	for (i = 0; !ret && i < n; i++) {
 		char text[24], md[RC_MON_DIR_MAX];
 		const char *to, *to_mon;
@@ -2602,28 +2651,30 @@ static int rc_place_tasks(struct rdtalloc *r, const pid_t *tids, size_t n, unsig
 
 		if (g < 0)
 			g = rdt_core_cgroup_task_group(r, tids[i]);
-		if (g <= 0 || v.cls_of[g] < 0 || v.cls[v.cls_of[g]].dir < 0)
+		if (g <= 0 || !c->place_dir[g][0])
 			continue;	/* default, or its class not made yet: the sync's */
-		to = dir_name(&v, v.cls_of[g]);
+		to = c->place_dir[g];
 		to_mon = mon_of(r, r->st, g);
 		snprintf(text, sizeof(text), "%d\n", (int)tids[i]);
-		ret = *to_mon ? 0 : write_file(r, to, "tasks", text);
+		/* a MON group takes only its control group's tasks: there first */
+		ret = write_file(r, to, "tasks", text);
 		if (!ret && *to_mon) {
-			/* a MON group takes only its control group's tasks: there first */
-			ret = write_file(r, to, "tasks", text);
 			mon_dir(to, to_mon, md, sizeof(md));
-			if (!ret)
-				ret = write_file(r, md, "tasks", text);
+			ret = write_file(r, md, "tasks", text);
 		}
-		if (ret == -ESRCH || ret == -ENOENT) {
-			ret = 0;	/* gone meanwhile, or its group removed: the sync's */
+		if (ret == -ENOENT) {
+			/* our directory gone behind our back: the next sync makes it again */
+			c->place_ok = false;
+			ret = 0;
+			continue;
+		}
+		if (ret == -ESRCH) {
+			ret = 0;	/* exited meanwhile */
 			continue;
 		}
 		if (!ret)
 			(*moved)++;
 	}
-	view_free(&v);
-	view_free(&bv);
 	return ret;
 }
 

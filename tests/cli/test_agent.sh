@@ -1,0 +1,247 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# test_agent: rdtctl agent (rdtalloc-agent) keeping a state true between
+# commands, on the resctrl emulator with real cgroup v2 cgroups:
+# - a task written into a bound cgroup (and into a cgroup below it) lands in
+#   its group's control and MON group with no command run; a cgroup bound
+#   elsewhere below it wins; a task of an unbound cgroup is never touched;
+# - drift (a MON group removed, schemata rewritten, a control group of ours
+#   removed) is repaired within 5 s, and logged;
+# - one agent per state (the second names the first's pid); SIGTERM stops it
+#   cleanly; kill -9 loses nothing: what happened meanwhile is done at restart;
+# - the fallback without BPF (--no-bpf) places by its scan and says so;
+# - /metrics passes promtool check metrics, /healthz answers 200;
+# - a container gone without poststop (its process killed, its cgroup
+#   removed) is released, with the group made for it, by the agent, and
+#   without an agent by rdtctl sync.
+. "$(dirname "$0")/lib.sh"
+need_python
+
+FS=${RDTALLOC_TEST_RESCTRLFS:-}
+[ "$(id -u)" -eq 0 ] && [ -c /dev/fuse ] || skip "the agent's tests need root and /dev/fuse"
+[ -n "$FS" ] && [ -x "$FS" ] || skip "no resctrl emulator (RDTALLOC_TEST_RESCTRLFS)"
+[ -n "${RDTALLOC_AGENT:-}" ] && [ -x "$RDTALLOC_AGENT" ] || skip "no rdtalloc-agent (a build without libmicrohttpd)"
+CGR=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
+[ -n "$CGR" ] || skip "cgroup v2 is not mounted"
+
+MACHINE=$MACHINE_REAL
+MNT=$TMP/resctrl
+NAME=rdtalloc-agent-test-$$
+CG=$CGR/$NAME
+PORT=$((20000 + $$ % 20000))
+FSPID=
+APID=
+
+mounted() { grep -q " $MNT fuse.resctrl " /proc/mounts; }
+
+agent_cleanup()
+{
+	[ -n "$APID" ] && kill -KILL "$APID" 2>/dev/null
+	cleanup_children
+	for d in "$CG/sub/deep" "$CG/sub" "$CG/other" "$CG/c1" "$CG"; do
+		[ -d "$d" ] || continue
+		while read -r p; do echo "$p" >"$CGR/cgroup.procs" 2>/dev/null; done <"$d/cgroup.procs"
+		rmdir "$d" 2>/dev/null
+	done
+	if mounted; then fusermount3 -u -z "$MNT" 2>/dev/null; fi
+	[ -n "$FSPID" ] && wait "$FSPID" 2>/dev/null
+}
+CLEANUP=agent_cleanup
+
+mkdir -p "$MNT"
+"$FS" "$MNT" -f --machine "$MACHINE" 2>"$TMP/fs.log" &
+FSPID=$!
+i=0
+while ! mounted; do
+	i=$((i + 1))
+	[ $i -gt 100 ] && { echo "FATAL: the emulator did not mount" >&2; exit 1; }
+	sleep 0.05
+done
+
+rc() { run_raw --backend resctrl --resctrl-root "$MNT" --machine "$MACHINE" --state-dir "$STATE" "$@"; }
+
+# start_agent ARGS: the agent in the background; APID its pid; waits until it serves
+start_agent()
+{
+	"$RDTCTL" --backend resctrl --resctrl-root "$MNT" --machine "$MACHINE" \
+		--state-dir "$STATE" agent --listen "127.0.0.1:$PORT" "$@" 2>>"$TMP/agent.log" &
+	APID=$!
+	i=0
+	while [ ! -s "$STATE/agent.json" ] && [ $i -lt 200 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	[ -s "$STATE/agent.json" ] || fail "the agent did not start: $(cat "$TMP/agent.log")"
+}
+
+# start_in DIR: a sleeping process started in cgroup DIR; its pid in P
+start_in()
+{
+	sh -c 'echo $$ >"$1/cgroup.procs" && exec sleep 300' sh "$1" &
+	P=$!
+	CHILDREN="$CHILDREN $P"
+}
+
+# within SECONDS CMD...: CMD succeeds within SECONDS (polled every 20 ms)
+within()
+{
+	w_n=$(python3 -c "print(int($1 * 50))")
+	shift
+	while [ "$w_n" -gt 0 ]; do
+		"$@" && return 0
+		sleep 0.02
+		w_n=$((w_n - 1))
+	done
+	return 1
+}
+
+in_tasks() { grep -qx "$2" "$1" 2>/dev/null; }
+dir_of() { rc -j group show "$1" >/dev/null; ls -d "$MNT"/rdtalloc-*/mon_groups/"$1" 2>/dev/null | sed 's|/mon_groups/.*||'; }
+
+mkdir "$CG" "$CG/sub" "$CG/other" "$CG/c1" || fail "mkdir cgroups"
+rc group create batch --schema 'L3:0=3'
+expect_rc 0 "group batch"
+rc group create db --schema 'L3:0=c'
+expect_rc 0 "group db"
+rc cgroup bind batch "$NAME"
+expect_rc 0 "bind the cgroup to batch"
+rc cgroup bind db "$NAME/other"
+expect_rc 0 "bind the cgroup below it to db"
+BATCH=$(dir_of batch)
+DB=$(dir_of db)
+[ -n "$BATCH" ] && [ -n "$DB" ] && [ "$BATCH" != "$DB" ] && pass || fail "control groups of batch and db: '$BATCH' '$DB'"
+
+rc agent status
+expect_rc 0 "agent status without an agent"
+expect_out "no agent" "no agent serves $STATE/state.json (start one: rdtctl agent, or the rdtalloc-agent service)"
+
+start_agent
+rc -j agent status
+json "status: running, seen by BPF" "[d['running'], d['membership'], d['pid']]" "[true, \"bpf\", $APID]"
+rc agent --listen none
+expect_rc 1 "a second agent for the same state"
+expect_err_has "the first one named" "rdtalloc-agent: an agent serves $STATE/state.json already (pid $APID): one agent per state"
+
+# joins, placed with no command run
+start_in "$CG"
+if within 2 in_tasks "$BATCH/mon_groups/batch/tasks" "$P"; then pass; else
+	fail "a task joining the bound cgroup was not placed in batch's MON group"; fi
+in_tasks "$BATCH/tasks" "$P" && pass || fail "not in batch's control group"
+start_in "$CG/sub"
+if within 2 in_tasks "$BATCH/mon_groups/batch/tasks" "$P"; then pass; else
+	fail "a task joining a cgroup below the bound one was not placed"; fi
+start_in "$CG/other"
+if within 2 in_tasks "$DB/mon_groups/db/tasks" "$P"; then pass; else
+	fail "a task joining the cgroup bound to db below batch's was not placed in db"; fi
+mkdir "$CGR/$NAME-unbound" 2>/dev/null
+start_in "$CGR/$NAME-unbound"
+UNB=$P
+sleep 0.5
+if grep -qx "$UNB" "$MNT"/rdtalloc-*/tasks 2>/dev/null; then fail "a task of an unbound cgroup was moved"; else pass; fi
+kill "$UNB" 2>/dev/null
+wait "$UNB" 2>/dev/null
+rmdir "$CGR/$NAME-unbound" 2>/dev/null
+
+# drift: repaired within 5 s, and said
+rmdir "$BATCH/mon_groups/batch"
+echo "L3:0=f;1=f" >"$BATCH/schemata"
+if within 5 sh -c "[ -d '$BATCH/mon_groups/batch' ] && grep -q 'L3:0=3;' '$BATCH/schemata'"; then
+	pass; else fail "drift not repaired within 5 s: $(cat "$BATCH/schemata")"; fi
+if within 2 grep -q "the kernel disagrees with the state (0 control groups of ours missing, 0 left over, 1 with other schemata or CPUs, 1 monitoring group missing)" "$TMP/agent.log"; then
+	pass; else fail "the repair was not logged: $(cat "$TMP/agent.log")"; fi
+
+# metrics and health
+python3 - "$PORT" >"$TMP/metrics" 2>"$TMP/metrics.err" <<'PY'
+import sys, urllib.request
+print(urllib.request.urlopen("http://127.0.0.1:%s/metrics" % sys.argv[1], timeout=5).read().decode(), end="")
+PY
+[ $? -eq 0 ] && pass || fail "GET /metrics: $(cat "$TMP/metrics.err")"
+if command -v promtool >/dev/null 2>&1; then
+	if promtool check metrics <"$TMP/metrics" >"$TMP/prom" 2>&1; then pass; else
+		fail "promtool check metrics: $(cat "$TMP/prom")"; fi
+elif [ -n "${RDTALLOC_TEST_STRICT:-}" ]; then
+	fail "promtool is missing (Debian package prometheus; scripts/deps.sh installs it)"
+fi
+for m in 'rdtalloc_groups 3' 'rdtalloc_agent_bpf 1' 'rdtalloc_closids_in_use{resource="L3",cache_id="0"} 3'; do
+	grep -qxF "$m" "$TMP/metrics" && pass || fail "/metrics has no line '$m'"; done
+grep -q '^rdtalloc_agent_repairs_total [1-9]' "$TMP/metrics" && pass || fail "no repairs counted"
+grep -q '^rdtalloc_agent_membership_lag_seconds_count [3-9]' "$TMP/metrics" && pass ||
+	fail "the lag histogram did not count the joins"
+python3 - "$PORT" >"$TMP/health" 2>&1 <<'PY'
+import sys, urllib.request
+r = urllib.request.urlopen("http://127.0.0.1:%s/healthz" % sys.argv[1], timeout=5)
+print(r.status, r.read().decode().split(";")[0].strip())
+PY
+case $(cat "$TMP/health") in "200 last sync "*) pass ;; *) fail "/healthz: $(cat "$TMP/health")" ;; esac
+
+# kill -9: nothing lost - a join while no agent runs is placed at restart
+kill -KILL "$APID"
+wait "$APID" 2>/dev/null
+rc agent status
+expect_out "killed: not running" "no agent serves $STATE/state.json (start one: rdtctl agent, or the rdtalloc-agent service)"
+start_in "$CG"
+LATE=$P
+sleep 0.3
+in_tasks "$BATCH/tasks" "$LATE" && fail "placed with no agent running?" || pass
+start_agent
+if within 3 in_tasks "$BATCH/mon_groups/batch/tasks" "$LATE"; then pass; else
+	fail "the join made while the agent was dead was not placed at its restart"; fi
+
+# SIGTERM: a clean stop
+kill -TERM "$APID"
+wait "$APID"
+[ $? -eq 0 ] && pass || fail "SIGTERM: the agent did not exit 0"
+[ -e "$STATE/agent.json" ] && fail "agent.json left after a clean stop" || pass
+APID=
+
+# the fallback: no BPF, a scan every second, and it says so
+start_agent --no-bpf --scan 1
+rc -j agent status
+json "status: the fallback" "d['membership']" scan
+rc agent status
+expect_out_has "status says it is the fallback" "joins: the fallback: a full sync at a fixed interval (no BPF)"
+start_in "$CG/sub"
+if within 4 in_tasks "$BATCH/mon_groups/batch/tasks" "$P"; then pass; else
+	fail "the fallback's scan did not place a join"; fi
+
+# a container gone without poststop: released by the agent
+start_in "$CG/c1"
+CP=$P
+printf '{"ociVersion": "1.0.2", "id": "leak1", "status": "creating", "pid": %d, "bundle": "/b", "annotations": {"rdtalloc.group": "made1", "rdtalloc.schema": "L3:0=30"}}' "$CP" >"$TMP/ctr.json"
+rc oci-hook createRuntime <"$TMP/ctr.json"
+expect_rc 0 "a container placed, its group made"
+rc group list
+expect_out_has "made1 exists" "made1"
+kill -KILL "$CP"
+wait "$CP" 2>/dev/null
+rmdir "$CG/c1"
+if within 5 sh -c "! '$RDTCTL' --backend resctrl --resctrl-root '$MNT' --state-dir '$STATE' group list | grep -qx made1"; then
+	pass; else fail "the dead container's group was not released within 5 s"; fi
+rc save
+case $OUT in *leak1*) fail "its record stayed" ;; *) pass ;; esac
+kill -TERM "$APID"
+wait "$APID"
+APID=
+
+# ... and without an agent, by rdtctl sync; a live container is kept
+mkdir "$CG/c1"
+start_in "$CG/c1"
+CP=$P
+printf '{"ociVersion": "1.0.2", "id": "leak2", "status": "creating", "pid": %d, "bundle": "/b", "annotations": {"rdtalloc.group": "made2", "rdtalloc.schema": "L3:0=30"}}' "$CP" >"$TMP/ctr.json"
+rc oci-hook createRuntime <"$TMP/ctr.json"
+expect_rc 0 "a second container"
+rc sync
+expect_rc 0 "sync with the container alive"
+rc group list
+expect_out_has "a live container's group stays" "made2"
+kill -KILL "$CP"
+wait "$CP" 2>/dev/null
+rmdir "$CG/c1"
+rc sync
+expect_rc 0 "sync after the container died"
+expect_out_has "sync says so" "1 container gone without poststop released"
+rc group list
+case $OUT in *made2*) fail "made2 stayed" ;; *) pass ;; esac
+rc group list
+expect_out_has "a group a person made stays" "batch"
+
+finish
