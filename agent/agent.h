@@ -46,6 +46,9 @@ struct agent {
 	double interval;		/* seconds between drift checks */
 	double scan;			/* seconds between full syncs (the fallback's pace) */
 	bool no_bpf;
+	const char *config;		/* --config: applied (pruning) at start and when it changes */
+	char config_sum[65];		/* what was applied last: its text's FNV-1a, hex */
+	char config_bad[65];		/* what failed last (said once, tried each tick) */
 	char state_path[4096];
 	char dir[4096];			/* the state's directory */
 	struct agent_stats st;

@@ -39,7 +39,7 @@ const double agent_lag_le[AGENT_LAG_BUCKETS] = {
 static const char usage_text[] =
 "Usage: rdtalloc-agent [--backend NAME] [--state-dir DIR] [--machine DESC]\n"
 "                      [--resctrl-root DIR] [--msr-root DIR] [--listen ADDR:PORT|none]\n"
-"                      [--interval S] [--scan S] [--no-bpf]\n"
+"                      [--interval S] [--scan S] [--no-bpf] [--config FILE]\n"
 "Keeps one state true between commands: tasks joining bound cgroups placed,\n"
 "drift repaired, containers gone without poststop released; serves /metrics.\n"
 "  --listen ADDR:PORT  where /metrics and /healthz are served (default\n"
@@ -47,6 +47,8 @@ static const char usage_text[] =
 "  --interval S        seconds between drift checks (default 1)\n"
 "  --scan S            seconds between full syncs (default 30; 1 without BPF)\n"
 "  --no-bpf            no BPF program: scan every --scan seconds instead\n"
+"  --config FILE       a configuration (docs/config.md) applied with --prune at\n"
+"                      start and whenever the file changes (a ConfigMap)\n"
 "See docs/agent.md and rdtctl(1), rdtctl agent.\n";
 
 static bool g_quiet_log;
@@ -119,7 +121,7 @@ static const char *env(const char *name)
 static int parse_args(struct agent *a, int argc, char **argv)
 {
 	enum { O_BACKEND = 256, O_STATE, O_MACHINE, O_RESCTRL, O_MSR, O_LISTEN, O_INTERVAL,
-	       O_SCAN, O_NOBPF, O_VERSION };
+	       O_SCAN, O_NOBPF, O_VERSION, O_CONFIG };
 	static const struct option opts[] = {
 		{ "backend", required_argument, NULL, O_BACKEND },
 		{ "state-dir", required_argument, NULL, O_STATE },
@@ -130,6 +132,7 @@ static int parse_args(struct agent *a, int argc, char **argv)
 		{ "interval", required_argument, NULL, O_INTERVAL },
 		{ "scan", required_argument, NULL, O_SCAN },
 		{ "no-bpf", no_argument, NULL, O_NOBPF },
+		{ "config", required_argument, NULL, O_CONFIG },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, O_VERSION },
 		{ NULL, 0, NULL, 0 },
@@ -175,6 +178,9 @@ static int parse_args(struct agent *a, int argc, char **argv)
 			break;
 		case O_NOBPF:
 			a->no_bpf = true;
+			break;
+		case O_CONFIG:
+			a->config = optarg;
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
@@ -327,6 +333,65 @@ static void sync_now(struct agent *a, bool full)
 		agent_log("%s", rep.what);
 }
 
+/*
+ * --config: the file applied with --prune when its text differs from what
+ * was applied last (a kubelet swaps a ConfigMap's file by symlinks; the
+ * text is what counts). A file that does not apply is logged and tried
+ * again at the next tick; the state stays as it was.
+ */
+static void apply_config(struct agent *a)
+{
+	char sum[65], *text;
+	uint64_t h = UINT64_C(0xcbf29ce484222325);
+	long n;
+	FILE *f;
+	int ret;
+
+	if (!a->config)
+		return;
+	f = fopen(a->config, "re");
+	if (!f) {
+		snprintf(sum, sizeof(sum), "missing");
+		if (strcmp(sum, a->config_sum))
+			agent_log("--config %s: %s", a->config, strerror(errno));
+		snprintf(a->config_sum, sizeof(a->config_sum), "%s", sum);
+		return;
+	}
+	text = malloc(RDTALLOC_CONFIG_MAX + 1);
+	n = text ? (long)fread(text, 1, RDTALLOC_CONFIG_MAX + 1, f) : -1;
+	fclose(f);
+	if (n < 0 || n > (long)RDTALLOC_CONFIG_MAX) {
+		agent_log("--config %s: unreadable or larger than %u MiB", a->config,
+			  RDTALLOC_CONFIG_MAX >> 20);
+		free(text);
+		return;
+	}
+	text[n] = '\0';
+	for (long i = 0; i < n; i++)
+		h = (h ^ (unsigned char)text[i]) * UINT64_C(0x100000001b3);
+	snprintf(sum, sizeof(sum), "%016llx", (unsigned long long)h);
+	if (!strcmp(sum, a->config_sum)) {
+		free(text);
+		return;
+	}
+	ret = rdtalloc_apply_config(a->r, text, RDTALLOC_APPLY_PRUNE |
+				    RDTALLOC_APPLY_SKIP_MISSING_TASKS);
+	free(text);
+	if (ret < 0) {
+		if (strcmp(sum, a->config_bad))
+			agent_log("--config %s was not applied (tried again every %g s): %s",
+				  a->config, a->interval, rdtalloc_errmsg(a->r));
+		snprintf(a->config_bad, sizeof(a->config_bad), "%s", sum);
+		pthread_mutex_lock(&a->st.mu);
+		a->st.sync_errors++;
+		snprintf(a->st.last_error, sizeof(a->st.last_error), "%s", rdtalloc_errmsg(a->r));
+		pthread_mutex_unlock(&a->st.mu);
+		return;
+	}
+	agent_log("--config %s applied: %d change%s", a->config, ret, ret == 1 ? "" : "s");
+	snprintf(a->config_sum, sizeof(a->config_sum), "%s", sum);
+}
+
 static volatile sig_atomic_t g_stop;
 
 int main(int argc, char **argv)
@@ -399,6 +464,7 @@ int main(int argc, char **argv)
 		epoll_ctl(ep, EPOLL_CTL_ADD, ev.data.fd, &ev);
 	}
 	/* what changed while no agent ran: all of it, once */
+	apply_config(&a);
 	sync_now(&a, true);
 	next_full = agent_mono() + a.scan;
 	write_status(&a);
@@ -455,6 +521,7 @@ int main(int argc, char **argv)
 					lost = now_lost;
 					full = true;
 				}
+				apply_config(&a);
 				sync_now(&a, full);
 				if (full)
 					next_full = agent_mono() + a.scan;

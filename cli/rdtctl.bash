@@ -66,7 +66,7 @@ _rdtctl()
 	fi
 
 	local globals="--backend --state-dir --machine --msr-root --resctrl-root --precedence --json --pretty --quiet --help --version"
-	local objects="info group schema task exec cgroup cpu closids cdp save apply reset hook demo map monitor sim oci-hook profile trace plan help"
+	local objects="info group schema task exec cgroup cpu closids cdp save apply reset hook demo map monitor sim oci-hook profile trace plan sync agent help"
 
 	case $prev in
 	--backend)
@@ -201,6 +201,22 @@ _rdtctl()
 		;;
 	oci-hook/)
 		_rdtctl_reply "createRuntime prestart poststop"
+		;;
+	sync/*)
+		_rdtctl_reply "--full"
+		;;
+	agent/*)
+		case $prev in
+		--config) _rdtctl_files -f ;;
+		--listen | --interval | --scan) ;;
+		*)
+			if [[ -z $verb && $cur != -* ]]; then
+				_rdtctl_reply "status"
+			else
+				_rdtctl_reply "--listen --interval --scan --no-bpf --config"
+			fi
+			;;
+		esac
 		;;
 	sim/load | sim/unload)
 		if [[ $cur == -* ]]; then

@@ -4,8 +4,9 @@
 # ConfigMap whose configuration rdtctl applies (checked with --dry-run) and
 # a DaemonSet that is privileged, in the host's PID namespace, mounts
 # /sys/fs/resctrl, /sys/fs/bpf, /sys/fs/cgroup, the state directory and the
-# ConfigMap, and whose loop is valid sh. The Dockerfile builds from this
-# tree with the project's own deps.sh.
+# ConfigMap, and runs rdtalloc-agent with the ConfigMap's file, metrics on
+# the pod's address and /healthz as its readiness probe. The Dockerfile
+# builds from this tree with the project's own deps.sh.
 . "$(dirname "$0")/lib.sh"
 
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
@@ -36,15 +37,25 @@ assert vols["config"]["configMap"]["name"] == cm["metadata"]["name"]
 assert mounts["config"] == "/etc/rdtalloc"
 state = next(e["value"] for e in c["env"] if e["name"] == "RDTALLOC_STATE_DIR")
 assert mounts["state"] == state == vols["state"]["hostPath"]["path"]
-script = c["args"][0]
-assert c["command"] == ["/bin/sh", "-c"] and "/etc/rdtalloc/rdtalloc.conf" in script
-assert "rdtctl apply --prune" in script
-open(tmp + "/loop.sh", "w").write(script)
+# the agent, given the ConfigMap's file, metrics on the pod's address, ready by /healthz
+assert c["command"] == ["rdtalloc-agent"], c["command"]
+args = c["args"]
+assert args[args.index("--config") + 1] == "/etc/rdtalloc/rdtalloc.conf"
+assert args[args.index("--listen") + 1] == "$(POD_IP):9431"
+assert any(e["name"] == "POD_IP" and e["valueFrom"]["fieldRef"]["fieldPath"] == "status.podIP"
+           for e in c["env"])
+assert c["readinessProbe"]["httpGet"]["path"] == "/healthz"
+open(tmp + "/args", "w").write(" ".join(a for a in args if "POD_IP" not in a))
 open(tmp + "/rdtalloc.conf", "w").write(cm["data"]["rdtalloc.conf"])
 print("ok")
 PY
 if [ "$(cat "$TMP/check")" = ok ]; then pass; else fail "the manifests: $(cat "$TMP/check")"; fi
-if sh -n "$TMP/loop.sh"; then pass; else fail "the DaemonSet's loop is not valid sh"; fi
+# the agent takes the DaemonSet's options (its --help parses them; --listen given apart)
+if [ -n "${RDTALLOC_AGENT:-}" ] && [ -x "$RDTALLOC_AGENT" ]; then
+	# shellcheck disable=SC2046
+	if "$RDTALLOC_AGENT" $(sed 's/--listen//' "$TMP/args") --help >/dev/null; then pass; else
+		fail "rdtalloc-agent refuses the DaemonSet's arguments: $(cat "$TMP/args")"; fi
+fi
 run apply --dry-run "$TMP/rdtalloc.conf"
 expect_rc 0 "the ConfigMap's configuration applies"
 expect_out_contains "it makes db and batch" "group db"

@@ -91,6 +91,32 @@ assert not re.search(k, "xrdtalloc.group") and re.search(v, "web"), v
 EOF2
 done
 
+# The agent, where the build has it: its unit names the installed agent,
+# and the agent runs from the prefix against the installed library.
+if [ -x "$build/agent/rdtalloc-agent" ]; then
+	unit=$prefix/share/rdtalloc/rdtalloc-agent.service
+	if grep -qx "ExecStart=$prefix/bin/rdtalloc-agent" "$unit" 2>/dev/null; then
+		pass "rdtalloc-agent.service runs $prefix/bin/rdtalloc-agent"
+	else
+		fail "rdtalloc-agent.service: $(grep ExecStart= "$unit" 2>&1)"
+	fi
+	if [ -f "$prefix/share/rdtalloc/agent.md" ]; then pass "installed share/rdtalloc/agent.md"
+	else fail "installed share/rdtalloc/agent.md"; fi
+	try "the installed rdtalloc-agent runs" env LD_LIBRARY_PATH="$(dirname \
+		"$(find "$prefix" -name 'librdtalloc.so.0' | head -n 1)")" \
+		"$prefix/bin/rdtalloc-agent" --version
+fi
+
+# Every installed unit names the installed programs, not the default prefix's.
+for unit in rdtalloc-hook rdtalloc; do
+	f=$prefix/share/rdtalloc/$unit.service
+	if grep -q "^ExecStart=$prefix/bin/rdtctl " "$f" 2>/dev/null; then
+		pass "$unit.service runs $prefix/bin/rdtctl"
+	else
+		fail "$unit.service: $(grep ExecStart= "$f" 2>&1)"
+	fi
+done
+
 pc=$(find "$prefix" -name rdtalloc.pc | head -n 1)
 so=$(find "$prefix" -name 'librdtalloc.so' | head -n 1)
 if [ -z "$pc" ] || [ -z "$so" ]; then
@@ -151,7 +177,8 @@ fi
 
 # Symbol versions: the hook calls came in 0.2, the calls below in 0.3 (the
 # resctrl backend and issue 13's), rdtalloc_state_id and the batch binds in
-# 0.4, monitoring and the OCI hook in 0.5, everything else is 0.1.
+# 0.4, monitoring and the OCI hook in 0.5, leases and the agent's calls in
+# 0.6, everything else is 0.1.
 vers=$(objdump -T "$so" | awk '$NF ~ /^rdtalloc_/ { print $(NF-1), $NF }')
 wrong=$(printf '%s\n' "$vers" | awk '{
 	want = "RDTALLOC_0.1"
@@ -162,11 +189,14 @@ wrong=$(printf '%s\n' "$vers" | awk '{
 		want = "RDTALLOC_0.4"
 	if ($2 ~ /^rdtalloc_(mon_get_info|group_rmid|mon_read|sim_set_load|oci_hook|goresctrl_config|sim_replay|trace_curve|trace_convert|plan|plan_check|plan_traces)$/)
 		want = "RDTALLOC_0.5"
+	if ($2 ~ /^rdtalloc_(schema_lease|schema_restore|sync|place_tasks|state_path)$/)
+		want = "RDTALLOC_0.6"
 	if ($1 != want) print $2 "@" $1
 }')
 if [ -n "$vers" ] && [ -z "$wrong" ]; then
 	pass "symbol versions: rdtalloc_hook_* at RDTALLOC_0.2, the 0.3 calls at RDTALLOC_0.3," \
-		"the 0.4 calls at RDTALLOC_0.4, the 0.5 calls at RDTALLOC_0.5, the rest at RDTALLOC_0.1"
+		"the 0.4 calls at RDTALLOC_0.4, the 0.5 calls at RDTALLOC_0.5, the 0.6 calls at" \
+		"RDTALLOC_0.6, the rest at RDTALLOC_0.1"
 else
 	fail "wrong symbol versions: $(echo "$wrong" | tr '\n' ' ')"
 fi
