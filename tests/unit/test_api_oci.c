@@ -103,9 +103,16 @@ static void input_checks(void **state)
 	refused("createRuntime", state_of("c1\\u0000zzz", "\"rdtalloc.group\": \"web\""), -EINVAL,
 		"container state: not one JSON document (a string holds \\u0000, which no name "
 		"or value may, at byte 33)");
-	refused("createRuntime", state_of("a", "\"rdtalloc.group\": \"web\\u0000!!\""), -EINVAL,
-		"container state: not one JSON document (a string holds \\u0000, which no name "
-		"or value may, at byte 125)");
+	{
+		/* the byte depends on the length of the child's pid */
+		const char *js = state_of("a", "\"rdtalloc.group\": \"web\\u0000!!\"");
+		char want[160];
+
+		snprintf(want, sizeof(want), "container state: not one JSON document (a string "
+			 "holds \\u0000, which no name or value may, at byte %d)",
+			 (int)(strstr(js, "\\u0000") - js));
+		refused("createRuntime", js, -EINVAL, want);
+	}
 	/* an escaped backslash before "u0000" is six characters, not a NUL */
 	refused("createRuntime", "{\"ociVersion\": \"1\", \"id\": \"a\\\\u0000\"}", -EINVAL,
 		"container state: id \"a\\u0000\": 1 to 256 of A-Z a-z 0-9 _ + . -");
