@@ -264,6 +264,9 @@ json_object *rdt_oci_state_json(const struct rdt_state *st)
 		if (c->cgroup) {
 			json_object_object_add(o, "cgroup", json_object_new_string(c->cgroup));
 			json_object_object_add(o, "bound", json_object_new_boolean(c->bound));
+			if (c->cgroup_id)
+				json_object_object_add(o, "cgroup_id",
+						       json_object_new_int64((int64_t)c->cgroup_id));
 		}
 		if (c->pid) {
 			json_object_object_add(o, "pid", json_object_new_int64(c->pid));
@@ -277,7 +280,7 @@ json_object *rdt_oci_state_json(const struct rdt_state *st)
 static int read_ctr(struct rdt_state *st, json_object *o, size_t i, const char *path,
 		    char *err, size_t len)
 {
-	json_object *id, *grp, *cr, *cg = NULL, *bd = NULL, *pid = NULL, *start = NULL;
+	json_object *id, *grp, *cr, *cg = NULL, *bd = NULL, *pid = NULL, *start = NULL, *cid = NULL;
 	struct rdt_oci_ctr c = { 0 };
 
 	if (!json_object_is_type(o, json_type_object) ||
@@ -292,6 +295,8 @@ static int read_ctr(struct rdt_state *st, json_object *o, size_t i, const char *
 	      strlen(json_object_get_string(cg)) >= RDT_CGROUP_PATH_MAX)) ||
 	    (json_object_object_get_ex(o, "bound", &bd) &&
 	     !json_object_is_type(bd, json_type_boolean)) ||
+	    (json_object_object_get_ex(o, "cgroup_id", &cid) &&
+	     (!json_object_is_type(cid, json_type_int) || json_object_get_int64(cid) <= 0)) ||
 	    (json_object_object_get_ex(o, "pid", &pid) &&
 	     (!json_object_is_type(pid, json_type_int) || json_object_get_int64(pid) <= 0 ||
 	      json_object_get_int64(pid) > INT32_MAX ||
@@ -310,6 +315,8 @@ static int read_ctr(struct rdt_state *st, json_object *o, size_t i, const char *
 	c.created = json_object_get_boolean(cr);
 	/* a record of 0.x before "bound" made every binding it names */
 	c.bound = cg && (!bd || json_object_get_boolean(bd));
+	if (cid)
+		c.cgroup_id = (uint64_t)json_object_get_int64(cid);
 	if (pid) {
 		c.pid = (pid_t)json_object_get_int64(pid);
 		c.start = (uint64_t)json_object_get_int64(start);
@@ -454,6 +461,7 @@ static int bind_cgroup(rdtalloc_t *r, int g, const char *path, struct rdt_oci_ct
 	c->cgroup = strdup(rel);
 	if (!c->cgroup)
 		return rdt_fail(r, -ENOMEM, "out of memory");
+	c->cgroup_id = id;
 	return 0;
 }
 
@@ -592,7 +600,10 @@ static bool ctr_gone(rdtalloc_t *r, const struct rdt_oci_ctr *c)
 	if (!root)
 		return false;	/* no cgroup2 mount to look in: not known gone */
 	snprintf(path, sizeof(path), "%s/%s", root, c->cgroup);
-	return stat(path, &sb) && errno == ENOENT;
+	if (stat(path, &sb))
+		return errno == ENOENT;
+	/* a new cgroup of the same name (a container of the same id made again) */
+	return c->cgroup_id && (uint64_t)sb.st_ino != c->cgroup_id;
 }
 
 int rdt_oci_gc(rdtalloc_t *r)

@@ -32,6 +32,7 @@ struct rdt_oci_ctr {
 	uint64_t group_seq;		/* its group (names may be reused) */
 	bool created;			/* the hook made the group for it */
 	char *cgroup;			/* its cgroup, in its group (relative), or NULL */
+	uint64_t cgroup_id;		/* that cgroup's id (inode); 0: not recorded (0.5.0) */
 	bool bound;			/* the hook bound that cgroup for it (else it was) */
 	pid_t pid;			/* its init process; 0: not recorded (0.5.0) */
 	uint64_t start;			/* and that process's start time */

@@ -10,10 +10,14 @@
  *  - one scrape of /metrics (its time, and its size).
  * A target missed is printed as MISSED. Needs root, /dev/fuse, cgroup v2.
  *
- * Usage: bench_agent [JOINS [IDLE_SECONDS]]
+ *  - CYCLES containers killed with their runtime (no poststop): no group,
+ *    record or CLOSID left (the agent releases them).
+ *
+ * Usage: bench_agent [JOINS [IDLE_SECONDS [CYCLES]]]
  */
 #include <arpa/inet.h>
 #include <dirent.h>
+#include <errno.h>
 #include <netinet/in.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -188,9 +192,102 @@ static double scrape(size_t *size)
 	return bench_now() - t0;
 }
 
+/* Lines of out matching what (a fixed string), from a shell command. */
+static long count_of(const char *cmd)
+{
+	FILE *p = popen(cmd, "r");
+	long n = -1;
+
+	if (p && fscanf(p, "%ld", &n) != 1)
+		n = -1;
+	if (p)
+		pclose(p);
+	return n;
+}
+
+/*
+ * Containers killed with their runtime: each cycle makes a cgroup, starts
+ * a process in it, runs the OCI hook's createRuntime for it (a group made
+ * for it), then kills the process with SIGKILL and removes the cgroup -
+ * no poststop ever runs. The agent releases them: afterwards no group, no
+ * record and no CLOSID beyond the start.
+ */
+static void leak(int cycles)
+{
+	char cg[600], procs[640], json[512], st[300], *argv_[8];
+	long g0, c0, g1, c1, r1;
+	double t0 = bench_now();
+	int k, w;
+
+	snprintf(st, sizeof(st), "%s/state.json", state);
+	snprintf(json, sizeof(json), "%s/ctr.json", tmp);
+	snprintf(cg, sizeof(cg), "%s --backend resctrl --resctrl-root %s --state-dir %s group list "
+		 "| wc -l", RDTCTL_PATH, mnt, state);
+	g0 = count_of(cg);
+	snprintf(cg, sizeof(cg), "ls -d %s/rdtalloc-* | wc -l", mnt);
+	c0 = count_of(cg);
+	argv_[0] = RDTCTL_PATH;
+	argv_[1] = "--backend";
+	argv_[2] = "resctrl";
+	argv_[3] = "--resctrl-root";
+	argv_[4] = mnt;
+	argv_[5] = "--state-dir";
+	argv_[6] = state;
+	argv_[7] = NULL;
+	for (k = 0; k < cycles; k++) {
+		char *av[] = { argv_[0], argv_[1], argv_[2], argv_[3], argv_[4], argv_[5], argv_[6],
+			       "oci-hook", "createRuntime", NULL };
+		pid_t child;
+		FILE *f;
+
+		snprintf(cg, sizeof(cg), "%s/leak", base);
+		mkdir(cg, 0755);
+		child = fork();
+		if (!child) {
+			snprintf(procs, sizeof(procs), "%s/cgroup.procs", cg);
+			f = fopen(procs, "w");
+			if (f) {
+				fprintf(f, "%d\n", (int)getpid());
+				fclose(f);
+			}
+			pause();
+			_exit(0);
+		}
+		/* the child in its cgroup before the hook looks */
+		snprintf(procs, sizeof(procs), "%s/cgroup.procs", cg);
+		for (w = 0; w < 1000 && !listed(procs, child); w++)
+			usleep(100);
+		f = fopen(json, "w");
+		fprintf(f, "{\"ociVersion\": \"1.0.2\", \"id\": \"leak%d\", \"status\": "
+			"\"creating\", \"pid\": %d, \"bundle\": \"/b\", \"annotations\": "
+			"{\"rdtalloc.group\": \"leak%d\", \"rdtalloc.schema\": \"L3:0=%x\"}}", k,
+			(int)child, k, 1u << (k % 16));
+		fclose(f);
+		bench_spawn(av, json);
+		kill(child, SIGKILL);
+		waitpid(child, NULL, 0);
+		while (rmdir(cg) && errno == EBUSY)
+			usleep(100);
+	}
+	t0 = bench_now() - t0;
+	/* the agent checks every second: give it two */
+	sleep(2);
+	snprintf(cg, sizeof(cg), "%s --backend resctrl --resctrl-root %s --state-dir %s group list "
+		 "| wc -l", RDTCTL_PATH, mnt, state);
+	g1 = count_of(cg);
+	snprintf(cg, sizeof(cg), "ls -d %s/rdtalloc-* | wc -l", mnt);
+	c1 = count_of(cg);
+	snprintf(cg, sizeof(cg), "grep -o '\"id\":\"leak' %s | wc -l", st);
+	r1 = count_of(cg);
+	printf("%d containers killed without poststop (%.1f s): groups %ld -> %ld, container "
+	       "records %ld, control groups (CLOSIDs) %ld -> %ld; target no leak: %s\n", cycles,
+	       t0, g0, g1, r1, c0, c1, g1 == g0 && r1 == 0 && c1 == c0 ? "met" : "MISSED");
+}
+
 int main(int argc, char **argv)
 {
 	int joins = argc > 1 ? atoi(argv[1]) : 1000, idle = argc > 2 ? atoi(argv[2]) : 60;
+	int cycles = argc > 3 ? atoi(argv[3]) : 10000;
 	double *lag = calloc((size_t)joins, sizeof(double)), t0, c0, s[20];
 	char path[1024], tasks[CGROUPS][512], json[512];
 	struct stat sb;
@@ -324,5 +421,6 @@ int main(int argc, char **argv)
 		s[i] = scrape(&bytes);
 	printf("one scrape of /metrics at %d groups: median %.2f ms (%zu bytes)\n", GROUPS,
 	       bench_median(s, 20) * 1e3, bytes);
+	leak(cycles);
 	return 0;
 }

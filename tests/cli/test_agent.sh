@@ -218,6 +218,33 @@ if within 5 sh -c "! '$RDTCTL' --backend resctrl --resctrl-root '$MNT' --state-d
 	pass; else fail "the dead container's group was not released within 5 s"; fi
 rc save
 case $OUT in *leak1*) fail "its record stayed" ;; *) pass ;; esac
+# a soak: containers killed with their runtime, one after another in a
+# cgroup of the same name (each a new cgroup): none left behind. CI runs
+# 100 cycles; tests/bench/bench_agent runs 10,000.
+rc group list
+G0=$(printf '%s\n' "$OUT" | wc -l)
+C0=$(ls -d "$MNT"/rdtalloc-* | wc -l)
+k=0
+while [ $k -lt 100 ]; do
+	mkdir "$CG/c1"
+	start_in "$CG/c1"
+	CP=$P
+	printf '{"ociVersion": "1.0.2", "id": "soak%d", "status": "creating", "pid": %d, "bundle": "/b", "annotations": {"rdtalloc.group": "soak%d", "rdtalloc.schema": "L3:0=%x"}}' \
+		"$k" "$CP" "$k" $((1 << (k % 16))) >"$TMP/ctr.json"
+	rc oci-hook createRuntime <"$TMP/ctr.json"
+	[ "$RC" -eq 0 ] || { fail "soak cycle $k: $ERR"; break; }
+	kill -KILL "$CP"
+	wait "$CP" 2>/dev/null
+	while ! rmdir "$CG/c1" 2>/dev/null; do sleep 0.01; done
+	k=$((k + 1))
+done
+sleep 1.5
+rc group list
+G1=$(printf '%s\n' "$OUT" | wc -l)
+C1=$(ls -d "$MNT"/rdtalloc-* | wc -l)
+R1=$(grep -o '"id":"soak' "$STATE/state.json" | wc -l)
+if [ "$G1" -eq "$G0" ] && [ "$C1" -eq "$C0" ] && [ "$R1" -eq 0 ]; then pass; else
+	fail "100 containers killed without poststop left groups $G0 -> $G1, control groups $C0 -> $C1, records $R1"; fi
 kill -TERM "$APID"
 wait "$APID"
 APID=

@@ -260,6 +260,64 @@ if [ -n "$FS" ] && [ -x "$FS" ] && [ -c /dev/fuse ]; then
 	del_ctr rcg
 	if [ -z "$(cd "$TMP/resctrl" && ls -d rdtalloc-* 2>/dev/null)" ]; then pass; else
 		fail "resctrl: the class's control group stays after runc delete"; fi
+
+	# runc exec into an annotated container: the exec'd process is runc's
+	# child, in the container's cgroup - the agent places it in the group
+	# within moments, with no command run; in both layouts
+	if [ -n "${RDTALLOC_AGENT:-}" ] && [ -x "$RDTALLOC_AGENT" ]; then
+		for LAYOUT in host v2; do
+			[ $LAYOUT = v2 ] && [ ! -e "$NS" ] && continue
+			ST=$TMP/rc-exec-$LAYOUT
+			mkdir -m 700 "$ST"
+			RR=$TMP/resctrl
+			if [ $LAYOUT = v2 ]; then
+				# the namespace does not see the host's FUSE mount: one of its own
+				RR=$TMP/resctrl-v2
+				mkdir -p "$RR"
+				in_layout "$FS" "$RR" -f --machine "$MACHINE" >/dev/null \
+					2>>"$TMP/fs.log" &
+				FSV2=$!
+				CHILDREN="$CHILDREN $FSV2"
+				i=0
+				while [ $i -lt 100 ] && ! in_layout grep -q " $RR fuse.resctrl " /proc/mounts; do
+					sleep 0.05
+					i=$((i + 1))
+				done
+			fi
+			in_layout "$RDTALLOC_AGENT" --backend resctrl --resctrl-root "$RR" \
+				--machine "$MACHINE" --state-dir "$ST" --listen none \
+				>/dev/null 2>"$TMP/agent-$LAYOUT.log" &
+			AGENT=$!
+			CHILDREN="$CHILDREN $AGENT"
+			bundle "$TMP/b-ex-$LAYOUT" '{"rdtalloc.group": "ex", "rdtalloc.schema": "L3:0=f"}' \
+				"$BUSY" --backend resctrl --resctrl-root "$RR" \
+				--machine "$MACHINE" --state-dir "$ST"
+			run_ctr "ex-$LAYOUT" "$TMP/b-ex-$LAYOUT"
+			if [ $RUNC_RC -eq 0 ]; then pass; else
+				fail "$LAYOUT: runc run for exec: $(cat "$TMP/runc.err")"; fi
+			DIR=$(in_layout sh -c "cd '$RR' && ls -d rdtalloc-* 2>/dev/null | head -n 1")
+			in_layout runc --root "$RUNC_ROOT" exec -d "ex-$LAYOUT" /bin/sleep 300 \
+				>/dev/null 2>"$TMP/exec.err" || fail "$LAYOUT: runc exec: $(cat "$TMP/exec.err")"
+			EXP=$(pgrep -n -f '^/bin/sleep 300$')
+			i=0
+			while [ $i -lt 150 ] && ! in_layout grep -qx "$EXP" "$RR/$DIR/mon_groups/ex/tasks" 2>/dev/null; do
+				sleep 0.02
+				i=$((i + 1))
+			done
+			if [ -n "$EXP" ] && in_layout grep -qx "$EXP" "$RR/$DIR/mon_groups/ex/tasks"; then pass; else
+				fail "$LAYOUT: the exec'd process $EXP was not placed in ex by the agent ($(cat "$TMP/agent-$LAYOUT.log"))"; fi
+			del_ctr "ex-$LAYOUT"
+			kill "$AGENT"
+			wait "$AGENT" 2>/dev/null
+			if [ $LAYOUT = v2 ]; then
+				in_layout fusermount3 -u -z "$RR"
+				wait "$FSV2" 2>/dev/null
+			fi
+		done
+		LAYOUT=host
+	else
+		skip_part "no rdtalloc-agent (RDTALLOC_AGENT): runc exec with the agent"
+	fi
 	fusermount3 -u -z "$TMP/resctrl"
 	wait "$FSPID"
 	FSPID=
