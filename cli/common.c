@@ -251,18 +251,24 @@ rdtalloc_t *ctx(void)
  * Read-only commands: nothing created or written (not even a repair of the
  * kernel), and one snapshot of the state answers them.
  */
+/* A look: what it prints is marked where the backend does not hold the state. */
+static bool g_look;
+
 rdtalloc_t *ctx_ro(void)
 {
+	g_look = true;
 	return ctx_flags(RDTALLOC_F_READ_ONLY | RDTALLOC_F_SNAPSHOT);
 }
 
 /*
- * monitor: no state is created, and the running totals beside an existing
- * one are kept (counters.json), so that two runs continue each other.
+ * monitor: a look - nothing created or repaired, what is missing marked -
+ * that keeps the running totals beside the state (counters.json), so that
+ * two runs continue each other.
  */
 rdtalloc_t *ctx_monitor(void)
 {
-	return ctx_flags(RDTALLOC_F_NO_CREATE);
+	g_look = true;
+	return ctx_flags(RDTALLOC_F_READ_ONLY | RDTALLOC_F_MON_TOTALS);
 }
 
 rdtalloc_t *ctx_replace(void)
@@ -285,6 +291,98 @@ static void oom(void)
 	nomem = true;
 }
 
+/* ---- drift: what a look marks ------------------------------------------------ */
+
+static struct rdtalloc_drift_item *g_drift;
+static int g_ndrift = -1;
+
+/* The context's drift (rdtalloc_drift), read once; none when it cannot be read. */
+static void drift_load(void)
+{
+	int n;
+
+	if (g_ndrift >= 0)
+		return;
+	g_ndrift = 0;
+	if (!g_ctx || !g_look)
+		return;
+	n = rdtalloc_drift(g_ctx, NULL, 0);
+	if (n <= 0)
+		return;
+	g_drift = calloc((size_t)n, sizeof(*g_drift));
+	if (!g_drift)
+		return;
+	g_drift[0].sz = sizeof(*g_drift);
+	n = rdtalloc_drift(g_ctx, g_drift, (size_t)n);
+	g_ndrift = n > 0 ? n : 0;
+}
+
+/* "group db: its control group is missing", or the item alone when about no group */
+static json_object *drift_text(const struct rdtalloc_drift_item *d, bool with_group)
+{
+	char buf[RDTALLOC_NAME_MAX + 256];
+
+	snprintf(buf, sizeof(buf), "%s%s%s%s", with_group && d->group[0] ? "group " : "",
+		 with_group ? d->group : "", with_group && d->group[0] ? ": " : "", d->what);
+	return jstr(buf);
+}
+
+/* o["drift"]: the items of group (NULL: all of them), when there are any. */
+static void drift_add(json_object *o, const char *group)
+{
+	json_object *a = NULL;
+	int i;
+
+	for (i = 0; i < g_ndrift; i++) {
+		if (group && strcmp(g_drift[i].group, group))
+			continue;
+		if (!a)
+			a = jarr();
+		jpush(a, drift_text(&g_drift[i], !group));
+	}
+	if (a)
+		jset(o, "drift", a);
+}
+
+/*
+ * Mark a look's document: an object or array element about a group
+ * ("group" or "name") gets that group's drift, any other object the whole
+ * list (info, a domain of closids or map).
+ */
+void drift_mark(json_object *doc)
+{
+	json_object *v;
+	size_t i;
+
+	drift_load();
+	if (!g_ndrift || !doc)
+		return;
+	if (json_object_is_type(doc, json_type_array)) {
+		for (i = 0; i < json_object_array_length(doc); i++)
+			drift_mark(json_object_array_get_idx(doc, i));
+		return;
+	}
+	if (!json_object_is_type(doc, json_type_object))
+		return;
+	if ((json_object_object_get_ex(doc, "group", &v) ||
+	     json_object_object_get_ex(doc, "name", &v)) && json_object_is_type(v, json_type_string))
+		drift_add(doc, json_object_get_string(v));
+	else
+		drift_add(doc, NULL);
+}
+
+/* Text: a line each, after what the look printed. */
+void drift_print(void)
+{
+	int i;
+
+	drift_load();
+	for (i = 0; i < g_ndrift; i++)
+		printf("drift: %s%s%s%s (the next change, or the agent, repairs it)\n",
+		       g_drift[i].group[0] ? "group " : "", g_drift[i].group,
+		       g_drift[i].group[0] ? ": " : "", g_drift[i].what);
+}
+
 /*
  * The document printed last is kept, not freed: rdtctl exits right after,
  * and freeing the document of 10,000 groups took a sixth of `rdtctl map`.
@@ -298,6 +396,8 @@ int emit(json_object *doc, void (*human)(json_object *doc))
 		json_object_put(doc);
 		return fail_msg("out of memory");
 	}
+	if (g_look && g_opts.json)
+		drift_mark(doc);
 	if (g_opts.json) {
 		int fl = JSON_C_TO_STRING_NOSLASHESCAPE |
 			 (g_opts.pretty ? JSON_C_TO_STRING_PRETTY : JSON_C_TO_STRING_PLAIN);
@@ -305,6 +405,8 @@ int emit(json_object *doc, void (*human)(json_object *doc))
 		puts(json_object_to_json_string_ext(doc, fl));
 	} else {
 		human(doc);
+		if (g_look)
+			drift_print();
 	}
 	json_object_put(g_printed);
 	g_printed = doc;
@@ -742,6 +844,8 @@ static int stream_item(struct stream *s, json_object *o)
 		json_object_put(o);
 		return fail_msg("out of memory");
 	}
+	if (g_look && g_opts.json)
+		drift_mark(o);
 	if (s->all) {
 		jpush(s->all, o);
 		return EXIT_OK;
@@ -763,6 +867,8 @@ static int stream_end(struct stream *s)
 		return emit(s->all, NULL);
 	if (g_opts.json)
 		fputs("]\n", stdout);
+	else if (g_look)
+		drift_print();
 	return EXIT_OK;
 }
 

@@ -3,6 +3,7 @@
  * group: rdtctl group create|remove|list|show. Also the per-group document
  * (schema, CPUs, tasks, CLOSIDs) that `group show` prints.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -282,7 +283,7 @@ static json_object *group_closids(rdtalloc_t *r, const char *name, const char *s
 		json_object *o;
 		int ret = rdtalloc_group_closid(r, name, doms[i].res, doms[i].id, &closid);
 
-		if (ret < 0) {
+		if (ret < 0 && ret != -ESTALE) {
 			fail_lib(r, ret);
 			json_object_put(a);
 			return NULL;
@@ -290,7 +291,11 @@ static json_object *group_closids(rdtalloc_t *r, const char *name, const char *s
 		o = jobj();
 		jset(o, "resource", jstr(doms[i].res));
 		jset(o, "cache_id", jint(doms[i].id));
-		jset(o, "closid", jint(closid));
+		/* -ESTALE: its control group is missing (drift, marked): no CLOSID now */
+		if (ret == -ESTALE)
+			jset_null(o, "closid");
+		else
+			jset(o, "closid", jint(closid));
 		if (strcmp(doms[i].res, "MB")) {
 			long long b = alloc_bytes(r, schema, &doms[i], 0);
 
@@ -407,8 +412,11 @@ static void print_group(json_object *o)
 	for (size_t i = 0; i < json_object_array_length(cl); i++) {
 		json_object *c = json_object_array_get_idx(cl, i);
 
-		printf(" %s/%lld=%lld", jget_str(c, "resource"), jget_int(c, "cache_id"),
-		       jget_int(c, "closid"));
+		if (jget(c, "closid"))
+			printf(" %s/%lld=%lld", jget_str(c, "resource"), jget_int(c, "cache_id"),
+			       jget_int(c, "closid"));
+		else	/* its control group is missing: drift */
+			printf(" %s/%lld=-", jget_str(c, "resource"), jget_int(c, "cache_id"));
 	}
 	if (jget(o, "monitored"))
 		printf("\n  rmid:    %s", jget(o, "rmid") ? json_object_get_string(jget(o, "rmid")) :

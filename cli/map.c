@@ -942,6 +942,7 @@ static int add_resource(rdtalloc_t *r, json_object *doc, const struct rdtalloc_r
 			return EXIT_FAIL;
 		}
 		if (map_opts.stream) {
+			drift_mark(dom);
 			printf("%s%s", map_opts.streamed ? "," : "[",
 			       json_object_to_json_string_ext(dom, JSON_C_TO_STRING_NOSLASHESCAPE |
 								 JSON_C_TO_STRING_PLAIN));
@@ -1074,6 +1075,8 @@ int do_map(int argc, char **argv)
 		map_opts.direct = true;
 		doc = map_doc(r, argc == 1 ? argv[0] : NULL, domain ? &id : NULL);
 		json_object_put(doc);
+		if (doc)
+			drift_print();
 		return doc ? EXIT_OK : EXIT_FAIL;
 	}
 	if (g_opts.json && !g_opts.pretty && !svg) {

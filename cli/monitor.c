@@ -40,9 +40,9 @@ struct row {
 static const char *state_name(int st)
 {
 	static const char *const names[] = { "ok", "unavailable", "error", "unsupported",
-					     "unassigned" };
+					     "unassigned", "missing" };
 
-	return st >= 0 && st <= RDTALLOC_MON_UNASSIGNED ? names[st] : "error";
+	return st >= 0 && st <= RDTALLOC_MON_MISSING ? names[st] : "error";
 }
 
 static double rate(uint64_t now, uint64_t prev, uint64_t t, uint64_t pt)

@@ -212,6 +212,14 @@ int do_oci_hook(int argc, char **argv);
 int do_profile(int argc, char **argv);
 int do_trace(int argc, char **argv);
 int do_plan(int argc, char **argv);
+/*
+ * A look's marks where the backend does not hold the state (rdtalloc_drift):
+ * a "drift" member on the document's group items (or the whole list on
+ * other objects), and text lines after what was printed. emit() does both
+ * for looks (ctx_ro, ctx_monitor); commands that print by themselves call them.
+ */
+void drift_mark(json_object *doc);
+void drift_print(void);
 int do_sync(int argc, char **argv);
 int do_agent(int argc, char **argv);
 /* cli/trace.c: rdtctl sim replay */

@@ -132,6 +132,13 @@ struct rdt_group_ops {
 	 * r->st itself changed (exited tasks, removed cgroups, an adopted root).
 	 */
 	int (*sync)(struct rdtalloc *r, bool full, struct rdt_sync_out *out);
+	/*
+	 * Optional, inside a read call: each object of r->st the backend does
+	 * not hold as it says (cb's group "" for one about no group); cb
+	 * returning non-zero stops the walk and is returned.
+	 */
+	int (*drift)(struct rdtalloc *r, int (*cb)(const char *group, const char *what, void *arg),
+		     void *arg);
 	/* Optional: put these tasks where r->st says, now (they just joined a cgroup). */
 	int (*place_tasks)(struct rdtalloc *r, const pid_t *tids, size_t n, unsigned int *moved);
 };

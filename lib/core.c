@@ -45,7 +45,7 @@ static const struct rdt_backend *const backends[] = {
 #define OPTS_GET(opts, field, def) (OPTS_HAS(opts, field) ? (opts)->field : (def))
 
 #define KNOWN_FLAGS (RDTALLOC_F_EPHEMERAL | RDTALLOC_F_NO_CREATE | RDTALLOC_F_REPLACE_MACHINE | \
-		     RDTALLOC_F_SNAPSHOT | RDTALLOC_F_READ_ONLY)
+		     RDTALLOC_F_SNAPSHOT | RDTALLOC_F_READ_ONLY | RDTALLOC_F_MON_TOTALS)
 
 /* Bound tasks checked for exit per write, so stale bindings go away gradually. */
 #define GC_BATCH 32
@@ -2094,6 +2094,10 @@ static int closid_names(rdtalloc_t *r, unsigned int adom, unsigned int closid, c
 		size_t l = strlen(name) + !first;
 
 		ret = r->be->ops->group_closid(r, order[i], adom, &k);
+		if (ret == -ESTALE) {
+			rdt_clear_err(r);
+			continue;	/* its control group is missing: it holds no CLOSID now */
+		}
 		if (ret)
 			return ret;
 		if (k != closid)

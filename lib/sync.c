@@ -98,3 +98,46 @@ RDTALLOC_API int rdtalloc_place_tasks(rdtalloc_t *r, const pid_t *tids, size_t n
 		*moved = m;
 	return ret;
 }
+
+struct drift_walk {
+	struct rdtalloc_drift_item *out;
+	size_t max, n, stride;
+};
+
+static int drift_one(const char *group, const char *what, void *arg)
+{
+	struct drift_walk *w = arg;
+
+	if (w->n < w->max) {
+		struct rdtalloc_drift_item d = { .sz = w->stride < sizeof(d) ? w->stride : sizeof(d) };
+		char *at = (char *)w->out + w->n * w->stride;
+
+		snprintf(d.group, sizeof(d.group), "%s", group);
+		snprintf(d.what, sizeof(d.what), "%s", what);
+		memcpy(at, &d, d.sz);
+	}
+	w->n++;
+	return w->n > 65536;	/* enough to say something is badly wrong */
+}
+
+RDTALLOC_API int rdtalloc_drift(rdtalloc_t *r, struct rdtalloc_drift_item *out, size_t max)
+{
+	struct drift_walk w = { .out = out, .max = max };
+	int ret;
+
+	if (!r)
+		return -EINVAL;
+	if (max && (!out || out[0].sz < sizeof(size_t)))
+		return rdt_fail(r, -EINVAL, "rdtalloc_drift: out is NULL or out[0].sz is not set");
+	if (max)
+		w.stride = out[0].sz;
+	ret = rdt_core_begin(r, false);
+	if (ret)
+		return ret;
+	if (r->be->ops->drift && !r->peek)
+		ret = r->be->ops->drift(r, drift_one, &w);
+	ret = rdt_core_end(r, false, ret < 0 ? ret : 0);
+	if (ret)
+		return ret;
+	return w.n > (size_t)INT32_MAX ? INT32_MAX : (int)w.n;
+}

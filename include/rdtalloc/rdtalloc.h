@@ -68,6 +68,13 @@ typedef struct rdtalloc rdtalloc_t;
  * tools that only look (rdtctl info, show, save, closids, map).
  */
 #define RDTALLOC_F_READ_ONLY (1u << 4)
+/*
+ * (0.6) With RDTALLOC_F_READ_ONLY: the monitoring counters' running totals
+ * are still kept in counters.json beside the state (their own file and
+ * lock), so that two monitor runs continue each other; nothing else is
+ * written, the kernel included.
+ */
+#define RDTALLOC_F_MON_TOTALS (1u << 5)
 
 struct rdtalloc_opts {
 	size_t sz;		/* sizeof(struct rdtalloc_opts) of the caller */
@@ -269,6 +276,21 @@ RDTALLOC_API int rdtalloc_sync(rdtalloc_t *r, unsigned int flags,
  */
 RDTALLOC_API int rdtalloc_place_tasks(rdtalloc_t *r, const pid_t *tids, size_t n,
 				      unsigned int *moved);
+/*
+ * (0.6) Where the backend does not hold the state now (drift): on resctrl a
+ * control group or monitoring group of ours missing, one holding other
+ * schemata or CPUs, one left over. Up to max items into out (stride
+ * out[0].sz); returns how many there are. A look, on any context: what a
+ * read-only command marks, and what the next change (or the agent)
+ * repairs. group is "" for an item about no group of ours.
+ */
+struct rdtalloc_drift_item {
+	size_t sz;
+	char group[RDTALLOC_NAME_MAX + 1];
+	char what[192];
+};
+
+RDTALLOC_API int rdtalloc_drift(rdtalloc_t *r, struct rdtalloc_drift_item *out, size_t max);
 
 /*
  * Group modes (0.3). Shareable (the default): masks may overlap other
@@ -462,7 +484,11 @@ struct rdtalloc_closid_entry {
 RDTALLOC_API int rdtalloc_closid_entries(rdtalloc_t *r, const char *resource,
 					 unsigned int cache_id, struct rdtalloc_closid_entry *out,
 					 size_t max, char *names, size_t names_len);
-/* The CLOSID a group holds in one domain. */
+/*
+ * The CLOSID a group holds in one domain. -ESTALE (0.6) where the backend
+ * does not hold the group now (resctrl: its control group is missing,
+ * rdtalloc_drift says so): it holds no CLOSID until the next change.
+ */
 RDTALLOC_API int rdtalloc_group_closid(rdtalloc_t *r, const char *group, const char *resource,
 				       unsigned int cache_id, unsigned int *closid);
 /* The CLOSID in force on cpu while task tid runs there (0: no task/idle). */
@@ -546,6 +572,7 @@ enum rdtalloc_mon_state {
 	RDTALLOC_MON_ERROR = 2,		/* the hardware refused the read */
 	RDTALLOC_MON_UNSUPPORTED = 3,	/* no such event here, or an unmonitored group */
 	RDTALLOC_MON_UNASSIGNED = 4,	/* resctrl's mbm_assign_mode gave it no counter */
+	RDTALLOC_MON_MISSING = 5,	/* (0.6) its monitoring group is not in the kernel: drift */
 };
 
 /*

@@ -82,6 +82,9 @@ struct rc_ctx {
 	size_t nundo, cap_undo;
 	unsigned int changes;		/* kernel files written by the last realise */
 	unsigned int moved;		/* of them, tasks moved */
+	/* what the open repaired, reported by the first sync of this context */
+	char open_what[448];
+	unsigned int open_repairs, open_moved;
 	unsigned int ours, foreign;	/* control groups after the last realise */
 	char foreign_names[192];	/* " (a, b, ...)" of those not ours, for info */
 	bool mon;			/* L3 monitoring: each group a MON group of its own */
@@ -325,6 +328,38 @@ static void undo_write(struct rdtalloc *r, const char *dir, const char *file, co
 {
 	if (text)
 		write_file(r, dir, file, text);
+}
+
+/*
+ * What the undo log says was done - made, rewritten, removed, tasks placed
+ * - as one line for the agent's log and rdtctl sync ("" when nothing).
+ */
+static void describe_done(const struct rc_ctx *c, char *buf, size_t len)
+{
+	static const char *const verb[] = { [UNDO_RMDIR] = "made", [UNDO_WRITE] = "rewrote",
+					    [UNDO_MKDIR] = "removed" };
+	unsigned int tasks = 0, shown = 0;
+	size_t i, n = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < c->nundo && n + 1 < len; i++) {
+		const struct rc_undo *u = &c->undo[i];
+
+		if (u->op == UNDO_TASK) {
+			tasks++;
+			continue;
+		}
+		if (++shown > 6)
+			continue;	/* the count below says the rest */
+		n += (size_t)snprintf(buf + n, len - n, "%s%s %s%s%s", n ? ", " : "", verb[u->op],
+				      u->dir[0] ? u->dir : "the root",
+				      u->op == UNDO_WRITE ? "/" : "", u->op == UNDO_WRITE ? u->file : "");
+	}
+	if (shown > 6 && n + 1 < len)
+		n += (size_t)snprintf(buf + n, len - n, " and %u more", shown - 6);
+	if (tasks && n + 1 < len)
+		snprintf(buf + n, len - n, "%s%u task%s placed", n ? "; " : "", tasks,
+			 tasks == 1 ? "" : "s");
 }
 
 /* Put the kernel back as it was, newest step first; best effort. */
@@ -777,10 +812,10 @@ static int dir_drifted(const struct rc_view *v)
 
 /*
  * The view of r->st as the kernel holds it now: every class with its
- * directory. A context that is read only may find the kernel changed
- * behind our back: a class whose schemata were rewritten is answered from
- * the directory of ours they were rewritten in (the next change puts them
- * back there); a class with no directory at all is -ESTALE.
+ * directory. The kernel may have changed behind our back: a class whose
+ * schemata were rewritten is answered from the directory of ours they were
+ * rewritten in (the next change puts them back there); a class with no
+ * directory at all keeps dir -1, and looks answer around it.
  */
 static int view_current(struct rdtalloc *r, struct rc_view *v)
 {
@@ -798,30 +833,39 @@ static int view_current(struct rdtalloc *r, struct rc_view *v)
 		if (d >= 0)
 			v->dirs[d].cls = (int)k;
 	}
+	/*
+	 * A class whose control group is missing (removed, a remount) keeps
+	 * dir -1: looks answer from what exists and mark the rest as drift
+	 * (rdtalloc_drift); a class whose directory holds other schemata is
+	 * the drifted directory of ours, as a read-only open shows it.
+	 */
 	for (k = 0; !ret && k < v->ncls; k++) {
 		int d = v->cls[k].dir;
 
-		if (d < 0 && r->ro && (d = dir_drifted(v)) >= 0) {
+		if (d < 0 && (d = dir_drifted(v)) >= 0) {
 			v->cls[k].dir = d;
 			v->dirs[d].cls = (int)k;
 		}
-		if (d < 0)
-			ret = rdt_fail(r, -ESTALE, "resctrl does not hold this state: no control "
-				       "group of ours in %s has the schema of group '%s' (changed "
-				       "behind our back?); the next change re-applies it",
-				       ctx_of(r)->root, r->st->groups[v->cls[k].groups[0]].name);
 	}
 	if (ret)
 		view_free(v);
 	return ret;
 }
 
-/* The class number the API reports for group g: n of rdtalloc-<n>, 0 for the root. */
-static unsigned int class_number(const struct rc_view *v, int g)
+/*
+ * The class number the API reports for group g: n of rdtalloc-<n>, 0 for
+ * the root; -ESTALE (said) when its control group is missing: drift.
+ */
+static int class_number(struct rdtalloc *r, const struct rc_view *v, int g, unsigned int *n)
 {
 	int k = v->cls_of[g];
 
-	return k < 0 ? 0 : (unsigned int)v->dirs[v->cls[k].dir].n;
+	if (k >= 0 && v->cls[k].dir < 0)
+		return rdt_fail(r, -ESTALE, "group %s: its control group is missing in %s (drift: "
+				"the next change, or the agent, makes it again)",
+				r->st->groups[g].name, ctx_of(r)->root);
+	*n = k < 0 ? 0 : (unsigned int)v->dirs[v->cls[k].dir].n;
+	return 0;
 }
 
 /* ---- Tasks as the kernel lists them ------------------------------------------- */
@@ -2456,6 +2500,17 @@ static int rc_open_ops(struct rdtalloc *r)
 		ret = drop_moved(r, &moved, where, sizeof(where));
 	if (!ret)
 		ret = realise(r, NULL);
+	/* what was done, from the undo log: said by the first sync (agent, rdtctl sync) */
+	c->open_what[0] = '\0';
+	if (!ret && !r->fresh && c->changes > c->moved) {
+		char done[384];
+
+		describe_done(c, done, sizeof(done));
+		c->open_repairs = c->changes - c->moved;
+		c->open_moved = c->moved;
+		snprintf(c->open_what, sizeof(c->open_what), "resctrl differed from the state: %s",
+			 done);
+	}
 	if (ret)
 		rdt_fail(NULL, ret, "%s", rdtalloc_errmsg(r));
 	if (!ret && r->store && (r->fresh || c->changes || exited || gone || adopted || moved)) {
@@ -2565,10 +2620,20 @@ static int rc_sync(struct rdtalloc *r, bool full, struct rdt_sync_out *out)
 		out->repairs = c->changes - c->moved;
 	}
 	n = 0;
-	if (drift[0] && out->repairs)
-		n += (size_t)snprintf(out->what + n, sizeof(out->what) - n, "%s: %u change%s "
-				      "brought it back", drift, out->repairs,
-				      out->repairs == 1 ? "" : "s");
+	/* what this context's open repaired, said once */
+	if (c->open_what[0]) {
+		n += (size_t)snprintf(out->what, sizeof(out->what), "%s", c->open_what);
+		out->repairs += c->open_repairs;
+		out->moved += c->open_moved;
+		c->open_what[0] = '\0';
+	}
+	if (drift[0] && c->changes > c->moved && n < sizeof(out->what)) {
+		char done[320];
+
+		describe_done(c, done, sizeof(done));
+		n += (size_t)snprintf(out->what + n, sizeof(out->what) - n, "%s%s: %s",
+				      n ? "; " : "", drift, done);
+	}
 	if (adopted && n < sizeof(out->what))
 		n += (size_t)snprintf(out->what + n, sizeof(out->what) - n, "%sthe root group's "
 				      "schemata, set outside this state, were adopted",
@@ -2678,6 +2743,80 @@ static int rc_place_tasks(struct rdtalloc *r, const pid_t *tids, size_t n, unsig
 	return ret;
 }
 
+/*
+ * rdtalloc_drift: each object of ours the kernel does not hold as the state
+ * says - the same comparison as describe_drift, item by item, for the
+ * looks that mark it. cb returns non-zero to stop.
+ */
+static int rc_drift(struct rdtalloc *r, int (*cb)(const char *group, const char *what, void *arg),
+		    void *arg)
+{
+	struct rc_ctx *c = ctx_of(r);
+	struct rc_view v = { 0 }, bv = { 0 };
+	struct rc_mons *mons = NULL;
+	char what[192], *text = NULL, *cpus = NULL;
+	unsigned int k, d, i;
+	int ret, g;
+
+	ret = plan(r, r->st, NULL, &v, &bv);
+	if (ret) {
+		snprintf(what, sizeof(what), "the kernel cannot hold the state now: %.150s",
+			 rdtalloc_errmsg(r));
+		rdt_clear_err(r);
+		return cb("", what, arg);
+	}
+	for (k = 0; !ret && k < v.ncls; k++) {
+		const struct rc_dir *dir = v.cls[k].dir >= 0 ? &v.dirs[v.cls[k].dir] : NULL;
+		const char *why = NULL;
+
+		if (!dir) {
+			why = "its control group is missing";
+		} else if (!dir->key_ok || memcmp(dir->key, v.cls[k].key, v.nkey * sizeof(uint64_t))) {
+			why = "its control group holds other schemata";
+		} else if (class_cpus(r, &v, (int)k, &cpus) ||
+			   read_small(r, dir->name, "cpus_list", &text) || !same_cpus(text, cpus)) {
+			why = "its control group holds other CPUs";
+		}
+		free(text);
+		free(cpus);
+		text = cpus = NULL;
+		rdt_clear_err(r);
+		for (i = 0; why && !ret && i < v.cls[k].ngroups; i++) {
+			snprintf(what, sizeof(what), "%s%s%s", why, dir ? " (" : "",
+				 dir ? dir->name : "");
+			if (dir)
+				snprintf(what + strlen(what), sizeof(what) - strlen(what), ")");
+			ret = cb(r->st->groups[v.cls[k].groups[i]].name, what, arg);
+		}
+	}
+	for (d = 0; !ret && d < v.ndirs; d++) {
+		if (v.dirs[d].n > 0 && v.dirs[d].remove) {
+			snprintf(what, sizeof(what), "control group %s is ours but no group has its "
+				 "schemata: left over", v.dirs[d].name);
+			ret = cb("", what, arg);
+		}
+	}
+	if (!ret && c->mon && (mons = calloc(v.ncls + 1, sizeof(*mons)))) {
+		for (k = 0; k <= v.ncls; k++)
+			if ((k == 0 || v.cls[k - 1].dir >= 0) &&
+			    list_mons(r, dir_name(&v, (int)k - 1), &mons[k]))
+				break;
+		rdt_clear_err(r);
+		for (g = 1; k > v.ncls && !ret && g < (int)r->st->ngroups; g++) {
+			const char *name = mon_of(r, r->st, g);
+			int kc = v.cls_of[g];
+
+			if (r->st->groups[g].live && *name && (kc < 0 || v.cls[kc].dir >= 0) &&
+			    !mons_has(&mons[kc + 1], name))
+				ret = cb(name, "its monitoring group is missing", arg);
+		}
+	}
+	mons_free(mons, v.ncls + 1);
+	view_free(&v);
+	view_free(&bv);
+	return ret;
+}
+
 /* A dry run: would the kernel take st now? The checks realise() makes before writing. */
 static int rc_check(struct rdtalloc *r, const struct rdt_state *st, int *group)
 {
@@ -2735,6 +2874,12 @@ static int rc_group_tasks(struct rdtalloc *r, int g, pid_t **out, size_t *n)
 	if (ret)
 		return ret;
 	cls = v.cls_of[g];
+	if (cls >= 0 && v.cls[cls].dir < 0) {
+		view_free(&v);	/* its control group is missing: the kernel lists none */
+		*out = NULL;
+		*n = 0;
+		return 0;
+	}
 	ret = read_tasks(r, v.dirs[v.cls[cls].dir].name, &tids, n);
 	for (i = 0; !ret && i < *n; i++)
 		if (attribute(r, r->st, &v, cls, tids[i]) == g)
@@ -2788,7 +2933,8 @@ static int rc_task_group(struct rdtalloc *r, pid_t tid, uint64_t start, int *g)
 	if (ret)
 		return ret;
 	bg = bound_group(r, r->st, tid);
-	ret = find_listing(r, &v, tid, bg > 0 ? v.cls[v.cls_of[bg]].dir : -1, &where);
+	ret = find_listing(r, &v, tid, bg > 0 && v.cls_of[bg] >= 0 ? v.cls[v.cls_of[bg]].dir : -1,
+			   &where);
 	if (!ret && where >= 0)
 		*g = attribute(r, r->st, &v, v.dirs[where].cls, tid);
 	view_free(&v);
@@ -2810,9 +2956,9 @@ static int rc_effective_closid(struct rdtalloc *r, int cpu, pid_t tid, bool stal
 	ret = view_current(r, &v);
 	if (ret)
 		return ret;
-	*closid = class_number(&v, rdt_precedence_group(r->st, cpu, tg));
+	ret = class_number(r, &v, rdt_precedence_group(r->st, cpu, tg), closid);
 	view_free(&v);
-	return 0;
+	return ret;
 }
 
 static int rc_group_closid(struct rdtalloc *r, int g, unsigned int adom, unsigned int *closid)
@@ -2824,9 +2970,9 @@ static int rc_group_closid(struct rdtalloc *r, int g, unsigned int adom, unsigne
 	ret = view_current(r, &v);
 	if (ret)
 		return ret;
-	*closid = class_number(&v, g);
+	ret = class_number(r, &v, g, closid);
 	view_free(&v);
-	return 0;
+	return ret;
 }
 
 /* One control group per class: its number, its masks in this domain, its groups. */
@@ -2843,6 +2989,8 @@ static int rc_closids(struct rdtalloc *r, int res, int dom, struct rdtalloc_clos
 	for (k = 0; k <= v.ncls; k++) {
 		const uint64_t *key = k ? v.cls[k - 1].key : v.keys;
 
+		if (k && v.cls[k - 1].dir < 0)
+			continue;	/* no control group: no CLOSID in the kernel (drift) */
 		if ((size_t)n < max) {
 			out[n].closid = k ? (unsigned int)v.dirs[v.cls[k - 1].dir].n : 0;
 			out[n].mask = key[s * 2];
@@ -2872,6 +3020,7 @@ static int rc_sim_switch_allowed(struct rdtalloc *r)
 
 static const struct rdt_group_ops resctrl_ops = {
 	.sync = rc_sync,
+	.drift = rc_drift,
 	.place_tasks = rc_place_tasks,
 	.open = rc_open_ops,
 	.close = rc_close_ops,
@@ -2933,10 +3082,12 @@ static int read_counters(struct rdtalloc *r, const char *dir, unsigned int d, in
 			continue;
 		rel_path(ctx_of(r), sub, events[e], path, sizeof(path));
 		ret = read_all(path, RC_SMALL_MAX, &text, NULL);
-		if (ret == -ENOENT)
-			return rdt_fail(r, ret, "resctrl: %s is missing: the monitoring group was "
-					"removed behind our back (any change through rdtalloc "
-					"makes it again)", path);
+		if (ret == -ENOENT) {
+			/* the monitoring group removed behind our back: drift, not an error */
+			state[0] = state[1] = state[2] = RDTALLOC_MON_MISSING;
+			val[0] = val[1] = val[2] = 0;
+			return 0;
+		}
 		if (ret)
 			return rdt_fail(r, ret, "resctrl: cannot read %s: %s", path,
 					strerror(-ret));
@@ -3018,6 +3169,9 @@ static int rc_mon_read(struct rdtalloc *r, const int *gs, unsigned int n, int *s
 
 			if (g == 0) {
 				ret = read_default(r, d, state + at, val + at);
+			} else if (*name && v.cls_of[g] >= 0 && v.cls[v.cls_of[g]].dir < 0) {
+				state[at] = state[at + 1] = state[at + 2] = RDTALLOC_MON_MISSING;
+				val[at] = val[at + 1] = val[at + 2] = 0;
 			} else if (*name) {
 				mon_dir(dir_name(&v, v.cls_of[g]), name, md, sizeof(md));
 				ret = read_counters(r, md, d, state + at, val + at);

@@ -262,6 +262,17 @@ static int hw_sync(struct rdtalloc *r, bool full, struct rdt_sync_out *out)
 	return 0;
 }
 
+/* Registers that no longer read back as the state left them (another tool's wrmsr). */
+static int hw_drift(struct rdtalloc *r, int (*cb)(const char *group, const char *what, void *arg),
+		    void *arg)
+{
+	if (!r->be->reconcile || !r->sink || !r->st->regs.digest ||
+	    regs_digest(r) == r->st->regs.digest)
+		return 0;
+	return cb("", "the registers differ from the state (another tool wrote them): the next "
+		  "change re-applies them", arg);
+}
+
 static void hw_close(struct rdtalloc *r)
 {
 	hook_drop(r);
@@ -484,6 +495,7 @@ const struct rdt_group_ops rdt_hw_group_ops = {
 	.close = hw_close,
 	.begin = hw_begin,
 	.sync = hw_sync,
+	.drift = hw_drift,
 	.commit = hw_commit,
 	.abort = hw_abort,
 	.finish = hw_finish,

@@ -401,7 +401,8 @@ static int counters_open(rdtalloc_t *r, struct counters *c)
 
 	memset(c, 0, sizeof(*c));
 	c->lock_fd = -1;
-	if (!r->store || r->ro || r->peek) {
+	/* read only keeps no totals, unless asked to (a monitor that writes nothing else) */
+	if (!r->store || r->peek || (r->ro && !(r->flags & RDTALLOC_F_MON_TOTALS))) {
 		if (!r->mon_counters)
 			r->mon_counters = json_object_new_object();
 		c->map = r->mon_counters;

@@ -271,4 +271,42 @@ case $OUT in *made2*) fail "made2 stayed" ;; *) pass ;; esac
 rc group list
 expect_out_has "a group a person made stays" "batch"
 
+# One honest answer about drift, from every look: resctrl lost db's control
+# group and batch's monitoring group; each look prints our state, marks
+# what resctrl does not hold (text and -j), exits 0, and writes nothing -
+# monitor included. Then rdtctl sync brings it back.
+rc sync --full
+expect_rc 0 "in order before the drift"
+DB=$(dir_of db)
+BATCH=$(dir_of batch)
+rmdir "$DB/mon_groups/db" "$DB"
+rmdir "$BATCH/mon_groups/batch"
+snap=$(cd "$MNT" && find . -maxdepth 3 -name 'rdtalloc-*' -o -maxdepth 3 -path '*mon_groups/*' | sort)
+for look in info "group show" "group show db" "task show" "task show db" map "schema show" closids \
+	"cgroup show" "monitor --count 1"; do
+	# shellcheck disable=SC2086
+	rc $look
+	expect_rc 0 "$look over drift"
+	case $look in
+	monitor*) expect_out_contains "$look: db marked missing" "missing" ;;
+	*) expect_out_contains "$look: db's drift marked" "drift: group db: its control group is missing (the next change, or the agent, repairs it)" ;;
+	esac
+done
+rc group show batch
+expect_out_contains "batch's missing monitoring group marked" "drift: group batch: its monitoring group is missing"
+rc -j group show db
+json "-j: db's drift member" "d['drift']" '["its control group is missing"]'
+json "-j: db holds no CLOSID now" "[c['closid'] for c in d['closids']]" '[null, null]'
+rc -j info
+json "-j info: every drifted object" "sorted(d['drift'])" '["group batch: its monitoring group is missing", "group db: its control group is missing"]'
+rc -j monitor --count 1
+json "-j monitor: db missing" "sorted(set(x['state'] for g in d['groups'] if g['group'] == 'db' for x in g['domains']))" '["missing"]'
+now=$(cd "$MNT" && find . -maxdepth 3 -name 'rdtalloc-*' -o -maxdepth 3 -path '*mon_groups/*' | sort)
+if [ "$now" = "$snap" ]; then pass; else fail "a look wrote to resctrl: '$snap' -> '$now'"; fi
+rc sync
+expect_rc 0 "sync over drift"
+expect_out_contains "sync says what it found and did" "resctrl differed from the state: made "
+rc info
+case $OUT in *"drift:"*) fail "drift left after sync: $OUT" ;; *) pass ;; esac
+
 finish

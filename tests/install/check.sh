@@ -189,7 +189,7 @@ wrong=$(printf '%s\n' "$vers" | awk '{
 		want = "RDTALLOC_0.4"
 	if ($2 ~ /^rdtalloc_(mon_get_info|group_rmid|mon_read|sim_set_load|oci_hook|goresctrl_config|sim_replay|trace_curve|trace_convert|plan|plan_check|plan_traces)$/)
 		want = "RDTALLOC_0.5"
-	if ($2 ~ /^rdtalloc_(schema_lease|schema_restore|sync|place_tasks|state_path)$/)
+	if ($2 ~ /^rdtalloc_(schema_lease|schema_restore|sync|place_tasks|state_path|drift)$/)
 		want = "RDTALLOC_0.6"
 	if ($1 != want) print $2 "@" $1
 }')
