@@ -258,7 +258,7 @@ static void write_status(struct agent *a)
 		"\"repairs\": %llu, \"tasks_moved\": %llu, \"dropped\": %llu, "
 		"\"containers_released\": %llu, \"events\": %llu, \"events_lost\": %llu, "
 		"\"errors\": %llu, \"last_error\": \"", (int)getpid(), a->state_path,
-		rdtalloc_backend(a->r), s.bpf ? "bpf" : "scan", a->listen ? "\"" : "",
+		a->r ? rdtalloc_backend(a->r) : "", s.bpf ? "bpf" : "scan", a->listen ? "\"" : "",
 		a->listen ? a->listen : "null", a->listen ? "\"" : "", s.started, s.last_sync,
 		(unsigned long long)s.syncs, (unsigned long long)s.repairs,
 		(unsigned long long)(s.tasks_moved + s.placed), (unsigned long long)s.dropped,
@@ -276,14 +276,16 @@ static void write_status(struct agent *a)
 		unlink(tmp);
 }
 
-static int open_ctx(struct agent *a)
+static int open_ctx(struct agent *a, bool quiet)
 {
 	const char *p;
 	char *slash;
 	int ret = rdtalloc_open(&a->r, &a->opts);
 
 	if (ret) {
-		agent_log("%s", rdtalloc_errmsg(NULL));
+		a->r = NULL;
+		if (!quiet)
+			agent_log("%s", rdtalloc_errmsg(NULL));
 		return ret;
 	}
 	p = rdtalloc_state_path(a->r);
@@ -303,21 +305,28 @@ static int open_ctx(struct agent *a)
 static void sync_now(struct agent *a, bool full)
 {
 	struct rdtalloc_sync_report rep = { .sz = sizeof(rep) };
-	int ret = rdtalloc_sync(a->r, full ? RDTALLOC_SYNC_FULL : 0, &rep);
+	int ret = a->r ? rdtalloc_sync(a->r, full ? RDTALLOC_SYNC_FULL : 0, &rep) : -ENODEV;
+	bool repeated = false, recovered = false;
 
 	if (ret) {
-		agent_log("sync failed (%s): opening the state anew", rdtalloc_errmsg(a->r));
+		if (a->r && strcmp(rdtalloc_errmsg(a->r), a->st.last_error))
+			agent_log("sync failed (%s): opening the state anew", rdtalloc_errmsg(a->r));
 		rdtalloc_close(a->r);
 		a->r = NULL;
-		ret = open_ctx(a);
+		ret = open_ctx(a, true);
 		if (!ret)
 			ret = rdtalloc_sync(a->r, RDTALLOC_SYNC_FULL, &rep);
 	}
 	pthread_mutex_lock(&a->st.mu);
 	if (ret) {
+		char was[sizeof(a->st.last_error)];
+
+		snprintf(was, sizeof(was), "%s", a->st.last_error);
 		a->st.sync_errors++;
 		snprintf(a->st.last_error, sizeof(a->st.last_error), "%s",
 			 a->r ? rdtalloc_errmsg(a->r) : rdtalloc_errmsg(NULL));
+		/* the same failure every second is said once, until it changes */
+		repeated = !strcmp(was, a->st.last_error);
 	} else {
 		a->st.syncs++;
 		a->st.repairs += rep.repairs;
@@ -326,10 +335,16 @@ static void sync_now(struct agent *a, bool full)
 		a->st.containers_released += rep.containers_released;
 		a->st.last_sync = agent_now();
 	}
+	if (!ret && a->st.last_error[0]) {
+		a->st.last_error[0] = '\0';
+		recovered = true;
+	}
 	pthread_mutex_unlock(&a->st.mu);
-	if (ret)
+	if (ret && !repeated)
 		agent_log("sync failed: %s", a->st.last_error);
-	else if (rep.what[0])
+	if (recovered)
+		agent_log("sync works again");
+	if (!ret && rep.what[0])
 		agent_log("%s", rep.what);
 }
 
@@ -347,7 +362,7 @@ static void apply_config(struct agent *a)
 	FILE *f;
 	int ret;
 
-	if (!a->config)
+	if (!a->config || !a->r)
 		return;
 	f = fopen(a->config, "re");
 	if (!f) {
@@ -411,7 +426,7 @@ int main(int argc, char **argv)
 	if (ret >= 0)
 		return ret;
 	pthread_mutex_init(&a.st.mu, NULL);
-	if (open_ctx(&a))
+	if (open_ctx(&a, false))
 		return 1;
 	lock = take_lock(&a);
 	if (lock < 0) {

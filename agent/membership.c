@@ -68,6 +68,10 @@ static int flush(struct membership *m)
 
 	if (!m->n)
 		return 0;
+	if (!m->a->r) {
+		m->n = 0;	/* no context until the next sync opens one: it places them */
+		return 0;
+	}
 	ret = rdtalloc_place_tasks(m->a->r, m->tids, m->n, &moved);
 	done = agent_mono();
 	pthread_mutex_lock(&m->a->st.mu);
@@ -171,6 +175,8 @@ int membership_refresh(struct membership *m)
 	size_t i;
 	int ret;
 
+	if (!m->a->r)
+		return 0;	/* the next sync opens the state again, and refreshes */
 	ret = rdtalloc_cgroup_foreach(m->a->r, watch_one, &rf);
 	if (ret) {
 		free(rf.ids);
