@@ -49,6 +49,18 @@ struct rdt_mon_state {
 				 * cache, read where no workload runs (model.c) */
 	struct rdt_load *load;
 	unsigned int nload;
+	/*
+	 * Not saved, rebuilt in one pass when missing: the group index of each
+	 * RMID's owner (-1: none), so that a call finds whether an owner is
+	 * gone without looking groups up; how many groups waited for an RMID
+	 * after the last settle, and the state's next_seq then (a group made
+	 * since may wait too). A call that frees no RMID and makes no group
+	 * walks no groups.
+	 */
+	int *owner_g;
+	bool owner_g_ok;
+	unsigned int nwaiting;
+	uint64_t seen_next_seq;
 };
 
 /* Size the tables for st->m (no-op without monitoring). -ENOMEM. */

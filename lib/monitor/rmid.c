@@ -42,8 +42,9 @@ int rdt_mon_state_init(struct rdt_state *st)
 	ms->total = calloc(cells(ms), sizeof(uint64_t));
 	ms->local = calloc(cells(ms), sizeof(uint64_t));
 	ms->kept = calloc(cells(ms), sizeof(uint64_t));
+	ms->owner_g = malloc(ms->nrmids * sizeof(*ms->owner_g));
 	if (!ms->owner || !ms->in_limbo || !ms->limbo || !ms->occ || !ms->total || !ms->local ||
-	    !ms->kept) {
+	    !ms->kept || !ms->owner_g) {
 		rdt_mon_state_free(st);
 		return -ENOMEM;
 	}
@@ -65,6 +66,7 @@ void rdt_mon_state_free(struct rdt_state *st)
 	free(ms->local);
 	free(ms->kept);
 	free(ms->load);
+	free(ms->owner_g);
 	memset(ms, 0, sizeof(*ms));
 }
 
@@ -95,8 +97,9 @@ int rdt_mon_state_copy(struct rdt_state *dst, const struct rdt_state *src)
 	d->local = dup_n(s->local, n * sizeof(uint64_t));
 	d->kept = dup_n(s->kept, n * sizeof(uint64_t));
 	d->load = dup_n(s->load, s->nload * sizeof(*s->load));
+	d->owner_g = dup_n(s->owner_g, s->nrmids * sizeof(*s->owner_g));
 	if (!d->owner || !d->in_limbo || !d->limbo || !d->occ || !d->total || !d->local ||
-	    !d->kept || !d->load) {
+	    !d->kept || !d->load || !d->owner_g) {
 		rdt_mon_state_free(dst);
 		return -ENOMEM;
 	}
@@ -564,57 +567,126 @@ static void drop_dead_loads(struct rdt_state *st)
 	ms->nload = k;
 }
 
-static int cmp_seq(const void *a, const void *b, void *arg)
+/*
+ * The owners' group indexes in one pass over the groups (at the first
+ * settle after the state was read); a group that holds an RMID another
+ * owns (a state edited by hand) loses it here and waits again.
+ */
+static void owners_rebuild(struct rdt_state *st)
 {
-	const struct rdt_group *g = arg;
-	uint64_t x = g[*(const int *)a].seq, y = g[*(const int *)b].seq;
+	struct rdt_mon_state *ms = &st->mon;
+	unsigned int i;
 
-	return x < y ? -1 : x > y;
+	for (i = 0; i < ms->nrmids; i++)
+		ms->owner_g[i] = -1;
+	ms->owner_g[0] = 0;
+	ms->nwaiting = 0;
+	for (i = 1; i < st->ngroups; i++) {
+		struct rdt_group *g = &st->groups[i];
+
+		if (!g->live)
+			continue;
+		if (g->rmid && (g->rmid >= ms->nrmids || ms->owner[g->rmid] != (int64_t)g->seq))
+			g->rmid = 0;	/* a slot reused: that was another group's */
+		if (g->rmid)
+			ms->owner_g[g->rmid] = (int)i;
+		else
+			ms->nwaiting++;
+	}
+	ms->seen_next_seq = st->next_seq;
+	ms->owner_g_ok = true;
+}
+
+/* Does RMID rm's owner still hold it? Its group looked up only when the index went stale. */
+static bool owner_holds(struct rdt_state *st, unsigned int rm)
+{
+	struct rdt_mon_state *ms = &st->mon;
+	int g = ms->owner_g[rm];
+
+	if (g > 0 && (unsigned int)g < st->ngroups && st->groups[g].live &&
+	    st->groups[g].seq == (uint64_t)ms->owner[rm] && st->groups[g].rmid == rm)
+		return true;
+	g = rdt_group_by_seq(st, (uint64_t)ms->owner[rm]);
+	ms->owner_g[rm] = g;
+	return g >= 0 && st->groups[g].rmid == rm;
+}
+
+/*
+ * Up to k of the groups waiting for an RMID, oldest (lowest seq) first,
+ * into pick; returns how many, and counts all waiters into *waiting. One
+ * pass, with a sorted window of k: k is the count of free RMIDs, small.
+ */
+static unsigned int oldest_waiting(struct rdt_state *st, unsigned int k, int *pick,
+				   unsigned int *waiting)
+{
+	unsigned int i, n = 0, j;
+
+	*waiting = 0;
+	for (i = 1; i < st->ngroups; i++) {
+		const struct rdt_group *g = &st->groups[i];
+
+		if (!g->live || g->rmid)
+			continue;
+		(*waiting)++;
+		if (n == k && st->groups[pick[n - 1]].seq < g->seq)
+			continue;
+		j = n < k ? n++ : n - 1;
+		while (j > 0 && st->groups[pick[j - 1]].seq > g->seq) {
+			pick[j] = pick[j - 1];
+			j--;
+		}
+		pick[j] = (int)i;
+	}
+	return n;
 }
 
 void rdt_mon_settle(struct rdtalloc *r)
 {
 	struct rdt_state *st = r->st;
 	struct rdt_mon_state *ms;
-	unsigned int i, rm, n = 0, next = 1, reserved, limit;
-	int *want;
+	unsigned int i, rm, n, next = 1, reserved, limit, nfree = 0, waiting;
+	int *pick;
 
 	if (!st || !st->mon.nrmids)
 		return;
 	ms = &st->mon;
+	if (!ms->owner_g_ok)
+		owners_rebuild(st);
 	for (rm = 1; rm < ms->nrmids; rm++) {
-		int g = ms->owner[rm] >= 0 ? rdt_group_by_seq(st, (uint64_t)ms->owner[rm]) : -1;
-
-		if (ms->owner[rm] >= 0 && (g < 0 || st->groups[g].rmid != rm)) {
+		if (ms->owner[rm] >= 0 && !owner_holds(st, rm)) {
 			release(st, rm);
+			ms->owner_g[rm] = -1;
 			if (hw_limbo(r))
 				hw_limbo_read(r, rm);
 		}
 	}
 	recheck_limbo(st);
-	drop_dead_loads(st);
-	want = malloc(st->ngroups * sizeof(int));
-	if (!want)
-		return;		/* out of memory: the new groups stay unmonitored for now */
-	for (i = 1; i < st->ngroups; i++) {
-		struct rdt_group *g = &st->groups[i];
-
-		if (g->live && g->rmid && ms->owner[g->rmid] != (int64_t)g->seq)
-			g->rmid = 0;	/* a slot reused: that was another group's */
-		if (g->live && !g->rmid)
-			want[n++] = (int)i;
-	}
-	qsort_r(want, n, sizeof(int), cmp_seq, st->groups);
+	if (ms->nload)
+		drop_dead_loads(st);
 	reserved = r->be->mon_reserved && r->be_ctx ? r->be->mon_reserved(r->be_ctx) : 0;
 	limit = reserved < ms->nrmids ? ms->nrmids - reserved : 1;
+	for (rm = 1; rm < limit; rm++)
+		nfree += ms->owner[rm] < 0 && !ms->in_limbo[rm];
+	/* a group made since the last settle waits too; else only known waiters */
+	if (st->next_seq != ms->seen_next_seq)
+		ms->nwaiting++;
+	ms->seen_next_seq = st->next_seq;
+	if (!nfree || !ms->nwaiting)
+		return;		/* nothing to hand out, or nobody waiting: no walk */
+	pick = malloc(nfree * sizeof(*pick));
+	if (!pick)
+		return;		/* out of memory: the waiters stay unmonitored for now */
+	n = oldest_waiting(st, nfree, pick, &waiting);
 	for (i = 0; i < n; i++) {
 		while (next < limit && (ms->owner[next] >= 0 || ms->in_limbo[next]))
 			next++;
 		if (next >= limit)
 			break;
-		ms->owner[next] = (int64_t)st->groups[want[i]].seq;
-		st->groups[want[i]].rmid = next;
+		ms->owner[next] = (int64_t)st->groups[pick[i]].seq;
+		ms->owner_g[next] = pick[i];
+		st->groups[pick[i]].rmid = next;
 		memset(&ms->limbo[(size_t)next * ms->ndom], 0, ms->ndom * sizeof(uint64_t));
 	}
-	free(want);
+	ms->nwaiting = waiting - i;
+	free(pick);
 }
