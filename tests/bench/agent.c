@@ -214,7 +214,7 @@ static long count_of(const char *cmd)
  */
 static void leak(int cycles)
 {
-	char cg[600], procs[640], json[512], st[300], *argv_[8];
+	char cg[4096], procs[4200], json[512], st[300], *argv_[8];
 	long g0, c0, g1, c1, r1;
 	double t0 = bench_now();
 	int k, w;
