@@ -416,10 +416,20 @@ static uint64_t add_sat(uint64_t a, double b)
 static int advance_sim(struct rdt_state *st, uint64_t now)
 {
 	struct rdt_mon_state *ms = &st->mon;
-	struct rdt_mon_rates *rt = malloc(ms->nrmids * sizeof(*rt));
 	double dt = now > ms->t0 && ms->t0 ? (double)(now - ms->t0) / 1e9 : 0;
+	struct rdt_mon_rates *rt;
 	unsigned int d, r;
 
+	/*
+	 * No workload anywhere: no traffic, no fills (the limbo keeps what it
+	 * holds), and the cache holds what a replay left - what the model
+	 * below computes then, without a pass over every RMID's rates.
+	 */
+	if (!ms->nload) {
+		memcpy(ms->occ, ms->kept, cells(ms) * sizeof(uint64_t));
+		return 0;
+	}
+	rt = malloc(ms->nrmids * sizeof(*rt));
 	if (!rt)
 		return -ENOMEM;
 	for (d = 0; d < ms->ndom; d++) {
@@ -506,7 +516,9 @@ void rdt_mon_advance(struct rdtalloc *r)
 	for (rm = 1; hw_limbo(r) && rm < st->mon.nrmids; rm++)
 		if (st->mon.owner[rm] < 0 && st->mon.in_limbo[rm])
 			hw_limbo_read(r, rm);
-	recheck_limbo(st);
+	/* only fills (a workload) or the registers move the limbo: else it is as it was */
+	if ((r->be->simulated && st->mon.nload) || hw_limbo(r))
+		recheck_limbo(st);
 }
 
 void rdt_mon_replayed(struct rdtalloc *r, unsigned int d, size_t n, const int *gs,
@@ -645,6 +657,7 @@ void rdt_mon_settle(struct rdtalloc *r)
 	struct rdt_state *st = r->st;
 	struct rdt_mon_state *ms;
 	unsigned int i, rm, n, next = 1, reserved, limit, nfree = 0, waiting;
+	bool released = false;
 	int *pick;
 
 	if (!st || !st->mon.nrmids)
@@ -656,11 +669,13 @@ void rdt_mon_settle(struct rdtalloc *r)
 		if (ms->owner[rm] >= 0 && !owner_holds(st, rm)) {
 			release(st, rm);
 			ms->owner_g[rm] = -1;
+			released = true;
 			if (hw_limbo(r))
 				hw_limbo_read(r, rm);
 		}
 	}
-	recheck_limbo(st);
+	if (released)
+		recheck_limbo(st);
 	if (ms->nload)
 		drop_dead_loads(st);
 	reserved = r->be->mon_reserved && r->be_ctx ? r->be->mon_reserved(r->be_ctx) : 0;
