@@ -296,9 +296,17 @@ if [ -n "$FS" ] && [ -x "$FS" ] && [ -c /dev/fuse ]; then
 			if [ $RUNC_RC -eq 0 ]; then pass; else
 				fail "$LAYOUT: runc run for exec: $(cat "$TMP/runc.err")"; fi
 			DIR=$(in_layout sh -c "cd '$RR' && ls -d rdtalloc-* 2>/dev/null | head -n 1")
-			in_layout runc --root "$RUNC_ROOT" exec -d "ex-$LAYOUT" /bin/sleep 300 \
+			# a duration of its own, so that the exec'd process is told apart
+			SECS=$((3000 + $$ % 1000))
+			in_layout runc --root "$RUNC_ROOT" exec -d "ex-$LAYOUT" /bin/sleep $SECS \
 				>/dev/null 2>"$TMP/exec.err" || fail "$LAYOUT: runc exec: $(cat "$TMP/exec.err")"
-			EXP=$(pgrep -n -f '^/bin/sleep 300$')
+			i=0
+			EXP=
+			while [ $i -lt 100 ] && [ -z "$EXP" ]; do
+				EXP=$(pgrep -n -f "^/bin/sleep $SECS\$")
+				[ -n "$EXP" ] || sleep 0.02
+				i=$((i + 1))
+			done
 			i=0
 			while [ $i -lt 150 ] && ! in_layout grep -qx "$EXP" "$RR/$DIR/mon_groups/ex/tasks" 2>/dev/null; do
 				sleep 0.02
