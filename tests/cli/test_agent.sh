@@ -248,7 +248,8 @@ while [ $k -lt 100 ]; do
 	while ! rmdir "$CG/c1" 2>/dev/null; do sleep 0.01; done
 	k=$((k + 1))
 done
-sleep 1.5
+# the last one is the agent's to release (the others went at each next hook call)
+within 5 sh -c "! grep -q '\"id\":\"soak' '$STATE/state.json'"
 rc group list
 G1=$(printf '%s\n' "$OUT" | wc -l)
 C1=$(ls -d "$MNT"/rdtalloc-* | wc -l)
