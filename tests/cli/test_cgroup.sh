@@ -281,6 +281,12 @@ if command -v useradd >/dev/null 2>&1 && command -v setpriv >/dev/null 2>&1 &&
 	setpriv --reuid="$UID_U" --regid="$(id -g "$U")" --clear-groups sleep 300 &
 	UP=$!
 	CHILDREN="$CHILDREN $UP"
+	# setpriv is root until it has changed its ids: under load the move could win
+	i=0
+	while [ $i -lt 200 ] && [ "$(awk '/^Uid:/ { print $2 }' "/proc/$UP/status" 2>/dev/null)" != "$UID_U" ]; do
+		sleep 0.01
+		i=$((i + 1))
+	done
 	echo "$UP" >"$CG/deleg/cgroup.procs"
 	as_user cgroup bind ug "$NAME/deleg"
 	expect_rc 0 "user: its delegated cgroup with its own task"
