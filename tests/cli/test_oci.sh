@@ -274,7 +274,7 @@ if [ -n "$FS" ] && [ -x "$FS" ] && [ -c /dev/fuse ]; then
 				# the namespace does not see the host's FUSE mount: one of its own
 				RR=$TMP/resctrl-v2
 				mkdir -p "$RR"
-				in_layout "$FS" "$RR" -f --machine "$MACHINE" >/dev/null \
+				nsenter --mount="$NS" "$FS" "$RR" -f --machine "$MACHINE" >/dev/null \
 					2>>"$TMP/fs.log" &
 				FSV2=$!
 				CHILDREN="$CHILDREN $FSV2"
@@ -284,9 +284,17 @@ if [ -n "$FS" ] && [ -x "$FS" ] && [ -c /dev/fuse ]; then
 					i=$((i + 1))
 				done
 			fi
-			in_layout "$RDTALLOC_AGENT" --backend resctrl --resctrl-root "$RR" \
-				--machine "$MACHINE" --state-dir "$ST" --listen none \
-				>/dev/null 2>"$TMP/agent-$LAYOUT.log" &
+			# not through in_layout (a shell function): $! must be the agent itself
+			# (nsenter with only --mount execs it in place)
+			if [ $LAYOUT = v2 ]; then
+				nsenter --mount="$NS" "$RDTALLOC_AGENT" --backend resctrl --resctrl-root "$RR" \
+					--machine "$MACHINE" --state-dir "$ST" --listen none \
+					>/dev/null 2>"$TMP/agent-$LAYOUT.log" &
+			else
+				"$RDTALLOC_AGENT" --backend resctrl --resctrl-root "$RR" \
+					--machine "$MACHINE" --state-dir "$ST" --listen none \
+					>/dev/null 2>"$TMP/agent-$LAYOUT.log" &
+			fi
 			AGENT=$!
 			CHILDREN="$CHILDREN $AGENT"
 			bundle "$TMP/b-ex-$LAYOUT" '{"rdtalloc.group": "ex", "rdtalloc.schema": "L3:0=f"}' \
@@ -316,7 +324,11 @@ if [ -n "$FS" ] && [ -x "$FS" ] && [ -c /dev/fuse ]; then
 				fail "$LAYOUT: the exec'd process $EXP was not placed in ex by the agent ($(cat "$TMP/agent-$LAYOUT.log"))"; fi
 			del_ctr "ex-$LAYOUT"
 			kill "$AGENT"
-			wait "$AGENT" 2>/dev/null
+			wait "$AGENT"
+			if [ $? -eq 0 ]; then pass; else
+				fail "$LAYOUT: the agent did not stop cleanly on SIGTERM"; fi
+			if kill -0 "$AGENT" 2>/dev/null; then
+				fail "$LAYOUT: the agent outlived the test"; fi
 			if [ $LAYOUT = v2 ]; then
 				in_layout fusermount3 -u -z "$RR"
 				wait "$FSV2" 2>/dev/null
