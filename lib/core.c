@@ -153,9 +153,11 @@ fail:
  */
 static int end(rdtalloc_t *r, bool write, int ret)
 {
-	char err[RDT_ERRMSG_MAX] = "";
+	char err[RDT_ERRMSG_MAX];
 	bool committed = false;
 	int wret;
+
+	err[0] = '\0';		/* not "= \"\"": that clears 1 KiB on every call */
 
 	if (write && ret >= 0 && r->dirty) {
 		rdt_mon_settle(r);

@@ -154,6 +154,7 @@ static int put_load(rdtalloc_t *r, int g, unsigned int d, const struct rdtalloc_
 	/* a workload runs here now: what a replay left is the model's to say */
 	for (i = 0; i < ms->nrmids; i++)
 		ms->kept[(size_t)i * ms->ndom + d] = 0;
+	ms->occ_is_kept = false;
 	for (i = 0; i < ms->nload; i++)
 		if (ms->load[i].seq == seq && ms->load[i].dom == d)
 			ld = &ms->load[i];

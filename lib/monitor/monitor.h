@@ -61,6 +61,18 @@ struct rdt_mon_state {
 	bool owner_g_ok;
 	unsigned int nwaiting;
 	uint64_t seen_next_seq;
+	/*
+	 * Also not saved: the live groups at the last settle (a group deleted
+	 * since shows as fewer than the groups made since, and only then are
+	 * the owners checked), the count of RMIDs below nfree_limit that are
+	 * free and out of limbo (nfree_ok false: count again), and where the
+	 * next bounded limbo read on hardware starts.
+	 */
+	unsigned int seen_nlive;
+	unsigned int nfree, nfree_limit;
+	bool nfree_ok;
+	unsigned int limbo_cursor;
+	bool occ_is_kept;	/* occ[] is a copy of kept[]: no workload moved it since */
 };
 
 /* Size the tables for st->m (no-op without monitoring). -ENOMEM. */

@@ -426,9 +426,12 @@ static int advance_sim(struct rdt_state *st, uint64_t now)
 	 * below computes then, without a pass over every RMID's rates.
 	 */
 	if (!ms->nload) {
-		memcpy(ms->occ, ms->kept, cells(ms) * sizeof(uint64_t));
+		if (!ms->occ_is_kept)
+			memcpy(ms->occ, ms->kept, cells(ms) * sizeof(uint64_t));
+		ms->occ_is_kept = true;
 		return 0;
 	}
+	ms->occ_is_kept = false;
 	rt = malloc(ms->nrmids * sizeof(*rt));
 	if (!rt)
 		return -ENOMEM;
@@ -451,23 +454,31 @@ static int advance_sim(struct rdt_state *st, uint64_t now)
 	return 0;
 }
 
-static void recheck_limbo(struct rdt_state *st)
+/* Is RMID r still in limbo: some domain's bytes above the threshold? */
+static void recheck_one(struct rdt_state *st, unsigned int r)
 {
 	struct rdt_mon_state *ms = &st->mon;
-	unsigned int r, d;
+	bool above = false;
+	unsigned int d;
 
-	for (r = 1; r < ms->nrmids; r++) {
-		bool above = false;
+	for (d = 0; d < ms->ndom; d++) {
+		uint64_t *lb = &ms->limbo[(size_t)r * ms->ndom + d];
 
-		for (d = 0; d < ms->ndom; d++) {
-			uint64_t *lb = &ms->limbo[(size_t)r * ms->ndom + d];
-
-			if (*lb <= st->m->mon.threshold)
-				*lb = 0;	/* under the threshold: as good as empty */
-			above |= *lb != 0;
-		}
-		ms->in_limbo[r] = above;
+		if (*lb <= st->m->mon.threshold)
+			*lb = 0;	/* under the threshold: as good as empty */
+		above |= *lb != 0;
 	}
+	if (ms->in_limbo[r] != above)
+		ms->nfree_ok = false;
+	ms->in_limbo[r] = above;
+}
+
+static void recheck_limbo(struct rdt_state *st)
+{
+	unsigned int r;
+
+	for (r = 1; r < st->mon.nrmids; r++)
+		recheck_one(st, r);
 }
 
 /*
@@ -502,22 +513,45 @@ static void hw_limbo_read(struct rdtalloc *r, unsigned int rmid)
 		ms->limbo[(size_t)rmid * ms->ndom + d] = hw_occupancy(r, rmid, d);
 }
 
+/*
+ * The registers of at most RDT_LIMBO_READS RMIDs in limbo are read per
+ * call, round robin from where the last call stopped: each read is a
+ * register access per domain, and a call must not pay for every freed
+ * RMID. One that has drained is found within nrmids / RDT_LIMBO_READS
+ * calls (the kernel's limbo worker, too, checks on its own time).
+ */
+#define RDT_LIMBO_READS 8u
+
+static void hw_limbo_step(struct rdtalloc *r)
+{
+	struct rdt_mon_state *ms = &r->st->mon;
+	unsigned int n = ms->nrmids - 1, k, rm, done = 0;
+
+	for (k = 0; k < n && done < RDT_LIMBO_READS; k++) {
+		rm = 1 + (ms->limbo_cursor + k) % n;
+		if (ms->owner[rm] >= 0 || !ms->in_limbo[rm])
+			continue;
+		hw_limbo_read(r, rm);
+		recheck_one(r->st, rm);
+		done++;
+	}
+	ms->limbo_cursor = (ms->limbo_cursor + k) % n;
+}
+
 void rdt_mon_advance(struct rdtalloc *r)
 {
 	struct rdt_state *st = r->st;
 	uint64_t now = now_ns();
-	unsigned int rm;
 
 	if (!st || !st->mon.nrmids)
 		return;
 	if (r->be->simulated && advance_sim(st, now))
 		return;		/* out of memory: the counters stay as of t0 */
 	st->mon.t0 = now;
-	for (rm = 1; hw_limbo(r) && rm < st->mon.nrmids; rm++)
-		if (st->mon.owner[rm] < 0 && st->mon.in_limbo[rm])
-			hw_limbo_read(r, rm);
+	if (hw_limbo(r) && st->mon.nrmids > 1)
+		hw_limbo_step(r);
 	/* only fills (a workload) or the registers move the limbo: else it is as it was */
-	if ((r->be->simulated && st->mon.nload) || hw_limbo(r))
+	else if (r->be->simulated && st->mon.nload)
 		recheck_limbo(st);
 }
 
@@ -531,6 +565,7 @@ void rdt_mon_replayed(struct rdtalloc *r, unsigned int d, size_t n, const int *g
 	if (!ms->nrmids || d >= ms->ndom)
 		return;
 	/* the replay started from an empty cache: nothing else is left in it */
+	ms->occ_is_kept = false;
 	for (rm = 0; rm < ms->nrmids; rm++) {
 		size_t c = (size_t)rm * ms->ndom + d;
 
@@ -560,6 +595,7 @@ static void release(struct rdt_state *st, unsigned int rmid)
 	size_t c = (size_t)rmid * ms->ndom;
 
 	ms->owner[rmid] = -1;
+	ms->nfree_ok = false;
 	memcpy(&ms->limbo[c], &ms->occ[c], ms->ndom * sizeof(uint64_t));
 	memset(&ms->occ[c], 0, ms->ndom * sizeof(uint64_t));
 	memset(&ms->total[c], 0, ms->ndom * sizeof(uint64_t));
@@ -606,7 +642,9 @@ static void owners_rebuild(struct rdt_state *st)
 			ms->nwaiting++;
 	}
 	ms->seen_next_seq = st->next_seq;
+	ms->seen_nlive = st->nlive;
 	ms->owner_g_ok = true;
+	ms->nfree_ok = false;
 }
 
 /* Does RMID rm's owner still hold it? Its group looked up only when the index went stale. */
@@ -621,6 +659,53 @@ static bool owner_holds(struct rdt_state *st, unsigned int rm)
 	g = rdt_group_by_seq(st, (uint64_t)ms->owner[rm]);
 	ms->owner_g[rm] = g;
 	return g >= 0 && st->groups[g].rmid == rm;
+}
+
+/* Were groups deleted (or the state reset) since the last settle? */
+static bool groups_deleted(const struct rdt_state *st)
+{
+	const struct rdt_mon_state *ms = &st->mon;
+	uint64_t made = st->next_seq - ms->seen_next_seq;
+
+	return (uint64_t)ms->seen_nlive + made != st->nlive;
+}
+
+/* RMIDs whose owner is gone (a deleted group) are freed into limbo. */
+static void release_orphans(struct rdtalloc *r)
+{
+	struct rdt_state *st = r->st;
+	struct rdt_mon_state *ms = &st->mon;
+	bool released = false;
+	unsigned int rm;
+
+	for (rm = 1; rm < ms->nrmids; rm++) {
+		if (ms->owner[rm] >= 0 && !owner_holds(st, rm)) {
+			release(st, rm);
+			ms->owner_g[rm] = -1;
+			released = true;
+			if (hw_limbo(r))
+				hw_limbo_read(r, rm);
+		}
+	}
+	if (released)
+		recheck_limbo(st);
+	if (ms->nload)
+		drop_dead_loads(st);
+}
+
+/* RMIDs below limit that are free and out of limbo, counted only when that may have changed. */
+static unsigned int free_rmids(struct rdt_mon_state *ms, unsigned int limit)
+{
+	unsigned int rm;
+
+	if (ms->nfree_ok && ms->nfree_limit == limit)
+		return ms->nfree;
+	ms->nfree = 0;
+	for (rm = 1; rm < limit; rm++)
+		ms->nfree += ms->owner[rm] < 0 && !ms->in_limbo[rm];
+	ms->nfree_limit = limit;
+	ms->nfree_ok = true;
+	return ms->nfree;
 }
 
 /*
@@ -656,36 +741,26 @@ void rdt_mon_settle(struct rdtalloc *r)
 {
 	struct rdt_state *st = r->st;
 	struct rdt_mon_state *ms;
-	unsigned int i, rm, n, next = 1, reserved, limit, nfree = 0, waiting;
-	bool released = false;
+	unsigned int i, n, next = 1, reserved, limit, nfree, waiting;
 	int *pick;
 
 	if (!st || !st->mon.nrmids)
 		return;
 	ms = &st->mon;
-	if (!ms->owner_g_ok)
+	/* owners are checked after a state was read and when groups went, else not */
+	if (!ms->owner_g_ok) {
 		owners_rebuild(st);
-	for (rm = 1; rm < ms->nrmids; rm++) {
-		if (ms->owner[rm] >= 0 && !owner_holds(st, rm)) {
-			release(st, rm);
-			ms->owner_g[rm] = -1;
-			released = true;
-			if (hw_limbo(r))
-				hw_limbo_read(r, rm);
-		}
+		release_orphans(r);
+	} else if (groups_deleted(st)) {
+		release_orphans(r);
 	}
-	if (released)
-		recheck_limbo(st);
-	if (ms->nload)
-		drop_dead_loads(st);
 	reserved = r->be->mon_reserved && r->be_ctx ? r->be->mon_reserved(r->be_ctx) : 0;
 	limit = reserved < ms->nrmids ? ms->nrmids - reserved : 1;
-	for (rm = 1; rm < limit; rm++)
-		nfree += ms->owner[rm] < 0 && !ms->in_limbo[rm];
-	/* a group made since the last settle waits too; else only known waiters */
-	if (st->next_seq != ms->seen_next_seq)
-		ms->nwaiting++;
+	nfree = free_rmids(ms, limit);
+	/* groups made since the last settle wait too; else only known waiters */
+	ms->nwaiting += (unsigned int)(st->next_seq - ms->seen_next_seq);
 	ms->seen_next_seq = st->next_seq;
+	ms->seen_nlive = st->nlive;
 	if (!nfree || !ms->nwaiting)
 		return;		/* nothing to hand out, or nobody waiting: no walk */
 	pick = malloc(nfree * sizeof(*pick));
@@ -701,6 +776,7 @@ void rdt_mon_settle(struct rdtalloc *r)
 		ms->owner_g[next] = pick[i];
 		st->groups[pick[i]].rmid = next;
 		memset(&ms->limbo[(size_t)next * ms->ndom], 0, ms->ndom * sizeof(uint64_t));
+		ms->nfree--;
 	}
 	ms->nwaiting = waiting - i;
 	free(pick);

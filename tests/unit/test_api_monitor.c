@@ -114,6 +114,44 @@ static void out_of_rmids(void **state)
 	rdtalloc_close(r);
 }
 
+/*
+ * Several wait: a freed RMID goes to the oldest waiter; a call that frees
+ * none hands out none; a reset frees every RMID.
+ */
+static void oldest_waiter_first(void **state)
+{
+	rdtalloc_t *r = tu_eph(MM);
+	struct rdtalloc_mon_info mi = { .sz = sizeof(mi) };
+	char name[8];
+	int i;
+
+	for (i = 1; i <= 10; i++) {
+		snprintf(name, sizeof(name), "g%d", i);
+		assert_ok(r, rdtalloc_group_create(r, name));
+	}
+	assert_int_equal(rmid(r, "g8"), RDTALLOC_RMID_NONE);
+	assert_int_equal(rmid(r, "g10"), RDTALLOC_RMID_NONE);
+	assert_ok(r, rdtalloc_group_remove(r, "g5"));
+	assert_int_equal(rmid(r, "g8"), 5);
+	assert_int_equal(rmid(r, "g9"), RDTALLOC_RMID_NONE);
+	/* a call that changes no group moves nothing */
+	assert_ok(r, rdtalloc_set_schema(r, "g9", "L3:0=3"));
+	assert_int_equal(rmid(r, "g9"), RDTALLOC_RMID_NONE);
+	assert_ok(r, rdtalloc_group_remove(r, "g2"));
+	assert_int_equal(rmid(r, "g9"), 2);
+	assert_int_equal(rmid(r, "g10"), RDTALLOC_RMID_NONE);
+	assert_ok(r, rdtalloc_mon_get_info(r, &mi));
+	assert_int_equal(mi.in_use, 8);
+	assert_int_equal(mi.unmonitored, 1);
+	assert_ok(r, rdtalloc_reset(r));
+	assert_ok(r, rdtalloc_mon_get_info(r, &mi));
+	assert_int_equal(mi.in_use, 1);
+	assert_int_equal(mi.unmonitored, 0);
+	assert_ok(r, rdtalloc_group_create(r, "again"));
+	assert_int_equal(rmid(r, "again"), 1);
+	rdtalloc_close(r);
+}
+
 /* A removed group's lines keep its RMID in limbo while they are above the threshold. */
 static void limbo(void **state)
 {
@@ -353,6 +391,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(info_and_rmids),
 		cmocka_unit_test(out_of_rmids),
+		cmocka_unit_test(oldest_waiter_first),
 		cmocka_unit_test(limbo),
 		cmocka_unit_test(partition_helps_victim),
 		cmocka_unit_test(misses_follow_occupancy),
