@@ -742,6 +742,15 @@ int list_domains(rdtalloc_t *r, const char *res, struct domref **out)
 			snprintf(list[n].res, sizeof(list[n].res), "%s", ri.name);
 			list[n].id = ids[k];
 			list[n].cdp = ri.cdp_enabled;
+			list[n].cbm_len = ri.cbm_len;
+			list[n].cache_size = 0;
+			if (ri.cbm_len) {
+				unsigned int ways;
+
+				if (rdtalloc_domain_cache(r, ri.name, ids[k], &list[n].cache_size,
+							  &ways))
+					list[n].cache_size = 0;	/* unknown: shown as "?" */
+			}
 			n++;
 		}
 		free(ids);

@@ -177,6 +177,8 @@ struct domref {
 	char res[8];
 	unsigned int id;
 	bool cdp;		/* CDP is on for the resource */
+	unsigned int cbm_len;	/* 0: MB */
+	uint64_t cache_size;	/* bytes; 0: unknown or MB */
 };
 int list_domains(rdtalloc_t *r, const char *res, struct domref **out);
 /* The schema text of a group (malloc'd), without the trailing newline. */
