@@ -240,12 +240,12 @@ static __always_inline void forget(struct rdt_hook_slot *s, __u64 gen)
 	s->memo_gen = gen;
 }
 
-#define MEMO_HIT(s, i, pid, start) ((s)->memo[i].tid == (pid) && (s)->memo[i].start == (start))
 
 SEC("tp_btf/sched_switch")
 int BPF_PROG(rdt_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
-	__u32 cpu = bpf_get_smp_processor_id(), zero = 0, closid, i;
+	__u32 cpu = bpf_get_smp_processor_id(), zero = 0, closid;
+	struct rdt_hook_memo *m;
 	struct rdt_hook_event ev;
 	struct rdt_hook_slot *s;
 	struct rdt_hook_ctl *ctl;
@@ -270,22 +270,15 @@ int BPF_PROG(rdt_switch, bool preempt, struct task_struct *prev, struct task_str
 	gen = *(volatile __u64 *)&ctl->gen;
 	if (s->memo_gen != gen)
 		forget(s, gen);
-	if (MEMO_HIT(s, 0, pid, start)) {
-		closid = s->memo[0].closid;
-	} else if (MEMO_HIT(s, 1, pid, start)) {
-		closid = s->memo[1].closid;
-	} else if (MEMO_HIT(s, 2, pid, start)) {
-		closid = s->memo[2].closid;
+	m = &s->memo[RDT_HOOK_MEMO_OF(pid)];
+	if (m->tid == pid && m->start == start) {
+		closid = m->closid;
 	} else {
 		if (closid_for(s, cpu, next, ctl, &closid))
 			return 0;
-		i = s->memo_next;
-		if (i >= RDT_HOOK_MEMOS)
-			i = 0;
-		s->memo[i].tid = pid;
-		s->memo[i].start = start;
-		s->memo[i].closid = closid;
-		s->memo_next = i + 1;
+		m->tid = pid;
+		m->start = start;
+		m->closid = closid;
 	}
 	/*
 	 * Publish the wish with an exchange (fully ordered) before reading

@@ -45,7 +45,15 @@ struct rdt_hook_memo {
 	__u32 closid;
 };
 
-#define RDT_HOOK_MEMOS 3
+/*
+ * The memo is direct-mapped by the task id's low bits: one compare finds
+ * an answer, and the tasks taking turns on a CPU (a pinned worker pool,
+ * a handful of threads) rarely collide - consecutive ids never do, up to
+ * 16. A round-robin memo of three missed on every switch once four tasks
+ * took turns (bench_hook: 1.67x the empty program, docs/hook.md).
+ */
+#define RDT_HOOK_MEMOS 16	/* a power of two */
+#define RDT_HOOK_MEMO_OF(tid) ((tid) & (RDT_HOOK_MEMOS - 1))
 
 /*
  * The program's per-CPU caches behind the memo, valid like it while the
@@ -69,7 +77,7 @@ struct rdt_hook_cgcache {
 };
 
 /*
- * cpu_state value, one per CPU, five cache lines each. The BPF program on
+ * cpu_state value, one per CPU, nine cache lines each. The BPF program on
  * CPU c is the only kernel writer of entry c; the agent writes applied and
  * pending (and its own counter), through an mmap of the map.
  */
@@ -94,8 +102,6 @@ struct rdt_hook_slot {
 	 * it): a CPU switching among a few tasks then looks nothing up.
 	 */
 	__u64 memo_gen;
-	__u32 memo_next;
-	__u32 memo_pad;
 	struct rdt_hook_memo memo[RDT_HOOK_MEMOS];
 	__u32 gcache_next;
 	__u32 cgcache_next;
