@@ -81,7 +81,7 @@ static const char usage_text[] =
 "                                     memory traces (valgrind lackey, or converted) through\n"
 "                                     a model of the L3 with the groups' masks (the\n"
 "                                     sim's monitoring counters take the result)\n"
-"  profile --trace FILE [--domain ID] [--instr]\n"
+"  profile --trace FILE [--domain ID] [--instr] [--sample N]\n"
 "                                     a trace's miss ratio alone at 1..N ways (one pass)\n"
 "  profile GROUP [--domain ID] [--interval S]\n"
 "                                     a running group's occupancy and bandwidth at 1..N ways\n"

@@ -136,8 +136,14 @@ static void print_curve(json_object *doc)
 	json_object *mr = jget(doc, "miss_ratio");
 	size_t k;
 
+	json_object *smp = jget(doc, "sample");
+
 	printf("%lld accesses, a cache of %lld sets; miss ratio alone with k ways:\n",
 	       jget_int(doc, "accesses"), jget_int(doc, "sets"));
+	if (smp)
+		printf("(sampled: %lld of the %lld sets, about 1 in %lld, with %lld of the "
+		       "accesses)\n", jget_int(smp, "sets"), jget_int(doc, "sets"),
+		       jget_int(smp, "one_in"), jget_int(smp, "accesses"));
 	for (k = 0; k < json_object_array_length(mr); k++)
 		printf("%3zu %8.4f\n", k + 1,
 		       json_object_get_double(json_object_array_get_idx(mr, k)));
@@ -285,16 +291,35 @@ static int profile_group(const char *group, const char *dom, double interval)
 	return emit(doc, print_sweep);
 }
 
+/* --sample N: one set in N modelled, N a power of two from 2 to 4096. */
+static int parse_sample(const char *v, unsigned int *shift)
+{
+	unsigned long n;
+	char *end;
+
+	errno = 0;
+	n = strtoul(v, &end, 10);
+	if (errno || end == v || *end || n < 2 || n > (1ul << RDTALLOC_CURVE_SAMPLE_MAX) ||
+	    (n & (n - 1)))
+		return usage_error("profile: --sample '%.40s': give N, a power of two from 2 to "
+				   "%lu (one set in N is modelled)", v,
+				   1ul << RDTALLOC_CURVE_SAMPLE_MAX);
+	*shift = (unsigned int)__builtin_ctzl(n);
+	return 0;
+}
+
 int do_profile(int argc, char **argv)
 {
 	static const char synopsis[] =
-		"profile --trace FILE [--domain ID] [--instr] | profile GROUP [--domain ID] "
-		"[--interval S]";
-	const char *trace = NULL, *dom = NULL, *ival = "2";
+		"profile --trace FILE [--domain ID] [--instr] [--sample N] | profile GROUP "
+		"[--domain ID] [--interval S]";
+	const char *trace = NULL, *dom = NULL, *ival = "2", *sample = NULL;
+	unsigned int shift = 0;
 	bool instr = false;
 	const struct flag flags[] = {
 		{ "--trace", NULL, &trace }, { "--domain", NULL, &dom },
-		{ "--instr", &instr, NULL }, { "--interval", NULL, &ival }, { NULL, NULL, NULL },
+		{ "--instr", &instr, NULL }, { "--interval", NULL, &ival },
+		{ "--sample", NULL, &sample }, { NULL, NULL, NULL },
 	};
 	struct rdtalloc_curve c = { .sz = sizeof(c) };
 	json_object *doc, *mr;
@@ -318,19 +343,35 @@ int do_profile(int argc, char **argv)
 	if (!trace || argc)
 		return usage_error("profile: give --trace FILE or a GROUP: usage: rdtctl %s",
 				   synopsis);
+	if (sample) {
+		ret = parse_sample(sample, &shift);
+		if (ret)
+			return ret;
+	}
 	ret = parse_domain(dom, &id);
 	if (ret)
 		return ret;
 	r = ctx_ro();
 	if (!r)
 		return EXIT_FAIL;
-	ret = rdtalloc_trace_curve(r, id, trace, instr ? RDTALLOC_TRACE_INSTR : 0, &c);
+	ret = rdtalloc_trace_curve(r, id, trace, (instr ? RDTALLOC_TRACE_INSTR : 0) |
+				   RDTALLOC_CURVE_SAMPLE(shift), &c);
 	if (ret)
 		return fail_lib(r, ret);
 	doc = jobj();
 	jset(doc, "sets", jint(c.geo.sets));
 	jset(doc, "ways", jint(c.geo.ways));
 	jset(doc, "accesses", jint((long long)c.accesses));
+	if (c.sample_shift) {
+		json_object *smp = jobj();
+
+		jset(smp, "one_in", jint(1ll << c.sample_shift));
+		jset(smp, "sets", jint(c.sample_sets));
+		jset(smp, "accesses", jint((long long)c.sample_accesses));
+		jset(doc, "sample", smp);
+	} else {
+		jset_null(doc, "sample");
+	}
 	mr = jarr();
 	for (k = 0; k < c.geo.ways; k++)
 		json_object_array_add(mr, json_object_new_double(ratio(c.misses[k], c.accesses)));

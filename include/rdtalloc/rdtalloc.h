@@ -861,8 +861,29 @@ struct rdtalloc_curve {
 	struct rdtalloc_cache_geometry geo;
 	uint64_t accesses;
 	uint64_t misses[64];
+	/*
+	 * Appended in 0.7: the sample the curve came from. sample_shift 0:
+	 * exact, every set modelled; n: about one set in 2^n, misses[] the
+	 * sample's miss ratio times every access.
+	 */
+	unsigned int sample_shift;
+	unsigned int sample_sets;	/* sets modelled */
+	uint64_t sample_accesses;	/* accesses to them */
 };
-/* One pass over the trace (LRU stack distances per set). */
+/*
+ * A sampled curve (0.7, flags of rdtalloc_trace_curve): whole sets are
+ * modelled, about one in 2^n (n 1..12), picked by a hash of the set index
+ * as UCP's monitors and SHARDS sample; n is lowered until at least 256
+ * sets are in the sample. Without it the curve is exact.
+ */
+#define RDTALLOC_CURVE_SAMPLE_MAX 12
+#define RDTALLOC_CURVE_SAMPLE(n) (((unsigned int)(n) & 0xfu) << 8)
+/*
+ * One pass over the trace (LRU stack distances per set); a large binary
+ * trace is read by one thread per CPU (at most 4), each modelling its part
+ * of the sets. flags: RDTALLOC_TRACE_INSTR, RDTALLOC_CURVE_SAMPLE(n);
+ * other bits: -EINVAL.
+ */
 RDTALLOC_API int rdtalloc_trace_curve(rdtalloc_t *r, int cache_id, const char *trace,
 				      unsigned int flags, struct rdtalloc_curve *out);
 /*

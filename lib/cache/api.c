@@ -250,7 +250,9 @@ RDTALLOC_API int rdtalloc_sim_replay(rdtalloc_t *r, int cache_id, size_t n,
 RDTALLOC_API int rdtalloc_trace_curve(rdtalloc_t *r, int cache_id, const char *trace,
 				      unsigned int flags, struct rdtalloc_curve *out)
 {
+	unsigned int shift = (flags >> 8) & 0xfu;
 	struct rdtalloc_curve v = { .sz = sizeof(v) };
+	struct rdt_curve_sample smp = { 0 };
 	char err[RDT_ERRMSG_MAX];
 	int ret, dom;
 
@@ -261,13 +263,24 @@ RDTALLOC_API int rdtalloc_trace_curve(rdtalloc_t *r, int cache_id, const char *t
 		return ret;
 	if (out->sz < sizeof(size_t))
 		ret = rdt_fail(r, -EINVAL, "rdtalloc_trace_curve: out->sz is not set");
+	else if (flags & ~(RDTALLOC_TRACE_INSTR | RDTALLOC_CURVE_SAMPLE(0xf)))
+		ret = rdt_fail(r, -EINVAL, "rdtalloc_trace_curve: unknown flags 0x%x",
+			       flags & ~(RDTALLOC_TRACE_INSTR | RDTALLOC_CURVE_SAMPLE(0xf)));
+	else if (shift > RDTALLOC_CURVE_SAMPLE_MAX)
+		ret = rdt_fail(r, -EINVAL, "rdtalloc_trace_curve: a sample of one set in 2^%u is "
+			       "out of range (RDTALLOC_CURVE_SAMPLE(1..%d))", shift,
+			       RDTALLOC_CURVE_SAMPLE_MAX);
 	if (!ret)
 		ret = rdt_cache_geometry(r, cache_id, &v.geo, &dom);
 	rdt_core_drop_lock(r);	/* the curve needs the geometry alone */
 	v.geo.sz = sizeof(v.geo);
-	if (!ret && (ret = rdt_cache_curve(trace, flags & RDTALLOC_TRACE_INSTR, v.geo.sets,
-					   v.geo.ways, v.misses, &v.accesses, err, sizeof(err))))
+	if (!ret && (ret = rdt_cache_curve_sampled(trace, flags & RDTALLOC_TRACE_INSTR,
+						   v.geo.sets, v.geo.ways, shift, v.misses,
+						   &v.accesses, &smp, err, sizeof(err))))
 		ret = rdt_fail(r, ret, "%s", err);
+	v.sample_shift = smp.shift;
+	v.sample_sets = smp.sets;
+	v.sample_accesses = smp.accesses;
 	if (!ret) {
 		v.sz = sized(out->sz, sizeof(v));
 		memcpy(out, &v, v.sz);

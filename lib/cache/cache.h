@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #define RDT_LINE 64u
 #define RDT_TRACE_MAGIC "RDTTRC01"	/* 8 bytes, then a u64 record count */
@@ -35,6 +36,11 @@ int rdt_trace_open(const char *path, bool instr, struct rdt_trace **out, char *e
 /* The next access's line: 1, 0 at the end, -errno with err set (file and line number). */
 int rdt_trace_next(struct rdt_trace *t, uint64_t *line, enum rdt_acc_kind *kind, char *err,
 		   size_t len);
+/*
+ * The next up to max accesses' lines at once (the kinds dropped: a curve
+ * needs none); how many, 0 at the end, -errno with err set.
+ */
+ssize_t rdt_trace_read(struct rdt_trace *t, uint64_t *lines, size_t max, char *err, size_t len);
 void rdt_trace_close(struct rdt_trace *t);
 /* Every access of in (lackey or binary) into out in the binary form; how many. */
 int rdt_trace_convert(const char *in, const char *out, bool instr, uint64_t *n, char *err,
@@ -114,6 +120,23 @@ void rdt_cache_occupancy(const struct rdt_cache *c, uint64_t *occ, unsigned int 
  */
 int rdt_cache_curve(const char *path, bool instr, unsigned int sets, unsigned int ways,
 		    uint64_t *misses, uint64_t *accesses, char *err, size_t len);
+
+/*
+ * The same from a sample of the sets (as UCP's monitors and SHARDS do):
+ * about one set in 2^shift, picked by a hash of its index, modelled
+ * exactly; misses[] is the sample's miss ratio times every access. shift
+ * is lowered until at least 256 sets are in the sample; what was used goes
+ * to *smp (may be NULL). shift 0: exact, as rdt_cache_curve.
+ */
+#define RDT_CURVE_SHIFT_MAX 12
+struct rdt_curve_sample {
+	unsigned int shift;	/* 1 set in 2^shift */
+	unsigned int sets;	/* sets in the sample */
+	uint64_t accesses;	/* accesses to them */
+};
+int rdt_cache_curve_sampled(const char *path, bool instr, unsigned int sets, unsigned int ways,
+			    unsigned int shift, uint64_t *misses, uint64_t *accesses,
+			    struct rdt_curve_sample *smp, char *err, size_t len);
 
 /* ---- for the planner (api.c) ---- */
 

@@ -30,8 +30,21 @@ for g in db web stream; do
 	expect_rc 0 "profile $g"
 	printf '%s' "$OUT" >"$TMP/$g.curve"
 done
-json "the curve document" "(sorted(d), d['sets'], d['ways'], d['accesses'], len(d['miss_ratio']))" \
-	'[["accesses", "miss_ratio", "sets", "ways"], 1024, 16, 120000, 16]'
+json "the curve document" "(sorted(d), d['sets'], d['ways'], d['accesses'], len(d['miss_ratio']), d['sample'])" \
+	'[["accesses", "miss_ratio", "sample", "sets", "ways"], 1024, 16, 120000, 16, null]'
+# sampled: one set in 16 asked, but 1024 / 16 is under the floor of 256 sets: one in 4
+run -j profile --trace "$TMP/stream.trace" --sample 16
+expect_rc 0 "profile --sample 16"
+json "a sampled curve says its sample" \
+	"(d['sample']['one_in'], 128 < d['sample']['sets'] < 384, d['accesses'], round(d['miss_ratio'][15], 4))" \
+	'[4, true, 120000, 1.0]'
+run profile --trace "$TMP/stream.trace" --sample 4
+expect_out_contains "the text says it too" "(sampled: "
+for bad in 3 1 8192 x 16k; do
+	run profile --trace "$TMP/stream.trace" --sample "$bad"
+	expect_rc 2 "--sample $bad"
+	expect_err_has "--sample $bad named" "profile: --sample '$bad': give N, a power of two from 2 to 4096"
+done
 run -j profile --trace "$TMP/db.trace"
 # 9600 lines over 1024 sets: 384 sets of 10 lines, 640 of 9; 12 rounds. With 9
 # ways the sets of 10 always miss: (384*10*12 + 640*9) / 115200 = 0.45; with
