@@ -932,11 +932,28 @@ static int cmp_pid_t(const void *a, const void *b)
 struct listing {
 	pid_t *tids;		/* sorted */
 	size_t n;
+	bool read;
 };
 
 static bool in_listing(const struct listing *l, pid_t tid)
 {
 	return l->tids && bsearch(&tid, l->tids, l->n, sizeof(pid_t), cmp_pid_t);
+}
+
+/* The kernel's list of directory d's tasks (-1, ls the root's), read once, sorted. */
+static int listing_of(struct rdtalloc *r, const struct rc_view *v, struct listing *ls, int d)
+{
+	struct listing *l = d < 0 ? ls : &ls[d];
+	int ret;
+
+	if (l->read)
+		return 0;
+	ret = read_tasks(r, d < 0 ? "" : v->dirs[d].name, &l->tids, &l->n);
+	if (ret)
+		return ret;
+	qsort(l->tids, l->n, sizeof(pid_t), cmp_pid_t);
+	l->read = true;
+	return 0;
 }
 
 /*
@@ -971,13 +988,6 @@ static int find_moved(struct rdtalloc *r, struct rdt_moved **out, size_t *nout)
 	}
 	if (!ret && !(ls = calloc(v.ndirs + 1, sizeof(*ls))))
 		ret = rdt_fail(r, -ENOMEM, "out of memory");
-	for (d = 0; !ret && d <= v.ndirs; d++) {
-		struct listing *l = d < v.ndirs ? &ls[d] : &root;
-
-		ret = read_tasks(r, d < v.ndirs ? v.dirs[d].name : "", &l->tids, &l->n);
-		if (!ret)
-			qsort(l->tids, l->n, sizeof(pid_t), cmp_pid_t);
-	}
 	for (i = 0; !ret && i < tm->cap; i++) {
 		const struct rdt_task *t = &tm->slots[i];
 		int cls, dir, where = -2;
@@ -988,13 +998,23 @@ static int find_moved(struct rdtalloc *r, struct rdt_moved **out, size_t *nout)
 		dir = cls < 0 ? -1 : v.cls[cls].dir;
 		if (cls >= 0 && dir < 0)
 			continue;	/* our control group is gone: the repair's */
+		/*
+		 * Its own directory's list first: only a task not there makes
+		 * the others be read (a tasks file costs a walk of every
+		 * thread in the kernel, and far more in the emulator).
+		 */
+		ret = dir >= 0 ? listing_of(r, &v, ls, dir) : listing_of(r, &v, &root, -1);
+		if (ret)
+			break;
 		if (dir >= 0 ? in_listing(&ls[dir], t->tid) : in_listing(&root, t->tid))
 			continue;
-		if (dir >= 0 && in_listing(&root, t->tid))
+		if (dir >= 0 && !(ret = listing_of(r, &v, &root, -1)) && in_listing(&root, t->tid))
 			where = -1;
-		for (d = 0; where == -2 && d < v.ndirs; d++)
-			if (in_listing(&ls[d], t->tid))
+		for (d = 0; !ret && where == -2 && d < v.ndirs; d++)
+			if (!(ret = listing_of(r, &v, ls, (int)d)) && in_listing(&ls[d], t->tid))
 				where = (int)d;
+		if (ret)
+			break;
 		if (n == cap) {
 			struct rdt_moved *nv = realloc(mv, (cap ? cap * 2 : 8) * sizeof(*nv));
 
