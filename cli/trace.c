@@ -594,17 +594,27 @@ static int plan_repeated(int *argc, char **argv, struct plan_args *pa)
 	int i, out = 0, ret = 0;
 	const char *v;
 
+	const char *taking = NULL;	/* "--curve", "--trace": it takes the GROUP=FILEs after it */
+
 	for (i = 0; i < *argc && !ret; i++) {
 		if (!strcmp(argv[i], "--")) {
 			while (i < *argc)
 				argv[out++] = argv[i++];
 			break;
 		}
+		if (taking && argv[i][0] != '-' && strchr(argv[i], '=')) {
+			/* "--trace a=A b=B c=C": each GROUP=FILE after --trace is a trace */
+			ret = add(pa->inputs, &pa->ninputs, taking, argv[i]);
+			continue;
+		}
+		taking = NULL;
 		if ((v = repeated("--curve", *argc, argv, &i))) {
 			pa->curves = true;
+			taking = "--curve";
 			ret = add(pa->inputs, &pa->ninputs, "--curve", v);
 		} else if ((v = repeated("--trace", *argc, argv, &i))) {
 			pa->traces = true;
+			taking = "--trace";
 			ret = add(pa->inputs, &pa->ninputs, "--trace", v);
 		} else if ((v = repeated("--exclusive", *argc, argv, &i))) {
 			ret = add(pa->exclusive, &pa->nexclusive, "--exclusive", v);
@@ -836,8 +846,12 @@ int do_plan(int argc, char **argv)
 		return ret;
 	if (!pa.ninputs)
 		return usage_error("usage: rdtctl %s", synopsis);
+	if (pa.traces && argc)
+		return usage_error("plan: '%.80s' is taken as a curve (a GROUP=FILE before any "
+				   "--trace is one) beside --trace: give curves or traces, not both",
+				   argv[0]);
 	if (pa.traces && pa.curves)
-		return usage_error("plan: give curves or traces, not both");
+		return usage_error("plan: give curves (--curve) or traces (--trace), not both");
 	if (check && (pa.traces || bound || goal_name || pa.nexclusive || apart || pa.nmb || all))
 		return usage_error("plan: --check predicts a configuration from curves; the "
 				   "options that make one do not go with it");

@@ -55,6 +55,10 @@ json "each group: exactly group, schema, ways, predicted_miss_ratio" "[sorted(g)
 json "sharing every way beats every partition here" "[g['schema'] for g in d['groups']]" \
 	'["L3:0=ffff", "L3:0=ffff"]'
 printf '%s' "$OUT" >"$T/plan.json"
+# --trace takes every GROUP=FILE after it, as its help reads: the same plan
+run -j plan --trace a="$T/loop.trace" b="$T/walk.trace"
+expect_rc 0 "plan --trace a=A b=B"
+if [ "$OUT" = "$(cat "$T/plan.json")" ]; then pass; else fail "plan --trace a=A b=B differs: $OUT"; fi
 jconfig "$T/plan.conf"
 rdt group create a >/dev/null
 rdt group create b >/dev/null
@@ -157,8 +161,11 @@ failure "--apart when they do not go round" \
 	plan --apart --curve a="$T/loop.curve" --curve b="$T/walk.curve" --curve c="$T/loop.curve"
 
 # ---- bad options, named
-usage "curves and traces" "plan: give curves or traces, not both" \
+usage "curves and traces" "plan: give curves (--curve) or traces (--trace), not both" \
 	plan --curve a="$T/loop.curve" --trace b="$T/walk.trace"
+usage "a bare curve before --trace, named" \
+	"plan: 'a=$T/loop.curve' is taken as a curve (a GROUP=FILE before any --trace is one) beside --trace: give curves or traces, not both" \
+	plan a="$T/loop.curve" --trace b="$T/walk.trace"
 usage "a goal that is none" "plan: --goal cheap: misses (the fewest in total) or bound (with --bound GROUP=RATIO)" \
 	plan --goal cheap a="$T/loop.curve"
 usage "--goal bound alone" "plan: --goal bound needs --bound GROUP=RATIO" \
