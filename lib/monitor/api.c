@@ -511,6 +511,17 @@ static void fold(rdtalloc_t *r, struct counters *c, unsigned int rm, uint64_t se
 		json_object_is_type(e, json_type_array) && json_object_array_length(e) == 5;
 	for (k = 0; known && k < 5; k++)
 		old[k] = (uint64_t)json_object_get_int64(json_object_array_get_idx(e, (size_t)k));
+	if (raw->state[1] != RDTALLOC_MON_OK && raw->state[2] != RDTALLOC_MON_OK) {
+		/*
+		 * Nothing read (unavailable, an error): the totals stand and the
+		 * last valid reading stays the one a rate is taken from - kept
+		 * with its own time, and none made up: a rate against a reading
+		 * that had no value was the whole counter over one interval.
+		 */
+		v->mbm_total = old[1];
+		v->mbm_local = old[3];
+		return;
+	}
 	for (k = 0; k < 2; k++) {
 		uint64_t now_raw = raw->val[1 + k];
 

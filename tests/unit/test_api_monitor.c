@@ -210,6 +210,41 @@ static void partition_helps_victim(void **state)
 	rdtalloc_close(r);
 }
 
+/*
+ * A rate needs two valid readings: after a reading without a value
+ * (unavailable) the next valid one has no previous one, and the one after
+ * that is taken against it, not against the reading that had no value.
+ */
+static void no_rate_from_unavailable(void **state)
+{
+	char dir[64];
+	rdtalloc_t *r = tu_open(tu_mkdtemp(dir), MM, 0);
+	struct rdtalloc_mon_value a, b, c;
+
+	assert_ok(r, rdtalloc_group_create(r, "db"));
+	load(r, "db", 0, 4096 * MIB, 1000000000, 100, RDTALLOC_MON_UNAVAILABLE);
+	a = read1(r, "db", 0);
+	assert_int_equal(a.state, RDTALLOC_MON_UNAVAILABLE);
+	assert_int_equal(a.valid & RDTALLOC_MON_EV_TOTAL, 0);
+	load(r, "db", 0, 4096 * MIB, 1000000000, 100, 0);
+	usleep(20000);
+	b = read1(r, "db", 0);
+	assert_int_equal(b.state, RDTALLOC_MON_OK);
+	assert_true(b.valid & RDTALLOC_MON_EV_TOTAL);
+	assert_int_equal(b.prev_time_ns, 0);	/* no rate yet */
+	/* unavailable again: the last valid reading stays the previous one */
+	load(r, "db", 0, 4096 * MIB, 1000000000, 100, RDTALLOC_MON_UNAVAILABLE);
+	a = read1(r, "db", 0);
+	assert_int_equal(a.valid & RDTALLOC_MON_EV_TOTAL, 0);
+	load(r, "db", 0, 4096 * MIB, 1000000000, 100, 0);
+	usleep(20000);
+	c = read1(r, "db", 0);
+	assert_int_equal(c.prev_time_ns, b.time_ns);
+	assert_int_equal(c.prev_mbm_total, b.mbm_total);
+	assert_true(c.mbm_total >= b.mbm_total);
+	rdtalloc_close(r);
+}
+
 /* Bandwidth in the model through the counters: a victim that fits misses nothing. */
 static void misses_follow_occupancy(void **state)
 {
@@ -392,6 +427,7 @@ int main(void)
 		cmocka_unit_test(info_and_rmids),
 		cmocka_unit_test(out_of_rmids),
 		cmocka_unit_test(oldest_waiter_first),
+		cmocka_unit_test(no_rate_from_unavailable),
 		cmocka_unit_test(limbo),
 		cmocka_unit_test(partition_helps_victim),
 		cmocka_unit_test(misses_follow_occupancy),
