@@ -199,6 +199,37 @@ static json_object *collect_resource(rdtalloc_t *r, unsigned int idx)
 	return o;
 }
 
+/*
+ * On resctrl every control group takes a CLOSID of every resource (the
+ * kernel uses the least count of them all): a cache may have 16 while MB's
+ * 8 limit the groups to 8. Each resource then says so ("usable_closids",
+ * and the resource that limits it); elsewhere a resource's own count holds.
+ */
+static void usable_closids(rdtalloc_t *r, json_object *a)
+{
+	long long least = -1;
+	const char *by = NULL;
+	size_t i;
+
+	if (strcmp(rdtalloc_backend(r), "resctrl"))
+		return;
+	for (i = 0; i < json_object_array_length(a); i++) {
+		json_object *o = json_object_array_get_idx(a, i);
+
+		if (least < 0 || jget_int(o, "closids") < least) {
+			least = jget_int(o, "closids");
+			by = jget_str(o, "name");
+		}
+	}
+	for (i = 0; by && i < json_object_array_length(a); i++) {
+		json_object *o = json_object_array_get_idx(a, i);
+
+		jset(o, "usable_closids", jint(least));
+		if (least < jget_int(o, "closids"))
+			jset(o, "limited_by", jstr(by));
+	}
+}
+
 static json_object *collect_resources(rdtalloc_t *r)
 {
 	int n = rdtalloc_resource_count(r);
@@ -218,7 +249,17 @@ static json_object *collect_resources(rdtalloc_t *r)
 		}
 		jpush(a, o);
 	}
+	usable_closids(r, a);
 	return a;
+}
+
+/* "; 8 usable: resctrl gives ..." when another resource limits this one's CLOSIDs. */
+static void print_limited(json_object *o)
+{
+	if (jget(o, "limited_by"))
+		printf("; %lld usable: resctrl gives each control group a CLOSID of every "
+		       "resource, and %s has %lld", jget_int(o, "usable_closids"),
+		       jget_str(o, "limited_by"), jget_int(o, "usable_closids"));
 }
 
 /* MB: values, not masks; its domains are the L3 domains. */
@@ -227,8 +268,9 @@ static void print_mb(json_object *o)
 	json_object *doms = jget(o, "domains");
 
 	printf("\nMB memory bandwidth allocation\n");
-	printf("  CLOSIDs:        %lld (throttled groups use only these)\n",
-	       jget_int(o, "closids"));
+	printf("  CLOSIDs:        %lld (throttled groups use only these)", jget_int(o, "closids"));
+	print_limited(o);
+	putchar('\n');
 	printf("  values:         %lld .. %lld %s, in steps of %lld (rounded up)\n",
 	       jget_int(o, "min_bandwidth"), jget_int(o, "max_bandwidth"),
 	       jget_str(o, "units"), jget_int(o, "bandwidth_gran"));
@@ -255,6 +297,7 @@ static void print_resource(json_object *o)
 	printf("  CLOSIDs:        %lld", jget_int(o, "closids"));
 	if (jget_int(o, "closids") != jget_int(o, "hw_closids"))
 		printf(" (%lld in hardware, halved by CDP)", jget_int(o, "hw_closids"));
+	print_limited(o);
 	printf("\n  CBM length:     %lld bits\n", jget_int(o, "cbm_len"));
 	printf("  min CBM bits:   %lld\n", jget_int(o, "min_cbm_bits"));
 	printf("  shareable bits: %s\n", jget_str(o, "shareable_bits"));

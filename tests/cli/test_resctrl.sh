@@ -347,6 +347,12 @@ ok "the same combination: shared" group create u --schema "MB:0=70"
 if [ "$(ours | wc -l)" -eq 2 ]; then pass; else fail "still 2 of ours: $(ours)"; fi
 ok "info: the kernel offers MB's 8 CLOSIDs" info
 expect_out_has "info: 8 in all" "backend:  resctrl (backend 'resctrl' requested by the caller; resctrl at $MNT: CLOSIDs in use: the root, 2 groups of ours, 0 not ours; 5 free of 8)"
+expect_out_has "info: L3's 16, and why 8 of them" \
+	"  CLOSIDs:        16; 8 usable: resctrl gives each control group a CLOSID of every resource, and MB has 8"
+ok "-j info" -j info
+json "the usable count in the document" \
+	"[(r['name'], r['closids'], r['usable_closids'], r.get('limited_by')) for r in d['resources']]" \
+	'[["L3", 16, 8, "MB"], ["MB", 8, 8, null]]'
 umount_fs
 
 # mba_MBps: MB values are MBps for the kernel's software controller; we
