@@ -15,10 +15,18 @@ static void print_change(json_object *doc)
 {
 	const char *schema = jget_str(doc, "schema");
 
-	printf("%s group %s", jget_bool(doc, "created") ? "created" : "removed",
-	       jget_str(doc, "group"));
-	if (schema[0])
-		printf(" with schema %s", schema);
+	int width = printf("%s group %s", jget_bool(doc, "created") ? "created" : "removed",
+			   jget_str(doc, "group"));
+
+	/* a schema of several lines (L3 and MB): each under the first */
+	if (schema[0]) {
+		width += printf(" with schema ");
+		for (const char *p = schema; *p; p++) {
+			putchar(*p);
+			if (*p == '\n' && p[1])
+				printf("%*s", width, "");
+		}
+	}
 	putchar('\n');
 }
 
