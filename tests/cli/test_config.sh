@@ -324,8 +324,11 @@ STATE=$TMP/machine-sky
 MACHINE='preset=skylake-sp;tasks=virtual'
 mkdir -m 700 "$STATE"
 ok "a group on Skylake" group create db --schema 'L3:0=f;1=f' --schema 'MB:0=50'
-expect_out "its MB line under its L3 line" "created group db with schema L3:0=00f;1=00f
-                             MB:0=50;1=100"
+ok "a group of two lines" group create db2 --schema 'L3:0=f;1=f
+MB:0=50'
+expect_out "its MB line under its L3 line" "created group db2 with schema L3:0=00f;1=00f
+                              MB:0=50;1=100"
+ok "and gone" group remove db2
 ok "save on Skylake" save
 printf '%s\n' "$OUT" >"$TMP/sky.conf"
 expect_out_has "save: the L3 facts" "machine L3 ids=0-1 cbm_len=11"
