@@ -20,11 +20,30 @@ static rdtalloc_t *g_ctx;
 
 /* ---- errors ------------------------------------------------------------- */
 
-static void vmsg(const char *fmt, va_list ap)
+/*
+ * An error on stderr: "rdtctl: MESSAGE", or with -j one JSON object,
+ * {"error": MESSAGE, "errno": NAME} - NAME the library's errno ("ENOENT")
+ * when the library failed, "EINVAL" for a usage error, else null - so
+ * that a script reading -j output reads its errors the same way. The
+ * exit status is the same either way.
+ */
+static void emit_error(int err, const char *fmt, va_list ap)
 {
-	fputs("rdtctl: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	char msg[2048];
+	const char *name = err > 0 ? strerrorname_np(err) : NULL;
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	if (g_opts.json) {
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "error", json_object_new_string(msg));
+		json_object_object_add(o, "errno", name ? json_object_new_string(name) : NULL);
+		fprintf(stderr, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
+									 JSON_C_TO_STRING_NOSLASHESCAPE));
+		json_object_put(o);
+		return;
+	}
+	fprintf(stderr, "rdtctl: %s\n", msg);
 }
 
 int usage_error(const char *fmt, ...)
@@ -32,9 +51,10 @@ int usage_error(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vmsg(fmt, ap);
+	emit_error(EINVAL, fmt, ap);
 	va_end(ap);
-	fputs("Try 'rdtctl --help'.\n", stderr);
+	if (!g_opts.json)
+		fputs("Try 'rdtctl --help'.\n", stderr);
 	return EXIT_USAGE;
 }
 
@@ -43,7 +63,17 @@ int fail_msg(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vmsg(fmt, ap);
+	emit_error(0, fmt, ap);
+	va_end(ap);
+	return EXIT_FAIL;
+}
+
+static int fail_errno(int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	emit_error(err, fmt, ap);
 	va_end(ap);
 	return EXIT_FAIL;
 }
@@ -54,7 +84,7 @@ int fail_lib(rdtalloc_t *r, int err)
 
 	if (!msg || !msg[0])
 		msg = rdtalloc_strerror(err);
-	return fail_msg("%s", msg);
+	return fail_errno(err < 0 ? -err : err, "%s", msg);
 }
 
 /* ---- dispatch ------------------------------------------------------------- */

@@ -269,6 +269,29 @@ fails()
 	fi
 }
 
+# jfails RC DESC MESSAGE ERRNO ARGS: with -j, the error is one JSON object
+# on stderr, exactly {"error": MESSAGE, "errno": ERRNO} (ERRNO null or a
+# name), nothing on stdout, exit RC
+jfails()
+{
+	jf_rc=$1 jf_desc=$2 jf_msg=$3 jf_errno=$4
+	shift 4
+	run -j "$@"
+	expect_rc "$jf_rc" "$jf_desc"
+	jf_got=$(printf '%s' "$ERR" | python3 -c '
+import json, sys
+lines = sys.stdin.read().split("\n")
+lines = [l for l in lines if l]
+assert len(lines) == 1, "%d lines" % len(lines)
+d = json.loads(lines[0])
+print(json.dumps([sorted(d), d["error"], d["errno"]]))' 2>&1)
+	jf_want=$(python3 -c 'import json, sys; print(json.dumps([["errno", "error"], sys.argv[1],
+None if sys.argv[2] == "null" else sys.argv[2]]))' "$jf_msg" "$jf_errno")
+	if [ "$jf_got" = "$jf_want" ]; then pass; else
+		fail "$jf_desc: stderr is '$ERR', wanted $jf_want"; fi
+	if [ -z "$OUT" ]; then pass; else fail "$jf_desc: a failed command printed on stdout"; fi
+}
+
 # usage DESC MESSAGE ARGS / failure DESC MESSAGE ARGS
 usage()
 {

@@ -37,10 +37,8 @@ unchanged "the refused schema changed nothing" "$TMP/before"
 failure "two SCHEMA arguments, 65,537 bytes joined" "$SCHEMA_MSG" \
 	schema set g "$(pad 'L3:0=f' 32768)" "$(pad 'L3:1=f' 32768)"
 unchanged "the refused schema changed nothing" "$TMP/before"
-run -j schema set g "$(bytes 100000 f)"
-expect_rc 1 "-j: a schema past the bound fails"
-expect_empty_out "-j: nothing on stdout"
-expect_err_has "-j: the message names the limit" "rdtctl: $SCHEMA_MSG"
+jfails 1 "-j: a schema past the bound fails, the message names the limit" "$SCHEMA_MSG" \
+	E2BIG schema set g "$(bytes 100000 f)"
 unchanged "the refused schema changed nothing" "$TMP/before"
 
 ok "a schema of exactly 65,536 bytes is read" schema set g "$(pad 'L3:0=3' 65536)"

@@ -96,4 +96,15 @@ expect_empty_out "-j -q change prints nothing"
 ok "-q still prints queries" -q -j group list
 json "-q query" 'd' '["default", "quiet"]'
 
+# a failed command with -j: its error is one JSON object on stderr, the exit status as without
+jfails 1 "-j: a library error names its errno" "no group named 'nope'" ENOENT group show nope
+jfails 2 "-j: a usage error is EINVAL" \
+	"unknown command 'group frob' (one of: create, remove, mode, list, show, help)" EINVAL \
+	group frob
+printf 'x\n' >"$TMP/notjson"
+jfails 1 "-j: an error of rdtctl's own has no errno" \
+	"curve $TMP/notjson: not a profile document (rdtctl -j profile --trace: \"accesses\" and \"miss_ratio\")" \
+	null plan --curve a="$TMP/notjson" --curve b="$TMP/notjson"
+failure "without -j the same error is text" "no group named 'nope'" group show nope
+
 finish

@@ -155,7 +155,7 @@ usage "interval" "--interval 0: seconds, 0.01 to 86400" monitor --interval 0
 usage "count" "--count -1: a number of samples, 1 to 1000000000" monitor --count -1
 usage "sort" "--sort size: occupancy, total or local" monitor --sort size
 usage "format" "--format xml: table, csv or prometheus (-j: JSON Lines)" monitor --format xml
-usage "format and -j" "--format csv and -j: choose one" -j monitor --format csv
+jfails 2 "format and -j" "--format csv and -j: choose one" EINVAL monitor --format csv
 failure "unknown group" "no group named 'nope'" monitor nope --count 1
 failure "unknown domain" "--domain 7: no such L3 cache id (rdtctl info)" monitor --domain 7 --count 1
 usage "footprint" "--footprint 12Q: give bytes, e.g. 40M or 1.5GiB (at most 1 PiB)" sim load db --footprint 12Q --rate 1G
