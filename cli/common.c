@@ -15,6 +15,7 @@
 #include "rdtctl.h"
 
 struct rdtctl_opts g_opts;
+bool g_all_tasks;
 
 static rdtalloc_t *g_ctx;
 
@@ -933,7 +934,7 @@ int emit_list(int n, json_object *(*item)(int i, void *arg), void *arg,
 	return ret == EXIT_OK ? stream_end(&s) : ret;
 }
 
-int show_groups(const char *verb, int argc, char **argv,
+int show_groups(const char *verb, int argc, char **argv, const struct flag *flags,
 		json_object *(*one)(rdtalloc_t *r, const char *group),
 		void (*print_one)(json_object *doc), void (*print_all)(json_object *doc))
 {
@@ -942,7 +943,7 @@ int show_groups(const char *verb, int argc, char **argv,
 	rdtalloc_t *r;
 	int n, ret;
 
-	ret = parse_flags(verb, &argc, argv, NULL);
+	ret = parse_flags(verb, &argc, argv, flags);
 	if (ret)
 		return ret;
 	snprintf(synopsis, sizeof(synopsis), "%s [GROUP]", verb);

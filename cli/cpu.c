@@ -120,7 +120,7 @@ static void print_all(json_object *a)
 
 static int cpu_show(int argc, char **argv)
 {
-	return show_groups("cpu show", argc, argv, cpus_doc, print_one, print_all);
+	return show_groups("cpu show", argc, argv, NULL, cpus_doc, print_one, print_all);
 }
 
 /* One CPU: its group and the CLOSID its IA32_PQR_ASSOC holds now. NULL: reported. */

@@ -372,6 +372,7 @@ static json_object *gshow_json(const struct gshow *g, const struct domref *doms,
 	jset(o, "cpus", jcpus(g->cpus, g->nc));
 	jset(o, "cpulist", jstr(g->cpulist));
 	jset(o, "tasks", jtids(g->tids, g->nt));
+	jset(o, "ntasks", jint(g->nt));
 	jset(o, "closids", cl);
 	if (g->rmid_ret || g->rmid < 0)
 		jset_null(o, "rmid");
@@ -461,11 +462,13 @@ static void gshow_print(const struct gshow *g, const struct domref *doms, int nd
 	fputs("\n  tasks:   ", stdout);
 	if (!g->nt)
 		fputs("(none)", stdout);
-	for (int i = 0; i < g->nt; i++) {
+	for (int i = 0; i < g->nt && (g_all_tasks || i < TASKS_SHOWN); i++) {
 		if (i)
 			putchar(' ');
 		put_num(g->tids[i]);
 	}
+	if (!g_all_tasks && g->nt > TASKS_SHOWN)
+		printf(" ... (%d in all; --all lists them)", g->nt);
 	fputs("\n  closids:", stdout);
 	for (int i = 0; i < ndoms; i++) {
 		put_dom(&doms[i]);
@@ -533,15 +536,16 @@ static int show_text(rdtalloc_t *r, char **names, int n, const struct domref *do
 
 static int group_show(int argc, char **argv)
 {
+	const struct flag flags[] = { { "--all", &g_all_tasks, NULL }, { NULL, NULL, NULL } };
 	struct domref *doms;
 	char **names, *one[1];
 	rdtalloc_t *r;
 	int n, nd, ret;
 
-	ret = parse_flags("group show", &argc, argv, NULL);
+	ret = parse_flags("group show", &argc, argv, flags);
 	if (ret)
 		return ret;
-	MAX_ARGS(1, "group show [NAME]");
+	MAX_ARGS(1, "group show [NAME] [--all]");
 	r = ctx_ro();
 	if (!r)
 		return EXIT_FAIL;
@@ -583,7 +587,7 @@ static int group_help(int argc, char **argv)
 	       "       rdtctl group mode NAME exclusive|shareable [--force]\n"
 	       "       rdtctl group remove NAME\n"
 	       "       rdtctl group list\n"
-	       "       rdtctl group show [NAME]\n");
+	       "       rdtctl group show [NAME] [--all]\n");
 	return EXIT_OK;
 }
 

@@ -150,7 +150,14 @@ _rdtctl()
 	group/create)
 		[[ $cur == -* ]] && _rdtctl_reply "--schema"
 		;;
-	group/remove | group/show | schema/show | task/show | cpu/show)
+	group/show | task/show)
+		if [[ $cur == -* ]]; then
+			_rdtctl_reply "--all"
+		elif ((nargs == 0)); then
+			_rdtctl_reply "$(_rdtctl_groups)"
+		fi
+		;;
+	group/remove | schema/show | cpu/show)
 		((nargs == 0)) && _rdtctl_reply "$(_rdtctl_groups)"
 		;;
 	schema/set | cpu/bind)
@@ -183,7 +190,7 @@ _rdtctl()
 		if [[ $prev == --trace ]]; then
 			_rdtctl_files -f
 		else
-			_rdtctl_reply "--trace --domain --instr --interval $(_rdtctl_groups)"
+			_rdtctl_reply "--trace --domain --instr --sample --interval $(_rdtctl_groups)"
 		fi
 		;;
 	trace/)

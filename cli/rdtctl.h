@@ -240,10 +240,19 @@ void print_closid_table(json_object *dom, const char *indent);
 
 /*
  * `OBJECT show [GROUP]`: one(r, group) for the group given, else for every
- * group (an array), printed by print_one / print_all or as JSON.
+ * group (an array), printed by print_one / print_all or as JSON. flags: the
+ * command's own (NULL: none).
  */
-int show_groups(const char *verb, int argc, char **argv,
+int show_groups(const char *verb, int argc, char **argv, const struct flag *flags,
 		json_object *(*one)(rdtalloc_t *r, const char *group),
 		void (*print_one)(json_object *doc), void (*print_all)(json_object *doc));
+
+/*
+ * A group's tasks in text: at most TASKS_SHOWN, then how many there are in
+ * all (the default group holds every thread of the host that is in no
+ * other); --all lists them. JSON always has them all, and "ntasks".
+ */
+#define TASKS_SHOWN 32
+extern bool g_all_tasks;
 
 #endif

@@ -135,7 +135,7 @@ static json_object *schema_doc(rdtalloc_t *r, const char *group)
 
 static int schema_show(int argc, char **argv)
 {
-	return show_groups("schema show", argc, argv, schema_doc, print_one, print_all);
+	return show_groups("schema show", argc, argv, NULL, schema_doc, print_one, print_all);
 }
 
 static int schema_help(int argc, char **argv)

@@ -159,12 +159,18 @@ static void note_moved(json_object *o)
 	}
 }
 
+/* One group's tasks, one a line (for scripts): past TASKS_SHOWN, the count on stderr. */
 static void print_tasks_one(json_object *o)
 {
 	json_object *t = jget(o, "tasks");
+	size_t n = json_object_array_length(t), shown = g_all_tasks || n <= TASKS_SHOWN ? n :
+								   TASKS_SHOWN;
 
-	for (size_t i = 0; i < json_object_array_length(t); i++)
+	for (size_t i = 0; i < shown; i++)
 		printf("%lld\n", (long long)json_object_get_int64(json_object_array_get_idx(t, i)));
+	if (shown < n)
+		fprintf(stderr, "rdtctl: note: the first %zu of the %zu tasks of group %s; --all "
+			"lists them all\n", shown, n, jget_str(o, "group"));
 	note_moved(o);
 }
 
@@ -174,13 +180,16 @@ static void print_tasks_all(json_object *a)
 		json_object *o = json_object_array_get_idx(a, i);
 		json_object *t = jget(o, "tasks");
 		size_t n = json_object_array_length(t);
+		size_t shown = g_all_tasks || n <= TASKS_SHOWN ? n : TASKS_SHOWN;
 
 		printf("%s:", jget_str(o, "group"));
 		if (!n)
 			printf(" (none)");
-		for (size_t k = 0; k < n; k++)
+		for (size_t k = 0; k < shown; k++)
 			printf(" %lld", (long long)json_object_get_int64(
 				       json_object_array_get_idx(t, k)));
+		if (shown < n)
+			printf(" ... (%zu in all; --all lists them)", n);
 		putchar('\n');
 	}
 	for (size_t i = 0; i < json_object_array_length(a); i++)
@@ -221,6 +230,7 @@ static json_object *tasks_doc(rdtalloc_t *r, const char *group)
 	o = jobj();
 	jset(o, "group", jstr(group));
 	jset(o, "tasks", jtids(tids, n));
+	jset(o, "ntasks", jint(n));
 	free(tids);
 	{
 		struct rdtalloc_moved_task *mv;
@@ -252,13 +262,16 @@ static json_object *tasks_doc(rdtalloc_t *r, const char *group)
 
 static int task_show(int argc, char **argv)
 {
-	return show_groups("task show", argc, argv, tasks_doc, print_tasks_one, print_tasks_all);
+	const struct flag flags[] = { { "--all", &g_all_tasks, NULL }, { NULL, NULL, NULL } };
+
+	return show_groups("task show", argc, argv, flags, tasks_doc, print_tasks_one,
+			   print_tasks_all);
 }
 
 static int task_help(int argc, char **argv)
 {
 	printf("Usage: rdtctl task bind GROUP TID... [--process]\n"
-	       "       rdtctl task show [GROUP]\n");
+	       "       rdtctl task show [GROUP] [--all]\n");
 	return EXIT_OK;
 }
 

@@ -95,10 +95,18 @@ ok "real: bind a live task" task bind p1 "$SLEEPER"
 ok "real: task show p1" task show p1
 expect_out "real: the live task is listed" "$SLEEPER"
 
-run task show default
-expect_rc 0 "real: task show default"
+run task show default --all
+expect_rc 0 "real: task show default --all"
 if printf '%s\n' "$OUT" | grep -qx "$$"; then pass; else
 	fail "real: this shell ($$) is listed in the default group"; fi
+# without --all: the first 32, and how many there are on stderr (stdout: task ids only)
+ALL=$(printf '%s\n' "$OUT" | wc -l)
+run task show default
+if [ "$(printf '%s\n' "$OUT" | wc -l)" -eq 32 ] && [ "$ALL" -gt 32 ]; then pass; else
+	fail "real: task show default shows 32 of $ALL: $(printf '%s\n' "$OUT" | wc -l)"; fi
+expect_err_has "real: and says how many" "rdtctl: note: the first 32 of the "
+run group show default
+expect_out_contains "real: group show default says how many" " in all; --all lists them)"
 if printf '%s\n' "$OUT" | grep -qx "$SLEEPER"; then
 	fail "real: a bound task is not listed in default"; else pass; fi
 

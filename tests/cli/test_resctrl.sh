@@ -531,7 +531,7 @@ ok "task show after a move into another tool's group" task show db
 expect_err_has "the other group named" "rdtctl: note: task $TM of group db is in control group 'other' now, moved by another tool: the next change drops its binding"
 ok "a change" group create later2
 ok "-j task show db after the change" -j task show db
-json "the binding was dropped" "d" '{"group": "db", "tasks": []}'
+json "the binding was dropped" "d" '{"group": "db", "ntasks": 0, "tasks": []}'
 expect_lists "the other tool's group keeps it" "$MNT/other/tasks" "$TM"
 kill "$TM" 2>/dev/null
 wait "$TM" 2>/dev/null

@@ -48,7 +48,7 @@ usage "value on a plain flag" "task bind: option '--process' takes no value" \
 	task bind p1 1 --process=1
 usage "schema set needs a schema" "missing argument: usage: rdtctl schema set GROUP SCHEMA..." \
 	schema set p1
-usage "group show takes one name" "unexpected argument 'b': usage: rdtctl group show [NAME]" \
+usage "group show takes one name" "unexpected argument 'b': usage: rdtctl group show [NAME] [--all]" \
 	group show a b
 usage "info takes nothing" "unexpected argument 'x': usage: rdtctl info [--cpuid FILE | --presets]" info x
 usage "save takes nothing" "unexpected argument 'x': usage: rdtctl save [--tasks]" save x
