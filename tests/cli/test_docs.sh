@@ -101,4 +101,44 @@ while IFS= read -r conf; do
 	same "config.md error $n" "$quoted" "$(printf '%s\n' "$ERR" | head -n 1 | sed 's/^rdtctl: //')"
 done <"$TMP/configs"
 
+# ---- every command of rdtctl --help in rdtctl(1) and in the README's synopsis -----
+ROOT=$(cd "$DOCS/.." && pwd)
+run --help
+expect_rc 0 "--help"
+# the commands: "  WORD [VERB|VERB...]" lines of the Commands: part, verbs split on |
+printf '%s\n' "$OUT" | awk '
+	/^Commands:/ { on = 1; next }
+	on && /^$/ { exit }
+	on && /^  [a-z]/ {
+		cmd = $1
+		# a verb is one space after the command; a description is further out
+		verbs = ($0 ~ /^  [a-z-]+ [a-z][a-zA-Z|-]*( |$)/) ? $2 : ""
+		if (verbs == "") { print cmd; next }
+		n = split(verbs, v, "|")
+		for (i = 1; i <= n; i++) print cmd " " v[i]
+	}' | sort -u >"$TMP/commands"
+if [ "$(wc -l <"$TMP/commands")" -ge 30 ]; then pass; else
+	fail "--help lists $(wc -l <"$TMP/commands") commands: $(tr '\n' ' ' <"$TMP/commands")"; fi
+# the man page as text: fonts and escapes out
+sed -e 's/\\f[BIRP]//g' -e 's/\\-/-/g' -e 's/\\(dq/"/g' -e 's/"//g' "$DOCS/rdtctl.1" \
+	| tr -s ' ' >"$TMP/man.txt"
+# the README's synopsis: the first ``` block after "## rdtctl"
+doc_block "$ROOT/README.md" "## rdtctl" >"$TMP/synopsis"
+while IFS= read -r c; do
+	w1=${c%% *}
+	w2=${c#"$w1"}
+	w2=${w2# }
+	if [ -z "$w2" ]; then
+		grep -Eq "^\.BR? $w1( |\$)|^\.BR? $w1 " "$TMP/man.txt" ||
+		grep -Eq "^\.B[RI]? $w1\b" "$TMP/man.txt"
+	else
+		grep -Eq "^\.B[RI]? $w1 ([^ ]*\|)?$w2([ |]|\$)" "$TMP/man.txt"
+	fi && pass || fail "rdtctl(1) has no entry for '$c' (an item .BR \"$c ...\")"
+	if [ -z "$w2" ]; then
+		grep -Eq "(^| |\|)$w1( |\$|\|)" "$TMP/synopsis"
+	else
+		grep -E "(^| |\|)$w1 " "$TMP/synopsis" | grep -Eq "[ |]$w2([ |]|\$)"
+	fi && pass || fail "the README's synopsis has no '$c'"
+done <"$TMP/commands"
+
 finish

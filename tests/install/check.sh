@@ -117,6 +117,25 @@ for unit in rdtalloc-hook rdtalloc; do
 	fi
 done
 
+# The installed programs find the installed library by themselves: an empty
+# environment, no LD_LIBRARY_PATH, no ldconfig (a hook that cannot start
+# blocks every annotated container).
+for prog in rdtctl:--version rdtalloc-agent:--version rdtalloc-resctrlfs:--help \
+	rdtalloc-msrfs:--help; do
+	[ -x "$prefix/bin/${prog%%:*}" ] || continue
+	try "the installed ${prog%%:*} runs from an empty environment" \
+		env -i "$prefix/bin/${prog%%:*}" "${prog#*:}"
+done
+
+# Every guide is installed beside the others.
+for doc in "$src"/docs/*.md; do
+	if [ -f "$prefix/share/rdtalloc/$(basename "$doc")" ]; then
+		pass "installed share/rdtalloc/$(basename "$doc")"
+	else
+		fail "installed share/rdtalloc/$(basename "$doc")"
+	fi
+done
+
 pc=$(find "$prefix" -name rdtalloc.pc | head -n 1)
 so=$(find "$prefix" -name 'librdtalloc.so' | head -n 1)
 if [ -z "$pc" ] || [ -z "$so" ]; then
