@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "rdtctl.h"
 
@@ -47,6 +48,25 @@ static json_object *collect_backend(rdtalloc_t *r)
 	jset(o, "precedence", jstr(precedence_name(prec)));
 	jset(o, "library", jstr(rdtalloc_version_string()));
 	jset(o, "state_id", jstr(rdtalloc_state_id(r)));
+	{
+		const char *path = rdtalloc_state_path(r);
+		char why[160];
+
+		/* which state this is, and why that one: the hook, units and agent must agree */
+		if (!path)
+			snprintf(why, sizeof(why), "ephemeral: in this process only");
+		else if (g_opts.state_from)
+			snprintf(why, sizeof(why), "from %s", g_opts.state_from);
+		else
+			snprintf(why, sizeof(why), "the default for %s and backend %s; --state-dir "
+				 "or $RDTALLOC_STATE_DIR for another", geteuid() ? "this user" : "root",
+				 rdtalloc_backend(r));
+		if (path)
+			jset(o, "state", jstr(path));
+		else
+			jset_null(o, "state");
+		jset(o, "state_from", jstr(why));
+	}
 	l = jobj();
 	jset(l, "max_groups", jint(lim.max_groups));
 	jset(l, "max_tasks", jint(lim.max_tasks));
@@ -77,6 +97,8 @@ static void print_backend(json_object *o)
 	printf("library:  librdtalloc %s\n", jget_str(o, "library"));
 	printf("rule:     precedence=%s (%s)\n", jget_str(o, "precedence"),
 	       precedence_text(jget_str(o, "precedence")));
+	printf("state:    %s (%s)\n", jget(o, "state") ? jget_str(o, "state") : "none",
+	       jget_str(o, "state_from"));
 	if (*jget_str(o, "state_id"))
 		printf("state:    id %s (what it owns outside its file carries it: resctrl "
 		       "control groups rdtalloc-%s-N)\n", jget_str(o, "state_id"),

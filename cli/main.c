@@ -181,6 +181,7 @@ static int parse_globals(int argc, char **argv)
 			break;
 		case OPT_STATE_DIR:
 			g_opts.state_dir = optarg;
+			g_opts.state_from = "--state-dir";
 			break;
 		case OPT_MACHINE:
 			g_opts.machine = optarg;
@@ -240,8 +241,8 @@ static int parse_globals(int argc, char **argv)
 			return usage_error("unknown option '%s'", argv[optind - 1]);
 		}
 	}
-	if (!g_opts.state_dir)
-		g_opts.state_dir = env("RDTALLOC_STATE_DIR");
+	if (!g_opts.state_dir && (g_opts.state_dir = env("RDTALLOC_STATE_DIR")))
+		g_opts.state_from = "$RDTALLOC_STATE_DIR";
 	if (!g_opts.machine)
 		g_opts.machine = env("RDTALLOC_MACHINE");
 	return -1;

@@ -24,6 +24,7 @@
 struct rdtctl_opts {
 	const char *backend;	/* --backend, NULL: the library decides */
 	const char *state_dir;	/* --state-dir or $RDTALLOC_STATE_DIR */
+	const char *state_from;	/* which of them ("--state-dir", "$RDTALLOC_STATE_DIR"); NULL: neither */
 	const char *machine;	/* --machine or $RDTALLOC_MACHINE */
 	const char *msr_root;	/* --msr-root; NULL: the library reads $RDTALLOC_MSR_ROOT */
 	const char *resctrl_root;	/* --resctrl-root; NULL: $RDTALLOC_RESCTRL_ROOT */

@@ -925,6 +925,8 @@ static int peek_check(rdtalloc_t *r, const char *dir)
 				owner, strerror(-ret));
 	}
 	r->peek = true;
+	if (asprintf(&r->peek_path, "%s/state.json", dir) < 0)
+		r->peek_path = NULL;	/* then it is not said where: no harm */
 	n = strlen(r->reason);
 	snprintf(r->reason + n, sizeof(r->reason) - n, "; no state in %.200s yet: a new one is "
 		 "shown, nothing is written", dir);
@@ -1016,6 +1018,7 @@ RDTALLOC_API void rdtalloc_close(rdtalloc_t *r)
 	rdt_core_task_index_free(r);
 	free(r->msr_root);
 	free(r->resctrl_root);
+	free(r->peek_path);
 	pthread_mutex_destroy(&r->mu);
 	free(r);
 }
@@ -1032,6 +1035,8 @@ RDTALLOC_API const char *rdtalloc_state_id(const rdtalloc_t *r)
 
 RDTALLOC_API const char *rdtalloc_state_path(const rdtalloc_t *r)
 {
+	if (r && r->peek)
+		return r->peek_path;
 	return r && r->store ? rdt_store_path(r->store) : NULL;
 }
 

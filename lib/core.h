@@ -38,6 +38,7 @@ struct rdtalloc {
 	bool dirty;			/* this call changed st */
 	bool fresh;			/* the state was created by this open */
 	bool peek;			/* RDTALLOC_F_NO_CREATE found no state: read only */
+	char *peek_path;		/* peek: where its state file will be (malloc'd) */
 	bool ro;			/* RDTALLOC_F_READ_ONLY: nothing is written, ever */
 	bool snap_valid;		/* RDTALLOC_F_SNAPSHOT: r->st was read under the lock */
 	bool unlocked;			/* this call took no store lock (a snapshot look) */

@@ -174,7 +174,9 @@ RDTALLOC_API const char *rdtalloc_state_id(const rdtalloc_t *r);
 /*
  * (0.6) The path of r's state file ("/run/rdtalloc/resctrl/state.json");
  * NULL for an ephemeral context. Files beside it belong to the same state
- * (counters.json, leases.json, the agent's agent.pid and agent.json).
+ * (counters.json, leases.json, the agent's agent.pid and agent.json). A
+ * context that looks at a state not made yet (RDTALLOC_F_NO_CREATE,
+ * RDTALLOC_F_READ_ONLY) has the path it will be made at (0.7).
  */
 RDTALLOC_API const char *rdtalloc_state_path(const rdtalloc_t *r);
 /* The precedence rule of r's state: RDTALLOC_PRECEDENCE_CPU or _TASK. */

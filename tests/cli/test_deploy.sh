@@ -3,7 +3,8 @@
 # Kubernetes manifests parse as YAML (Debian's python3-yaml), hold a
 # ConfigMap whose configuration rdtctl applies (checked with --dry-run) and
 # a DaemonSet that is privileged, in the host's PID namespace, mounts
-# /sys/fs/resctrl, /sys/fs/bpf, /sys/fs/cgroup, the state directory and the
+# /sys/fs/resctrl, /sys/fs/bpf, /sys/fs/cgroup, the host's default state
+# directory (/run/rdtalloc, which the OCI hooks and the units use) and the
 # ConfigMap, and runs rdtalloc-agent with the ConfigMap's file, metrics on
 # the pod's address and /healthz as its readiness probe. The Dockerfile
 # builds from this tree with the project's own deps.sh.
@@ -35,8 +36,10 @@ for name, where in (("resctrl", "/sys/fs/resctrl"), ("bpf", "/sys/fs/bpf"),
     assert mounts[name] == where and vols[name]["hostPath"]["path"] == where, name
 assert vols["config"]["configMap"]["name"] == cm["metadata"]["name"]
 assert mounts["config"] == "/etc/rdtalloc"
-state = next(e["value"] for e in c["env"] if e["name"] == "RDTALLOC_STATE_DIR")
-assert mounts["state"] == state == vols["state"]["hostPath"]["path"]
+# one state for the host: the default one, the hooks' and the units' (no RDTALLOC_STATE_DIR)
+assert not any(e["name"] == "RDTALLOC_STATE_DIR" for e in c["env"]), c["env"]
+assert mounts["state"] == "/run/rdtalloc" == vols["state"]["hostPath"]["path"]
+assert "--state-dir" not in c["args"]
 # the agent, given the ConfigMap's file, metrics on the pod's address, ready by /healthz
 assert c["command"] == ["rdtalloc-agent"], c["command"]
 args = c["args"]

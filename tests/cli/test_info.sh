@@ -15,6 +15,20 @@ for cmd in info "group list" "group show" "schema show" "task show default" "cpu
 done
 ok "info on no state" info
 expect_out_has "info says there is no state" "backend:  sim (backend 'sim' requested by the caller; no state in $STATE yet: a new one is shown, nothing is written)"
+expect_out_has "info names the state it would use, and why" \
+	"state:    $STATE/state.json (from --state-dir)"
+run_env()
+{
+	env "$@" "$RDTCTL" --backend sim --machine "$MACHINE" info
+}
+OUT=$(run_env RDTALLOC_STATE_DIR="$STATE" 2>/dev/null)
+expect_out_has "from the environment" "state:    $STATE/state.json (from \$RDTALLOC_STATE_DIR)"
+OUT=$(env -u RDTALLOC_STATE_DIR "$RDTCTL" --backend sim --machine "$MACHINE" -j info 2>/dev/null)
+# (root's default, where no state of the host's is: this look writes nothing)
+if [ "$(id -u)" -eq 0 ] && [ ! -e /run/rdtalloc/sim/state.json ]; then
+	json "the default, said so" "[d['backend']['state'], d['backend']['state_from']]" \
+		'["/run/rdtalloc/sim/state.json", "the default for root and backend sim; --state-dir or $RDTALLOC_STATE_DIR for another"]'
+fi
 ok "the first change makes the state" group create first
 if [ -f "$STATE/state.json" ]; then pass; else fail "no state after a change"; fi
 ok "group remove first" group remove first

@@ -110,7 +110,8 @@ fi
 # Every installed unit names the installed programs, not the default prefix's.
 for unit in rdtalloc-hook rdtalloc; do
 	f=$prefix/share/rdtalloc/$unit.service
-	if grep -q "^ExecStart=$prefix/bin/rdtctl " "$f" 2>/dev/null; then
+	if grep -q "^ExecStart=$prefix/bin/rdtctl " "$f" 2>/dev/null &&
+	   ! grep -q "^ExecStart=.*--state-dir" "$f"; then
 		pass "$unit.service runs $prefix/bin/rdtctl"
 	else
 		fail "$unit.service: $(grep ExecStart= "$f" 2>&1)"
