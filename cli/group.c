@@ -191,54 +191,6 @@ static int group_list(int argc, char **argv)
 	return emit(doc, print_list);
 }
 
-/* The CBM length of a cache resource (0: unknown, or MB), asked once per resource. */
-/*
- * A domain's mask in a group's schema text: the data half (half 0) or the
- * code half (1) of "RES:id=m" / "RES:id=d,c" / "RESDATA:" / "RESCODE:" lines.
- */
-static bool schema_mask(const char *schema, const char *res, unsigned int id, int half,
-			uint64_t *mask)
-{
-	size_t rl = strlen(res);
-
-	for (const char *line = schema; line && *line; line = strchr(line, '\n') ?
-	     strchr(line, '\n') + 1 : NULL) {
-		const char *p = line + rl;
-		int h = -1;
-
-		if (strncmp(line, res, rl))
-			continue;
-		if (*p == ':')
-			h = 2;
-		else if (!strncmp(p, "DATA:", 5))
-			h = 0, p += 4;
-		else if (!strncmp(p, "CODE:", 5))
-			h = 1, p += 4;
-		if (h < 0 || (h != 2 && h != half))
-			continue;
-		for (p++; *p && *p != '\n';) {
-			char *end;
-			unsigned long d = strtoul(p, &end, 10);
-			uint64_t m = *end == '=' ? strtoull(end + 1, &end, 16) : 0;
-
-			if (*end == ',') {
-				uint64_t c = strtoull(end + 1, &end, 16);
-
-				if (half == 1)
-					m = c;
-			}
-			if (d == id) {
-				*mask = m;
-				return true;
-			}
-			p = *end == ';' ? end + 1 : end;
-			if (*end != ';')
-				break;
-		}
-	}
-	return false;
-}
-
 /*
  * The allocation in bytes as resctrl's size: cache size / CBM length x set
  * bits, dividing first as the kernel does; -1: unknown.

@@ -112,8 +112,13 @@ static void print_sweep(json_object *doc)
 	json_object *st = jget(doc, "steps");
 	size_t i;
 
-	printf("group %s, L3 cache id %lld:\n%5s %16s %18s\n", jget_str(doc, "group"),
-	       jget_int(doc, "cache_id"), "WAYS", "OCCUPANCY KiB", "BANDWIDTH MB/s");
+	printf("group %s, L3 cache id %lld", jget_str(doc, "group"), jget_int(doc, "cache_id"));
+	if (*jget_str(doc, "exclusive_left_out"))
+		printf(", ways %lld-%lld (the others are exclusive group %s's)",
+		       jget_int(doc, "first_way"),
+		       jget_int(doc, "first_way") + jget_int(doc, "sweep_ways") - 1,
+		       jget_str(doc, "exclusive_left_out"));
+	printf(":\n%5s %16s %18s\n", "WAYS", "OCCUPANCY KiB", "BANDWIDTH MB/s");
 	for (i = 0; i < json_object_array_length(st); i++) {
 		json_object *x = json_object_array_get_idx(st, i), *o, *b;
 
@@ -198,17 +203,74 @@ static int l3_facts(rdtalloc_t *r, int *id, unsigned int *ways, unsigned int *mi
 }
 
 /*
- * Sweep group's mask in one L3 domain over min..N ways (the lowest ways),
- * interval seconds each, reading its occupancy and bandwidth at each step;
- * its schema goes back as it was at the end, whatever happens (an error, a
- * signal: SIGINT, SIGTERM, SIGHUP end the sweep and still restore).
+ * The ways group may take in L3 domain id: all of them but another group's
+ * exclusive ones (the kernel, and the library, refuse a mask over those).
+ * The sweep runs over the longest run of them (the lowest such run): masks
+ * must be contiguous on most parts. *base and *len say where; names gets
+ * the exclusive groups left out, "" if none.
+ */
+static int sweep_ways(rdtalloc_t *r, const char *group, int id, unsigned int ways,
+		      unsigned int *base, unsigned int *len, char *names, size_t nlen)
+{
+	uint64_t taken = 0, m;
+	unsigned int w, run = 0;
+	char **list;
+	int n, i;
+
+	names[0] = '\0';
+	n = list_groups(r, &list);
+	if (n < 0)
+		return -1;
+	for (i = 0; i < n; i++) {
+		int mode;
+		char *schema;
+
+		if (!strcmp(list[i], group))
+			continue;
+		mode = rdtalloc_group_get_mode(r, list[i]);
+		if (mode < 0 || !(mode & RDTALLOC_MODE_EXCLUSIVE))
+			continue;
+		schema = group_schema(r, list[i]);
+		if (!schema)
+			break;
+		for (int half = 0; half < 2; half++)
+			if (schema_mask(schema, "L3", (unsigned int)id, half, &m))
+				taken |= m;
+		free(schema);
+		snprintf(names + strlen(names), nlen - strlen(names), "%s%s", names[0] ? ", " : "",
+			 list[i]);
+	}
+	free_names(list, n);
+	if (i < n)
+		return -1;
+	*len = 0;
+	for (w = 0; w <= ways; w++) {
+		if (w < ways && !(taken >> w & 1)) {
+			run++;
+			continue;
+		}
+		if (run > *len) {
+			*len = run;
+			*base = w - run;
+		}
+		run = 0;
+	}
+	return 0;
+}
+
+/*
+ * Sweep group's mask in one L3 domain over min..N ways (the lowest ways it
+ * may take), interval seconds each, reading its occupancy and bandwidth at
+ * each step; its schema goes back as it was at the end, whatever happens
+ * (an error, a signal: SIGINT, SIGTERM, SIGHUP end the sweep and still
+ * restore).
  */
 static int profile_group(const char *group, const char *dom, double interval)
 {
 	struct sigaction sa = { .sa_handler = on_signal }, old[3];
 	static const int sigs[3] = { SIGINT, SIGTERM, SIGHUP };
-	unsigned int ways = 0, min = 1, k;
-	char text[64];
+	unsigned int ways = 0, min = 1, k, base = 0, run = 0;
+	char text[64], excl[256], why[1400] = "";
 	json_object *doc, *steps;
 	int ret, id, n, i;
 	rdtalloc_t *r;
@@ -224,6 +286,13 @@ static int profile_group(const char *group, const char *dom, double interval)
 	ret = l3_facts(r, &id, &ways, &min);
 	if (ret)
 		return fail_msg("profile: no L3 allocation to sweep here");
+	if (sweep_ways(r, group, id, ways, &base, &run, excl, sizeof(excl)))
+		return EXIT_FAIL;
+	if (run < min)
+		return fail_msg("profile %s: no %u free way%s in a row in L3 cache id %d to sweep "
+				"over: exclusive group%s %s hold%s the others", group, min,
+				min == 1 ? "" : "s", id, strchr(excl, ',') ? "s" : "", excl,
+				strchr(excl, ',') ? "" : "s");
 	/*
 	 * The schema is leased before the sweep: if this process is killed
 	 * (SIGKILL, the OOM killer), the next rdtctl puts it back.
@@ -236,7 +305,7 @@ static int profile_group(const char *group, const char *dom, double interval)
 		sigaction(sigs[i], &sa, &old[i]);
 	doc = jobj();
 	steps = jarr();
-	for (k = min; k <= ways && !stop_signal && ret == 0; k++) {
+	for (k = min; k <= run && !stop_signal && ret == 0; k++) {
 		struct rdtalloc_mon_value a, b;
 		struct timespec ts = { (time_t)interval,
 				       (long)((interval - (double)(time_t)interval) * 1e9) };
@@ -244,17 +313,23 @@ static int profile_group(const char *group, const char *dom, double interval)
 		double dt;
 
 		snprintf(text, sizeof(text), "L3:%d=%llx", id,
-			 (unsigned long long)(k >= 64 ? UINT64_MAX : (UINT64_C(1) << k) - 1));
+			 (unsigned long long)((k >= 64 ? UINT64_MAX : (UINT64_C(1) << k) - 1) << base));
 		ret = rdtalloc_set_schema(r, group, text);
 		if (!ret)
 			ret = read_one(r, group, (unsigned int)id, &a);
-		if (ret)
+		if (ret) {
+			/* said before the restore, whose own message would take its place */
+			snprintf(why, sizeof(why), "profile %s at %u ways (%s): %s", group, k, text,
+				 rdtalloc_errmsg(r));
 			break;
+		}
 		if (nanosleep(&ts, NULL) && stop_signal)
 			break;
 		ret = read_one(r, group, (unsigned int)id, &b);
-		if (ret)
+		if (ret) {
+			snprintf(why, sizeof(why), "profile %s: %s", group, rdtalloc_errmsg(r));
 			break;
+		}
 		dt = (double)(b.time_ns - a.time_ns) / 1e9;
 		st = jobj();
 		jset(st, "ways", jint(k));
@@ -272,8 +347,11 @@ static int profile_group(const char *group, const char *dom, double interval)
 	}
 	/* whatever happened: the schema as it was */
 	n = rdtalloc_schema_restore(r, group);
-	if (n && !ret)
+	if (n && !ret) {
 		ret = n;
+		snprintf(why, sizeof(why), "profile %s: its schema could not be put back: %s",
+			 group, rdtalloc_errmsg(r));
+	}
 	for (i = 0; i < 3; i++)
 		sigaction(sigs[i], &old[i], NULL);
 	if (ret || stop_signal) {
@@ -282,11 +360,14 @@ static int profile_group(const char *group, const char *dom, double interval)
 		if (stop_signal)
 			return fail_msg("profile %s: stopped by signal %d; its schema is back",
 					group, (int)stop_signal);
-		return fail_lib(r, ret);
+		return fail_msg("%s", why);
 	}
 	jset(doc, "group", jstr(group));
 	jset(doc, "cache_id", jint(id));
 	jset(doc, "ways", jint(ways));
+	jset(doc, "first_way", jint(base));
+	jset(doc, "sweep_ways", jint(run));
+	jset(doc, "exclusive_left_out", jstr(excl));
 	jset(doc, "steps", steps);
 	return emit(doc, print_sweep);
 }

@@ -359,6 +359,15 @@ RDTALLOC_API int rdtalloc_schema_restore(rdtalloc_t *r, const char *group)
 		return -EINVAL;
 	if (!group || !rdt_name_valid(group))
 		return rdt_fail(r, -EINVAL, "invalid group name '%.80s'", group ? group : "(null)");
+	/*
+	 * After a failed change the state is read again at the next call: read
+	 * it now, or the leases (which carry the state's id) look like another
+	 * state's and the schema would not go back.
+	 */
+	ret = rdt_core_begin(r, false);
+	ret = rdt_core_end(r, false, ret);
+	if (ret < 0)
+		return ret;
 	ret = leases_open(r, &l);
 	if (ret)
 		return ret;

@@ -191,6 +191,21 @@ expect_out "db's schema is back after SIGKILL" "L3:0=0ff0"
 case $ERR in *warning*) fail "said twice: $ERR" ;; *) pass ;; esac
 if [ -e "$STATE/leases.json" ]; then fail "the killed profile's lease stayed"; else pass; fi
 run group remove after-kill
+# beside an exclusive group: the sweep keeps off its ways, and says which it ran over
+for g in default web stream; do run schema set "$g" "L3:0=0fff"; done
+run group create ex --schema "L3:0=f000" --exclusive
+expect_rc 0 "an exclusive group on ways 12-15"
+run -j profile db --interval 0.01
+expect_rc 0 "profile db beside it"
+json "the ways it may take: 0-11" \
+	"[d['first_way'], d['sweep_ways'], d['exclusive_left_out'], [s['ways'] for s in d['steps']]]" \
+	'[0, 12, "ex", [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]]'
+run profile db --interval 0.01
+expect_out_contains "the text says so" "group db, L3 cache id 0, ways 0-11 (the others are exclusive group ex's):"
+run schema show db
+expect_out "db's schema is back" "L3:0=0ff0"
+run group remove ex
+run schema set default "L3:0=ffff"
 
 printf ' L 1000,8\n Q 2000,8\n' >"$TMP/bad.trace"
 failure "a malformed trace" "trace $TMP/bad.trace line 2: ' Q 2000,8' is not a lackey access (\" L addr,size\", \" S ...\", \" M ...\", \"I  ...\")" \
