@@ -830,6 +830,52 @@ static void l3_line(uint64_t mask, const unsigned int *ids, int nids, char *buf,
 }
 
 /*
+ * The ways groups outside the plan hold exclusive, in any L3 domain (a plan
+ * may be written to all of them): the plan leaves them alone (goal.avoid),
+ * where before it planned over them and its configuration then failed to
+ * apply, after the replays. names: those groups, for the report.
+ */
+static int plan_avoid(rdtalloc_t *r, const struct curve_file *cf, int n, uint64_t *avoid,
+		      char *names, size_t len)
+{
+	unsigned int ids[256];
+	int nids = rdtalloc_domains(r, "L3", ids, 256), ng, i, k;
+	char **list;
+	uint64_t m;
+
+	*avoid = 0;
+	names[0] = '\0';
+	if (nids < 0)
+		return fail_lib(r, nids);
+	ng = list_groups(r, &list);
+	if (ng < 0)
+		return EXIT_FAIL;
+	for (i = 0; i < ng; i++) {
+		int mode = rdtalloc_group_get_mode(r, list[i]);
+		char *schema;
+
+		for (k = 0; k < n && strcmp(cf[k].group, list[i]); k++)
+			;
+		if (k < n || mode < 0 || !(mode & RDTALLOC_MODE_EXCLUSIVE))
+			continue;
+		schema = group_schema(r, list[i]);
+		if (!schema) {
+			free_names(list, ng);
+			return EXIT_FAIL;
+		}
+		for (k = 0; k < nids && k < 256; k++)
+			for (int half = 0; half < 2; half++)
+				if (schema_mask(schema, "L3", ids[k], half, &m))
+					*avoid |= m;
+		free(schema);
+		snprintf(names + strlen(names), len - strlen(names), "%s%s", names[0] ? ", " : "",
+			 list[i]);
+	}
+	free_names(list, ng);
+	return EXIT_OK;
+}
+
+/*
  * The configuration of the plan: each group's schema in the domain planned
  * (in every L3 domain with --all-domains, and always with exclusive groups:
  * exclusive is machine-wide), its MB, its mode; the default group off the
@@ -837,7 +883,8 @@ static void l3_line(uint64_t mask, const unsigned int *ids, int nids, char *buf,
  */
 static char *plan_config(rdtalloc_t *r, const struct plan_args *pa, const struct curve_file *cf,
 			 const struct rdtalloc_plan_group *out, const struct rdtalloc_plan_goal *goal,
-			 const struct rdtalloc_cache_geometry *geo, bool all, int n)
+			 const struct rdtalloc_cache_geometry *geo, bool all, int n,
+			 const char *avoided)
 {
 	unsigned int ids[256], mbids[256];
 	int nids = 1, nmb = 1, i;
@@ -866,6 +913,9 @@ static char *plan_config(rdtalloc_t *r, const struct plan_args *pa, const struct
 	else
 		fprintf(mem, "the fewest misses");
 	fprintf(mem, "%s\n", pa->traces ? ", by replay of the traces" : ", from the curves");
+	if (goal->avoid)
+		fprintf(mem, "# ways %#llx left alone: exclusive group%s %s\n",
+			(unsigned long long)goal->avoid, strchr(avoided, ',') ? "s" : "", avoided);
 	if (nids > 1)
 		fprintf(mem, "# the same masks in every L3 domain (%s)\n",
 			excl ? "an exclusive group is exclusive in all of them" : "--all-domains");
@@ -879,8 +929,12 @@ static char *plan_config(rdtalloc_t *r, const struct plan_args *pa, const struct
 		fprintf(mem, "\tschema %s\n", line);
 		if (mb_line(pa, cf[i].group, mbids, nmb, line, sizeof(line)) == 0 && line[0])
 			fprintf(mem, "\tschema %s\n", line);
+		/* a group exclusive now but not in the plan must not stay so: said */
 		if (out[i].exclusive)
 			fprintf(mem, "\tmode exclusive\n");
+		else if (rdtalloc_group_get_mode(r, cf[i].group) > 0 &&
+			 (rdtalloc_group_get_mode(r, cf[i].group) & RDTALLOC_MODE_EXCLUSIVE))
+			fprintf(mem, "\tmode shareable\n");
 	}
 	fclose(mem);
 	return cfg;
@@ -910,7 +964,7 @@ int do_plan(int argc, char **argv)
 	struct plan_args pa = { 0 };
 	struct curve_file *cf = NULL;
 	json_object *doc, *gs;
-	char *cfg = NULL, line[8192];
+	char *cfg = NULL, line[8192], avoided[512] = "";
 	rdtalloc_t *r = NULL;
 	int ret, id, i;
 
@@ -963,6 +1017,10 @@ int do_plan(int argc, char **argv)
 	}
 	if (ret != EXIT_OK)
 		goto out;
+	/* checked before the replays, which take the time: other groups' exclusive ways */
+	ret = plan_avoid(r, cf, pa.ninputs, &goal.avoid, avoided, sizeof(avoided));
+	if (ret != EXIT_OK)
+		goto out;
 	if (pa.traces)
 		ret = rdtalloc_plan_traces(r, id, (size_t)pa.ninputs, paths,
 					   instr ? RDTALLOC_TRACE_INSTR : 0, &goal, &geo, out, &rep);
@@ -977,7 +1035,7 @@ int do_plan(int argc, char **argv)
 		ret = fail_lib(r, ret);
 		goto out;
 	}
-	cfg = plan_config(r, &pa, cf, out, &goal, &geo, all, pa.ninputs);
+	cfg = plan_config(r, &pa, cf, out, &goal, &geo, all, pa.ninputs, avoided);
 	if (!cfg) {
 		ret = fail_msg("out of memory");
 		goto out;

@@ -936,6 +936,12 @@ struct rdtalloc_plan_goal {
 	 */
 	uint64_t exclusive;
 	unsigned int flags;
+	/*
+	 * Appended in 0.7: ways of the domain the plan leaves alone (those
+	 * other groups hold exclusive): it lays its masks out in the longest
+	 * run of the others. -ENOSPC when fewer than min_cbm_bits are left.
+	 */
+	uint64_t avoid;
 };
 struct rdtalloc_plan_group {
 	size_t sz;

@@ -46,7 +46,12 @@ struct unit {
 
 struct planner {
 	size_t n;
-	unsigned int ways, least, sets;
+	unsigned int ways, least, sets;	/* the cache's geometry */
+	/*
+	 * The ways the plan hands out: avail of them from way base (all of
+	 * them but ways other groups hold exclusive: goal.avoid).
+	 */
+	unsigned int avail, base;
 	const double *const *curves;
 	const uint64_t *acc;
 	uint64_t excl;
@@ -157,9 +162,9 @@ static double allocate(const struct planner *p, struct unit *u, size_t nu)
 	double total = 0;
 	size_t i;
 
-	if (need(p, u, nu) > p->ways || excl_ways(p, u, nu, true) > p->excl_room)
+	if (need(p, u, nu) > p->avail || excl_ways(p, u, nu, true) > p->excl_room)
 		return INFINITY;
-	left = p->ways - need(p, u, nu);
+	left = p->avail - need(p, u, nu);
 	for (i = 0; i < nu; i++)
 		if (!u[i].fixed)
 			u[i].ways = p->least;
@@ -199,7 +204,7 @@ static bool poolable(const struct unit *u)
 
 static bool fits(const struct planner *p, const struct unit *u, size_t nu, unsigned int nclos)
 {
-	return need(p, u, nu) <= p->ways && excl_ways(p, u, nu, true) <= p->excl_room &&
+	return need(p, u, nu) <= p->avail && excl_ways(p, u, nu, true) <= p->excl_room &&
 	       nu + 1 <= nclos;
 }
 
@@ -310,14 +315,14 @@ static int excl_base(rdtalloc_t *r, const struct planner *p, uint64_t shareable,
 	*base = 0;
 	if (!e)
 		return 0;
-	if (e + p->least > p->ways)
+	if (e + p->least > p->avail)
 		return rdt_fail(r, -ENOSPC, "exclusive groups of %u ways leave the default group "
 				"fewer than %u", e, p->least);
 	/* allocate() kept e within excl_room: one end is free of shareable ways */
-	if (!(block(e, 0) & shareable))
+	if (!(block(e, p->base) & shareable))
 		return 0;
-	*base = p->ways - e;
-	if (!(block(e, *base) & shareable))
+	*base = p->avail - e;
+	if (!(block(e, p->base + *base) & shareable))
 		return 0;
 	return rdt_fail(r, -ENOSPC, "exclusive groups of %u ways fit at neither end of the L3 "
 			"apart from its shareable ways 0x%llx", e, (unsigned long long)shareable);
@@ -356,7 +361,7 @@ static int lay_out(rdtalloc_t *r, const struct planner *p, uint64_t shareable,
 		lsb += p->u[i].exclusive ? p->u[i].ways : 0;
 	for (i = 0; i < p->nu; i++) {
 		const struct unit *u = &p->u[i];
-		uint64_t mask = block(u->ways, u->exclusive ? elsb : lsb);
+		uint64_t mask = block(u->ways, p->base + (u->exclusive ? elsb : lsb));
 		unsigned int first = (unsigned int)__builtin_ctzll(u->members), k = 0;
 
 		if (u->exclusive)
@@ -425,7 +430,7 @@ static int fix_bound(rdtalloc_t *r, struct planner *p, const struct rdtalloc_pla
 	others += pooled ? p->least : 0;
 	if (p->excl == (p->n >= 64 ? UINT64_MAX : (UINT64_C(1) << p->n) - 1))
 		others += p->least;	/* the default group's, beside exclusive ones alone */
-	most = p->ways > others ? p->ways - others : 0;
+	most = p->avail > others ? p->avail - others : 0;
 	for (k = p->least; k <= most && p->curves[b][k - 1] > gl->bound; k++)
 		;
 	if (k > most)
@@ -516,7 +521,7 @@ static int plan_core(rdtalloc_t *r, struct planner *p, const struct rdtalloc_pla
 		ret = rdt_fail(r, -ENOSPC, "%zu groups do not go round: %zu of them %s need %zu "
 			       "CLOSIDs beside the default group's and %u ways; L3 has %u and %u",
 			       p->n, p->nu, p->apart ? "apart" : "(exclusive or bound ones alone)",
-			       p->nu, need(p, p->u, p->nu), nclos - 1, p->ways);
+			       p->nu, need(p, p->u, p->nu), nclos - 1, p->avail);
 	}
 	if (!ret) {
 		p->u = cand + pick * p->n;
@@ -552,6 +557,35 @@ static unsigned int excl_room(uint64_t shareable, unsigned int ways, unsigned in
 	return room < ways - least ? room : ways - least;
 }
 
+/*
+ * The ways the plan may hand out: the longest run (the lowest of equal
+ * ones) of ways not in avoid - other groups' exclusive ways, which no
+ * group of the plan may fill; masks are contiguous on most parts.
+ */
+static int plan_ways(rdtalloc_t *r, struct planner *p, uint64_t avoid)
+{
+	unsigned int w, run = 0;
+
+	p->avail = 0;
+	p->base = 0;
+	for (w = 0; w <= p->ways; w++) {
+		if (w < p->ways && !(avoid >> w & 1)) {
+			run++;
+			continue;
+		}
+		if (run > p->avail) {
+			p->avail = run;
+			p->base = w - run;
+		}
+		run = 0;
+	}
+	if (p->avail < p->least)
+		return rdt_fail(r, -ENOSPC, "no %u ways in a row are left to plan over: ways %#llx "
+				"are held exclusive by groups outside the plan", p->least,
+				(unsigned long long)avoid);
+	return 0;
+}
+
 /* The domain, its ways, sets, least ways, CLOSIDs; the goal checked. */
 static int plan_begin(rdtalloc_t *r, int cache_id, size_t n, const struct rdtalloc_plan_goal *goal,
 		      struct rdtalloc_plan_group *out, struct planner *p,
@@ -580,7 +614,10 @@ static int plan_begin(rdtalloc_t *r, int cache_id, size_t n, const struct rdtall
 	p->least = m->caps[RDT_L3].min_cbm_bits ? m->caps[RDT_L3].min_cbm_bits : 1;
 	p->excl = gl->exclusive;
 	p->apart = gl->flags & RDTALLOC_PLAN_APART;
-	p->excl_room = excl_room(m->caps[RDT_L3].shareable_bits, p->ways, p->least);
+	ret = plan_ways(r, p, gl->avoid);
+	if (ret)
+		return ret;
+	p->excl_room = excl_room(m->caps[RDT_L3].shareable_bits >> p->base, p->avail, p->least);
 	if (m->dom[RDT_L3][*dom].cache_size)
 		p->sets = (unsigned int)(m->dom[RDT_L3][*dom].cache_size / ((uint64_t)p->ways * 64));
 	/* each unit its own CLOSID, beside the default group's */

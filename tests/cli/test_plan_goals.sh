@@ -139,6 +139,29 @@ failure "an exclusive group over another group's ways" \
 run save
 expect_out "nothing changed" "$(cat "$T/before")"
 run group remove other
+# an exclusive group outside the plan: its ways are left alone before any replay
+run schema set a "L3:0=fff0;1=fff0"
+run schema set default "L3:0=fff0;1=fff0"
+run group create x --schema "L3:0=f;1=f" --exclusive
+expect_rc 0 "x exclusive on ways 0-3"
+run -j plan --trace a="$T/loop.trace" --trace b="$T/walk.trace"
+expect_rc 0 "plan beside x"
+json "the plan keeps off x's ways" \
+	"[all(int(g['schema'].split('=')[1], 16) & 0xf == 0 for g in d['groups']), d['config'].split(chr(10))[1]]" \
+	'[true, "# ways 0xf left alone: exclusive group x"]'
+jconfig "$T/beside.conf"
+run apply "$T/beside.conf"
+expect_rc 0 "and it applies"
+# a group of the plan that is exclusive now, not asked to stay so: the configuration says so
+run -j plan --trace x="$T/loop.trace" --trace b="$T/walk.trace"
+expect_rc 0 "plan with x in it"
+json "x made shareable by the configuration" "'mode shareable' in d['config'].split('group x')[1]" 'true'
+jconfig "$T/x.conf"
+run apply "$T/x.conf"
+expect_rc 0 "it applies"
+run -j group show x
+json "x is shareable now" "d['mode']" "shareable"
+run group remove x
 
 # ---- MB where given
 run plan --mb b=50 --curve a="$T/loop.curve" --curve b="$T/walk.curve"

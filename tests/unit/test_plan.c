@@ -182,6 +182,38 @@ static void exclusive(void **state)
 	rdtalloc_close(r);
 }
 
+/*
+ * Ways other groups hold exclusive (goal.avoid): the plan lays out in the
+ * longest run of the others - here ways 4-15 of 16, UCP's answer in 12 -
+ * and fewer than the least left is -ENOSPC, named.
+ */
+static void avoid_ways(void **state)
+{
+	rdtalloc_t *r = tu_eph(M16);
+	struct rdtalloc_cache_geometry geo = { .sz = sizeof(geo) };
+	struct rdtalloc_plan_group out[4];
+	struct rdtalloc_plan_goal goal = { .sz = sizeof(goal), .avoid = 0x000f };
+	size_t i;
+
+	outs(out, 4);
+	assert_ok(r, rdtalloc_plan(r, -1, 4, curves, W, acc, &goal, &geo, out));
+	for (i = 0; i < 4; i++)
+		assert_int_equal(out[i].mask & 0x000f, 0);
+	assert_int_equal(out[0].ways, 5);	/* 12 ways: mid 4, small 2, stream 1, big the rest */
+	assert_int_equal(out[1].ways, 4);
+	assert_int_equal(out[0].mask, 0x01f0);
+	/* a hole in the middle: the longer side is taken */
+	goal.avoid = 0x0f00;
+	assert_ok(r, rdtalloc_plan(r, -1, 4, curves, W, acc, &goal, &geo, out));
+	for (i = 0; i < 4; i++)
+		assert_true((out[i].mask & ~(uint64_t)0x00ff) == 0);
+	goal.avoid = 0xffff;
+	assert_int_equal(rdtalloc_plan(r, -1, 4, curves, W, acc, &goal, &geo, out), -ENOSPC);
+	assert_string_equal(rdtalloc_errmsg(r), "no 1 ways in a row are left to plan over: ways "
+			    "0xffff are held exclusive by groups outside the plan");
+	rdtalloc_close(r);
+}
+
 static void bad_goals(void **state)
 {
 	rdtalloc_t *r = tu_eph(M16);
@@ -259,6 +291,7 @@ int main(void)
 		cmocka_unit_test(bound),
 		cmocka_unit_test(closids_pool),
 		cmocka_unit_test(exclusive),
+		cmocka_unit_test(avoid_ways),
 		cmocka_unit_test(bad_goals),
 		cmocka_unit_test(share_model),
 	};
