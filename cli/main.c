@@ -87,7 +87,7 @@ static const char usage_text[] =
 "                                     a running group's occupancy and bandwidth at 1..N ways\n"
 "  trace convert IN OUT [--instr]     a lackey trace into the compact binary form\n"
 "  plan [--domain ID] [--goal misses|bound] [--bound GROUP=RATIO] [--exclusive GROUP]...\n"
-"       [--apart] [--mb GROUP=VALUE]... [--all-domains]\n"
+"       [--apart] [--spare GROUP] [--mb GROUP=VALUE]... [--all-domains]\n"
 "       (--curve GROUP=FILE... | --trace GROUP=FILE... [--instr])\n"
 "                                     ways for each group (the fewest misses), as a\n"
 "                                     configuration to apply; traces: plans replayed\n"

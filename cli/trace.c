@@ -745,7 +745,7 @@ static int plan_inputs(const struct plan_args *pa, struct curve_file *cf)
 }
 
 /* --bound GROUP=RATIO, --exclusive GROUP..., --apart into the goal. */
-static int plan_goal(const char *goal_name, const char *bound, bool apart,
+static int plan_goal(const char *goal_name, const char *bound, const char *spare, bool apart,
 		     const struct plan_args *pa, const struct curve_file *cf,
 		     struct rdtalloc_plan_goal *goal)
 {
@@ -779,6 +779,13 @@ static int plan_goal(const char *goal_name, const char *bound, bool apart,
 	}
 	if (apart)
 		goal->flags |= RDTALLOC_PLAN_APART;
+	if (spare) {
+		g = input_of(cf, pa->ninputs, spare, strlen(spare));
+		if (g < 0)
+			return usage_error("plan: --spare %s: not a group of the plan", spare);
+		goal->flags |= RDTALLOC_PLAN_SPARE;
+		goal->spare = (unsigned int)g;
+	}
 	return 0;
 }
 
@@ -944,12 +951,13 @@ int do_plan(int argc, char **argv)
 {
 	static const char synopsis[] =
 		"plan [--domain ID] [--goal misses|bound] [--bound GROUP=RATIO] [--exclusive GROUP]... "
-		"[--apart] [--mb GROUP=VALUE]... [--all-domains] [--check CONFIG] "
+		"[--apart] [--spare GROUP] [--mb GROUP=VALUE]... [--all-domains] [--check CONFIG] "
 		"(--curve GROUP=FILE... | --trace GROUP=FILE... [--instr] | GROUP=CURVE...)";
-	const char *dom = NULL, *bound = NULL, *check = NULL, *goal_name = NULL;
+	const char *dom = NULL, *bound = NULL, *check = NULL, *goal_name = NULL, *spare = NULL;
 	bool apart = false, all = false, instr = false;
 	const struct flag flags[] = {
 		{ "--domain", NULL, &dom }, { "--bound", NULL, &bound }, { "--check", NULL, &check },
+		{ "--spare", NULL, &spare },
 		{ "--goal", NULL, &goal_name }, { "--apart", &apart, NULL },
 		{ "--all-domains", &all, NULL }, { "--instr", &instr, NULL },
 		{ NULL, NULL, NULL },
@@ -987,7 +995,8 @@ int do_plan(int argc, char **argv)
 				   argv[0]);
 	if (pa.traces && pa.curves)
 		return usage_error("plan: give curves (--curve) or traces (--trace), not both");
-	if (check && (pa.traces || bound || goal_name || pa.nexclusive || apart || pa.nmb || all))
+	if (check && (pa.traces || bound || goal_name || pa.nexclusive || apart || pa.nmb || all ||
+		      spare))
 		return usage_error("plan: --check predicts a configuration from curves; the "
 				   "options that make one do not go with it");
 	if (instr && !pa.traces)
@@ -1000,7 +1009,7 @@ int do_plan(int argc, char **argv)
 		return fail_msg("out of memory");
 	ret = plan_inputs(&pa, cf);
 	if (ret == EXIT_OK)
-		ret = plan_goal(goal_name, bound, apart, &pa, cf, &goal);
+		ret = plan_goal(goal_name, bound, spare, apart, &pa, cf, &goal);
 	if (ret == EXIT_OK)
 		ret = check_mb(&pa, cf);
 	if (ret == EXIT_OK && !(r = ctx_ro()))

@@ -924,6 +924,12 @@ RDTALLOC_API int rdtalloc_trace_convert(const char *in, const char *out, unsigne
 #define RDTALLOC_PLAN_BOUND 1u
 /* goal flags: no pools - every group its own ways (-ENOSPC where they do not go round) */
 #define RDTALLOC_PLAN_APART (1u << 0)
+/*
+ * (0.7) Ways no group's misses fall with (flat curves) go to group index
+ * `spare`; without this flag they stay with the default group (no mask of
+ * the plan holds them). Before 0.7 they went to the first group.
+ */
+#define RDTALLOC_PLAN_SPARE (1u << 1)
 struct rdtalloc_plan_goal {
 	size_t sz;
 	unsigned int kind;		/* RDTALLOC_PLAN_* */
@@ -942,6 +948,7 @@ struct rdtalloc_plan_goal {
 	 * run of the others. -ENOSPC when fewer than min_cbm_bits are left.
 	 */
 	uint64_t avoid;
+	unsigned int spare;		/* RDTALLOC_PLAN_SPARE: the group the spare ways go to */
 };
 struct rdtalloc_plan_group {
 	size_t sz;

@@ -57,6 +57,7 @@ struct planner {
 	uint64_t excl;
 	unsigned int excl_room;		/* ways exclusive units may have together */
 	bool apart;
+	int spare;			/* the group spare ways go to; -1: the default group */
 	struct unit *u;			/* [n] */
 	size_t nu;
 };
@@ -170,7 +171,7 @@ static double allocate(const struct planner *p, struct unit *u, size_t nu)
 			u[i].ways = p->least;
 	excl = excl_ways(p, u, nu, false);
 	while (left) {
-		double best = -1;
+		double best = 0;	/* a step must save misses: ways nobody gains from stay spare */
 		unsigned int step = 0, k;
 		size_t who = nu;
 
@@ -187,10 +188,18 @@ static double allocate(const struct planner *p, struct unit *u, size_t nu)
 			}
 		}
 		if (who == nu)
-			break;	/* every unit fixed or full: the rest stays unused */
+			break;	/* no unit gains from more: the rest is spare */
 		u[who].ways += step;
 		excl += u[who].exclusive ? step : 0;
 		left -= step;
+	}
+	/* spare ways: to the group named, else with the default group alone */
+	for (i = 0; left && p->spare >= 0 && i < nu; i++) {
+		if (!(u[i].members >> p->spare & 1) || u[i].fixed ||
+		    (u[i].exclusive && excl + left > p->excl_room))
+			continue;
+		u[i].ways += left;
+		left = 0;
 	}
 	for (i = 0; i < nu; i++)
 		total += u[i].miss[u[i].ways];
@@ -404,8 +413,11 @@ static int check_goal(rdtalloc_t *r, const struct rdtalloc_plan_goal *goal, size
 	    (gl->group >= n || !isfinite(gl->bound) || gl->bound < 0 || gl->bound > 1))
 		return rdt_fail(r, -EINVAL, "plan goal: group %u of %zu, bound %g: a group given "
 				"and a miss ratio 0..1", gl->group, n, gl->bound);
-	if (gl->flags & ~RDTALLOC_PLAN_APART)
+	if (gl->flags & ~(RDTALLOC_PLAN_APART | RDTALLOC_PLAN_SPARE))
 		return rdt_fail(r, -EINVAL, "plan goal: unknown flags %#x", gl->flags);
+	if ((gl->flags & RDTALLOC_PLAN_SPARE) && gl->spare >= n)
+		return rdt_fail(r, -EINVAL, "plan goal: spare ways to group %u: there are %zu groups",
+				gl->spare, n);
 	if (n < 64 && (gl->exclusive >> n))
 		return rdt_fail(r, -EINVAL, "plan goal: exclusive groups %#llx: there are %zu "
 				"groups", (unsigned long long)gl->exclusive, n);
@@ -614,6 +626,7 @@ static int plan_begin(rdtalloc_t *r, int cache_id, size_t n, const struct rdtall
 	p->least = m->caps[RDT_L3].min_cbm_bits ? m->caps[RDT_L3].min_cbm_bits : 1;
 	p->excl = gl->exclusive;
 	p->apart = gl->flags & RDTALLOC_PLAN_APART;
+	p->spare = gl->flags & RDTALLOC_PLAN_SPARE ? (int)gl->spare : -1;
 	ret = plan_ways(r, p, gl->avoid);
 	if (ret)
 		return ret;

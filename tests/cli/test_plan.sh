@@ -58,9 +58,12 @@ printf '%s' "$OUT" >"$TMP/plan.json"
 json "the plan's shape" "[sorted(g) for g in d['groups']][0]" \
 	'["group", "predicted_miss_ratio", "schema", "ways"]'
 # db needs 10 ways, web 4 (3.1 lines a set), the stream gains from none: it
-# keeps the least (1), and the way nobody gains from goes to the first group
+# keeps the least (1), and the way nobody gains from stays with the default
+# group (no mask of the plan holds it)
 json "the ways: db and web held whole, the stream the least" "[g['ways'] for g in d['groups']]" \
-	'[11, 4, 1]'
+	'[10, 4, 1]'
+json "the spare way is nobody's in the plan: ways 0-9, 10-13, 14" \
+	"sorted(int(g['schema'].split('=')[1], 16) for g in d['groups'])" "[1023, 15360, 16384]"
 printf '%s' "$OUT" | python3 -c 'import json,sys; print(json.load(sys.stdin)["config"], end="")' \
 	>"$TMP/plan.conf"
 for g in db web stream; do run group create "$g"; done
@@ -92,6 +95,10 @@ print(tot("plan") <= tot("even"), tot("plan") <= tot("shared"), max(errs) <= 0.0
 PY
 expect_file_text "plan beats an even split and sharing, predicted within 2 points" \
 	"$TMP/verdict" "True True True"
+run -j plan --spare web db="$TMP/db.curve" web="$TMP/web.curve" stream="$TMP/stream.curve"
+json "--spare web: the spare way goes to web" "[g['ways'] for g in d['groups']]" '[10, 5, 1]'
+usage "--spare of no group of the plan" "plan: --spare x: not a group of the plan" \
+	plan --spare x db="$TMP/db.curve" web="$TMP/web.curve"
 
 # the sim's monitoring counters read what the replays did: every group's
 # traffic is its misses of the three replays x 64 bytes, its occupancy what
@@ -133,10 +140,10 @@ failure "a configuration that does not apply" "configuration line 2: L3 cache id
 	plan --check "$TMP/badcheck.conf" db="$TMP/db.curve"
 
 # a bound: db at most 0.1 takes the fewest ways that do it (10, 0.0833); web
-# and the stream share the rest for the fewest misses (web 4, and the way
-# nobody gains from; the stream 1)
+# and the stream share the rest for the fewest misses (web 4, the stream 1;
+# the way nobody gains from stays spare)
 run -j plan --bound db=0.1 db="$TMP/db.curve" web="$TMP/web.curve" stream="$TMP/stream.curve"
-json "a bound on db" "[g['ways'] for g in d['groups']]" '[10, 5, 1]'
+json "a bound on db" "[g['ways'] for g in d['groups']]" '[10, 4, 1]'
 failure "a bound no allocation reaches" \
 	"plan: db: the group of curve 0 cannot keep its miss ratio at 0.01: with the 15 ways it could have it misses 0.0833333" \
 	plan --bound db=0.01 db="$TMP/db.curve" web="$TMP/web.curve" stream="$TMP/stream.curve"

@@ -169,11 +169,14 @@ static void exclusive(void **state)
 	outs(out, 2);
 	assert_ok(r, rdtalloc_plan(r, -1, 2, cv, W, acc, &goal, &geo, out));
 	assert_true(out[0].exclusive && !out[1].exclusive);
-	assert_int_equal(out[0].mask, 0xfff0);	/* at the high end: 0x3 is shareable */
+	/* the 9 ways it needs at the high end (0x3 is shareable); the 3 nobody gains from spare */
+	assert_int_equal(out[0].mask, 0xff80);
 	assert_int_equal(out[1].mask, 0x000f);
-	goal.exclusive = 3;			/* both: 14 ways off 0x3, the default keeps 0x3 */
+	goal.exclusive = 3;			/* both: off 0x3, which the default keeps */
 	assert_ok(r, rdtalloc_plan(r, -1, 2, cv, W, acc, &goal, &geo, out));
-	assert_int_equal(out[0].mask | out[1].mask, 0xfffc);
+	assert_int_equal(__builtin_popcountll(out[0].mask), 9);
+	assert_int_equal(__builtin_popcountll(out[1].mask), 4);
+	assert_int_equal((out[0].mask | out[1].mask) & 0x3, 0);
 	assert_int_equal(out[0].mask & out[1].mask, 0);
 	goal.exclusive = 4;
 	assert_int_equal(rdtalloc_plan(r, -1, 2, cv, W, acc, &goal, &geo, out), -EINVAL);
@@ -199,9 +202,11 @@ static void avoid_ways(void **state)
 	assert_ok(r, rdtalloc_plan(r, -1, 4, curves, W, acc, &goal, &geo, out));
 	for (i = 0; i < 4; i++)
 		assert_int_equal(out[i].mask & 0x000f, 0);
-	assert_int_equal(out[0].ways, 5);	/* 12 ways: mid 4, small 2, stream 1, big the rest */
+	/* 12 ways: mid 4, small 2, stream 1; big gains nothing short of 9: its least */
+	assert_int_equal(out[0].ways, 1);
 	assert_int_equal(out[1].ways, 4);
-	assert_int_equal(out[0].mask, 0x01f0);
+	assert_int_equal(out[2].ways, 2);
+	assert_int_equal(out[0].mask, 0x0010);
 	/* a hole in the middle: the longer side is taken */
 	goal.avoid = 0x0f00;
 	assert_ok(r, rdtalloc_plan(r, -1, 4, curves, W, acc, &goal, &geo, out));
@@ -211,6 +216,31 @@ static void avoid_ways(void **state)
 	assert_int_equal(rdtalloc_plan(r, -1, 4, curves, W, acc, &goal, &geo, out), -ENOSPC);
 	assert_string_equal(rdtalloc_errmsg(r), "no 1 ways in a row are left to plan over: ways "
 			    "0xffff are held exclusive by groups outside the plan");
+	rdtalloc_close(r);
+}
+
+/* Spare ways: with the default group, or to the group named (RDTALLOC_PLAN_SPARE). */
+static void spare_ways(void **state)
+{
+	rdtalloc_t *r = tu_eph(M16);
+	struct rdtalloc_cache_geometry geo = { .sz = sizeof(geo) };
+	struct rdtalloc_plan_group out[2];
+	struct rdtalloc_plan_goal goal = { .sz = sizeof(goal) };
+	const double *cv[] = { c_mid, c_small };
+
+	outs(out, 2);
+	assert_ok(r, rdtalloc_plan(r, -1, 2, cv, W, acc, &goal, &geo, out));
+	assert_int_equal(out[0].ways, 4);	/* what they need, no more: 10 ways spare */
+	assert_int_equal(out[1].ways, 2);
+	goal.flags = RDTALLOC_PLAN_SPARE;
+	goal.spare = 1;
+	assert_ok(r, rdtalloc_plan(r, -1, 2, cv, W, acc, &goal, &geo, out));
+	assert_int_equal(out[0].ways, 4);
+	assert_int_equal(out[1].ways, 12);
+	goal.spare = 2;
+	assert_int_equal(rdtalloc_plan(r, -1, 2, cv, W, acc, &goal, &geo, out), -EINVAL);
+	assert_string_equal(rdtalloc_errmsg(r), "plan goal: spare ways to group 2: there are 2 "
+			    "groups");
 	rdtalloc_close(r);
 }
 
@@ -292,6 +322,7 @@ int main(void)
 		cmocka_unit_test(closids_pool),
 		cmocka_unit_test(exclusive),
 		cmocka_unit_test(avoid_ways),
+		cmocka_unit_test(spare_ways),
 		cmocka_unit_test(bad_goals),
 		cmocka_unit_test(share_model),
 	};
