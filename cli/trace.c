@@ -40,13 +40,14 @@ static double ratio(uint64_t part, uint64_t all)
 int sim_replay(int argc, char **argv)
 {
 	static const char synopsis[] =
-		"sim replay [--domain ID] [--instr] [--no-count] GROUP=TRACE...";
+		"sim replay [--domain ID] [--instr] [--no-count] [--cut | --loop] GROUP=TRACE...";
 	struct rdtalloc_mon_info mi = { .sz = sizeof(mi) };
-	bool instr = false, no_count = false;
+	bool instr = false, no_count = false, cut = false, loop = false;
 	const char *dom = NULL;
 	const struct flag flags[] = {
 		{ "--domain", NULL, &dom }, { "--instr", &instr, NULL },
-		{ "--no-count", &no_count, NULL }, { NULL, NULL, NULL },
+		{ "--no-count", &no_count, NULL }, { "--cut", &cut, NULL },
+		{ "--loop", &loop, NULL }, { NULL, NULL, NULL },
 	};
 	unsigned int fl;
 	const char *groups[RDTALLOC_REPLAY_MAX], *traces[RDTALLOC_REPLAY_MAX];
@@ -60,6 +61,8 @@ int sim_replay(int argc, char **argv)
 	if (ret)
 		return ret;
 	REQ_ARGS(1, synopsis);
+	if (cut && loop)
+		return usage_error("sim replay: --cut or --loop, not both");
 	if (argc > RDTALLOC_REPLAY_MAX)
 		return usage_error("sim replay: %d traces, at most %d", argc, RDTALLOC_REPLAY_MAX);
 	ret = parse_domain(dom, &id);
@@ -79,7 +82,8 @@ int sim_replay(int argc, char **argv)
 	r = no_count ? ctx_ro() : ctx();
 	if (!r)
 		return EXIT_FAIL;
-	fl = instr ? RDTALLOC_TRACE_INSTR : 0;
+	fl = (instr ? RDTALLOC_TRACE_INSTR : 0) | (cut ? RDTALLOC_TRACE_CUT : 0) |
+	     (loop ? RDTALLOC_TRACE_LOOP : 0);
 	if (!no_count && !strcmp(rdtalloc_backend(r), "sim") &&
 	    !rdtalloc_mon_get_info(r, &mi) && mi.rmids)
 		fl |= RDTALLOC_REPLAY_COUNT;
@@ -567,7 +571,9 @@ static void print_plan(json_object *doc)
 			printf(", every group apart %lld", (long long)json_object_get_int64(ap));
 		if (sh)
 			printf(", all in one pool %lld", (long long)json_object_get_int64(sh));
-		printf(" (%lld plans weighed)\n", jget_int(rep, "plans"));
+		printf(" (%lld plans weighed; traces of %lld to %lld accesses, %s)\n",
+		       jget_int(rep, "plans"), jget_int(rep, "shortest"), jget_int(rep, "longest"),
+		       jget_str(rep, "lengths"));
 	}
 }
 
@@ -947,6 +953,9 @@ static char *plan_config(rdtalloc_t *r, const struct plan_args *pa, const struct
 	return cfg;
 }
 
+/* Traces whose lengths differ more than this are said to (docs/plan.md). */
+#define LENGTH_FACTOR 2
+
 int do_plan(int argc, char **argv)
 {
 	static const char synopsis[] =
@@ -954,10 +963,10 @@ int do_plan(int argc, char **argv)
 		"[--apart] [--spare GROUP] [--mb GROUP=VALUE]... [--all-domains] [--check CONFIG] "
 		"(--curve GROUP=FILE... | --trace GROUP=FILE... [--instr] | GROUP=CURVE...)";
 	const char *dom = NULL, *bound = NULL, *check = NULL, *goal_name = NULL, *spare = NULL;
-	bool apart = false, all = false, instr = false;
+	bool apart = false, all = false, instr = false, cut = false, loop = false;
 	const struct flag flags[] = {
 		{ "--domain", NULL, &dom }, { "--bound", NULL, &bound }, { "--check", NULL, &check },
-		{ "--spare", NULL, &spare },
+		{ "--spare", NULL, &spare }, { "--cut", &cut, NULL }, { "--loop", &loop, NULL },
 		{ "--goal", NULL, &goal_name }, { "--apart", &apart, NULL },
 		{ "--all-domains", &all, NULL }, { "--instr", &instr, NULL },
 		{ NULL, NULL, NULL },
@@ -999,8 +1008,10 @@ int do_plan(int argc, char **argv)
 		      spare))
 		return usage_error("plan: --check predicts a configuration from curves; the "
 				   "options that make one do not go with it");
-	if (instr && !pa.traces)
-		return usage_error("plan: --instr is for traces");
+	if ((instr || cut || loop) && !pa.traces)
+		return usage_error("plan: --%s is for traces", instr ? "instr" : cut ? "cut" : "loop");
+	if (cut && loop)
+		return usage_error("plan: --cut or --loop, not both");
 	ret = parse_domain(dom, &id);
 	if (ret)
 		return ret;
@@ -1032,7 +1043,9 @@ int do_plan(int argc, char **argv)
 		goto out;
 	if (pa.traces)
 		ret = rdtalloc_plan_traces(r, id, (size_t)pa.ninputs, paths,
-					   instr ? RDTALLOC_TRACE_INSTR : 0, &goal, &geo, out, &rep);
+					   (instr ? RDTALLOC_TRACE_INSTR : 0) |
+					   (cut ? RDTALLOC_TRACE_CUT : 0) |
+					   (loop ? RDTALLOC_TRACE_LOOP : 0), &goal, &geo, out, &rep);
 	else
 		ret = rdtalloc_plan(r, id, (size_t)pa.ninputs, curves, cf[0].ways, acc, &goal, &geo,
 				    out);
@@ -1081,8 +1094,17 @@ int do_plan(int argc, char **argv)
 		if (rep.misses_shared != UINT64_MAX)
 			jset(rp, "misses_shared", jint((long long)rep.misses_shared));
 		jset(rp, "plans", jint(rep.plans));
+		jset(rp, "shortest", jint((long long)rep.shortest));
+		jset(rp, "longest", jint((long long)rep.longest));
+		jset(rp, "lengths", jstr(cut ? "cut" : loop ? "loop" : "as they are"));
 		jset(doc, "replay", rp);
 	}
+	/* lengths that differ: said, with what to do (the longest alone at the end weighs more) */
+	if (pa.traces && !cut && !loop && rep.longest > LENGTH_FACTOR * rep.shortest)
+		fprintf(stderr, "rdtctl: warning: the traces differ in length (%llu to %llu "
+			"accesses): the longest runs alone after the others end, which weighs its "
+			"misses more; --cut cuts them to the shortest, --loop repeats the shorter "
+			"ones\n", (unsigned long long)rep.shortest, (unsigned long long)rep.longest);
 	ret = emit(doc, print_plan);
 out:
 	free(cfg);

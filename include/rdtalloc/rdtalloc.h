@@ -824,6 +824,15 @@ RDTALLOC_API int rdtalloc_oci_hook(const struct rdtalloc_opts *opts, const char 
  * with monitoring.
  */
 #define RDTALLOC_REPLAY_COUNT (1u << 1)
+/*
+ * (0.7) Traces of unequal length, replayed together (rdtalloc_sim_replay,
+ * rdtalloc_plan_traces): without these the longest runs alone at the end,
+ * which weighs its misses more. _CUT ends the replay when the shortest
+ * ends; _LOOP starts the shorter ones again until the longest ends. Not
+ * both.
+ */
+#define RDTALLOC_TRACE_CUT (1u << 2)
+#define RDTALLOC_TRACE_LOOP (1u << 3)
 
 /* The L3 domain a replay or a curve modelled. */
 struct rdtalloc_cache_geometry {
@@ -983,6 +992,8 @@ struct rdtalloc_plan_report {
 	uint64_t misses;		/* by replay: the plan's, in total */
 	uint64_t misses_apart;		/* every group its own ways (UINT64_MAX: they do not go round) */
 	uint64_t misses_shared;		/* one pool (UINT64_MAX: no such plan) */
+	/* appended in 0.7: accesses of the shortest and the longest trace */
+	uint64_t shortest, longest;
 };
 RDTALLOC_API int rdtalloc_plan_traces(rdtalloc_t *r, int cache_id, size_t n,
 				      const char *const *traces, unsigned int flags,

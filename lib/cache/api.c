@@ -54,6 +54,10 @@ static size_t sized(size_t sz, size_t full)
 
 struct stream {
 	struct rdt_trace *t;
+	const char *path;		/* to start it again (RDTALLOC_TRACE_LOOP) */
+	bool instr;
+	bool ended;			/* it ended once: a loop's pass is over */
+	uint64_t pass;			/* accesses of this pass */
 	uint64_t data, code;		/* the group's fill masks */
 	struct rdtalloc_replay_group res;
 	bool eof;			/* the trace gave its last access */
@@ -90,7 +94,42 @@ static int refill(struct rdt_cache *c, struct stream *s, char *err, size_t len)
 	return 0;
 }
 
-static int replay(rdtalloc_t *r, struct stream *s, size_t n, unsigned int sets, unsigned int ways)
+/*
+ * Stream s ended. Plain: it drops out. _CUT: every stream does (the
+ * replay is over). _LOOP: it starts again while a stream has not ended
+ * once (one that gave nothing is not started again: it would never end).
+ */
+static int stream_ended(rdtalloc_t *r, struct stream *s, size_t n, size_t i, unsigned int mode,
+			size_t *live)
+{
+	char err[RDT_ERRMSG_MAX];
+	size_t k, first = 0;
+
+	s[i].ended = true;
+	for (k = 0; k < n; k++)
+		first += !s[k].ended;
+	if (mode == RDTALLOC_TRACE_CUT || (mode == RDTALLOC_TRACE_LOOP && !first)) {
+		for (k = 0; k < n; k++)
+			s[k].over = true;
+		*live = 0;
+		return 0;
+	}
+	if (mode == RDTALLOC_TRACE_LOOP && s[i].pass) {
+		rdt_trace_close(s[i].t);
+		s[i].t = NULL;
+		if (rdt_trace_open(s[i].path, s[i].instr, &s[i].t, err, sizeof(err)))
+			return rdt_fail(r, -EINVAL, "%s", err);
+		s[i].eof = false;
+		s[i].pass = 0;
+		return 0;
+	}
+	s[i].over = true;	/* it ended: it drops out */
+	(*live)--;
+	return 0;
+}
+
+static int replay(rdtalloc_t *r, struct stream *s, size_t n, unsigned int sets, unsigned int ways,
+		  unsigned int mode)
 {
 	char err[RDT_ERRMSG_MAX];
 	struct rdt_cache c;
@@ -103,18 +142,35 @@ static int replay(rdtalloc_t *r, struct stream *s, size_t n, unsigned int sets, 
 	if (ret)
 		return rdt_fail(r, ret, "out of memory for a cache of %u sets", sets);
 	while (live) {
-		for (i = 0; i < n; i++) {
+		/* _CUT: a round starts only when every stream has an access for it */
+		for (i = 0; mode == RDTALLOC_TRACE_CUT && i < n && live; i++) {
+			if (s[i].count < AHEAD / 2 && (ret = refill(&c, &s[i], err, sizeof(err)))) {
+				rdt_cache_free(&c);
+				return rdt_fail(r, ret, "%s", err);
+			}
+			if (!s[i].count)
+				stream_ended(r, s, n, i, mode, &live);
+		}
+		for (i = 0; i < n && live; i++) {
 			if (s[i].over)
 				continue;
+again:
 			if (s[i].count < AHEAD / 2 && (ret = refill(&c, &s[i], err, sizeof(err)))) {
 				rdt_cache_free(&c);
 				return rdt_fail(r, ret, "%s", err);
 			}
 			if (!s[i].count) {
-				s[i].over = true;	/* it ended: it drops out */
-				live--;
+				ret = stream_ended(r, s, n, i, mode, &live);
+				if (ret) {
+					rdt_cache_free(&c);
+					return ret;
+				}
+				/* started again (_LOOP): its first access is this turn's */
+				if (!s[i].over && live)
+					goto again;
 				continue;
 			}
+			s[i].pass++;
 			line = s[i].ring[s[i].head];
 			kind = (enum rdt_acc_kind)s[i].kind[s[i].head];
 			s[i].head = (s[i].head + 1) & (AHEAD - 1);
@@ -141,8 +197,8 @@ static int replay(rdtalloc_t *r, struct stream *s, size_t n, unsigned int sets, 
 }
 
 int rdt_cache_replay_masks(rdtalloc_t *r, size_t n, const char *const *traces,
-			   const uint64_t *masks, bool instr, unsigned int sets, unsigned int ways,
-			   uint64_t *misses, uint64_t *accesses)
+			   const uint64_t *masks, bool instr, unsigned int mode, unsigned int sets,
+			   unsigned int ways, uint64_t *misses, uint64_t *accesses)
 {
 	char err[RDT_ERRMSG_MAX];
 	struct stream *s = calloc(n ? n : 1, sizeof(*s));
@@ -153,11 +209,13 @@ int rdt_cache_replay_masks(rdtalloc_t *r, size_t n, const char *const *traces,
 		return rdt_fail(r, -ENOMEM, "out of memory");
 	for (i = 0; !ret && i < n; i++) {
 		s[i].data = s[i].code = masks[i];
+		s[i].path = traces[i];
+		s[i].instr = instr;
 		if (rdt_trace_open(traces[i], instr, &s[i].t, err, sizeof(err)))
 			ret = rdt_fail(r, -EINVAL, "%s", err);
 	}
 	if (!ret)
-		ret = replay(r, s, n, sets, ways);
+		ret = replay(r, s, n, sets, ways, mode);
 	for (i = 0; !ret && i < n; i++) {
 		misses[i] = s[i].res.misses;
 		accesses[i] = s[i].res.accesses;
@@ -182,8 +240,12 @@ RDTALLOC_API int rdtalloc_sim_replay(rdtalloc_t *r, int cache_id, size_t n,
 
 	if (!r || !n || !groups || !traces || !geo || !out)
 		return -EINVAL;
-	if (flags & ~(RDTALLOC_TRACE_INSTR | RDTALLOC_REPLAY_COUNT))
+	if (flags & ~(RDTALLOC_TRACE_INSTR | RDTALLOC_REPLAY_COUNT | RDTALLOC_TRACE_CUT |
+		      RDTALLOC_TRACE_LOOP))
 		return rdt_fail(r, -EINVAL, "rdtalloc_sim_replay: unknown flags %#x", flags);
+	if ((flags & RDTALLOC_TRACE_CUT) && (flags & RDTALLOC_TRACE_LOOP))
+		return rdt_fail(r, -EINVAL, "rdtalloc_sim_replay: RDTALLOC_TRACE_CUT or "
+				"RDTALLOC_TRACE_LOOP, not both");
 	ret = rdt_core_begin(r, count);
 	if (ret)
 		return ret;
@@ -215,6 +277,8 @@ RDTALLOC_API int rdtalloc_sim_replay(rdtalloc_t *r, int cache_id, size_t n,
 		s[i].data = r->st->groups[gi].mask[slot * 2];
 		s[i].code = r->st->cdp[RDT_L3] ? r->st->groups[gi].mask[slot * 2 + 1] : s[i].data;
 		snprintf(s[i].res.group, sizeof(s[i].res.group), "%s", r->st->groups[gi].name);
+		s[i].path = traces[i];
+		s[i].instr = flags & RDTALLOC_TRACE_INSTR;
 		if (!ret && rdt_trace_open(traces[i], flags & RDTALLOC_TRACE_INSTR, &s[i].t, err,
 					   sizeof(err)))
 			ret = rdt_fail(r, -EINVAL, "%s", err);
@@ -223,7 +287,8 @@ RDTALLOC_API int rdtalloc_sim_replay(rdtalloc_t *r, int cache_id, size_t n,
 	if (!count)
 		rdt_core_drop_lock(r);
 	if (!ret)
-		ret = replay(r, s, n, g.sets, g.ways);
+		ret = replay(r, s, n, g.sets, g.ways,
+			     flags & (RDTALLOC_TRACE_CUT | RDTALLOC_TRACE_LOOP));
 	if (!ret && count) {
 		uint64_t misses[RDTALLOC_REPLAY_MAX], occ[RDTALLOC_REPLAY_MAX];
 

@@ -148,10 +148,11 @@ int rdt_cache_geometry(struct rdtalloc *r, int cache_id, struct rdtalloc_cache_g
 		       int *dom);
 /*
  * Replay n traces together (one access of each in turn, from an empty
- * cache of sets x ways) with fill masks[i]: misses[i], accesses[i].
+ * cache of sets x ways) with fill masks[i]: misses[i], accesses[i]. mode:
+ * 0, RDTALLOC_TRACE_CUT or RDTALLOC_TRACE_LOOP (unequal lengths).
  */
 int rdt_cache_replay_masks(struct rdtalloc *r, size_t n, const char *const *traces,
-			   const uint64_t *masks, bool instr, unsigned int sets, unsigned int ways,
-			   uint64_t *misses, uint64_t *accesses);
+			   const uint64_t *masks, bool instr, unsigned int mode, unsigned int sets,
+			   unsigned int ways, uint64_t *misses, uint64_t *accesses);
 
 #endif

@@ -58,6 +58,7 @@ struct planner {
 	unsigned int excl_room;		/* ways exclusive units may have together */
 	bool apart;
 	int spare;			/* the group spare ways go to; -1: the default group */
+	unsigned int mode;		/* replays: 0, RDTALLOC_TRACE_CUT or _LOOP */
 	struct unit *u;			/* [n] */
 	size_t nu;
 };
@@ -468,7 +469,8 @@ static int replay_plan(rdtalloc_t *r, struct planner *p, const struct rdtalloc_p
 
 	for (i = 0; i < p->n; i++)
 		masks[i] = tmp[i].mask;
-	ret = rdt_cache_replay_masks(r, p->n, traces, masks, instr, p->sets, p->ways, misses, acc);
+	ret = rdt_cache_replay_masks(r, p->n, traces, masks, instr, p->mode, p->sets, p->ways,
+				     misses, acc);
 	*total = 0;
 	for (i = 0; !ret && i < p->n; i++)
 		*total += misses[i];
@@ -705,8 +707,12 @@ RDTALLOC_API int rdtalloc_plan_traces(rdtalloc_t *r, int cache_id, size_t n,
 
 	if (!r || !n || !traces || !geo || !out)
 		return -EINVAL;
-	if (flags & ~RDTALLOC_TRACE_INSTR)
+	if (flags & ~(RDTALLOC_TRACE_INSTR | RDTALLOC_TRACE_CUT | RDTALLOC_TRACE_LOOP))
 		return rdt_fail(r, -EINVAL, "rdtalloc_plan_traces: unknown flags %#x", flags);
+	if ((flags & RDTALLOC_TRACE_CUT) && (flags & RDTALLOC_TRACE_LOOP))
+		return rdt_fail(r, -EINVAL, "rdtalloc_plan_traces: RDTALLOC_TRACE_CUT or "
+				"RDTALLOC_TRACE_LOOP, not both");
+	p.mode = flags & (RDTALLOC_TRACE_CUT | RDTALLOC_TRACE_LOOP);
 	if (report && (report->sz < sizeof(size_t) || report->sz > (1u << 16)))
 		return rdt_fail(r, -EINVAL, "rdtalloc_plan_report.sz is %zu: set it to "
 				"sizeof(struct rdtalloc_plan_report)", report->sz);
@@ -733,6 +739,10 @@ RDTALLOC_API int rdtalloc_plan_traces(rdtalloc_t *r, int cache_id, size_t n,
 		for (k = 0; !ret && k < g.ways; k++)
 			mr[i][k] = acc[i] ? (double)miss[k] / (double)acc[i] : 0;
 		curves[i] = mr[i];
+		if (!ret && (!i || acc[i] < rep.shortest))
+			rep.shortest = acc[i];
+		if (!ret && acc[i] > rep.longest)
+			rep.longest = acc[i];
 	}
 	if (!ret)
 		ret = plan_core(r, &p, &gl, nclos, r->m->caps[RDT_L3].shareable_bits, traces,

@@ -91,7 +91,27 @@ if [ "$plan_misses" -lt "$apart_misses" ]; then pass; else
 	fail "sharing ($plan_misses misses) does not beat the partition ($apart_misses)"; fi
 run plan --trace a="$T/loop.trace" --trace b="$T/walk.trace"
 expect_out_has "the text says what was weighed" \
-	"# misses by replay: this plan $plan_misses, every group apart $apart_misses, all in one pool $plan_misses (2 plans weighed)"
+	"# misses by replay: this plan $plan_misses, every group apart $apart_misses, all in one pool $plan_misses (2 plans weighed; traces of 120000 to 120000 accesses, as they are)"
+case $ERR in *"differ in length"*) fail "equal lengths said to differ: $ERR" ;; *) pass ;; esac
+
+# ---- traces of unequal length: said, and cut or looped on request
+head -n 30000 "$T/walk.trace" >"$T/short.trace"
+run plan --trace a="$T/loop.trace" --trace b="$T/short.trace"
+expect_rc 0 "plan with a trace a quarter as long"
+expect_err_has "it says so, and what to do" \
+	"rdtctl: warning: the traces differ in length (30000 to 120000 accesses): the longest runs alone after the others end, which weighs its misses more; --cut cuts them to the shortest, --loop repeats the shorter ones"
+run plan --cut --trace a="$T/loop.trace" --trace b="$T/short.trace"
+expect_out_contains "--cut: said in the report" "traces of 30000 to 120000 accesses, cut)"
+case $ERR in *"differ in length"*) fail "--cut still warned" ;; *) pass ;; esac
+run -j sim replay --cut a="$T/loop.trace" b="$T/short.trace"
+json "--cut: both replayed as far as the shortest" "[g['accesses'] for g in d['groups']]" '[30000, 30000]'
+run -j sim replay --loop a="$T/loop.trace" b="$T/short.trace"
+json "--loop: the shorter one again until the longest ends" "[g['accesses'] for g in d['groups']]" '[120000, 120000]'
+run -j sim replay a="$T/loop.trace" b="$T/short.trace"
+json "neither: each as long as it is" "[g['accesses'] for g in d['groups']]" '[120000, 30000]'
+usage "--cut and --loop" "sim replay: --cut or --loop, not both" \
+	sim replay --cut --loop a="$T/loop.trace" b="$T/short.trace"
+usage "--cut of curves" "plan: --cut is for traces" plan --cut a="$T/loop.curve" b="$T/walk.curve"
 run -j plan --apart --trace a="$T/loop.trace" --trace b="$T/walk.trace"
 json "--apart: the best partition, by replay" "[g['schema'] for g in d['groups']]" \
 	'["L3:0=f", "L3:0=fff0"]'
