@@ -787,6 +787,18 @@ RDTALLOC_API int rdtalloc_preset_foreach(int (*cb)(const char *name, const char 
 
 #define RDTALLOC_OCI_GROUP_KEY "rdtalloc.group"	/* annotation: the group */
 #define RDTALLOC_OCI_SCHEMA_KEY "rdtalloc.schema"	/* annotation: make it with this */
+/*
+ * (0.7) The RDT class annotations containerd and CRI-O place pods by
+ * (goresctrl's keys): the class names the group, "system/default" (or "")
+ * the default group. Precedence: rdtalloc.group, then the container's
+ * io.kubernetes.cri.rdt-class, then the pod's per-container
+ * rdt.resources.beta.kubernetes.io/container.NAME (NAME from
+ * io.kubernetes.cri.container-name or io.kubernetes.container.name), then
+ * the pod's rdt.resources.beta.kubernetes.io/pod.
+ */
+#define RDTALLOC_OCI_CRI_CLASS_KEY "io.kubernetes.cri.rdt-class"
+#define RDTALLOC_OCI_POD_CONTAINER_PREFIX "rdt.resources.beta.kubernetes.io/container."
+#define RDTALLOC_OCI_POD_KEY "rdt.resources.beta.kubernetes.io/pod"
 #define RDTALLOC_OCI_STATE_MAX (1u << 20)	/* bytes of a container's state JSON */
 
 /* What rdtalloc_oci_hook did. */

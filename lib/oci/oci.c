@@ -31,6 +31,9 @@ struct oci_in {
 	pid_t pid;			/* 0: none given (poststop) */
 	const char *group;		/* the annotations' values, or NULL */
 	const char *schema;
+	bool from_class;		/* the group is a CRI annotation's RDT class */
+	const char *key;		/* the annotation the group came from */
+	char class_key[256];		/* the pod's per-container key, when it was that */
 };
 
 enum stage { ST_PLACE, ST_RELEASE, ST_NONE };
@@ -83,25 +86,79 @@ static int need_string(json_object *o, const char *key, bool required, const cha
 	return 0;
 }
 
+/* Annotation key's value as a string, NULL when absent; -EINVAL when not a string. */
+static int ann_string(json_object *ann, const char *key, const char **out)
+{
+	json_object *v;
+
+	*out = NULL;
+	if (!json_object_object_get_ex(ann, key, &v))
+		return 0;
+	if (!json_object_is_type(v, json_type_string))
+		return rdt_fail(NULL, -EINVAL, "annotation %.200s is not a string", key);
+	*out = json_object_get_string(v);
+	return 0;
+}
+
+/*
+ * The RDT class of the CRI's annotations (goresctrl's keys and order), when
+ * rdtalloc.group is not given: the container's own, the pod's for this
+ * container, the pod's for all of them. *key: which one gave it.
+ */
+static int cri_class(json_object *ann, const char **cls, const char **key, char *buf,
+		     size_t len)
+{
+	static const char *const names[] = { "io.kubernetes.cri.container-name",
+					     "io.kubernetes.container.name" };
+	const char *name = NULL;
+	size_t i;
+	int ret;
+
+	ret = ann_string(ann, RDTALLOC_OCI_CRI_CLASS_KEY, cls);
+	if (ret || *cls)
+		return *key = RDTALLOC_OCI_CRI_CLASS_KEY, ret;
+	for (i = 0; !name && i < 2; i++) {
+		ret = ann_string(ann, names[i], &name);
+		if (ret)
+			return ret;
+	}
+	if (name && snprintf(buf, len, "%s%s", RDTALLOC_OCI_POD_CONTAINER_PREFIX, name) <
+	    (int)len) {
+		ret = ann_string(ann, buf, cls);
+		if (ret || *cls)
+			return *key = buf, ret;
+	}
+	ret = ann_string(ann, RDTALLOC_OCI_POD_KEY, cls);
+	*key = RDTALLOC_OCI_POD_KEY;
+	return ret;
+}
+
 static int read_annotations(json_object *root, struct oci_in *in)
 {
 	json_object *ann, *v;
+	const char *key = RDTALLOC_OCI_GROUP_KEY;
+	int ret;
 
 	if (!json_object_object_get_ex(root, "annotations", &ann) ||
 	    json_object_is_type(ann, json_type_null))
 		return 0;
 	if (!json_object_is_type(ann, json_type_object))
 		return rdt_fail(NULL, -EINVAL, "container state: \"annotations\" is not an object");
-	if (json_object_object_get_ex(ann, RDTALLOC_OCI_GROUP_KEY, &v)) {
-		if (!json_object_is_type(v, json_type_string))
-			return rdt_fail(NULL, -EINVAL, "annotation %s is not a string",
-					RDTALLOC_OCI_GROUP_KEY);
-		in->group = json_object_get_string(v);
-		if (!rdt_name_valid(in->group) || !strcmp(in->group, "default"))
-			return rdt_fail(NULL, -EINVAL, "annotation %s=\"%.64s\": not a group name "
-					"(1 to 63 of A-Z a-z 0-9 _ . -, not starting with '.', "
-					"not default)", RDTALLOC_OCI_GROUP_KEY, in->group);
+	ret = ann_string(ann, RDTALLOC_OCI_GROUP_KEY, &in->group);
+	if (!ret && !in->group) {
+		ret = cri_class(ann, &in->group, &key, in->class_key, sizeof(in->class_key));
+		/* the default class: the container stays in the default group, nothing to do */
+		if (!ret && in->group && (!*in->group || !strcmp(in->group, "system/default")))
+			in->group = NULL;
+		in->from_class = in->group != NULL;
 	}
+	if (ret)
+		return ret;
+	in->key = key;
+	if (in->group && (!rdt_name_valid(in->group) || !strcmp(in->group, "default")))
+		return rdt_fail(NULL, -EINVAL, "annotation %.200s=\"%.64s\": not a group name "
+				"(1 to 63 of A-Z a-z 0-9 _ . -, not starting with '.', "
+				"not default)", key, in->group);
 	if (json_object_object_get_ex(ann, RDTALLOC_OCI_SCHEMA_KEY, &v)) {
 		if (!json_object_is_type(v, json_type_string))
 			return rdt_fail(NULL, -EINVAL, "annotation %s is not a string",
@@ -110,7 +167,8 @@ static int read_annotations(json_object *root, struct oci_in *in)
 		if (!*in->schema || strlen(in->schema) > SCHEMA_MAX)
 			return rdt_fail(NULL, -EINVAL, "annotation %s: %zu bytes, must be 1..%d",
 					RDTALLOC_OCI_SCHEMA_KEY, strlen(in->schema), SCHEMA_MAX);
-		if (!in->group)
+		/* a class's group is the runtime configuration's: not made here */
+		if (!in->group || in->from_class)
 			return rdt_fail(NULL, -EINVAL, "annotation %s without %s: which group?",
 					RDTALLOC_OCI_SCHEMA_KEY, RDTALLOC_OCI_GROUP_KEY);
 	}
@@ -502,6 +560,11 @@ static int place(rdtalloc_t *r, const struct oci_in *in, int *what)
 	if (r->st->oci.n >= RDT_OCI_CONTAINERS_MAX)
 		return rdt_fail(r, -ENOSPC, "%u containers placed already: at most that many",
 				RDT_OCI_CONTAINERS_MAX);
+	if (g < 0 && in->from_class)
+		return rdt_fail(r, -ENOENT, "container %s: no group '%s' (RDT class of annotation "
+				"%s); make the class's group (rdtctl apply --format goresctrl "
+				"FILE, the runtime's rdt_config_file)", in->id, in->group,
+				in->key);
 	if (g < 0 && !in->schema)
 		return rdt_fail(r, -ENOENT, "container %s: no group '%s' (annotation %s); give "
 				"annotation %s with a schema to have it made", in->id, in->group,

@@ -88,6 +88,11 @@ assert h["stages"] == [stage], h["stages"]
 (k, v), = h["when"]["annotations"].items()
 assert re.search(k, "rdtalloc.group") and not re.search(k, "rdtalloc.groupx"), k
 assert not re.search(k, "xrdtalloc.group") and re.search(v, "web"), v
+# the CRI's RDT class annotations run it too (goresctrl's keys)
+for key in ("io.kubernetes.cri.rdt-class", "rdt.resources.beta.kubernetes.io/pod",
+            "rdt.resources.beta.kubernetes.io/container.app"):
+    assert re.search(k, key), key
+assert not re.search(k, "io.kubernetes.cri.rdt-classes"), k
 EOF2
 done
 

@@ -204,6 +204,76 @@ static void existing_group_stays(void **state)
 	rdtalloc_close(r);
 }
 
+/*
+ * The CRI's RDT class annotations name the group, in goresctrl's order:
+ * rdtalloc.group first, then the container's io.kubernetes.cri.rdt-class,
+ * the pod's per-container key, the pod's key; the default class is the
+ * default group (nothing to do); an unknown class is refused, named.
+ */
+static void cri_classes(void **state)
+{
+	rdtalloc_t *r = open_dir();
+	char name[64];
+	int what, ret;
+
+	assert_ok(r, rdtalloc_group_create(r, "gold"));
+	assert_ok(r, rdtalloc_group_create(r, "silver"));
+	assert_ok(r, rdtalloc_group_create(r, "bronze"));
+	rdtalloc_close(r);
+	/* the pod's class for all its containers */
+	assert_int_equal(hook("createRuntime", state_of("c1", "\"rdt.resources.beta.kubernetes.io/pod"
+							"\": \"bronze\""), &what), 0);
+	assert_int_equal(what, RDTALLOC_OCI_PROCESS);
+	r = open_dir();
+	ret = rdtalloc_task_group(r, child, name, sizeof(name));
+	assert_ok(r, ret);
+	assert_string_equal(name, "bronze");
+	rdtalloc_close(r);
+	assert_int_equal(hook("poststop", state_of("c1", ""), &what), 0);
+	/* the pod's key for this container (CRI-O's name key) beats the pod's */
+	assert_int_equal(hook("createRuntime", state_of("c2",
+		"\"rdt.resources.beta.kubernetes.io/pod\": \"bronze\", "
+		"\"io.kubernetes.container.name\": \"app\", "
+		"\"rdt.resources.beta.kubernetes.io/container.app\": \"silver\""), &what), 0);
+	r = open_dir();
+	assert_ok(r, rdtalloc_task_group(r, child, name, sizeof(name)));
+	assert_string_equal(name, "silver");
+	rdtalloc_close(r);
+	assert_int_equal(hook("poststop", state_of("c2", ""), &what), 0);
+	/* the container's class (containerd's key) beats both; rdtalloc.group beats it */
+	assert_int_equal(hook("createRuntime", state_of("c3",
+		"\"rdt.resources.beta.kubernetes.io/pod\": \"bronze\", "
+		"\"io.kubernetes.cri.container-name\": \"app\", "
+		"\"rdt.resources.beta.kubernetes.io/container.app\": \"silver\", "
+		"\"io.kubernetes.cri.rdt-class\": \"gold\""), &what), 0);
+	r = open_dir();
+	assert_ok(r, rdtalloc_task_group(r, child, name, sizeof(name)));
+	assert_string_equal(name, "gold");
+	rdtalloc_close(r);
+	assert_int_equal(hook("poststop", state_of("c3", ""), &what), 0);
+	assert_int_equal(hook("createRuntime", state_of("c4",
+		"\"io.kubernetes.cri.rdt-class\": \"gold\", \"rdtalloc.group\": \"bronze\""),
+		&what), 0);
+	r = open_dir();
+	assert_ok(r, rdtalloc_task_group(r, child, name, sizeof(name)));
+	assert_string_equal(name, "bronze");
+	rdtalloc_close(r);
+	assert_int_equal(hook("poststop", state_of("c4", ""), &what), 0);
+	/* the default class: nothing to do */
+	assert_int_equal(hook("createRuntime", state_of("c5", "\"io.kubernetes.cri.rdt-class\": "
+							"\"system/default\""), &what), 0);
+	assert_int_equal(what, RDTALLOC_OCI_IGNORED);
+	/* a class with no group, and one that cannot be a group name: named */
+	refused("createRuntime", state_of("c6", "\"io.kubernetes.cri.rdt-class\": \"platinum\""),
+		-ENOENT, "container c6: no group 'platinum' (RDT class of annotation "
+		"io.kubernetes.cri.rdt-class); make the class's group (rdtctl apply --format "
+		"goresctrl FILE, the runtime's rdt_config_file)");
+	refused("createRuntime", state_of("c7", "\"rdt.resources.beta.kubernetes.io/pod\": "
+						"\"a/b\""),
+		-EINVAL, "annotation rdt.resources.beta.kubernetes.io/pod=\"a/b\": not a group "
+		"name (1 to 63 of A-Z a-z 0-9 _ . -, not starting with '.', not default)");
+}
+
 static void shared_made_group(void **state)
 {
 	const char *ann = "\"rdtalloc.group\": \"pod\", \"rdtalloc.schema\": \"L3:0=3\"";
@@ -235,6 +305,7 @@ int main(void)
 		cmocka_unit_test(made_and_removed),
 		cmocka_unit_test(existing_group_stays),
 		cmocka_unit_test(shared_made_group),
+		cmocka_unit_test(cri_classes),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
