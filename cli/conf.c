@@ -158,8 +158,32 @@ static json_object *report_lines(char *report)
  * (malloc'd). Its length is learnt from a dry run first: a real apply
  * cannot be asked twice. EXIT_OK, or EXIT_FAIL (reported).
  */
+/*
+ * An error of a configuration made from a goresctrl file cites a line of
+ * that configuration, which the user never saw: it is said of the class
+ * (and partition) whose group block holds the line instead.
+ */
+static int fail_goresctrl(rdtalloc_t *r, int err, const char *text)
+{
+	const char *msg = rdtalloc_errmsg(r), *p = text, *rest;
+	char cls[128] = "", part[128] = "";
+	unsigned long line, n;
+
+	if (strncmp(msg, "line ", 5) || !(line = strtoul(msg + 5, (char **)&rest, 10)) ||
+	    strncmp(rest, ": ", 2))
+		return fail_lib(r, err);
+	for (n = 1; p && *p && n <= line; n++, p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+		if (sscanf(p, "group %127s # partition %127s", cls, part) == 2 ||
+		    sscanf(p, "group %127s\t# partition %127s", cls, part) == 2)
+			continue;
+	if (!cls[0])
+		return fail_lib(r, err);
+	return fail_msg("class %s (partition %s): %s", strcmp(cls, "default") ? cls :
+			"system/default", part, rest + 2);
+}
+
 static int apply_text(rdtalloc_t *r, const char *text, unsigned int fl, int *changes,
-		      char **report)
+		      char **report, bool from_goresctrl)
 {
 	size_t need = 0, len;
 	int ret;
@@ -167,7 +191,7 @@ static int apply_text(rdtalloc_t *r, const char *text, unsigned int fl, int *cha
 	*report = NULL;
 	ret = rdtalloc_apply_config_report(r, text, fl | RDTALLOC_APPLY_DRY_RUN, NULL, 0, &need);
 	if (ret < 0)
-		return fail_lib(r, ret);
+		return from_goresctrl ? fail_goresctrl(r, ret, text) : fail_lib(r, ret);
 	/* room for what another process may change in between */
 	len = need * 2 + 4096;
 	*report = malloc(len);
@@ -177,7 +201,7 @@ static int apply_text(rdtalloc_t *r, const char *text, unsigned int fl, int *cha
 	if (ret < 0) {
 		free(*report);
 		*report = NULL;
-		return fail_lib(r, ret);
+		return from_goresctrl ? fail_goresctrl(r, ret, text) : fail_lib(r, ret);
 	}
 	if (need >= len)
 		fprintf(stderr, "rdtctl: warning: the state changed during apply: "
@@ -243,7 +267,7 @@ int do_apply(int argc, char **argv)
 		if (dry && !g_opts.json && !g_opts.quiet)
 			fputs(text, stdout);
 	}
-	ret = apply_text(r, text, fl, &changes, &report);
+	ret = apply_text(r, text, fl, &changes, &report, converted != NULL);
 	if (ret) {
 		free(text);
 		return ret;

@@ -738,6 +738,24 @@ static int cat_line(struct ctx *c, const struct cat *cls, const struct cat *part
 	return 0;
 }
 
+/*
+ * The root class: "system/default", its alias "", and "DEFAULT", the name
+ * goresctrl's documentation and older releases give it. It is our default
+ * group.
+ */
+static bool root_class(const char *name)
+{
+	return !*name || !strcmp(name, "system/default") || !strcmp(name, "DEFAULT");
+}
+
+/* A YAML null ("key:" with nothing after it, "~", "null"): an empty map to Go's decoder. */
+static bool is_null(const struct rdt_ynode *n)
+{
+	return n && n->kind == RDT_Y_SCALAR && n->plain &&
+	       (!*n->s || !strcmp(n->s, "~") || !strcmp(n->s, "null") || !strcmp(n->s, "Null") ||
+		!strcmp(n->s, "NULL"));
+}
+
 static void mb_line(struct ctx *c, const struct mb *cls, const struct mb *part, FILE *f)
 {
 	unsigned int d;
@@ -762,9 +780,11 @@ static int emit_class(struct ctx *c, const char *name, const struct rdt_ynode *c
 	struct mb mb = { 0 };
 	char w[ERRLEN / 2];
 	unsigned int lv;
-	bool root = !*name || !strcmp(name, "system/default");
+	bool root = root_class(name);
 	int ret = 0;
 
+	if (is_null(cn))
+		cn = NULL;	/* "classes:\n  guaranteed:" - a class with every default */
 	if (!root && (!rdt_name_valid(name) || !strcmp(name, "default")))
 		return fail(c, -EINVAL, "class \"%.64s\" (partition %s): not a group name here (1 to "
 			    "63 of A-Z a-z 0-9 _ . -, not starting with '.'; \"system/default\" "
@@ -836,7 +856,7 @@ static int read_options(struct ctx *c, const struct rdt_ynode *root)
 {
 	const struct rdt_ynode *o = rdt_yaml_get(root, "options");
 
-	if (o && o->kind != RDT_Y_MAP)
+	if (o && o->kind != RDT_Y_MAP && !is_null(o))
 		return fail(c, -EINVAL, "options: not a map (line %u)", o->line);
 	c->optional[LV_L2] = yes(rdt_yaml_get(rdt_yaml_get(o, "l2"), "optional"));
 	c->optional[LV_L3] = yes(rdt_yaml_get(rdt_yaml_get(o, "l3"), "optional"));
@@ -879,6 +899,8 @@ static int convert(struct ctx *c, const struct rdt_ynode *root, FILE *f)
 	ret = read_options(c, root);
 	if (ret)
 		return ret;
+	if (is_null(pn))
+		pn = NULL;
 	if (pn && pn->kind != RDT_Y_MAP)
 		return fail(c, -EINVAL, "partitions: not a map (line %u)", pn->line);
 	if (pn && pn->n > MAX_PARTITIONS)
@@ -888,7 +910,7 @@ static int convert(struct ctx *c, const struct rdt_ynode *root, FILE *f)
 		if (!ps)
 			return fail(c, -ENOMEM, "out of memory");
 		for (k = 0; k < pn->n; k++) {
-			if (pn->v[k]->kind != RDT_Y_MAP) {
+			if (pn->v[k]->kind != RDT_Y_MAP && !is_null(pn->v[k])) {
 				ret = fail(c, -EINVAL, "partition %s: not a map (line %u)",
 					   pn->k[k]->s, pn->v[k]->line);
 				goto out;
@@ -910,6 +932,8 @@ static int convert(struct ctx *c, const struct rdt_ynode *root, FILE *f)
 	for (i = 0; !ret && i < np; i++) {
 		const struct rdt_ynode *cl = rdt_yaml_get(ps[i].node, "classes");
 
+		if (is_null(cl))
+			cl = NULL;
 		if (cl && cl->kind != RDT_Y_MAP) {
 			ret = fail(c, -EINVAL, "partition %s, classes: not a map (line %u)",
 				   ps[i].name, cl->line);
@@ -924,8 +948,7 @@ static int convert(struct ctx *c, const struct rdt_ynode *root, FILE *f)
 
 				for (j = 0; !ret && c2 && j < (p2 == i ? k : c2->n); j++)
 					if (!strcmp(c2->k[j]->s, name) ||
-					    ((!*name || !strcmp(name, "system/default")) &&
-					     (!*c2->k[j]->s || !strcmp(c2->k[j]->s, "system/default"))))
+					    (root_class(name) && root_class(c2->k[j]->s)))
 						ret = fail(c, -EINVAL, "class names must be unique: "
 							   "\"%.64s\" is given twice", name);
 			}

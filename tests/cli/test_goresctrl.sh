@@ -64,4 +64,39 @@ expect_out "refused files change nothing" "$(printf 'default\nGuaranteed\nBursta
 fails 2 "unknown format" "apply: --format 'json': use rdtalloc or goresctrl" \
 	apply --format json "$TMP/rdt.yaml"
 
+# goresctrl's own doc/rdt.md: an empty class is every default (not "not a map"),
+# DEFAULT (the root class of its docs and older releases) is the default group
+cat >"$TMP/doc.yaml" <<'YAML'
+partitions:
+  default:
+    l3Allocation: "100%"
+    classes:
+      guaranteed:
+      DEFAULT:
+        l3Allocation: "50%"
+YAML
+run apply --format goresctrl --dry-run "$TMP/doc.yaml"
+expect_rc 0 "an empty class and DEFAULT"
+expect_out_contains "the empty class: its partition's ways" "$(printf 'group guaranteed	# partition default
+	schema L3:0=fffff;1=fffff')"
+expect_out_contains "DEFAULT: the default group" "$(printf 'group default	# partition default
+	schema L3:0=003ff;1=003ff')"
+# an error found once the file is resolved names the class and partition, not a line of ours
+for g in Guaranteed Burstable BestEffort; do run group remove "$g"; done
+run schema set default "L3:0=0ffff;1=0ffff"
+run group create rt --schema "L3:0=f0000;1=f0000" --exclusive
+expect_rc 0 "an exclusive group"
+cat >"$TMP/over.yaml" <<'YAML'
+partitions:
+  p:
+    l3Allocation: "100%"
+    classes:
+      web:
+        l3Allocation: "100%"
+YAML
+fails 1 "an overlap named by class" \
+	"class web (partition p): L3 cache id 0: exclusive group rt (0xf0000) overlaps group web (0xfffff)" \
+	apply --format goresctrl "$TMP/over.yaml"
+run group remove rt
+
 finish
