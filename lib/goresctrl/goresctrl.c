@@ -74,6 +74,7 @@ struct mb {
 /* What the machine says, as goresctrl's info would. */
 struct minfo {
 	bool cat[NLV], cdp[NLV], mb;
+	bool mb_amd;			/* MB in 1/8 GB/s: goresctrl's percentages do not apply */
 	unsigned int ndom[NLV], cbm_len[NLV], min_bits[NLV];
 	const struct rdt_domain *dom[NLV];
 	unsigned int nmb, mb_min;
@@ -826,9 +827,18 @@ static int emit_class(struct ctx *c, const char *name, const struct rdt_ynode *c
 				ret = cat_line(c, &cat[lv], &p->cat[lv], lv, CT_DATA, name, f);
 		}
 	}
-	if (!ret && c->mi.mb)
+	/*
+	 * AMD's MB is in 1/8 GB/s: goresctrl writes no MB line for a percentage
+	 * there (the number would cap the class at 12.5 GB/s or less), and a
+	 * class that asks for MB is refused unless MB is optional.
+	 */
+	if (!ret && c->mi.mb && c->mi.mb_amd && (mb.set || p->mb_given) && !c->mb_optional)
+		ret = fail(c, -EOPNOTSUPP, "memory bandwidth allocation for %s is in percent, and "
+			   "MB on this machine is in 1/8 GB/s (AMD): goresctrl writes no MB line "
+			   "there (options.mb.optional: true allows that)", name);
+	else if (!ret && c->mi.mb && !c->mi.mb_amd)
 		mb_line(c, &mb, &p->mb, f);
-	else if (!ret && mb.set && !c->mb_optional)
+	else if (!ret && !c->mi.mb && mb.set && !c->mb_optional)
 		ret = fail(c, -EOPNOTSUPP, "memory bandwidth allocation for %s specified in the "
 			   "configuration but this machine has none (options.mb.optional: true "
 			   "allows that)", name);
@@ -883,6 +893,7 @@ static void machine_info(rdtalloc_t *r, struct minfo *mi)
 	mi->nmb = mi->mb ? r->m->ndom[RDT_MB] : 0;
 	mi->mbdom = r->m->dom[RDT_MB];
 	mi->mb_min = r->m->caps[RDT_MB].mb_min;
+	mi->mb_amd = mi->mb && r->m->caps[RDT_MB].mb_amd;
 }
 
 static int convert(struct ctx *c, const struct rdt_ynode *root, FILE *f)

@@ -99,4 +99,18 @@ fails 1 "an overlap named by class" \
 	apply --format goresctrl "$TMP/over.yaml"
 run group remove rt
 
+# AMD: MB in 1/8 GB/s. goresctrl writes no MB line for its percentages there
+# (a class without mbAllocation is not capped either), and refuses a class
+# that asks for MB unless MB is optional
+STATE=$TMP/state-amd
+MACHINE='preset=amd-milan;tasks=virtual'
+mkdir -m 700 "$STATE"
+run apply --format goresctrl --dry-run "$TMP/rdt.yaml"
+expect_rc 0 "AMD, MB optional"
+case $OUT in *"schema MB:"*) fail "an MB line on AMD: $OUT" ;; *) pass ;; esac
+sed '/^options:/,/^partitions:/{/^partitions:/!d}' "$TMP/rdt.yaml" >"$TMP/mb-needed.yaml"
+fails 1 "AMD, MB asked and not optional" \
+	"goresctrl configuration: memory bandwidth allocation for Guaranteed is in percent, and MB on this machine is in 1/8 GB/s (AMD): goresctrl writes no MB line there (options.mb.optional: true allows that)" \
+	apply --format goresctrl --dry-run "$TMP/mb-needed.yaml"
+
 finish
