@@ -46,12 +46,148 @@ static char *save_text(rdtalloc_t *r, unsigned int fl)
 	}
 }
 
+/* One resource's masks of a group as goresctrl's cache-id map: {"ID": "0xM" | {code, data}}. */
+static void gore_cat(FILE *f, const char *schema, const struct domref *doms, int nd,
+		     const char *res, const char *key)
+{
+	bool first = true;
+	uint64_t m, code;
+
+	for (int i = 0; i < nd; i++) {
+		if (strcmp(doms[i].res, res) || !schema_mask(schema, res, doms[i].id, 0, &m))
+			continue;
+		if (first)
+			fprintf(f, "        %s:\n", key);
+		first = false;
+		if (doms[i].cdp && schema_mask(schema, res, doms[i].id, 1, &code))
+			/* goresctrl wants unified too: what the data gets, were CDP off */
+			fprintf(f, "          \"%u\":\n            unified: \"0x%llx\"\n"
+				"            code: \"0x%llx\"\n            data: \"0x%llx\"\n",
+				doms[i].id, (unsigned long long)m, (unsigned long long)code,
+				(unsigned long long)m);
+		else
+			fprintf(f, "          \"%u\": \"0x%llx\"\n", doms[i].id, (unsigned long long)m);
+	}
+}
+
+/* A group's MB: {"ID": ["N%"]} (percent machines only: AMD's 1/8 GB/s has no percentage). */
+static void gore_mb(FILE *f, const char *schema, const struct domref *doms, int nd)
+{
+	const char *line = strstr(schema, "MB:");
+	bool first = true;
+
+	for (int i = 0; line && i < nd; i++) {
+		char want[16];
+		const char *p;
+
+		if (strcmp(doms[i].res, "MB"))
+			continue;
+		snprintf(want, sizeof(want), "%u=", doms[i].id);
+		for (p = line + 3; *p && *p != '\n'; p = strchr(p, ';') ? strchr(p, ';') + 1 : "")
+			if (!strncmp(p, want, strlen(want)))
+				break;
+		if (!*p || *p == '\n')
+			continue;
+		if (first)
+			fprintf(f, "        mbAllocation:\n");
+		first = false;
+		fprintf(f, "          \"%u\": [\"%lu%%\"]\n", doms[i].id,
+			strtoul(p + strlen(want), NULL, 10));
+	}
+}
+
+/*
+ * The state as a goresctrl configuration (containerd's and CRI-O's
+ * rdt_config_file): one partition of every way, each group a class with
+ * its masks as they are (a class's mask is relative to its partition's
+ * first bit: here bit 0) and its MB in percent. Our import reads it back
+ * to the same schemas. What goresctrl cannot say is said in comments:
+ * exclusive modes, and MB on AMD (1/8 GB/s).
+ */
+static char *save_goresctrl(rdtalloc_t *r)
+{
+	struct rdtalloc_resource_info ri;
+	struct domref *doms;
+	char **names, *text = NULL;
+	bool amd = false, mb = false;
+	size_t len = 0;
+	FILE *f;
+	int nd, n, i;
+
+	nd = list_domains(r, NULL, &doms);
+	if (nd < 0)
+		return NULL;
+	n = list_groups(r, &names);
+	if (n < 0) {
+		free(doms);
+		return NULL;
+	}
+	for (i = 0; i < rdtalloc_resource_count(r); i++) {
+		ri = (struct rdtalloc_resource_info){ .sz = sizeof(ri) };
+		if (!rdtalloc_get_resource_info(r, (unsigned int)i, &ri) && !strcmp(ri.name, "MB")) {
+			mb = true;
+			amd = ri.bandwidth_amd;
+		}
+	}
+	f = open_memstream(&text, &len);
+	if (!f)
+		goto out;
+	fprintf(f, "# rdtctl save --format goresctrl: the groups of this state as goresctrl\n"
+		"# classes (rdt_config_file of containerd and CRI-O)\n");
+	if (mb && amd)
+		fprintf(f, "# MB is in 1/8 GB/s here (AMD): goresctrl has no such value, so the\n"
+			"# groups' MB is not written\n");
+	fprintf(f, "options:\n  l2:\n    optional: true\n  l3:\n    optional: true\n"
+		"  mb:\n    optional: true\npartitions:\n  rdtalloc:\n"
+		"    l3Allocation: \"100%%\"\n");
+	for (i = 0; i < nd; i++)
+		if (!strcmp(doms[i].res, "L2")) {
+			fprintf(f, "    l2Allocation: \"100%%\"\n");
+			break;
+		}
+	if (mb && !amd)
+		fprintf(f, "    mbAllocation: [\"100%%\"]\n");
+	fprintf(f, "    classes:\n");
+	for (i = 0; i < n; i++) {
+		char *schema = group_schema(r, names[i]);
+		int mode = rdtalloc_group_get_mode(r, names[i]);
+
+		if (!schema) {
+			fclose(f);
+			free(text);
+			text = NULL;
+			goto out;
+		}
+		if (mode > 0 && (mode & RDTALLOC_MODE_EXCLUSIVE))
+			fprintf(f, "      # %s is exclusive here: goresctrl has no exclusive mode\n",
+				names[i]);
+		fprintf(f, "      %s:\n", strcmp(names[i], "default") ? names[i] : "system/default");
+		gore_cat(f, schema, doms, nd, "L3", "l3Allocation");
+		gore_cat(f, schema, doms, nd, "L2", "l2Allocation");
+		if (mb && !amd)
+			gore_mb(f, schema, doms, nd);
+		free(schema);
+	}
+	if (fclose(f)) {
+		free(text);
+		text = NULL;
+	}
+out:
+	if (!text)
+		fail_msg("out of memory");
+	free_names(names, n);
+	free(doms);
+	return text;
+}
+
 int do_save(int argc, char **argv)
 {
-	static const char synopsis[] = "save [--tasks]";
+	static const char synopsis[] = "save [--tasks] [--format rdtalloc|goresctrl]";
+	const char *format = "rdtalloc";
 	bool tasks = false;
 	const struct flag flags[] = {
 		{ "--tasks", &tasks, NULL },
+		{ "--format", NULL, &format },
 		{ NULL, NULL, NULL },
 	};
 	json_object *doc;
@@ -63,10 +199,16 @@ int do_save(int argc, char **argv)
 	if (ret)
 		return ret;
 	MAX_ARGS(0, synopsis);
+	if (strcmp(format, "rdtalloc") && strcmp(format, "goresctrl"))
+		return usage_error("save: --format '%s': use rdtalloc or goresctrl", format);
+	if (tasks && !strcmp(format, "goresctrl"))
+		return usage_error("save: --tasks and --format goresctrl: a goresctrl "
+				   "configuration has no tasks (the runtime places them)");
 	r = ctx_ro();
 	if (!r)
 		return EXIT_FAIL;
-	buf = save_text(r, tasks ? RDTALLOC_SAVE_TASKS : 0);
+	buf = !strcmp(format, "goresctrl") ? save_goresctrl(r) :
+	      save_text(r, tasks ? RDTALLOC_SAVE_TASKS : 0);
 	if (!buf)
 		return EXIT_FAIL;
 	doc = jobj();

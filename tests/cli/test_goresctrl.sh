@@ -53,6 +53,20 @@ expect_out "BestEffort: half of shared's, MB rounded up to the step" "$(printf '
 run apply --format goresctrl "$TMP/rdt.yaml"
 expect_out "applied again: nothing to do" "applied $TMP/rdt.yaml: 0 changes"
 
+# export: the state as a goresctrl configuration, which reads back to the same schemas
+run schema set Burstable "L3:1=ff0"
+run save --format goresctrl
+expect_rc 0 "save --format goresctrl"
+printf '%s\n' "$OUT" >"$TMP/saved.yaml"
+expect_out_contains "a class per group, its masks as they are" "$(printf '      Burstable:\n        l3Allocation:\n          "0": "0xff000"\n          "1": "0xff0"')"
+expect_out_contains "the default group is the root class" "      system/default:"
+run apply --format goresctrl "$TMP/saved.yaml"
+expect_out "read back: the same schemas" "applied $TMP/saved.yaml: 0 changes"
+run schema set Burstable "L3:1=ff000"
+fails 2 "save --tasks as goresctrl" "save: --tasks and --format goresctrl: a goresctrl configuration has no tasks (the runtime places them)" \
+	save --tasks --format goresctrl
+fails 2 "save --format unknown" "save: --format 'yaml': use rdtalloc or goresctrl" save --format yaml
+
 sed 's/"40%"/"50%"/' "$TMP/rdt.yaml" >"$TMP/bad.yaml"
 fails 1 "over 100%" "goresctrl configuration: accumulated L3 \"unified\" partition allocation requests for cache id 0 exceed 100% (110%)" \
 	apply --format goresctrl "$TMP/bad.yaml"
@@ -109,6 +123,19 @@ run apply --format goresctrl --dry-run "$TMP/rdt.yaml"
 expect_rc 0 "AMD, MB optional"
 case $OUT in *"schema MB:"*) fail "an MB line on AMD: $OUT" ;; *) pass ;; esac
 sed '/^options:/,/^partitions:/{/^partitions:/!d}' "$TMP/rdt.yaml" >"$TMP/mb-needed.yaml"
+# export with CDP: code and data per cache id (and unified, which goresctrl wants), read back
+STATE=$TMP/state-cdp
+MACHINE='preset=skylake-sp;tasks=virtual'
+mkdir -m 700 "$STATE"
+run cdp L3 on
+run group create db --schema "$(printf 'L3CODE:0=ff;1=f0\nL3DATA:0=f;1=3')"
+run save --format goresctrl
+printf '%s\n' "$OUT" >"$TMP/cdp.yaml"
+expect_out_contains "code and data" "$(printf '          "0":\n            unified: "0xf"\n            code: "0xff"\n            data: "0xf"')"
+run apply --format goresctrl "$TMP/cdp.yaml"
+expect_out "CDP read back: the same schemas" "applied $TMP/cdp.yaml: 0 changes"
+STATE=$TMP/state-amd
+MACHINE='preset=amd-milan;tasks=virtual'
 fails 1 "AMD, MB asked and not optional" \
 	"goresctrl configuration: memory bandwidth allocation for Guaranteed is in percent, and MB on this machine is in 1/8 GB/s (AMD): goresctrl writes no MB line there (options.mb.optional: true allows that)" \
 	apply --format goresctrl --dry-run "$TMP/mb-needed.yaml"
