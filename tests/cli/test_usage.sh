@@ -51,7 +51,7 @@ usage "schema set needs a schema" "missing argument: usage: rdtctl schema set GR
 usage "group show takes one name" "unexpected argument 'b': usage: rdtctl group show [NAME] [--all]" \
 	group show a b
 usage "info takes nothing" "unexpected argument 'x': usage: rdtctl info [--cpuid FILE | --presets]" info x
-usage "save takes nothing" "unexpected argument 'x': usage: rdtctl save [--tasks]" save x
+usage "save takes nothing" "unexpected argument 'x': usage: rdtctl save [--tasks] [--format rdtalloc|goresctrl]" save x
 usage "reset takes nothing" "unexpected argument 'x': usage: rdtctl reset [--machine DESC]" reset x
 usage "apply needs a file" \
 	"missing argument: usage: rdtctl apply FILE|- [--prune] [--dry-run] [--missing-tasks=fail|skip] [--force-machine] [--format rdtalloc|goresctrl]" apply
