@@ -32,6 +32,11 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
+
+#ifndef FUSE_MAGIC
+#define FUSE_MAGIC 0x65735546	/* <linux/magic.h>'s FUSE_SUPER_MAGIC */
+#endif
 #include <unistd.h>
 
 #include <rdtalloc/rdtalloc.h>
@@ -3486,6 +3491,23 @@ static int rc_machine_desc(const struct rdt_backend_env *env, const char *given,
 	return 0;
 }
 
+/*
+ * What to give --machine when resctrl's domains are not the machine's: the
+ * host's topology for the kernel's resctrl (it comes from the host's caches);
+ * for the emulator (a FUSE mount), the machine it serves, which only its
+ * --machine says: a real mount has no file that names the CPUs of a domain.
+ */
+static const char *machine_hint(const struct rc_ctx *c)
+{
+	struct statfs sf;
+
+	if (!statfs(c->root, &sf) && sf.f_type == FUSE_MAGIC)
+		return "give rdtctl the --machine the resctrl emulator there was started with "
+		       "(rdtalloc-resctrlfs --machine DESC: it serves that machine's domains, "
+		       "docs/resctrlfs.md)";
+	return "give --machine the host's topology";
+}
+
 /* The kernel's domain ids (root schemata) must be the machine's cache ids. */
 static int check_domains(struct rc_ctx *c, const struct rdt_machine *m, char *err, size_t len)
 {
@@ -3514,15 +3536,14 @@ static int check_domains(struct rc_ctx *c, const struct rdt_machine *m, char *er
 
 			if (rdt_machine_domain(m, res, id) < 0) {
 				snprintf(err, len, "resctrl has %s domain %u, which the machine's "
-					 "topology has no cache id for: give --machine the host's "
-					 "topology", rdt_res_name(res), id);
+					 "topology has no cache id for: %s", rdt_res_name(res), id,
+					 machine_hint(c));
 				ret = -EINVAL;
 			}
 		}
 		if (!ret && nd != m->ndom[res]) {
-			snprintf(err, len, "resctrl has %u %s domains, the machine %u: give "
-				 "--machine the host's topology", nd, rdt_res_name(res),
-				 m->ndom[res]);
+			snprintf(err, len, "resctrl has %u %s domains, the machine %u: %s", nd,
+				 rdt_res_name(res), m->ndom[res], machine_hint(c));
 			ret = -EINVAL;
 		}
 	}

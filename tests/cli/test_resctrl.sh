@@ -290,6 +290,21 @@ failure "no switch hook" "backend resctrl has no switch hook: the kernel switche
 
 umount_fs
 
+# ---- the emulator's machine: given on both sides, else named -----------------------------
+MACHINE_SAVED=$MACHINE
+STATE_SAVED=$STATE
+STATE=$TMP/state-emu
+mkdir -m 700 "$STATE"
+MACHINE="topology=package:4 l3:1 core:1 pu:1"
+mount_fs
+MACHINE=$MACHINE_SAVED
+run info
+expect_rc 1 "the emulator's machine is not rdtctl's"
+expect_err_has "the message says to give rdtctl the emulator's --machine" \
+	"give rdtctl the --machine the resctrl emulator there was started with (rdtalloc-resctrlfs --machine DESC: it serves that machine's domains, docs/resctrlfs.md)"
+umount_fs
+STATE=$STATE_SAVED
+
 # ---- CDP, as mounted --------------------------------------------------------------------
 STATE=$TMP/state-cdp
 mkdir -m 700 "$STATE"
