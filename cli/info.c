@@ -395,6 +395,11 @@ static void print_mon(json_object *o)
 		printf("\n  RMIDs in use %lld, in limbo %lld (reused under %lld bytes), groups "
 		       "without one %lld", jget_int(o, "in_use"), jget_int(o, "in_limbo"),
 		       jget_int(o, "threshold"), jget_int(o, "unmonitored"));
+	if (jget(o, "mbm_correction"))
+		printf("\n  MBM counts of RMIDs above %lld x %.6f (the part's erratum, BDF102 or "
+		       "SKX99, corrected as the kernel does)",
+		       jget_int(jget(o, "mbm_correction"), "rmids_above"),
+		       json_object_get_double(jget(jget(o, "mbm_correction"), "factor")));
 	printf("\n");
 }
 
@@ -507,6 +512,13 @@ static json_object *collect_mon(rdtalloc_t *r)
 	jset(o, "in_use", jint(mi.in_use));
 	jset(o, "in_limbo", jint(mi.in_limbo));
 	jset(o, "unmonitored", jint(mi.unmonitored));
+	if (mi.mbm_cf > 0) {
+		json_object *cf = jobj();
+
+		jset(cf, "rmids_above", jint(mi.mbm_cf_threshold));
+		jset(cf, "factor", json_object_new_double(mi.mbm_cf));
+		jset(o, "mbm_correction", cf);
+	}
 	return o;
 }
 

@@ -29,7 +29,8 @@ enum { RK_CLOSIDS, RK_CBM_LEN, RK_MIN_BITS, RK_SHAREABLE, RK_CDP, RK_SPARSE, RES
 enum { MBK_CLOSIDS, MBK_UNITS, MBK_MIN, MBK_GRAN, MBK_MAX, MB_KEYS };
 /* L3 monitoring: after MB. */
 #define K_MON0 (K_MB0 + MB_KEYS)
-enum { MONK_RMIDS, MONK_SCALE, MONK_WIDTH, MONK_EVENTS, MONK_THRESHOLD, MONK_BW, MON_KEYS };
+enum { MONK_RMIDS, MONK_SCALE, MONK_WIDTH, MONK_EVENTS, MONK_THRESHOLD, MONK_BW, MONK_MBM_CF,
+       MON_KEYS };
 #define NKEYS (K_MON0 + MON_KEYS)
 #define MONKEY(mk) (K_MON0 + (mk))
 #define RKEY(res, rk) (K_RES0 + (res) * RES_KEYS + (rk))
@@ -37,7 +38,7 @@ enum { MONK_RMIDS, MONK_SCALE, MONK_WIDTH, MONK_EVENTS, MONK_THRESHOLD, MONK_BW,
 
 static const char *const mb_key_names[MB_KEYS] = { "closids", "units", "min", "gran", "max" };
 static const char *const mon_key_names[MON_KEYS] = { "rmids", "scale", "width", "events",
-						     "threshold", "bw" };
+						     "threshold", "bw", "mbm_cf" };
 static const char *const mon_event_names[] = { "llc_occupancy", "mbm_total_bytes",
 					       "mbm_local_bytes" };
 
@@ -509,9 +510,9 @@ static int parse_mon_events(struct errbuf *e, const char *name, struct setting *
 static int check_mon_value(struct errbuf *e, unsigned int mk, const char *name,
 			   struct setting *st)
 {
-	static const uint64_t lo[MON_KEYS] = { 0, 1, 24, 0, 0, 1 };
+	static const uint64_t lo[MON_KEYS] = { 0, 1, 24, 0, 0, 1, 0 };
 	static const uint64_t hi[MON_KEYS] = { RDT_MAX_RMIDS, UINT32_MAX, 62, 0,
-					       UINT64_C(1) << 50, UINT64_C(1) << 50 };
+					       UINT64_C(1) << 50, UINT64_C(1) << 50, 1 };
 	const char *v = st->text;
 
 	if (mk == MONK_EVENTS)
@@ -1141,6 +1142,7 @@ static int resolve_mon(struct errbuf *e, const struct spec *sp, struct rdt_machi
 	mon->bw = mon_get(sp, MONK_BW, RDT_SIM_MON_BW);
 	mon->threshold = size / mon->rmids / mon->scale * mon->scale;
 	mon->threshold = mon_get(sp, MONK_THRESHOLD, mon->threshold);
+	mon->mbm_cf = mon_get(sp, MONK_MBM_CF, 0) != 0;
 	return 0;
 }
 
@@ -1151,7 +1153,7 @@ static bool is_default_mon(const struct rdt_machine *m)
 
 	if (!m->ndom[RDT_L3])
 		return !mon->rmids;
-	return mon->rmids == RDT_SIM_RMIDS && mon->scale == RDT_SIM_MON_SCALE &&
+	return mon->rmids == RDT_SIM_RMIDS && mon->scale == RDT_SIM_MON_SCALE && !mon->mbm_cf &&
 	       mon->width == RDT_SIM_MON_WIDTH && mon->events == RDT_MON_EVENTS_ALL &&
 	       mon->bw == RDT_SIM_MON_BW &&
 	       mon->threshold == size / mon->rmids / mon->scale * mon->scale;
@@ -1243,6 +1245,9 @@ static void sb_mon(struct sbuf *b, const struct rdt_mon *mon)
 			sb_printf(b, "%s%s", n++ ? "," : "", mon_event_names[i]);
 	sb_printf(b, "%s;mon.threshold=%llu;mon.bw=%llu;", n ? "" : "none",
 		  (unsigned long long)mon->threshold, (unsigned long long)mon->bw);
+	/* only when set: the descriptions states recorded before it stay the same */
+	if (mon->mbm_cf)
+		sb_printf(b, "mon.mbm_cf=1;");
 }
 
 static bool is_default_l3(const struct rdt_caps *c)

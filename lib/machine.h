@@ -72,6 +72,7 @@ struct rdt_mon {
 	unsigned int events;		/* RDTALLOC_MON_EV_* */
 	uint64_t threshold;		/* a freed RMID is reused once it holds less (bytes) */
 	uint64_t bw;			/* bytes per second */
+	bool mbm_cf;			/* MBM counts need the erratum's correction (mbm_cf.c) */
 };
 
 struct rdt_domain {

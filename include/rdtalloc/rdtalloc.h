@@ -553,6 +553,13 @@ struct rdtalloc_mon_info {
 	unsigned int in_use;		/* RMIDs groups hold now, the default group's included */
 	unsigned int in_limbo;		/* freed, not yet reusable */
 	unsigned int unmonitored;	/* groups that got none: counted with the default group */
+	/*
+	 * Appended in 0.7: the MBM correction of Broadwell-EP and Skylake-SP
+	 * (errata BDF102, SKX99) on the msr backend: total and local counts of
+	 * RMIDs above mbm_cf_threshold are multiplied by mbm_cf (0: none here).
+	 */
+	unsigned int mbm_cf_threshold;
+	double mbm_cf;
 };
 RDTALLOC_API int rdtalloc_mon_get_info(rdtalloc_t *r, struct rdtalloc_mon_info *info);
 

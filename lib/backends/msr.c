@@ -631,6 +631,14 @@ static void describe_mon(const struct rdtalloc_cpu_caps *caps, char *buf, size_t
 		if (caps->mon_events & (1u << i))
 			*off += (size_t)snprintf(buf + *off, len - *off, "%s%s", n++ ? "," : "",
 						 names[i]);
+	/*
+	 * The MBM erratum's parts (the kernel's __check_quirks_intel): Broadwell-EP,
+	 * and Skylake-SP past stepping 4 (at or below it the kernel turns L3
+	 * monitoring off altogether).
+	 */
+	if (*off < len && !strcmp(caps->vendor, "GenuineIntel") && caps->family == 6 &&
+	    (caps->model == 0x4f || (caps->model == 0x55 && caps->stepping > 4)))
+		*off += (size_t)snprintf(buf + *off, len - *off, ";mon.mbm_cf=1");
 }
 
 int rdt_msr_describe_host(const struct rdtalloc_cpu_caps *caps, const char *root, char **desc,

@@ -78,6 +78,16 @@ RDTALLOC_API int rdtalloc_mon_get_info(rdtalloc_t *r, struct rdtalloc_mon_info *
 		v.width = r->m->mon.width;
 		v.events = r->m->mon.events;
 		v.threshold = r->m->mon.threshold;
+		{
+			unsigned int th;
+			uint32_t cf;
+
+			if (r->m->mon.mbm_cf && !strcmp(r->be->name, "msr") &&
+			    rdt_mbm_cf(r->m->mon.rmids, &th, &cf)) {
+				v.mbm_cf_threshold = th;
+				v.mbm_cf = (double)cf / (1 << 20);
+			}
+		}
 		for (i = 0; i < ms->nrmids; i++) {
 			v.in_use += ms->owner[i] >= 0;
 			v.in_limbo += ms->owner[i] < 0 && ms->in_limbo[i];
@@ -501,9 +511,11 @@ static void fold(rdtalloc_t *r, struct counters *c, unsigned int rm, uint64_t se
 	const struct rdt_mon *mon = &r->m->mon;
 	uint64_t wrap = mon->width >= 64 ? UINT64_MAX : (UINT64_C(1) << mon->width) - 1;
 	uint64_t old[5] = { 0 }, tot[2];
+	unsigned int cf_threshold = 0;
 	json_object *e, *ne;
+	uint32_t cf = 0;
+	bool known, correct;
 	char key[64];
-	bool known;
 	int k;
 
 	snprintf(key, sizeof(key), "%u/%" PRIu64 "/%u", rm, seq, d);
@@ -522,8 +534,16 @@ static void fold(rdtalloc_t *r, struct counters *c, unsigned int rm, uint64_t se
 		v->mbm_local = old[3];
 		return;
 	}
+	/*
+	 * The erratum's correction (BDF102, SKX99), where we read the registers
+	 * ourselves (msr): the kernel's resctrl applies it to what it serves,
+	 * and the simulator's counts are right. Applied to each reading's new
+	 * counts, before the scale, as the kernel applies it to its chunks.
+	 */
+	correct = mon->mbm_cf && !r->be->simulated && !strcmp(r->be->name, "msr") &&
+		  rdt_mbm_cf(mon->rmids, &cf_threshold, &cf) && rm > cf_threshold;
 	for (k = 0; k < 2; k++) {
-		uint64_t now_raw = raw->val[1 + k];
+		uint64_t now_raw = raw->val[1 + k], units;
 
 		if (raw->state[1 + k] != RDTALLOC_MON_OK) {
 			tot[k] = old[1 + 2 * k];	/* nothing read: the total stands */
@@ -531,11 +551,12 @@ static void fold(rdtalloc_t *r, struct counters *c, unsigned int rm, uint64_t se
 		}
 		if (known && mon->width >= RDT_MON_WIDTH_NOWRAP && now_raw < old[2 * k])
 			/* too wide to wrap: the kernel's count started again (a new RMID) */
-			tot[k] = old[1 + 2 * k] + now_raw * mon->scale;
+			units = now_raw;
 		else
-			tot[k] = known ? old[1 + 2 * k] +
-					 ((now_raw - old[2 * k]) & wrap) * mon->scale
-				       : now_raw * mon->scale;
+			units = known ? (now_raw - old[2 * k]) & wrap : now_raw;
+		if (correct)
+			units = rdt_mbm_correct(units, cf);
+		tot[k] = (known ? old[1 + 2 * k] : 0) + units * mon->scale;
 		if (tot[k] > RDT_COUNTER_MAX)
 			tot[k] = RDT_COUNTER_MAX;
 	}

@@ -75,6 +75,16 @@ struct rdt_mon_state {
 	bool occ_is_kept;	/* occ[] is a copy of kept[]: no workload moved it since */
 };
 
+/*
+ * The MBM correction factor of a part with the erratum (machine
+ * mon.mbm_cf=1: Broadwell-EP, Skylake-SP past stepping 4) with rmids RMIDs:
+ * true with the threshold (RMIDs above it are corrected) and the factor in
+ * fixed point x 2^20; false when its row has none (or a factor of 1).
+ * rdt_mbm_correct: count x factor, as the kernel rounds it (mbm_cf.c).
+ */
+bool rdt_mbm_cf(unsigned int rmids, unsigned int *threshold, uint32_t *cf);
+uint64_t rdt_mbm_correct(uint64_t count, uint32_t cf);
+
 /* Size the tables for st->m (no-op without monitoring). -ENOMEM. */
 int rdt_mon_state_init(struct rdt_state *st);
 int rdt_mon_state_copy(struct rdt_state *dst, const struct rdt_state *src);

@@ -107,4 +107,24 @@ msr monitor --count 1 --format csv
 expect_rc 0 "csv on msr"
 msr info
 expect_out_contains "info shows the RMIDs" "monitoring: L3, 8 RMIDs, 64 bytes per count, 24-bit counters"
+
+# the MBM erratum of Broadwell-EP / Skylake-SP (mon.mbm_cf=1; the host's CPUID
+# sets it there): with 24 RMIDs, those above 15 count x 0.969650 (fixed point
+# 1016752 / 2^20, the kernel's rounding); RMID 15 and under are as read
+ROOT=$TMP/dev-cf
+MSTATE=$TMP/msrfs-cf.state
+MACHINE="$MACHINE_REAL;mon.rmids=24;mon.scale=64;mon.width=24;mon.mbm_cf=1"
+STATE=$TMP/state-cf
+mkdir -m 700 "$STATE"
+msrfs_start "$ROOT" "$MACHINE" --state "$MSTATE"
+for i in $(seq 1 16); do msr group create "g$i"; done
+msr -j group show g16
+json "g16 holds RMID 16" 'd["rmid"]' '16'
+plant "qm 0 0x20010 0x100000" "qm 0 0x2000f 0x100000"
+msr -j monitor g16 g15 --count 1
+json "RMID 16 corrected, RMID 15 not" \
+	'[g["domains"][0]["mbm_total_bytes"] for g in d["groups"]]' \
+	"[$(( (0x100000 * 1016752 >> 20) * 64 )), $(( 0x100000 * 64 ))]"
+msr info
+expect_out_contains "info says so" "MBM counts of RMIDs above 15 x 0.969650 (the part's erratum, BDF102 or SKX99, corrected as the kernel does)"
 finish
