@@ -1083,7 +1083,8 @@ static int resolve_mb(struct errbuf *e, const struct spec *sp, struct rdt_machin
 	c->mb_amd = mb_get(sp, MBK_UNITS, 0);
 	if (c->mb_amd) {
 		c->mb_max = (unsigned int)mb_get(sp, MBK_MAX, RDT_MB_AMD_DEFAULT_MAX);
-		c->mb_min = (unsigned int)mb_get(sp, MBK_MIN, 1);
+		/* the kernel's AMD MB setup: min_bw 0 (a group may be given no bandwidth) */
+		c->mb_min = (unsigned int)mb_get(sp, MBK_MIN, 0);
 		c->mb_gran = (unsigned int)mb_get(sp, MBK_GRAN, 1);
 	} else {
 		c->mb_max = (unsigned int)mb_get(sp, MBK_MAX, RDT_MB_PCT_MAX);

@@ -129,8 +129,8 @@ static int add_mb_schema(struct rfs_model *md, char *err, size_t errlen)
 	s->conf = RFS_CONF_NONE;
 	s->peer = -1;
 	s->num_closid = c->closids;
-	/* __rdt_get_mem_config_amd(): min_bw 0 (the kernel's AMD MB setup), whatever the machine */
-	s->min_bw = c->mb_amd ? 0 : c->mb_min;
+	/* AMD: the machine's mb.min, 0 unless given, as __rdt_get_mem_config_amd() sets it */
+	s->min_bw = c->mb_min;
 	s->bw_gran = c->mb_gran ? c->mb_gran : 1;	/* AMD's is always 1 */
 	s->max_bw = mb_max(c);
 	s->delay_linear = !c->mb_amd;

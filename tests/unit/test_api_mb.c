@@ -189,7 +189,7 @@ static void amd_units(void **state)
 	assert_ok(r, rdtalloc_get_resource_info(r, 1, &ri));
 	assert_int_equal(ri.bandwidth_amd, 1);
 	assert_int_equal(ri.max_bandwidth, 2048);
-	assert_int_equal(ri.min_bandwidth, 1);
+	assert_int_equal(ri.min_bandwidth, 0);	/* the kernel's AMD minimum */
 	assert_int_equal(ri.bandwidth_gran, 1);
 	assert_schema(r, NULL, "L3:0=fffff;1=fffff\nMB:0=2048;1=2048\n");
 	assert_ok(r, rdtalloc_group_create(r, "s"));
@@ -197,8 +197,9 @@ static void amd_units(void **state)
 	assert_schema(r, "s", "L3:0=fffff;1=fffff\nMB:0=1;1=1234\n");
 	assert_err(r, rdtalloc_set_schema(r, "s", "MB:0=2049"), -EINVAL);
 	assert_string_equal(rdtalloc_errmsg(r), "MB domain 0: 2049 is above the maximum 2048");
-	assert_err(r, rdtalloc_set_schema(r, "s", "MB:0=0"), -EINVAL);
-	assert_string_equal(rdtalloc_errmsg(r), "MB domain 0: 0 is below the minimum bandwidth 1");
+	/* 0: no bandwidth, which the kernel accepts on AMD */
+	assert_ok(r, rdtalloc_set_schema(r, "s", "MB:0=0"));
+	assert_schema(r, "s", "L3:0=fffff;1=fffff\nMB:0=0;1=1234\n");
 	assert_int_equal(tu_reg(r, "MB", 1, tu_closid(r, "s", "L3", 1)), 1234);
 	rdtalloc_close(r);
 }
