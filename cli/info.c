@@ -202,7 +202,8 @@ static json_object *collect_resource(rdtalloc_t *r, unsigned int idx)
 		jset(o, "min_bandwidth", jint(ri.min_bandwidth));
 		jset(o, "bandwidth_gran", jint(ri.bandwidth_gran));
 		jset(o, "max_bandwidth", jint(ri.max_bandwidth));
-		jset(o, "units", jstr(ri.bandwidth_amd ? "1/8 GB/s" : "percent"));
+		jset(o, "units", jstr(ri.bandwidth_amd ? "1/8 GB/s" : ri.bandwidth_mbps ? "MBps" :
+				      "percent"));
 	}
 	doms = jarr();
 	for (int i = 0; i < n; i++) {

@@ -171,6 +171,17 @@ static void ids_text(const struct rdt_machine *m, enum rdt_res res, char *buf, s
 	free(ids);
 }
 
+/* MB's units as the config's machine line numbers them: 0 percent, 1 amd, 2 mbps. */
+static int mb_units(const struct rdt_caps *c)
+{
+	return c->mb_amd ? 1 : c->mb_mbps ? 2 : 0;
+}
+
+static const char *units_text(int units)
+{
+	return units == 1 ? "1/8 GB/s (AMD)" : units == 2 ? "MBps (mba_MBps)" : "percent";
+}
+
 /*
  * The first way the machine differs from the one the file was saved on
  * (its `machine` lines), as "line N: ..."; 0 when none does.
@@ -210,10 +221,9 @@ static int machine_differs(const struct rdt_config *cfg, const struct rdt_machin
 				 "had %u", f->line, rdt_res_name(res), c->cbm_len, f->cbm_len);
 			return (int)f->line;
 		}
-		if (f->units >= 0 && f->units != (int)c->mb_amd) {
+		if (f->units >= 0 && f->units != mb_units(c)) {
 			snprintf(why, len, "line %u: MB values here are %s, the file's machine had %s",
-				 f->line, c->mb_amd ? "1/8 GB/s (AMD)" : "percent",
-				 f->units ? "1/8 GB/s (AMD)" : "percent");
+				 f->line, units_text(mb_units(c)), units_text(f->units));
 			return (int)f->line;
 		}
 		if (f->max && f->max != c->mb_max) {
@@ -237,7 +247,8 @@ static void save_machine(struct out *o, const struct rdt_machine *m)
 		ids_text(m, (enum rdt_res)res, ids, sizeof(ids));
 		if (res == RDT_MB)
 			outf(o, "machine MB ids=%s units=%s max=%u\n", ids,
-			     m->caps[res].mb_amd ? "amd" : "percent", m->caps[res].mb_max);
+			     m->caps[res].mb_amd ? "amd" : m->caps[res].mb_mbps ? "mbps" : "percent",
+			     m->caps[res].mb_max);
 		else
 			outf(o, "machine %s ids=%s cbm_len=%u\n", rdt_res_name(res), ids,
 			     m->caps[res].cbm_len);

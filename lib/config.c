@@ -721,15 +721,17 @@ static int machine_item(struct parser *p, enum rdt_res r, struct rdt_config_mach
 			m->units = 0;
 		else if (vl == 3 && !memcmp(v, "amd", 3))
 			m->units = 1;
+		else if (vl == 4 && !memcmp(v, "mbps", 4))
+			m->units = 2;
 		else
-			return fail(p, -EINVAL, "machine MB: units '%s' is not percent or amd",
+			return fail(p, -EINVAL, "machine MB: units '%s' is not percent, amd or mbps",
 				    shown(v, vl, q));
 		return 0;
 	}
 	if (r == RDT_MB && kl == 3 && !memcmp(w, "max", 3)) {
-		if (!small_number(v, vl, 1u << 20, &m->max))
+		if (!small_number(v, vl, UINT32_MAX, &m->max))
 			return fail(p, -EINVAL, "machine MB: max '%s' is not 1..%u",
-				    shown(v, vl, q), 1u << 20);
+				    shown(v, vl, q), UINT32_MAX);
 		return 0;
 	}
 	return fail(p, -EINVAL, "machine %s: unknown key '%s' (expected ids, %s)",

@@ -1991,6 +1991,7 @@ RDTALLOC_API int rdtalloc_get_resource_info(rdtalloc_t *r, unsigned int idx,
 		v.bandwidth_gran = c->mb_gran;
 		v.max_bandwidth = c->mb_max;
 		v.bandwidth_amd = c->mb_amd;
+		v.bandwidth_mbps = c->mb_mbps;
 	}
 	memcpy(info, &v, v.sz);
 	return end(r, false, 0);

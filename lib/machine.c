@@ -47,6 +47,7 @@ static const char *const mon_event_names[] = { "llc_occupancy", "mbm_total_bytes
 #define RDT_MB_PCT_DEFAULT_STEP 10
 #define RDT_MB_AMD_DEFAULT_MAX 2048
 #define RDT_MB_AMD_MAX (1u << 20)
+#define RDT_MB_MBPS_MAX UINT32_MAX	/* the kernel's MBA_MAX_MBPS: unthrottled */
 
 static const char *const res_key_names[RES_KEYS] = {
 	"closids", "cbm_len", "min_cbm_bits", "shareable_bits", "cdp", "sparse",
@@ -437,20 +438,20 @@ static int check_mb_value(struct errbuf *e, unsigned int mk, const char *name, s
 	const char *v = st->text;
 
 	if (mk == MBK_UNITS) {
-		if (strcmp(v, "percent") && strcmp(v, "amd"))
-			return fail(e, -EINVAL, PFX "%s=%s: must be 'percent' (Intel) or 'amd' "
-				    "(AMD, 1/8 GB/s)", name, v);
-		st->num = !strcmp(v, "amd");
+		if (strcmp(v, "percent") && strcmp(v, "amd") && strcmp(v, "mbps"))
+			return fail(e, -EINVAL, PFX "%s=%s: must be 'percent' (Intel), 'amd' "
+				    "(AMD, 1/8 GB/s) or 'mbps' (resctrl's mba_MBps)", name, v);
+		st->num = !strcmp(v, "amd") ? 1 : !strcmp(v, "mbps") ? 2 : 0;
 		return 0;
 	}
 	if (!parse_dec(v, &st->num))
 		return fail(e, -EINVAL, PFX "%s=%s: not a number", name, v);
 	if (mk == MBK_CLOSIDS && st->num > RDT_MAX_CLOSIDS)
 		return fail(e, -EINVAL, PFX "%s=%s: must be 0..%u", name, v, RDT_MAX_CLOSIDS);
-	/* mb.min may be 0: AMD's info/MB/min_bandwidth is */
-	if (mk != MBK_CLOSIDS && (st->num < (mk == MBK_MIN ? 0u : 1u) || st->num > RDT_MB_AMD_MAX))
+	/* mb.min may be 0: AMD's info/MB/min_bandwidth is; mb.max up to mba_MBps's 2^32 - 1 */
+	if (mk != MBK_CLOSIDS && (st->num < (mk == MBK_MIN ? 0u : 1u) || st->num > RDT_MB_MBPS_MAX))
 		return fail(e, -EINVAL, PFX "%s=%s: must be %u..%u", name, v,
-			    mk == MBK_MIN ? 0u : 1u, RDT_MB_AMD_MAX);
+			    mk == MBK_MIN ? 0u : 1u, RDT_MB_MBPS_MAX);
 	return 0;
 }
 
@@ -1080,9 +1081,18 @@ static int resolve_mb(struct errbuf *e, const struct spec *sp, struct rdt_machin
 			    (unsigned long long)closids, m->caps[RDT_L3].closids);
 	c->present = true;
 	c->closids = (unsigned int)closids;
-	c->mb_amd = mb_get(sp, MBK_UNITS, 0);
-	if (c->mb_amd) {
+	c->mb_amd = mb_get(sp, MBK_UNITS, 0) == 1;
+	c->mb_mbps = mb_get(sp, MBK_UNITS, 0) == 2;
+	if (c->mb_mbps) {
+		/* mba_MBps: any MBps the kernel's controller aims at, 2^32 - 1 for none */
+		c->mb_max = (unsigned int)mb_get(sp, MBK_MAX, RDT_MB_MBPS_MAX);
+		c->mb_min = (unsigned int)mb_get(sp, MBK_MIN, 0);
+		c->mb_gran = (unsigned int)mb_get(sp, MBK_GRAN, 1);
+	} else if (c->mb_amd) {
 		c->mb_max = (unsigned int)mb_get(sp, MBK_MAX, RDT_MB_AMD_DEFAULT_MAX);
+		if (c->mb_max > RDT_MB_AMD_MAX)
+			return fail(e, -EINVAL, PFX "mb.max=%u: with mb.units=amd at most %u",
+				    c->mb_max, RDT_MB_AMD_MAX);
 		/* the kernel's AMD MB setup: min_bw 0 (a group may be given no bandwidth) */
 		c->mb_min = (unsigned int)mb_get(sp, MBK_MIN, 0);
 		c->mb_gran = (unsigned int)mb_get(sp, MBK_GRAN, 1);
@@ -1282,7 +1292,8 @@ static int canonical(struct errbuf *e, const char *topo, struct rdt_machine *m)
 	/* absent MB adds nothing: descriptions made before MB keep their form */
 	if (m->caps[RDT_MB].present)
 		sb_printf(&b, "mb.closids=%u;mb.units=%s;mb.min=%u;mb.gran=%u;mb.max=%u;",
-			  m->caps[RDT_MB].closids, m->caps[RDT_MB].mb_amd ? "amd" : "percent",
+			  m->caps[RDT_MB].closids, m->caps[RDT_MB].mb_amd ? "amd" :
+			  m->caps[RDT_MB].mb_mbps ? "mbps" : "percent",
 			  m->caps[RDT_MB].mb_min, m->caps[RDT_MB].mb_gran, m->caps[RDT_MB].mb_max);
 	/* the default monitoring adds nothing: descriptions made before it keep their form */
 	if (!is_default_mon(m))

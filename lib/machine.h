@@ -44,6 +44,12 @@ struct rdt_caps {
 	 */
 	unsigned int mb_min, mb_gran, mb_max;
 	bool mb_amd;
+	/*
+	 * (0.7) resctrl mounted with -o mba_MBps: values are MBps the kernel's
+	 * software controller keeps each group under (0 .. 2^32 - 1, the most
+	 * meaning unthrottled); no register holds them.
+	 */
+	bool mb_mbps;
 };
 
 /*

@@ -427,6 +427,12 @@ struct rdtalloc_resource_info {
 	unsigned int bandwidth_gran;
 	unsigned int max_bandwidth;
 	int bandwidth_amd;
+	/*
+	 * Appended in 0.7: resctrl mounted with -o mba_MBps - values are MBps
+	 * the kernel's software controller keeps each group under
+	 * (max_bandwidth, 2^32 - 1: unthrottled).
+	 */
+	int bandwidth_mbps;
 };
 
 /* Number of resources with allocation (L3, L2, MB). */

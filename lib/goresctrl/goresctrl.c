@@ -75,9 +75,11 @@ struct mb {
 struct minfo {
 	bool cat[NLV], cdp[NLV], mb;
 	bool mb_amd;			/* MB in 1/8 GB/s: goresctrl's percentages do not apply */
+	bool mb_mbps;			/* mba_MBps: the MBps values apply, not the percentages */
 	unsigned int ndom[NLV], cbm_len[NLV], min_bits[NLV];
 	const struct rdt_domain *dom[NLV];
 	unsigned int nmb, mb_min;
+	uint64_t mb_max;		/* mba_MBps: unthrottled */
 	const struct rdt_domain *mbdom;
 };
 
@@ -406,7 +408,10 @@ static int parse_cat(struct ctx *c, const struct rdt_ynode *n, enum level lv, st
 	return ret;
 }
 
-/* CacheIdMbaConfig.parse: the first "N%" (percent mode). */
+/*
+ * CacheIdMbaConfig.parse: the first "N%" (percent mode), or on an
+ * mba_MBps machine the first "NMBps".
+ */
 static int parse_mbvals(struct ctx *c, const struct rdt_ynode *n, uint64_t *out, const char *where)
 {
 	size_t i;
@@ -423,6 +428,15 @@ static int parse_mbvals(struct ctx *c, const struct rdt_ynode *n, uint64_t *out,
 		if (need_text(c, n->v[i], where, "the value"))
 			return -EINVAL;
 		len = strlen(s);
+		if (c->mi.mb_mbps) {
+			if (len > 4 && !strcmp(s + len - 4, "MBps")) {
+				if (!parse_uint(s, len - 4, 32, out))
+					return fail(c, -EINVAL, "%s: \"%s\" is not a bandwidth in "
+						    "MBps", where, s);
+				return 0;
+			}
+			continue;	/* percentages are for the other mode */
+		}
 		if (len && s[len - 1] == '%') {
 			if (!parse_uint(s, len - 1, 7, out))
 				return fail(c, -EINVAL, "%s: \"%s\" is not a percentage", where, s);
@@ -433,6 +447,9 @@ static int parse_mbvals(struct ctx *c, const struct rdt_ynode *n, uint64_t *out,
 		}
 		/* "...MBps" is for mba_MBps; anything else goresctrl warns about and skips */
 	}
+	if (c->mi.mb_mbps)
+		return fail(c, -EINVAL, "%s: missing 'MBps' value; required because mba_MBps is "
+			    "what this machine has", where);
 	return fail(c, -EINVAL, "%s: missing '%%' value; required because percentage-based MBA "
 		    "allocation is what this machine has", where);
 }
@@ -441,7 +458,7 @@ static int parse_mbvals(struct ctx *c, const struct rdt_ynode *n, uint64_t *out,
 static int parse_mb(struct ctx *c, const struct rdt_ynode *n, struct mb *out, const char *where)
 {
 	const struct minfo *mi = &c->mi;
-	uint64_t def = 100, v;
+	uint64_t def = mi->mb_mbps ? mi->mb_max : 100, v;
 	char w[ERRLEN / 2];
 	unsigned int d;
 	size_t i;
@@ -763,8 +780,10 @@ static void mb_line(struct ctx *c, const struct mb *cls, const struct mb *part, 
 
 	fprintf(f, "\tschema MB:");
 	for (d = 0; d < c->mi.nmb; d++) {
-		uint64_t base = part->set ? part->v[d] : 100, a = cls->set ? cls->v[d] : 100;
-		uint64_t v = a * base / 100;
+		uint64_t full = c->mi.mb_mbps ? c->mi.mb_max : 100;
+		uint64_t base = part->set ? part->v[d] : full, a = cls->set ? cls->v[d] : full;
+		/* percent: a share of the partition's; mba_MBps: MBps, capped at the partition's */
+		uint64_t v = c->mi.mb_mbps ? (a < base ? a : base) : a * base / 100;
 
 		if (v < c->mi.mb_min)
 			v = c->mi.mb_min;
@@ -894,6 +913,8 @@ static void machine_info(rdtalloc_t *r, struct minfo *mi)
 	mi->mbdom = r->m->dom[RDT_MB];
 	mi->mb_min = r->m->caps[RDT_MB].mb_min;
 	mi->mb_amd = mi->mb && r->m->caps[RDT_MB].mb_amd;
+	mi->mb_mbps = mi->mb && r->m->caps[RDT_MB].mb_mbps;
+	mi->mb_max = r->m->caps[RDT_MB].mb_max;
 }
 
 static int convert(struct ctx *c, const struct rdt_ynode *root, FILE *f)

@@ -113,6 +113,8 @@ static double mb_cap(const struct rdt_state *st, int g, unsigned int d)
 	v = st->groups[g].mask[(size_t)st->slot_of[RDT_MB][d] * 2];
 	if (v >= c->mb_max)
 		return bus;
+	if (c->mb_mbps)
+		return (double)v * 1e6;	/* mba_MBps: the controller's aim, in MB/s */
 	return c->mb_amd ? (double)v * 125e6 : bus * (double)v / 100.0;
 }
 

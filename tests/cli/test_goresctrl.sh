@@ -123,6 +123,33 @@ run apply --format goresctrl --dry-run "$TMP/rdt.yaml"
 expect_rc 0 "AMD, MB optional"
 case $OUT in *"schema MB:"*) fail "an MB line on AMD: $OUT" ;; *) pass ;; esac
 sed '/^options:/,/^partitions:/{/^partitions:/!d}' "$TMP/rdt.yaml" >"$TMP/mb-needed.yaml"
+# an mba_MBps machine (mb.units=mbps): goresctrl's MBps values, each capped at its
+# partition's; a class without mbAllocation gets the partition's
+STATE=$TMP/state-mbps
+MACHINE="$MACHINE_VIRT;mb.closids=8;mb.units=mbps"
+mkdir -m 700 "$STATE"
+cat >"$TMP/mbps.yaml" <<'YAML'
+partitions:
+  p:
+    l3Allocation: "100%"
+    mbAllocation: ["100%", "2000MBps"]
+    classes:
+      fast:
+        mbAllocation: ["50%", "5000MBps"]
+      slow:
+        mbAllocation: ["50%", "500MBps"]
+      free:
+YAML
+run apply --format goresctrl --dry-run "$TMP/mbps.yaml"
+expect_rc 0 "MBps resolved"
+expect_out_contains "capped at the partition's" "$(printf 'group fast\t# partition p\n\tschema L3:0=fffff;1=fffff\n\tschema MB:0=2000;1=2000')"
+expect_out_contains "its own under it" "$(printf 'group slow\t# partition p\n\tschema L3:0=fffff;1=fffff\n\tschema MB:0=500;1=500')"
+expect_out_contains "none: the partition's" "$(printf 'group free\t# partition p\n\tschema L3:0=fffff;1=fffff\n\tschema MB:0=2000;1=2000')"
+sed 's/, "2000MBps"//' "$TMP/mbps.yaml" >"$TMP/pct-only.yaml"
+fails 1 "percent only on mba_MBps" \
+	"goresctrl configuration: partition p, mbAllocation: missing 'MBps' value; required because mba_MBps is what this machine has" \
+	apply --format goresctrl --dry-run "$TMP/pct-only.yaml"
+
 # export with CDP: code and data per cache id (and unified, which goresctrl wants), read back
 STATE=$TMP/state-cdp
 MACHINE='preset=skylake-sp;tasks=virtual'

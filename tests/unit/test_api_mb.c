@@ -237,7 +237,10 @@ static void bad_mb_descriptions(void **state)
 		{ M2V ";mb.closids=32", "machine description: mb.closids=32: more than the "
 					"L3's 16 CLOSIDs" },
 		{ M2V ";mb.closids=8;mb.units=gbps", "machine description: mb.units=gbps: must "
-						     "be 'percent' (Intel) or 'amd' (AMD, 1/8 GB/s)" },
+						     "be 'percent' (Intel), 'amd' (AMD, 1/8 GB/s) or "
+						     "'mbps' (resctrl's mba_MBps)" },
+		{ M2V ";mb.closids=8;mb.units=amd;mb.max=2000000", "machine description: "
+						     "mb.max=2000000: with mb.units=amd at most 1048576" },
 		{ M2V ";mb.closids=8;mb.max=200", "machine description: mb.max=200: with "
 						  "mb.units=percent the maximum is 100" },
 		{ M2V ";mb.closids=8;mb.units=amd;mb.max=100;mb.min=200",

@@ -217,9 +217,9 @@ static void test_machine(void **state)
 	expect_error("machine MB ids=0 cbm_len=8\n",
 		     "line 1: machine MB: unknown key 'cbm_len' (expected ids, units or max)");
 	expect_error("machine MB ids=0 units=gbps\n",
-		     "line 1: machine MB: units 'gbps' is not percent or amd");
-	expect_error("machine MB ids=0 max=99999999\n",
-		     "line 1: machine MB: max '99999999' is not 1..1048576");
+		     "line 1: machine MB: units 'gbps' is not percent, amd or mbps");
+	expect_error("machine MB ids=0 max=99999999999\n",
+		     "line 1: machine MB: max '99999999999' is not 1..4294967295");
 }
 
 /* The end line: a saved file must have it, with the checksum of the bytes above. */
