@@ -799,6 +799,78 @@ static int cmp_u64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+
+/* ---- The modules' sections (hw/section.h) ------------------------------------ */
+
+/* The members this file's own readers take; any other is a section's, or unknown. */
+static bool core_member(const char *key)
+{
+	static const char *const keys[] = { "format", "version", "backend", "machine", "id",
+					    "cdp", "precedence", "limits", "next_seq", "groups",
+					    "exclusive", "cpus", "tasks", "cgroups", "regs" };
+	size_t i;
+
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (!strcmp(key, keys[i]))
+			return true;
+	return false;
+}
+
+static bool section_member(const char *key)
+{
+	unsigned int i;
+
+	for (i = 0; rdt_sections[i]; i++)
+		if (!strcmp(key, rdt_sections[i]->name))
+			return true;
+	return false;
+}
+
+/*
+ * Each section loads its member (absent: a state from before it); members
+ * no section of this version knows are kept, to be written back as read.
+ */
+static int read_sections(struct rdt_state *st, json_object *root, const char *path,
+			 char *err, size_t len)
+{
+	json_object_iter it;
+	unsigned int i;
+	int ret = 0;
+
+	for (i = 0; !ret && rdt_sections[i]; i++) {
+		json_object *o = NULL;
+
+		json_object_object_get_ex(root, rdt_sections[i]->name, &o);
+		if (rdt_sections[i]->load)
+			ret = rdt_sections[i]->load(st, st->parts[i], o, path, err, len);
+	}
+	json_object_object_foreachC(root, it) {
+		if (ret || core_member(it.key) || section_member(it.key))
+			continue;
+		if (!st->unknown && !(st->unknown = json_object_new_object()))
+			return errf(err, len, -ENOMEM, "out of memory");
+		json_object_object_add(st->unknown, it.key, json_object_get(it.val));
+	}
+	return ret;
+}
+
+static void write_sections(const struct rdt_state *st, json_object *root)
+{
+	json_object_iter it;
+	unsigned int i;
+
+	for (i = 0; rdt_sections[i]; i++) {
+		json_object *o = rdt_sections[i]->save ?
+				 rdt_sections[i]->save(st, st->parts[i]) : NULL;
+
+		if (o)
+			json_object_object_add(root, rdt_sections[i]->name, o);
+	}
+	/* a newer version's members, as they were read */
+	if (st->unknown)
+		json_object_object_foreachC(st->unknown, it)
+			json_object_object_add(root, it.key, json_object_get(it.val));
+}
 static int read_next_seq(struct rdt_state *st, json_object *root, const char *path, char *err,
 			 size_t len)
 {
@@ -968,18 +1040,8 @@ int rdt_store_read(struct rdt_store *s, const struct rdt_machine *m, const char 
 	if (ret)
 		goto out;
 	ret = read_next_seq(st, root, s->path, err, len);
-	if (!ret) {
-		json_object *mon = NULL;
-
-		json_object_object_get_ex(root, "monitoring", &mon);
-		ret = rdt_mon_state_read(st, mon, s->path, err, len);
-	}
-	if (!ret) {
-		json_object *ctrs = NULL;
-
-		json_object_object_get_ex(root, "containers", &ctrs);
-		ret = rdt_oci_state_read(st, ctrs, s->path, err, len);
-	}
+	if (!ret)
+		ret = read_sections(st, root, s->path, err, len);
 	if (ret)
 		goto out;
 	ret = rdt_state_rebuild(st);
@@ -1209,18 +1271,7 @@ static json_object *state_json(const struct rdt_state *st, const char *backend)
 		json_object_array_add(cpus, json_object_new_int(g < 0 ? -1 : order_of[g]));
 	}
 	json_object_object_add(root, "cpus", cpus);
-	{
-		json_object *mon = rdt_mon_state_json(st);
-
-		if (mon)
-			json_object_object_add(root, "monitoring", mon);
-	}
-	{
-		json_object *ctrs = rdt_oci_state_json(st);
-
-		if (ctrs)
-			json_object_object_add(root, "containers", ctrs);
-	}
+	write_sections(st, root);
 	tasks = tasks_json(st, order_of);
 	json_object_object_add(root, "tasks", tasks);
 	if (st->ncgroups) {

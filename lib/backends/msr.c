@@ -23,6 +23,7 @@
 #include "backends/msr.h"
 #include "detect/detect.h"
 #include "hook/hook.h"
+#include "monitor/monitor.h"
 #include "mounts.h"
 
 #define CAP_SYS_RAWIO_BIT 17
@@ -306,7 +307,7 @@ static void fix_rmids(struct fixer *f, const struct rdt_state *st)
 {
 	unsigned int cpu;
 
-	if (!st->mon.nrmids)
+	if (!rdt_mon(st)->nrmids)
 		return;
 	for (cpu = 0; cpu < st->m->ncpus; cpu++)
 		if (st->m->cpu_present[cpu])

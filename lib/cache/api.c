@@ -249,7 +249,7 @@ RDTALLOC_API int rdtalloc_sim_replay(rdtalloc_t *r, int cache_id, size_t n,
 	ret = rdt_core_begin(r, count);
 	if (ret)
 		return ret;
-	if (count && (!r->be->simulated || !r->st->mon.nrmids))
+	if (count && (!r->be->simulated || !rdt_mon(r->st)->nrmids))
 		ret = rdt_fail(r, -EOPNOTSUPP, "a replay counts into the simulator's monitoring "
 			       "counters: backend %s%s has none", r->be->name,
 			       r->be->simulated ? " on a machine without L3 monitoring" : "");

@@ -22,6 +22,7 @@
 #include "core.h"
 #include "errors.h"
 #include "hook/hook.h"
+#include "monitor/monitor.h"
 #include "state.h"
 #include "tasks.h"
 

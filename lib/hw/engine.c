@@ -481,6 +481,61 @@ static int rebuild_names(struct rdt_state *st)
 	return 0;
 }
 
+
+/* ---- The modules' parts (hw/section.h) ---------------------------------- */
+
+static void parts_free(struct rdt_state *st)
+{
+	unsigned int i;
+
+	for (i = 0; rdt_sections[i]; i++) {
+		if (st->parts[i] && rdt_sections[i]->free)
+			rdt_sections[i]->free(st->parts[i]);
+		free(st->parts[i]);
+		st->parts[i] = NULL;
+	}
+	json_object_put(st->unknown);
+	st->unknown = NULL;
+}
+
+static int parts_alloc(struct rdt_state *st)
+{
+	unsigned int i;
+
+	for (i = 0; rdt_sections[i]; i++)
+		if (!(st->parts[i] = calloc(1, rdt_sections[i]->size ? rdt_sections[i]->size : 1)))
+			return -ENOMEM;
+	return 0;
+}
+
+/* A new state's parts, each made by its module. */
+static int parts_new(struct rdt_state *st)
+{
+	unsigned int i;
+	int err = parts_alloc(st);
+
+	for (i = 0; !err && rdt_sections[i]; i++)
+		if (rdt_sections[i]->init)
+			err = rdt_sections[i]->init(st, st->parts[i]);
+	return err;
+}
+
+/* src's parts copied into st's (for the undo image, a dry run, a plan's trial). */
+static int parts_copy(struct rdt_state *st, const struct rdt_state *src)
+{
+	unsigned int i;
+	int err = parts_alloc(st);
+
+	for (i = 0; !err && rdt_sections[i]; i++) {
+		if (rdt_sections[i]->copy)
+			err = rdt_sections[i]->copy(st->parts[i], src->parts[i]);
+		else
+			memcpy(st->parts[i], src->parts[i], rdt_sections[i]->size);
+	}
+	/* what this version cannot read is shared, as it is never changed */
+	st->unknown = src->unknown ? json_object_get(src->unknown) : NULL;
+	return err;
+}
 int rdt_state_new(const struct rdt_machine *m, struct rdt_state **out)
 {
 	struct rdt_state *st;
@@ -526,7 +581,7 @@ int rdt_state_new(const struct rdt_machine *m, struct rdt_state **out)
 	st->ngroups = 1;
 	st->nlive = 1;
 	st->next_seq = first_seq();
-	err = rdt_mon_state_init(st);
+	err = parts_new(st);
 	if (err)
 		goto fail;
 	*out = st;
@@ -595,8 +650,7 @@ void rdt_state_free(struct rdt_state *st)
 	free(st->regs.cfg);
 	free(st->regs.pqr);
 	free(st->regs.cur);
-	rdt_mon_state_free(st);
-	rdt_oci_state_free(st);
+	parts_free(st);
 	free(st);
 }
 
@@ -682,9 +736,7 @@ int rdt_state_clone(const struct rdt_state *src, struct rdt_state **out)
 	st->regs.cur = dup_mem(src->regs.cur, m->ncpus * sizeof(pid_t));
 	if (!st->regs.mask || !st->regs.cfg || !st->regs.pqr || !st->regs.cur)
 		goto fail;
-	if (rdt_oci_state_copy(st, src))
-		goto fail;
-	if (rdt_mon_state_copy(st, src))
+	if (parts_copy(st, src))
 		goto fail;
 	/*
 	 * A copy writes no register: a dry run, a plan's trial or an undo

@@ -21,10 +21,9 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "hw/section.h"
 #include "machine.h"
 #include "maps.h"
-#include "monitor/monitor.h"
-#include "oci/oci.h"
 
 #define RDT_NAME_LEN 64		/* RDTALLOC_NAME_MAX + 1 */
 
@@ -181,11 +180,28 @@ struct rdt_state {
 	unsigned int nexcl, cap_excl;
 
 	struct rdt_regs regs;
-	struct rdt_mon_state mon;	/* RMIDs and the simulator's counters (monitor/) */
-	struct rdt_oci_state oci;	/* containers the OCI hook placed (oci/) */
+	/*
+	 * The modules' parts (hw/section.h), one per section of rdt_sections[],
+	 * in that order; what they are is theirs alone. unknown: the members
+	 * of the state file read that no section of this version knows, kept
+	 * to be written back as they were (NULL: none).
+	 */
+	void *parts[RDT_SECTIONS_MAX];
+	json_object *unknown;
 	const struct rdt_sink *sink;
 	char err[RDT_ERR_LEN];		/* why the last engine call failed */
 };
+
+/* A module's part of st (hw/section.h); NULL when sec is not a section of this version. */
+static inline void *rdt_state_part(const struct rdt_state *st, const struct rdt_section *sec)
+{
+	unsigned int i;
+
+	for (i = 0; rdt_sections[i]; i++)
+		if (rdt_sections[i] == sec)
+			return st->parts[i];
+	return NULL;
+}
 
 /* A new state for machine m: default group only, all-ones, registers at their reset values. */
 int rdt_state_new(const struct rdt_machine *m, struct rdt_state **out);

@@ -49,7 +49,7 @@ static int check_sized(rdtalloc_t *r, size_t sz, const char *what)
 
 static int need_mon(rdtalloc_t *r)
 {
-	if (!r->st->mon.nrmids)
+	if (!rdt_mon(r->st)->nrmids)
 		return rdt_fail(r, -EOPNOTSUPP, "this machine has no L3 monitoring (rdtctl info: "
 				"\"monitoring\": null)");
 	return 0;
@@ -70,7 +70,7 @@ RDTALLOC_API int rdtalloc_mon_get_info(rdtalloc_t *r, struct rdtalloc_mon_info *
 	ret = rdt_core_begin(r, false);
 	if (ret)
 		return ret;
-	ms = &r->st->mon;
+	ms = rdt_mon(r->st);
 	v.sz = info->sz < sizeof(v) ? info->sz : sizeof(v);
 	if (ms->nrmids) {
 		v.rmids = r->m->mon.rmids;
@@ -155,7 +155,7 @@ static int check_load(rdtalloc_t *r, const struct rdtalloc_sim_load *ld)
 /* Set (or, all zero, remove) group g's workload in domain d. */
 static int put_load(rdtalloc_t *r, int g, unsigned int d, const struct rdtalloc_sim_load *in)
 {
-	struct rdt_mon_state *ms = &r->st->mon;
+	struct rdt_mon_state *ms = rdt_mon(r->st);
 	uint64_t seq = r->st->groups[g].seq;
 	bool none = !in->footprint && !in->rate && !in->fault;
 	struct rdt_load *ld = NULL, *grown;
@@ -219,7 +219,7 @@ RDTALLOC_API int rdtalloc_sim_set_load(rdtalloc_t *r, const char *group, int cac
 		ret = rdt_fail(r, -EINVAL, "cache id %d: give an L3 cache id, or -1 for all",
 			       cache_id);
 	}
-	for (d = 0; !ret && d < r->st->mon.ndom; d++)
+	for (d = 0; !ret && d < rdt_mon(r->st)->ndom; d++)
 		if (dom < 0 || d == (unsigned int)dom)
 			ret = put_load(r, g, d, load);
 	if (!ret)
@@ -250,7 +250,7 @@ static uint64_t now_ns(void)
  */
 static int sim_raw(rdtalloc_t *r, unsigned int d, uint64_t now, struct raw *out)
 {
-	const struct rdt_mon_state *ms = &r->st->mon;
+	const struct rdt_mon_state *ms = rdt_mon(r->st);
 	const struct rdt_mon *mon = &r->m->mon;
 	struct rdt_mon_rates *rt = malloc(ms->nrmids * sizeof(*rt));
 	double dt = ms->t0 && now > ms->t0 ? (double)(now - ms->t0) / 1e9 : 0;
@@ -316,7 +316,7 @@ static int hw_raw(rdtalloc_t *r, unsigned int d, unsigned int rm, struct raw *ou
  */
 static int kernel_raw(rdtalloc_t *r, const int *gs, unsigned int n, struct raw *raw)
 {
-	unsigned int ndom = r->st->mon.ndom, i, d, e;
+	unsigned int ndom = rdt_mon(r->st)->ndom, i, d, e;
 	int *state = calloc((size_t)n * ndom * 3 + 1, sizeof(int));
 	uint64_t *val = calloc((size_t)n * ndom * 3 + 1, sizeof(uint64_t));
 	int ret = 0;
@@ -329,7 +329,7 @@ static int kernel_raw(rdtalloc_t *r, const int *gs, unsigned int n, struct raw *
 		int rm = rdt_mon_group_rmid(r->st, gs[i]);
 
 		for (d = 0; rm >= 0 && d < ndom; d++) {
-			struct raw *x = &raw[(size_t)d * r->st->mon.nrmids + (unsigned int)rm];
+			struct raw *x = &raw[(size_t)d * rdt_mon(r->st)->nrmids + (unsigned int)rm];
 
 			for (e = 0; e < 3; e++) {
 				x->state[e] = state[((size_t)i * ndom + d) * 3 + e];
@@ -476,7 +476,7 @@ static int counters_close(rdtalloc_t *r, struct counters *c, int ret)
 /* Drop the totals of RMIDs that changed hands (their key's holder is gone). */
 static void counters_prune(rdtalloc_t *r, struct counters *c)
 {
-	const struct rdt_mon_state *ms = &r->st->mon;
+	const struct rdt_mon_state *ms = rdt_mon(r->st);
 	json_object_iter it;
 	char **gone = NULL;
 	size_t n = 0, i;
@@ -659,14 +659,14 @@ RDTALLOC_API int rdtalloc_mon_read(rdtalloc_t *r, const char *const *groups, siz
 	ret = need_counters(r);
 	if (!ret)
 		ret = pick_groups(r, groups, ngroups, &gs, &n);
-	if (!ret && !(raw = calloc((size_t)r->st->mon.nrmids * r->st->mon.ndom, sizeof(*raw))))
+	if (!ret && !(raw = calloc((size_t)rdt_mon(r->st)->nrmids * rdt_mon(r->st)->ndom, sizeof(*raw))))
 		ret = rdt_fail(r, -ENOMEM, "out of memory");
 	if (!ret)
 		ret = counters_open(r, &c);
 	if (ret)
 		goto out;
-	for (d = 0; !ret && r->be->simulated && d < r->st->mon.ndom; d++)
-		ret = sim_raw(r, d, now, &raw[(size_t)d * r->st->mon.nrmids]);
+	for (d = 0; !ret && r->be->simulated && d < rdt_mon(r->st)->ndom; d++)
+		ret = sim_raw(r, d, now, &raw[(size_t)d * rdt_mon(r->st)->nrmids]);
 	/* a kernel's files (resctrl): the groups asked for, in one pass */
 	if (!ret && r->be->mon_read)
 		ret = kernel_raw(r, gs, n, raw);
@@ -674,17 +674,17 @@ RDTALLOC_API int rdtalloc_mon_read(rdtalloc_t *r, const char *const *groups, siz
 	for (i = 0; !ret && !r->be->simulated && !r->be->mon_read && i < n; i++) {
 		int rm = rdt_mon_group_rmid(r->st, gs[i]);
 
-		for (d = 0; !ret && rm >= 0 && d < r->st->mon.ndom; d++)
+		for (d = 0; !ret && rm >= 0 && d < rdt_mon(r->st)->ndom; d++)
 			ret = hw_raw(r, d, (unsigned int)rm,
-				     &raw[(size_t)d * r->st->mon.nrmids + (unsigned int)rm]);
+				     &raw[(size_t)d * rdt_mon(r->st)->nrmids + (unsigned int)rm]);
 	}
 	/* group by group, each with its domains in ascending cache id */
 	for (i = 0; !ret && i < n; i++) {
 		int g = gs[i], rm = rdt_mon_group_rmid(r->st, g);
 
-		for (d = 0; d < r->st->mon.ndom; d++, k++) {
+		for (d = 0; d < rdt_mon(r->st)->ndom; d++, k++) {
 			struct rdtalloc_mon_value v = { 0 };
-			const struct raw *x = &raw[(size_t)d * r->st->mon.nrmids + (rm < 0 ? 0 : rm)];
+			const struct raw *x = &raw[(size_t)d * rdt_mon(r->st)->nrmids + (rm < 0 ? 0 : rm)];
 
 			if (k >= max)
 				continue;
@@ -700,7 +700,7 @@ RDTALLOC_API int rdtalloc_mon_read(rdtalloc_t *r, const char *const *groups, siz
 				v.state = worst(x, r->m->mon.events, &v.valid);
 				if (v.valid & RDTALLOC_MON_EV_OCCUPANCY)
 					v.llc_occupancy = x->val[0] * r->m->mon.scale;
-				fold(r, &c, (unsigned int)rm, (uint64_t)r->st->mon.owner[rm], d, x,
+				fold(r, &c, (unsigned int)rm, (uint64_t)rdt_mon(r->st)->owner[rm], d, x,
 				     now, &v);
 			}
 			memcpy((char *)out + k * sz, &v, v.sz);
@@ -710,7 +710,7 @@ RDTALLOC_API int rdtalloc_mon_read(rdtalloc_t *r, const char *const *groups, siz
 		counters_prune(r, &c);
 	ret = counters_close(r, &c, ret);
 	if (!ret)
-		ret = (int)(n * r->st->mon.ndom);
+		ret = (int)(n * rdt_mon(r->st)->ndom);
 out:
 	free(raw);
 	free(gs);

@@ -120,7 +120,7 @@ static double mb_cap(const struct rdt_state *st, int g, unsigned int d)
 
 double rdt_mon_model(const struct rdt_state *st, unsigned int d, struct rdt_mon_rates *out)
 {
-	const struct rdt_mon_state *ms = &st->mon;
+	const struct rdt_mon_state *ms = rdt_mon(st);
 	unsigned int ways = st->m->caps[RDT_L3].cbm_len, s = st->slot_of[RDT_L3][d];
 	double size = (double)rdt_mon_cache_size(st, d), sum = 0, scale = 1;
 	struct active *a = calloc(ms->nload ? ms->nload : 1, sizeof(*a));

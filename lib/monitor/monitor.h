@@ -20,7 +20,8 @@
 
 #include <json-c/json.h>
 
-struct rdt_state;
+#include "hw/engine.h"
+
 struct rdtalloc;
 
 /* A group's workload on the simulator, in one L3 domain. */
@@ -85,16 +86,18 @@ struct rdt_mon_state {
 bool rdt_mbm_cf(unsigned int rmids, unsigned int *threshold, uint32_t *cf);
 uint64_t rdt_mbm_correct(uint64_t count, uint32_t cf);
 
-/* Size the tables for st->m (no-op without monitoring). -ENOMEM. */
-int rdt_mon_state_init(struct rdt_state *st);
-int rdt_mon_state_copy(struct rdt_state *dst, const struct rdt_state *src);
-void rdt_mon_state_free(struct rdt_state *st);
+/*
+ * Monitoring's part of a state (hw/section.h): made, copied, freed, saved
+ * ("monitoring") and loaded (absent: a state from before monitoring) by the
+ * engine and lib/state.c through this description, which knows nothing of
+ * its insides.
+ */
+extern const struct rdt_section rdt_mon_section;
 
-/* The "monitoring" member of the state file; NULL when there is nothing to save. */
-json_object *rdt_mon_state_json(const struct rdt_state *st);
-/* Read it back (o NULL: a state from before monitoring), every value checked. */
-int rdt_mon_state_read(struct rdt_state *st, json_object *o, const char *path, char *err,
-		       size_t len);
+static inline struct rdt_mon_state *rdt_mon(const struct rdt_state *st)
+{
+	return rdt_state_part(st, &rdt_mon_section);
+}
 
 /*
  * A write call begins: bring the simulated counters and the limbo up to

@@ -25,9 +25,14 @@ static size_t cells(const struct rdt_mon_state *ms)
 	return (size_t)ms->nrmids * ms->ndom;
 }
 
-int rdt_mon_state_init(struct rdt_state *st)
+/* ---- The state's part (hw/section.h) ------------------------------------------ */
+
+static void mon_free(void *part);
+
+/* Size the tables for st->m (nothing without monitoring). -ENOMEM. */
+static int mon_init(struct rdt_state *st, void *part)
 {
-	struct rdt_mon_state *ms = &st->mon;
+	struct rdt_mon_state *ms = part;
 	unsigned int i;
 
 	memset(ms, 0, sizeof(*ms));
@@ -45,7 +50,7 @@ int rdt_mon_state_init(struct rdt_state *st)
 	ms->owner_g = malloc(ms->nrmids * sizeof(*ms->owner_g));
 	if (!ms->owner || !ms->in_limbo || !ms->limbo || !ms->occ || !ms->total || !ms->local ||
 	    !ms->kept || !ms->owner_g) {
-		rdt_mon_state_free(st);
+		mon_free(ms);
 		return -ENOMEM;
 	}
 	for (i = 0; i < ms->nrmids; i++)
@@ -54,9 +59,9 @@ int rdt_mon_state_init(struct rdt_state *st)
 	return 0;
 }
 
-void rdt_mon_state_free(struct rdt_state *st)
+static void mon_free(void *part)
 {
-	struct rdt_mon_state *ms = &st->mon;
+	struct rdt_mon_state *ms = part;
 
 	free(ms->owner);
 	free(ms->in_limbo);
@@ -79,10 +84,10 @@ static void *dup_n(const void *p, size_t n)
 	return q;
 }
 
-int rdt_mon_state_copy(struct rdt_state *dst, const struct rdt_state *src)
+static int mon_copy(void *to, const void *from)
 {
-	const struct rdt_mon_state *s = &src->mon;
-	struct rdt_mon_state *d = &dst->mon;
+	const struct rdt_mon_state *s = from;
+	struct rdt_mon_state *d = to;
 	size_t n = cells(s);
 
 	memset(d, 0, sizeof(*d));
@@ -100,7 +105,7 @@ int rdt_mon_state_copy(struct rdt_state *dst, const struct rdt_state *src)
 	d->owner_g = dup_n(s->owner_g, s->nrmids * sizeof(*s->owner_g));
 	if (!d->owner || !d->in_limbo || !d->limbo || !d->occ || !d->total || !d->local ||
 	    !d->kept || !d->load || !d->owner_g) {
-		rdt_mon_state_free(dst);
+		mon_free(d);
 		return -ENOMEM;
 	}
 	return 0;
@@ -108,7 +113,7 @@ int rdt_mon_state_copy(struct rdt_state *dst, const struct rdt_state *src)
 
 int rdt_mon_group_rmid(const struct rdt_state *st, int g)
 {
-	if (!st->mon.nrmids)
+	if (!rdt_mon(st)->nrmids)
 		return -1;
 	if (g == 0)
 		return 0;
@@ -130,9 +135,9 @@ static json_object *u64(uint64_t v)
  * BYTES per domain...], ...] (what replays left, held RMIDs, non-zero only; absent in
  * states from before replays)}
  */
-json_object *rdt_mon_state_json(const struct rdt_state *st)
+static json_object *mon_save(const struct rdt_state *st, const void *part)
 {
-	const struct rdt_mon_state *ms = &st->mon;
+	const struct rdt_mon_state *ms = part;
 	json_object *o, *held, *limbo, *sim, *loads, *kept;
 	unsigned int r, d, i;
 
@@ -259,7 +264,7 @@ static json_object *member_array(json_object *o, const char *key)
 static int read_held(struct rdt_state *st, json_object *a, const char *path, char *err,
 		     size_t len)
 {
-	struct rdt_mon_state *ms = &st->mon;
+	struct rdt_mon_state *ms = rdt_mon(st);
 	size_t i;
 
 	for (i = 0; i < json_object_array_length(a); i++) {
@@ -314,7 +319,7 @@ static int read_rows(struct rdt_mon_state *ms, json_object *a, unsigned int per,
 static int read_loads(struct rdt_state *st, json_object *a, const char *path, char *err,
 		      size_t len)
 {
-	struct rdt_mon_state *ms = &st->mon;
+	struct rdt_mon_state *ms = rdt_mon(st);
 	size_t i, n = json_object_array_length(a);
 
 	if (n > RDT_LOADS_MAX)
@@ -350,10 +355,10 @@ static int read_loads(struct rdt_state *st, json_object *a, const char *path, ch
 	return 0;
 }
 
-int rdt_mon_state_read(struct rdt_state *st, json_object *o, const char *path, char *err,
-		       size_t len)
+static int mon_load(struct rdt_state *st, void *part, json_object *o, const char *path,
+		    char *err, size_t len)
 {
-	struct rdt_mon_state *ms = &st->mon;
+	struct rdt_mon_state *ms = part;
 	json_object *held, *limbo, *sim, *loads, *t0, *kept = NULL;
 	unsigned int r;
 	int ret;
@@ -389,6 +394,17 @@ int rdt_mon_state_read(struct rdt_state *st, json_object *o, const char *path, c
 	return ret;
 }
 
+/* The state file's "monitoring": RMIDs, limbo, the simulator's totals and workloads. */
+const struct rdt_section rdt_mon_section = {
+	.name = "monitoring",
+	.size = sizeof(struct rdt_mon_state),
+	.init = mon_init,
+	.copy = mon_copy,
+	.free = mon_free,
+	.save = mon_save,
+	.load = mon_load,
+};
+
 /* ---- Advance and settle ------------------------------------------------------ */
 
 static uint64_t now_ns(void)
@@ -415,7 +431,7 @@ static uint64_t add_sat(uint64_t a, double b)
  */
 static int advance_sim(struct rdt_state *st, uint64_t now)
 {
-	struct rdt_mon_state *ms = &st->mon;
+	struct rdt_mon_state *ms = rdt_mon(st);
 	double dt = now > ms->t0 && ms->t0 ? (double)(now - ms->t0) / 1e9 : 0;
 	struct rdt_mon_rates *rt;
 	unsigned int d, r;
@@ -457,7 +473,7 @@ static int advance_sim(struct rdt_state *st, uint64_t now)
 /* Is RMID r still in limbo: some domain's bytes above the threshold? */
 static void recheck_one(struct rdt_state *st, unsigned int r)
 {
-	struct rdt_mon_state *ms = &st->mon;
+	struct rdt_mon_state *ms = rdt_mon(st);
 	bool above = false;
 	unsigned int d;
 
@@ -477,7 +493,7 @@ static void recheck_limbo(struct rdt_state *st)
 {
 	unsigned int r;
 
-	for (r = 1; r < st->mon.nrmids; r++)
+	for (r = 1; r < rdt_mon(st)->nrmids; r++)
 		recheck_one(st, r);
 }
 
@@ -506,7 +522,7 @@ static bool hw_limbo(struct rdtalloc *r)
 
 static void hw_limbo_read(struct rdtalloc *r, unsigned int rmid)
 {
-	struct rdt_mon_state *ms = &r->st->mon;
+	struct rdt_mon_state *ms = rdt_mon(r->st);
 	unsigned int d;
 
 	for (d = 0; d < ms->ndom; d++)
@@ -524,7 +540,7 @@ static void hw_limbo_read(struct rdtalloc *r, unsigned int rmid)
 
 static void hw_limbo_step(struct rdtalloc *r)
 {
-	struct rdt_mon_state *ms = &r->st->mon;
+	struct rdt_mon_state *ms = rdt_mon(r->st);
 	unsigned int n = ms->nrmids - 1, k, rm, done = 0;
 
 	for (k = 0; k < n && done < RDT_LIMBO_READS; k++) {
@@ -543,22 +559,22 @@ void rdt_mon_advance(struct rdtalloc *r)
 	struct rdt_state *st = r->st;
 	uint64_t now = now_ns();
 
-	if (!st || !st->mon.nrmids)
+	if (!st || !rdt_mon(st)->nrmids)
 		return;
 	if (r->be->simulated && advance_sim(st, now))
 		return;		/* out of memory: the counters stay as of t0 */
-	st->mon.t0 = now;
-	if (hw_limbo(r) && st->mon.nrmids > 1)
+	rdt_mon(st)->t0 = now;
+	if (hw_limbo(r) && rdt_mon(st)->nrmids > 1)
 		hw_limbo_step(r);
 	/* only fills (a workload) or the registers move the limbo: else it is as it was */
-	else if (r->be->simulated && st->mon.nload)
+	else if (r->be->simulated && rdt_mon(st)->nload)
 		recheck_limbo(st);
 }
 
 void rdt_mon_replayed(struct rdtalloc *r, unsigned int d, size_t n, const int *gs,
 		      const uint64_t *misses, const uint64_t *occ)
 {
-	struct rdt_mon_state *ms = &r->st->mon;
+	struct rdt_mon_state *ms = rdt_mon(r->st);
 	unsigned int rm;
 	size_t i;
 
@@ -591,7 +607,7 @@ void rdt_mon_replayed(struct rdtalloc *r, unsigned int d, size_t n, const int *g
 /* A freed RMID: into limbo with what it holds now, its counters gone. */
 static void release(struct rdt_state *st, unsigned int rmid)
 {
-	struct rdt_mon_state *ms = &st->mon;
+	struct rdt_mon_state *ms = rdt_mon(st);
 	size_t c = (size_t)rmid * ms->ndom;
 
 	ms->owner[rmid] = -1;
@@ -606,7 +622,7 @@ static void release(struct rdt_state *st, unsigned int rmid)
 /* Workloads of groups that are gone go with them. */
 static void drop_dead_loads(struct rdt_state *st)
 {
-	struct rdt_mon_state *ms = &st->mon;
+	struct rdt_mon_state *ms = rdt_mon(st);
 	unsigned int i, k = 0;
 
 	for (i = 0; i < ms->nload; i++)
@@ -622,7 +638,7 @@ static void drop_dead_loads(struct rdt_state *st)
  */
 static void owners_rebuild(struct rdt_state *st)
 {
-	struct rdt_mon_state *ms = &st->mon;
+	struct rdt_mon_state *ms = rdt_mon(st);
 	unsigned int i;
 
 	for (i = 0; i < ms->nrmids; i++)
@@ -650,7 +666,7 @@ static void owners_rebuild(struct rdt_state *st)
 /* Does RMID rm's owner still hold it? Its group looked up only when the index went stale. */
 static bool owner_holds(struct rdt_state *st, unsigned int rm)
 {
-	struct rdt_mon_state *ms = &st->mon;
+	struct rdt_mon_state *ms = rdt_mon(st);
 	int g = ms->owner_g[rm];
 
 	if (g > 0 && (unsigned int)g < st->ngroups && st->groups[g].live &&
@@ -664,7 +680,7 @@ static bool owner_holds(struct rdt_state *st, unsigned int rm)
 /* Were groups deleted (or the state reset) since the last settle? */
 static bool groups_deleted(const struct rdt_state *st)
 {
-	const struct rdt_mon_state *ms = &st->mon;
+	const struct rdt_mon_state *ms = rdt_mon(st);
 	uint64_t made = st->next_seq - ms->seen_next_seq;
 
 	return (uint64_t)ms->seen_nlive + made != st->nlive;
@@ -674,7 +690,7 @@ static bool groups_deleted(const struct rdt_state *st)
 static void release_orphans(struct rdtalloc *r)
 {
 	struct rdt_state *st = r->st;
-	struct rdt_mon_state *ms = &st->mon;
+	struct rdt_mon_state *ms = rdt_mon(st);
 	bool released = false;
 	unsigned int rm;
 
@@ -744,9 +760,9 @@ void rdt_mon_settle(struct rdtalloc *r)
 	unsigned int i, n, next = 1, reserved, limit, nfree, waiting;
 	int *pick;
 
-	if (!st || !st->mon.nrmids)
+	if (!st || !rdt_mon(st)->nrmids)
 		return;
-	ms = &st->mon;
+	ms = rdt_mon(st);
 	/* owners are checked after a state was read and when groups went, else not */
 	if (!ms->owner_g_ok) {
 		owners_rebuild(st);

@@ -233,29 +233,29 @@ static struct rdt_oci_ctr *find_ctr(struct rdt_state *st, const char *id)
 {
 	unsigned int i;
 
-	for (i = 0; i < st->oci.n; i++)
-		if (!strcmp(st->oci.v[i].id, id))
-			return &st->oci.v[i];
+	for (i = 0; i < rdt_oci(st)->n; i++)
+		if (!strcmp(rdt_oci(st)->v[i].id, id))
+			return &rdt_oci(st)->v[i];
 	return NULL;
 }
 
 static void drop_ctr(struct rdt_state *st, struct rdt_oci_ctr *c)
 {
-	unsigned int i = (unsigned int)(c - st->oci.v);
+	unsigned int i = (unsigned int)(c - rdt_oci(st)->v);
 
 	free(c->cgroup);
-	memmove(c, c + 1, (st->oci.n - i - 1) * sizeof(*c));
-	st->oci.n--;
+	memmove(c, c + 1, (rdt_oci(st)->n - i - 1) * sizeof(*c));
+	rdt_oci(st)->n--;
 }
 
 static int add_ctr(struct rdt_state *st, const struct rdt_oci_ctr *c)
 {
-	struct rdt_oci_ctr *v = realloc(st->oci.v, (st->oci.n + 1) * sizeof(*v));
+	struct rdt_oci_ctr *v = realloc(rdt_oci(st)->v, (rdt_oci(st)->n + 1) * sizeof(*v));
 
 	if (!v)
 		return -ENOMEM;
-	st->oci.v = v;
-	v[st->oci.n++] = *c;
+	rdt_oci(st)->v = v;
+	v[rdt_oci(st)->n++] = *c;
 	return 0;
 }
 
@@ -264,56 +264,63 @@ void rdt_oci_state_gc(struct rdt_state *st)
 {
 	unsigned int i = 0;
 
-	while (i < st->oci.n) {
-		if (rdt_group_by_seq(st, st->oci.v[i].group_seq) < 0)
-			drop_ctr(st, &st->oci.v[i]);
+	while (i < rdt_oci(st)->n) {
+		if (rdt_group_by_seq(st, rdt_oci(st)->v[i].group_seq) < 0)
+			drop_ctr(st, &rdt_oci(st)->v[i]);
 		else
 			i++;
 	}
 }
 
-void rdt_oci_state_free(struct rdt_state *st)
+/* ---- The state's part (hw/section.h) ------------------------------------------ */
+
+static void oci_free(void *part)
 {
+	struct rdt_oci_state *os = part;
 	unsigned int i;
 
-	for (i = 0; i < st->oci.n; i++)
-		free(st->oci.v[i].cgroup);
-	free(st->oci.v);
-	st->oci.v = NULL;
-	st->oci.n = 0;
+	for (i = 0; i < os->n; i++)
+		free(os->v[i].cgroup);
+	free(os->v);
+	os->v = NULL;
+	os->n = 0;
 }
 
-int rdt_oci_state_copy(struct rdt_state *dst, const struct rdt_state *src)
+static int oci_copy(void *to, const void *from)
 {
+	const struct rdt_oci_state *src = from;
+	struct rdt_oci_state *dst = to;
 	unsigned int i;
 
-	dst->oci.v = NULL;
-	dst->oci.n = 0;
-	if (!src->oci.n)
+	dst->v = NULL;
+	dst->n = 0;
+	if (!src->n)
 		return 0;
-	dst->oci.v = calloc(src->oci.n, sizeof(*dst->oci.v));
-	if (!dst->oci.v)
+	dst->v = calloc(src->n, sizeof(*dst->v));
+	if (!dst->v)
 		return -ENOMEM;
-	for (i = 0; i < src->oci.n; i++) {
-		dst->oci.v[i] = src->oci.v[i];
-		dst->oci.v[i].cgroup = NULL;
-		dst->oci.n = i + 1;
-		if (src->oci.v[i].cgroup && !(dst->oci.v[i].cgroup = strdup(src->oci.v[i].cgroup)))
+	for (i = 0; i < src->n; i++) {
+		dst->v[i] = src->v[i];
+		dst->v[i].cgroup = NULL;
+		dst->n = i + 1;
+		if (src->v[i].cgroup && !(dst->v[i].cgroup = strdup(src->v[i].cgroup)))
 			return -ENOMEM;
 	}
 	return 0;
 }
 
-json_object *rdt_oci_state_json(const struct rdt_state *st)
+/* The "containers" member of the state file; NULL when there is none. */
+static json_object *oci_save(const struct rdt_state *st, const void *part)
 {
+	const struct rdt_oci_state *os = part;
 	json_object *arr;
 	unsigned int i;
 
-	if (!st->oci.n)
+	if (!os->n)
 		return NULL;
 	arr = json_object_new_array();
-	for (i = 0; i < st->oci.n; i++) {
-		const struct rdt_oci_ctr *c = &st->oci.v[i];
+	for (i = 0; i < os->n; i++) {
+		const struct rdt_oci_ctr *c = &os->v[i];
 		json_object *o = json_object_new_object();
 
 		json_object_object_add(o, "id", json_object_new_string(c->id));
@@ -388,8 +395,9 @@ static int read_ctr(struct rdt_state *st, json_object *o, size_t i, const char *
 	return 0;
 }
 
-int rdt_oci_state_read(struct rdt_state *st, json_object *o, const char *path, char *err,
-		       size_t len)
+/* Read it back (o NULL: none), every value checked; groups are read already. */
+static int oci_load(struct rdt_state *st, void *part, json_object *o, const char *path,
+		    char *err, size_t len)
 {
 	size_t i, n;
 	int ret = 0;
@@ -402,12 +410,23 @@ int rdt_oci_state_read(struct rdt_state *st, json_object *o, const char *path, c
 			 path, RDT_OCI_CONTAINERS_MAX);
 		return -EINVAL;
 	}
+	/* each record goes in through add_ctr(st), into rdt_oci(st): this part */
 	for (i = 0; !ret && i < n; i++)
 		ret = read_ctr(st, json_object_array_get_idx(o, i), i, path, err, len);
 	if (ret)
-		rdt_oci_state_free(st);
+		oci_free(part);
 	return ret;
 }
+
+/* The state file's "containers": the containers the hook placed, for their poststop. */
+const struct rdt_section rdt_oci_section = {
+	.name = "containers",
+	.size = sizeof(struct rdt_oci_state),
+	.copy = oci_copy,
+	.free = oci_free,
+	.save = oci_save,
+	.load = oci_load,
+};
 
 /* ---- Placing ------------------------------------------------------------------ */
 
@@ -531,8 +550,8 @@ static struct rdt_oci_ctr *cgroup_heir(struct rdt_state *st, const struct rdt_oc
 {
 	unsigned int i;
 
-	for (i = 0; i < st->oci.n; i++) {
-		struct rdt_oci_ctr *o = &st->oci.v[i];
+	for (i = 0; i < rdt_oci(st)->n; i++) {
+		struct rdt_oci_ctr *o = &rdt_oci(st)->v[i];
 
 		if (o != c && o->cgroup && o->group_seq == c->group_seq &&
 		    !strcmp(o->cgroup, c->cgroup))
@@ -557,7 +576,7 @@ static int place(rdtalloc_t *r, const struct oci_in *in, int *what)
 	if (old)
 		return rdt_fail(r, -EEXIST, "container %s is placed in another group already",
 				in->id);
-	if (r->st->oci.n >= RDT_OCI_CONTAINERS_MAX)
+	if (rdt_oci(r->st)->n >= RDT_OCI_CONTAINERS_MAX)
 		return rdt_fail(r, -ENOSPC, "%u containers placed already: at most that many",
 				RDT_OCI_CONTAINERS_MAX);
 	if (g < 0 && in->from_class)
@@ -616,13 +635,13 @@ static int release_ctr(rdtalloc_t *r, struct rdt_oci_ctr *c, int *what)
 			return rdt_fail(r, ret, "%s", r->st->err);
 		r->cgroups_changed = true;
 	}
-	for (i = 0; i < r->st->oci.n; i++)
-		shared |= &r->st->oci.v[i] != c && r->st->oci.v[i].group_seq == c->group_seq;
+	for (i = 0; i < rdt_oci(r->st)->n; i++)
+		shared |= &rdt_oci(r->st)->v[i] != c && rdt_oci(r->st)->v[i].group_seq == c->group_seq;
 	if (c->created && shared) {
 		/* another container holds it: that one removes it at its end */
-		for (i = 0; i < r->st->oci.n; i++)
-			if (&r->st->oci.v[i] != c && r->st->oci.v[i].group_seq == c->group_seq)
-				r->st->oci.v[i].created = true;
+		for (i = 0; i < rdt_oci(r->st)->n; i++)
+			if (&rdt_oci(r->st)->v[i] != c && rdt_oci(r->st)->v[i].group_seq == c->group_seq)
+				rdt_oci(r->st)->v[i].created = true;
 	} else if (c->created && g > 0) {
 		ret = rdt_group_del(r->st, g);
 		if (ret)
@@ -675,15 +694,15 @@ int rdt_oci_gc(rdtalloc_t *r)
 	int released = 0, ret, what;
 
 	rdt_oci_state_gc(r->st);
-	while (i < r->st->oci.n) {
-		struct rdt_oci_ctr *c = &r->st->oci.v[i];
+	while (i < rdt_oci(r->st)->n) {
+		struct rdt_oci_ctr *c = &rdt_oci(r->st)->v[i];
 
 		if (!ctr_gone(r, c)) {
 			i++;
 			continue;
 		}
 		what = RDTALLOC_OCI_IGNORED;
-		ret = release_ctr(r, c, &what);	/* drops r->st->oci.v[i] */
+		ret = release_ctr(r, c, &what);	/* drops rdt_oci(r->st)->v[i] */
 		if (ret)
 			return ret;
 		released++;

@@ -20,7 +20,8 @@
 
 #include <json-c/json.h>
 
-struct rdt_state;
+#include "hw/engine.h"
+
 struct rdtalloc;
 
 #define RDT_OCI_ID_MAX 256		/* bytes of a container id */
@@ -43,13 +44,17 @@ struct rdt_oci_state {
 	unsigned int n;
 };
 
-void rdt_oci_state_free(struct rdt_state *st);
-int rdt_oci_state_copy(struct rdt_state *dst, const struct rdt_state *src);
-/* The "containers" member of the state file; NULL when there is none. */
-json_object *rdt_oci_state_json(const struct rdt_state *st);
-/* Read it back (o NULL: none), every value checked; groups must be read already. */
-int rdt_oci_state_read(struct rdt_state *st, json_object *o, const char *path, char *err,
-		       size_t len);
+/*
+ * The containers' part of a state (hw/section.h): copied, freed, saved
+ * ("containers") and loaded by the engine and lib/state.c through this
+ * description, which knows nothing of its insides.
+ */
+extern const struct rdt_section rdt_oci_section;
+
+static inline struct rdt_oci_state *rdt_oci(const struct rdt_state *st)
+{
+	return rdt_state_part(st, &rdt_oci_section);
+}
 /* Records whose group is gone (removed by hand) go too. */
 void rdt_oci_state_gc(struct rdt_state *st);
 /*

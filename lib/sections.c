@@ -1,0 +1,16 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * sections: the modules that keep a part of the state (hw/section.h). A new
+ * one adds its description here, one line, and touches neither the engine
+ * nor lib/state.c. The order is the order their members are loaded in.
+ */
+#include "hw/section.h"
+
+extern const struct rdt_section rdt_mon_section;	/* monitor/rmid.c */
+extern const struct rdt_section rdt_oci_section;	/* oci/oci.c */
+
+const struct rdt_section *const rdt_sections[] = {
+	&rdt_mon_section,
+	&rdt_oci_section,
+	NULL,
+};
