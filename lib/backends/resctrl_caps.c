@@ -1,0 +1,401 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * resctrl backend, the kernel's capabilities (info/) as a machine, and opening a mount.
+ * backends/resctrl_int.h says what the parts share.
+ */
+#include "backends/resctrl_int.h"
+
+/* ---- The kernel's capabilities ------------------------------------------------------ */
+
+/* Where resctrl is: the setting, else the mount table. */
+static int find_root(const struct rdt_backend_env *env, char *root, size_t len, char *reason,
+		     size_t rlen)
+{
+	const char *mounts = env && env->mounts && *env->mounts ? env->mounts
+								 : "/proc/self/mounts";
+	char path[PATH_MAX];
+	struct stat sb;
+	int ret;
+
+	if (env && env->resctrl_root && *env->resctrl_root) {
+		snprintf(root, len, "%s", env->resctrl_root);
+		snprintf(path, sizeof(path), "%s/info/last_cmd_status", root);
+		if (stat(path, &sb)) {
+			snprintf(reason, rlen, "no resctrl at %s (no %s: %s); check --resctrl-root "
+				 "or RDTALLOC_RESCTRL_ROOT", root, path, strerror(errno));
+			return -ENOENT;
+		}
+		return 0;
+	}
+	ret = rdt_resctrl_mounted(mounts, root, len);
+	if (ret < 0) {
+		snprintf(reason, rlen, "cannot read the mount table %s: %s", mounts,
+			 strerror(-ret));
+		return ret;
+	}
+	if (ret == 0) {
+		snprintf(reason, rlen, "resctrl is not mounted: mount -t resctrl resctrl "
+			 "/sys/fs/resctrl");
+		return -ENOENT;
+	}
+	return 0;
+}
+
+int rc_usable(const struct rdt_backend_env *env, char *reason, size_t len)
+{
+	char root[PATH_MAX];
+
+	return find_root(env, root, sizeof(root), reason, len);
+}
+
+struct rc_res_info {
+	bool present, cdp;
+	unsigned int closids, cbm_len, min_bits;
+	uint64_t shareable;
+	bool sparse;
+};
+
+static int info_num(const char *root, const char *dir, const char *file, int base,
+		    uint64_t *val, bool *present)
+{
+	char path[PATH_MAX], *text, *end;
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/info/%s/%s", root, dir, file);
+	ret = rc_read_all(path, RC_SMALL_MAX, &text, NULL);
+	if (ret == -ENOENT && present) {
+		*present = false;
+		return 0;
+	}
+	if (ret)
+		return ret;
+	errno = 0;
+	*val = strtoull(text, &end, base);
+	ret = errno || end == text ? -EINVAL : 0;
+	free(text);
+	if (present)
+		*present = !ret;
+	return ret;
+}
+
+/* info/<L3|L3DATA>/... of one resource. */
+static int read_res_info(const char *root, enum rdt_res res, struct rc_res_info *ri,
+			 char *err, size_t len)
+{
+	static const char *const files[] = { "cbm_mask", "min_cbm_bits", "num_closids",
+					     "shareable_bits" };
+	char dir[16], path[PATH_MAX];
+	uint64_t v[4] = { 0 }, sparse = 0;
+	struct stat sb;
+	bool have;
+	unsigned int i;
+	int ret;
+
+	memset(ri, 0, sizeof(*ri));
+	snprintf(dir, sizeof(dir), "%s", rdt_res_name(res));
+	if (snprintf(path, sizeof(path), "%s/info/%s", root, dir) >= (int)sizeof(path))
+		return -ENAMETOOLONG;
+	if (stat(path, &sb)) {
+		snprintf(dir, sizeof(dir), "%sDATA", rdt_res_name(res));
+		if (snprintf(path, sizeof(path), "%s/info/%s", root, dir) >= (int)sizeof(path) ||
+		    stat(path, &sb))
+			return 0;
+		ri->cdp = true;
+	}
+	for (i = 0; i < 4; i++) {
+		ret = info_num(root, dir, files[i], i == 0 || i == 3 ? 16 : 10, &v[i], NULL);
+		if (ret) {
+			snprintf(err, len, "cannot read %s/info/%s/%s: %s", root, dir, files[i],
+				 strerror(-ret));
+			return ret;
+		}
+	}
+	ret = info_num(root, dir, "sparse_masks", 10, &sparse, &have);
+	if (ret)
+		sparse = 0;
+	if (!v[0] || (v[0] & (v[0] + 1)) || v[2] < 1 || v[2] > 4096) {
+		snprintf(err, len, "%s/info/%s: cbm_mask %llx or num_closids %llu out of range",
+			 root, dir, (unsigned long long)v[0], (unsigned long long)v[2]);
+		return -EINVAL;
+	}
+	ri->present = true;
+	ri->cbm_len = (unsigned int)__builtin_popcountll(v[0]);
+	/* Linux allows 0 on AMD; our masks are never empty (docs/machine.md) */
+	ri->min_bits = v[1] < 1 ? 1 : v[1] > ri->cbm_len ? ri->cbm_len : (unsigned int)v[1];
+	ri->closids = (unsigned int)v[2] * (ri->cdp ? 2 : 1);
+	ri->shareable = v[3] & v[0];
+	ri->sparse = sparse == 1;
+	return 0;
+}
+
+/*
+ * info/MB as mb.* items (docs/resctrl.md): num_closids, min_bandwidth,
+ * bandwidth_gran. The kernel does not say its maximum: percent (100) on
+ * Intel, and on AMD 1 << the field width, 2048 on every part so far unless
+ * the description says otherwise. Returns the length written.
+ */
+/*
+ * MB as the kernel describes it in info/MB, whatever the CPU the machine
+ * description names: min_bandwidth 0 is AMD's scale (1/8 GB/s; the kernel
+ * gives Intel's linear or non-linear delay a minimum of 100 less the
+ * largest delay, never 0). AMD's maximum (1 << bw_len of CPUID
+ * 0x80000020) is not in info/: the machine description's when it has
+ * one, else 2048, every Zen part's.
+ */
+static size_t describe_mb(const char *root, unsigned int amd_max, char *out, size_t len)
+{
+	uint64_t closids, min, gran;
+	bool have = false;
+
+	if (info_num(root, "MB", "num_closids", 10, &closids, &have) || !have ||
+	    info_num(root, "MB", "min_bandwidth", 10, &min, NULL) ||
+	    info_num(root, "MB", "bandwidth_gran", 10, &gran, NULL) || !closids)
+		return 0;
+	if (!min)
+		return (size_t)snprintf(out, len, "mb.closids=%llu;mb.units=amd;mb.min=0;"
+					"mb.gran=%llu;mb.max=%u;", (unsigned long long)closids,
+					(unsigned long long)(gran ? gran : 1),
+					amd_max ? amd_max : 2048);
+	return (size_t)snprintf(out, len, "mb.closids=%llu;mb.units=percent;mb.min=%llu;"
+				"mb.gran=%llu;", (unsigned long long)closids,
+				(unsigned long long)min, (unsigned long long)gran);
+}
+
+/*
+ * L3 monitoring from info/L3_MON: num_rmids, mon_features (one event name a
+ * line; names we do not know are left out) and max_threshold_occupancy.
+ * The kernel's files give bytes, its wraps already folded in: a scale of 1
+ * and the widest counter. "mon.rmids=0;" without L3_MON.
+ */
+static size_t describe_mon(const char *root, char *out, size_t len)
+{
+	static const char *const names[] = { "llc_occupancy", "mbm_total_bytes",
+					     "mbm_local_bytes" };
+	char path[PATH_MAX + 32], *text = NULL;
+	uint64_t rmids, threshold = 0;
+	bool have = false, thr = false;
+	size_t off;
+	unsigned int i, n = 0;
+
+	if (info_num(root, "L3_MON", "num_rmids", 10, &rmids, &have) || !have || !rmids)
+		return (size_t)snprintf(out, len, "mon.rmids=0;");
+	if (info_num(root, "L3_MON", "max_threshold_occupancy", 10, &threshold, &thr))
+		thr = false;
+	snprintf(path, sizeof(path), "%s/info/L3_MON/mon_features", root);
+	if (rc_read_all(path, RC_SMALL_MAX, &text, NULL))
+		text = NULL;
+	/* PQR_ASSOC's field is 10 bits: more is a kernel's number we do not bookkeep */
+	off = (size_t)snprintf(out, len, "mon.rmids=%llu;mon.scale=1;mon.width=62;mon.events=",
+			       (unsigned long long)(rmids > RDT_MAX_RMIDS ? RDT_MAX_RMIDS : rmids));
+	for (i = 0; i < 3 && off < len; i++) {
+		const char *p = text ? strstr(text, names[i]) : NULL;
+		size_t k = strlen(names[i]);
+
+		/* a whole line: llc_occupancy, not llc_occupancy_foo */
+		if (p && (p == text || p[-1] == '\n') && (p[k] == '\n' || !p[k]))
+			off += (size_t)snprintf(out + off, len - off, "%s%s", n++ ? "," : "",
+						names[i]);
+	}
+	if (off < len)
+		off += (size_t)snprintf(out + off, len - off, "%s;", n ? "" : "none");
+	if (thr && off < len)
+		off += (size_t)snprintf(out + off, len - off, "mon.threshold=%llu;",
+					(unsigned long long)threshold);
+	free(text);
+	return off;
+}
+
+/* The given description without its resource keys; then the kernel's. */
+int rc_machine_desc(const struct rdt_backend_env *env, const char *given, char **desc,
+			   char *err, size_t len)
+{
+	char root[PATH_MAX], *canon = NULL, *out = NULL, *item, *save = NULL;
+	struct rdt_machine *m = NULL;
+	struct rc_res_info ri[RDT_NRES];
+	size_t cap, off = 0;
+	unsigned int res, amd_max;
+	int ret;
+
+	ret = find_root(env, root, sizeof(root), err, len);
+	for (res = 0; !ret && res < RDT_NRES; res++)
+		ret = read_res_info(root, res, &ri[res], err, len);
+	if (ret)
+		return ret;
+	if (!ri[RDT_L3].present && !ri[RDT_L2].present) {
+		snprintf(err, len, "resctrl at %s has no cache allocation (no info/L3, info/L2)",
+			 root);
+		return -ENODEV;
+	}
+	ret = rdt_machine_build(given ? given : "", &m, err, len);
+	if (ret)
+		return ret;
+	if (m->virtual_tasks) {
+		rdt_machine_free(m);
+		snprintf(err, len, "resctrl binds real tasks: tasks=virtual is for the simulator");
+		return -EINVAL;
+	}
+	amd_max = m->caps[RDT_MB].present && m->caps[RDT_MB].mb_amd ? m->caps[RDT_MB].mb_max : 0;
+	canon = strdup(m->desc);
+	rdt_machine_free(m);
+	cap = (canon ? strlen(canon) : 0) + 512;
+	out = malloc(cap);
+	if (!canon || !out) {
+		free(canon);
+		free(out);
+		return -ENOMEM;
+	}
+	out[0] = '\0';
+	for (item = strtok_r(canon, ";", &save); item; item = strtok_r(NULL, ";", &save)) {
+		while (*item == ' ')
+			item++;
+		if (!*item || !strncmp(item, "l3.", 3) || !strncmp(item, "l2.", 3) ||
+		    !strncmp(item, "mb.", 3) || !strncmp(item, "mon.", 4) ||
+		    !strncmp(item, "tasks=", 6))
+			continue;
+		off += (size_t)snprintf(out + off, cap - off, "%s;", item);
+	}
+	free(canon);
+	for (res = 0; res < RDT_NRES; res++) {
+		const char *p = res == RDT_L3 ? "l3" : "l2";
+
+		if (!ri[res].present) {
+			if (res == RDT_L3)
+				off += (size_t)snprintf(out + off, cap - off, "l3.closids=0;");
+			continue;
+		}
+		off += (size_t)snprintf(out + off, cap - off, "%s.closids=%u;%s.cbm_len=%u;"
+					"%s.min_cbm_bits=%u;%s.shareable_bits=%llx;%s.cdp=%d;"
+					"%s.sparse=%d;", p, ri[res].closids, p, ri[res].cbm_len,
+					p, ri[res].min_bits, p,
+					(unsigned long long)ri[res].shareable, p, ri[res].cdp, p,
+					ri[res].sparse);
+	}
+	/*
+	 * With mba_MBps the MB values are MBps that the kernel's software
+	 * controller turns into percentages: not ours to drive. MB is left
+	 * out of the machine (its lines are left to the kernel) and info says
+	 * so in the reason line.
+	 */
+	if (rdt_mount_has_option(env && env->mounts && *env->mounts ? env->mounts :
+				 "/proc/self/mounts", root, "mba_MBps") != 1)
+		off += describe_mb(root, amd_max, out + off, cap - off);
+	if (ri[RDT_L3].present)
+		off += describe_mon(root, out + off, cap - off);
+	snprintf(out + off, cap - off, "tasks=real");
+	*desc = out;
+	return 0;
+}
+
+/*
+ * What to give --machine when resctrl's domains are not the machine's: the
+ * host's topology for the kernel's resctrl (it comes from the host's caches);
+ * for the emulator (a FUSE mount), the machine it serves, which only its
+ * --machine says: a real mount has no file that names the CPUs of a domain.
+ */
+static const char *machine_hint(const struct rc_ctx *c)
+{
+	struct statfs sf;
+
+	if (!statfs(c->root, &sf) && sf.f_type == FUSE_MAGIC)
+		return "give rdtctl the --machine the resctrl emulator there was started with "
+		       "(rdtalloc-resctrlfs --machine DESC: it serves that machine's domains, "
+		       "docs/resctrlfs.md)";
+	return "give --machine the host's topology";
+}
+
+/* The kernel's domain ids (root schemata) must be the machine's cache ids. */
+static int check_domains(struct rc_ctx *c, const struct rdt_machine *m, char *err, size_t len)
+{
+	char path[PATH_MAX], *text, *line, *save = NULL;
+	int ret;
+
+	rc_rel_path(c, "", "schemata", path, sizeof(path));
+	ret = rc_read_all(path, RC_SMALL_MAX, &text, NULL);
+	if (ret) {
+		snprintf(err, len, "cannot read %s: %s", path, strerror(-ret));
+		return ret;
+	}
+	for (line = strtok_r(text, "\n", &save); !ret && line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *items, *item, *isave = NULL;
+		unsigned int nd = 0;
+		enum rdt_res res;
+		int half;
+
+		items = rc_schemata_line(line, m, &res, &half);
+		if (!items)
+			continue;
+		for (item = strtok_r(items, ";", &isave); item;
+		     item = strtok_r(NULL, ";", &isave), nd++) {
+			unsigned int id = (unsigned int)strtoul(item, NULL, 10);
+
+			if (rdt_machine_domain(m, res, id) < 0) {
+				snprintf(err, len, "resctrl has %s domain %u, which the machine's "
+					 "topology has no cache id for: %s", rdt_res_name(res), id,
+					 machine_hint(c));
+				ret = -EINVAL;
+			}
+		}
+		if (!ret && nd != m->ndom[res]) {
+			snprintf(err, len, "resctrl has %u %s domains, the machine %u: %s", nd,
+				 rdt_res_name(res), m->ndom[res], machine_hint(c));
+			ret = -EINVAL;
+		}
+	}
+	free(text);
+	return ret;
+}
+
+int rc_open(void **ctx, const struct rdt_machine *m, const struct rdt_backend_env *env,
+		   char *err, size_t len)
+{
+	struct rc_ctx *c;
+	unsigned int res;
+	int ret;
+
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	c->m = m;
+	c->lock_fd = -1;
+	c->mon = m->mon.rmids > 0;
+	ret = find_root(env, c->root, sizeof(c->root), err, len);
+	/*
+	 * m was built from info/ (rc_machine_desc): CDP as mounted, CLOSIDs
+	 * doubled then. The kernel offers the fewest of every resource's,
+	 * MB's included.
+	 */
+	for (res = 0; !ret && res < RDT_NALL; res++) {
+		unsigned int n;
+
+		if (!m->caps[res].present)
+			continue;
+		c->cdp[res] = res != RDT_MB && m->caps[res].cdp;
+		n = m->caps[res].closids / (c->cdp[res] ? 2 : 1);
+		if (!c->num_closids || n < c->num_closids)
+			c->num_closids = n;
+	}
+	if (!ret)
+		ret = check_domains(c, m, err, len);
+	if (!ret)
+		c->mba_mbps = rdt_mount_has_option(env && env->mounts && *env->mounts ? env->mounts :
+						   "/proc/self/mounts", c->root, "mba_MBps") == 1;
+	/* MB left to the kernel still limits its CLOSIDs */
+	if (!ret && c->mba_mbps) {
+		uint64_t n = 0;
+		bool have = false;
+
+		if (!info_num(c->root, "MB", "num_closids", 10, &n, &have) && have && n &&
+		    n < c->num_closids)
+			c->num_closids = (unsigned int)n;
+	}
+	if (ret) {
+		free(c);
+		return ret;
+	}
+	*ctx = c;
+	return 0;
+}
+
+
+
