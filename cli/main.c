@@ -94,6 +94,13 @@ static const char usage_text[] =
 "                                     ways for each group (the fewest misses), as a\n"
 "                                     configuration to apply; traces: plans replayed\n"
 "  plan --check CONFIG GROUP=CURVE... what a configuration would do\n"
+"  control sim-run --interval-accesses K [--intervals N] [--bound GROUP=RATIO|GROUP=BYTES/s]...\n"
+"          [--exclusive GROUP]... [--avoid MASK] [--writes-per-minute N]\n"
+"          [--no-control | --static GROUP=MASK...] GROUP=TRACE[,TRACE...]...\n"
+"                                     the closed-loop controller on the cache model, in\n"
+"                                     time: one record an interval (-j: JSON Lines)\n"
+"  control set GROUP... [--bound G=X]... [--exclusive G]... | show | clear | run [--count N]\n"
+"                                     the controller kept in the state, and run live\n"
 "  oci-hook createRuntime|prestart|poststop\n"
 "                                     the OCI runtime hook: a container annotated\n"
 "                                     rdtalloc.group=G (state JSON on stdin) goes into G\n"
@@ -135,6 +142,7 @@ static const struct cmd objects[] = {
 	{ "profile", do_profile },
 	{ "trace", do_trace },
 	{ "plan", do_plan },
+	{ "control", do_control },
 	{ "sync", do_sync },
 	{ "agent", do_agent },
 	{ "help", do_help },

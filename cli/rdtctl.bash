@@ -66,7 +66,7 @@ _rdtctl()
 	fi
 
 	local globals="--backend --state-dir --machine --msr-root --resctrl-root --precedence --json --pretty --quiet --help --version"
-	local objects="info group schema task exec cgroup cpu closids cdp save apply reset hook demo map monitor sim oci-hook profile trace plan sync agent help"
+	local objects="info group schema task exec cgroup cpu closids cdp save apply reset hook demo map monitor sim oci-hook profile trace plan control sync agent help"
 
 	case $prev in
 	--backend)
@@ -205,6 +205,20 @@ _rdtctl()
 		--exclusive) ;;
 		*) [[ $cur == -* ]] && _rdtctl_reply "--domain --goal --bound --exclusive --apart --mb --all-domains --curve --trace --instr --check" ;;
 		esac
+		;;
+	control/)
+		_rdtctl_reply "sim-run set show clear run"
+		;;
+	control/sim-run)
+		if [[ $cur == -* ]]; then
+			_rdtctl_reply "--interval-accesses --intervals --domain --instr --avoid --writes-per-minute --interval-ms --bound --exclusive --no-control --static"
+		fi
+		;;
+	control/set)
+		[[ $cur == -* ]] && _rdtctl_reply "--domain --avoid --interval-ms --writes-per-minute --bound --exclusive"
+		;;
+	control/run)
+		_rdtctl_reply "--count"
 		;;
 	oci-hook/)
 		_rdtctl_reply "createRuntime prestart poststop"

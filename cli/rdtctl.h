@@ -217,6 +217,7 @@ int do_demo(int argc, char **argv);
 int do_map(int argc, char **argv);
 int do_monitor(int argc, char **argv);
 int do_sim(int argc, char **argv);
+int do_control(int argc, char **argv);
 int do_oci_hook(int argc, char **argv);
 int do_profile(int argc, char **argv);
 int do_trace(int argc, char **argv);
@@ -235,6 +236,14 @@ int do_agent(int argc, char **argv);
 int sim_replay(int argc, char **argv);
 /* --domain ID: an L3 cache id (NULL: -1, the first); a usage error otherwise. */
 int parse_domain(const char *text, int *id);
+/* "40M", "1.5GiB", "500MB/s" (rate: "/s" allowed): bytes, at most 2^50 (cli/sim.c). */
+int parse_size(const char *text, bool rate, uint64_t *out);
+/*
+ * A flag that may repeat ("--bound X" or "--bound=X") at argv[*i]: its value
+ * ("" when missing), *i moved past it; NULL when argv[*i] is another word
+ * (cli/trace.c).
+ */
+const char *flag_repeated(const char *name, int argc, char **argv, int *i);
 /* The way map of every cache domain (rdtctl map -j), and its text, indented (for demo). */
 json_object *map_document(rdtalloc_t *r);
 void map_print(json_object *doc, const char *indent);

@@ -18,7 +18,7 @@
  * are powers of 1024, KB ... TB powers of 1000. rate: a trailing "/s" is
  * allowed. At most 2^50.
  */
-static int parse_size(const char *text, bool rate, uint64_t *out)
+int parse_size(const char *text, bool rate, uint64_t *out)
 {
 	static const char units[] = "KMGT";
 	const char *u;

@@ -649,7 +649,7 @@ struct plan_args {
 };
 
 /* One option that may repeat: "--name V" or "--name=V" at argv[*i]; its value or NULL. */
-static const char *repeated(const char *name, int argc, char **argv, int *i)
+const char *flag_repeated(const char *name, int argc, char **argv, int *i)
 {
 	size_t len = strlen(name);
 
@@ -695,17 +695,17 @@ static int plan_repeated(int *argc, char **argv, struct plan_args *pa)
 			continue;
 		}
 		taking = NULL;
-		if ((v = repeated("--curve", *argc, argv, &i))) {
+		if ((v = flag_repeated("--curve", *argc, argv, &i))) {
 			pa->curves = true;
 			taking = "--curve";
 			ret = add(pa->inputs, &pa->ninputs, "--curve", v);
-		} else if ((v = repeated("--trace", *argc, argv, &i))) {
+		} else if ((v = flag_repeated("--trace", *argc, argv, &i))) {
 			pa->traces = true;
 			taking = "--trace";
 			ret = add(pa->inputs, &pa->ninputs, "--trace", v);
-		} else if ((v = repeated("--exclusive", *argc, argv, &i))) {
+		} else if ((v = flag_repeated("--exclusive", *argc, argv, &i))) {
 			ret = add(pa->exclusive, &pa->nexclusive, "--exclusive", v);
-		} else if ((v = repeated("--mb", *argc, argv, &i))) {
+		} else if ((v = flag_repeated("--mb", *argc, argv, &i))) {
 			ret = add(pa->mb, &pa->nmb, "--mb", v);
 		} else {
 			argv[out++] = argv[i];

@@ -1348,9 +1348,18 @@ out:
 	return ret;
 }
 
-RDTALLOC_API int rdtalloc_set_schema(rdtalloc_t *r, const char *group, const char *schema)
+int rdt_core_set_schema(rdtalloc_t *r, int g, const char *schema)
 {
 	bool changed = false;
+	int ret = apply_schema(r, r->st, g, schema, &changed);
+
+	if (!ret && changed)
+		r->dirty = r->groups_changed = true;
+	return ret;
+}
+
+RDTALLOC_API int rdtalloc_set_schema(rdtalloc_t *r, const char *group, const char *schema)
+{
 	int ret, g;
 
 	if (!r)
@@ -1364,9 +1373,7 @@ RDTALLOC_API int rdtalloc_set_schema(rdtalloc_t *r, const char *group, const cha
 	else if (!schema)
 		ret = rdt_fail(r, -EINVAL, "schema is NULL");
 	else
-		ret = apply_schema(r, r->st, g, schema, &changed);
-	if (!ret && changed)
-		r->dirty = r->groups_changed = true;
+		ret = rdt_core_set_schema(r, g, schema);
 	return end(r, true, ret);
 }
 

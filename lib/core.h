@@ -95,6 +95,8 @@ int rdt_core_check_task(struct rdtalloc *r, pid_t *tid, uint64_t *start);
 int rdt_core_check_cpu(struct rdtalloc *r, int cpu);
 /* The group named name (NULL, "", "default": 0), or -errno with errmsg set. */
 int rdt_core_find_group(struct rdtalloc *r, const char *name);
+/* Inside a write call: schema text applied to group g (rdtalloc_set_schema's rules). */
+int rdt_core_set_schema(struct rdtalloc *r, int g, const char *schema);
 /*
  * Inside a write call (between rdt_core_begin and rdt_core_end): bind one
  * task / CPU to group g, checked as rdtalloc_bind_task / _cpu check it. A

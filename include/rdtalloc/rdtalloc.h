@@ -1040,6 +1040,113 @@ RDTALLOC_API int rdtalloc_plan_check(rdtalloc_t *r, int cache_id, const char *co
 				     const char *const *groups, const double *const *curves,
 				     unsigned int curve_ways, struct rdtalloc_plan_group *out);
 
+/* ---- The controller: measure, decide, apply, verify (0.7; docs/control.md) --- */
+
+#define RDTALLOC_CONTROL_MAX 64		/* groups one controller changes */
+#define RDTALLOC_CONTROL_PHASES_MAX 64	/* traces of a group in a simulated run */
+
+/* flags of struct rdtalloc_control_conf */
+#define RDTALLOC_CONTROL_OFF (1u << 0)	/* measure only: the masks stay as they are */
+#define RDTALLOC_CONTROL_STATIC (1u << 1) /* simulated: each group's .mask, fixed */
+/* RDTALLOC_TRACE_INSTR (1u << 0 of the trace flags) is RDTALLOC_CONTROL_INSTR here */
+#define RDTALLOC_CONTROL_INSTR (1u << 2)
+
+/* A group the controller may change, and its goals. */
+struct rdtalloc_control_group {
+	size_t sz;
+	const char *group;
+	double bound_miss_ratio;	/* keep misses / accesses at most this (0: none) */
+	uint64_t bound_bytes_per_sec;	/* keep its memory traffic at most this (0: none) */
+	int exclusive;			/* always a block of ways of its own */
+	/* a simulated run: its phases, one stream of accesses, in order */
+	size_t ntraces;
+	const char *const *traces;
+	uint64_t mask;			/* RDTALLOC_CONTROL_STATIC: its mask (0: every way) */
+};
+
+struct rdtalloc_control_conf {
+	size_t sz;
+	int cache_id;			/* the L3 domain (-1: the first) */
+	uint64_t avoid;			/* ways it leaves alone (shareable, io, others') */
+	unsigned int interval_ms;	/* 0: 1000; a simulated interval stands for it */
+	unsigned int writes_per_minute;	/* schemata writes at most (0: no limit) */
+	unsigned int flags;		/* RDTALLOC_CONTROL_* */
+	uint64_t interval_accesses;	/* simulated: accesses of each group per interval */
+	uint64_t intervals;		/* at most this many (0: until the traces end) */
+};
+
+/* One group in one interval: what was in force and what it did. */
+struct rdtalloc_control_sample {
+	size_t sz;
+	char group[RDTALLOC_NAME_MAX + 1];
+	uint64_t mask;			/* in force during the interval */
+	uint64_t accesses, misses;	/* the interval's alone */
+	uint64_t llc_occupancy;		/* bytes held at its end */
+	uint64_t mbm_total;		/* bytes of memory traffic in it (misses x 64 simulated) */
+};
+
+enum rdtalloc_control_kind {
+	RDTALLOC_CONTROL_INTERVAL = 1,	/* an interval measured: groups[] */
+	RDTALLOC_CONTROL_DECISION = 2,	/* what the controller decided after it: action, reason */
+};
+
+struct rdtalloc_control_record {
+	size_t sz;
+	int kind;			/* enum rdtalloc_control_kind */
+	uint64_t interval;		/* from 0 */
+	unsigned int cache_id;
+	size_t ngroups;
+	const struct rdtalloc_control_sample *groups;	/* intervals: one per group, in order */
+	const char *action;		/* decisions: probe, keep, rollback, bound, phase */
+	const char *reason;		/* with the figures behind it */
+	uint64_t base, measured;	/* misses per interval compared (0: none) */
+};
+
+/* Called for every record; a non-zero return ends the run with it. */
+typedef int (*rdtalloc_control_cb)(const struct rdtalloc_control_record *rec, void *arg);
+
+/*
+ * A simulated run (docs/control.md): each of n groups runs its traces in
+ * turn through the model of the L3 domain conf->cache_id, interval after
+ * interval; in each, every group that has accesses left issues the next
+ * conf->interval_accesses of them (one access of each in turn, in the
+ * order given), with the masks in force at the interval's start; the
+ * cache starts empty and is never flushed. After each interval cb gets its
+ * record, then the controller's decision if it made one. Without
+ * RDTALLOC_CONTROL_OFF or _STATIC the controller decides the masks; with
+ * them they stay every way (OFF) or each group's .mask (STATIC): the
+ * baselines. Group names are labels (they need not exist); nothing in the
+ * state changes. Deterministic. -EINVAL naming what was wrong.
+ */
+RDTALLOC_API int rdtalloc_control_sim_run(rdtalloc_t *r, const struct rdtalloc_control_conf *conf,
+					  size_t n, const struct rdtalloc_control_group *groups,
+					  rdtalloc_control_cb cb, void *arg);
+
+/*
+ * The controller's configuration kept in the state (its own member of the
+ * state file) for `rdtctl control run` and the agent: groups that exist,
+ * none in the configuration twice, no trace or static mask. n 0: none
+ * (the controller is off). A write call.
+ */
+RDTALLOC_API int rdtalloc_control_set(rdtalloc_t *r, const struct rdtalloc_control_conf *conf,
+				      size_t n, const struct rdtalloc_control_group *groups);
+/*
+ * The configuration kept: *conf, up to max groups into groups[] (sz of
+ * each set; .group points into a buffer the handle owns until its next
+ * call). Returns how many groups there are (0: none).
+ */
+RDTALLOC_API int rdtalloc_control_get(rdtalloc_t *r, struct rdtalloc_control_conf *conf,
+				      struct rdtalloc_control_group *groups, size_t max);
+/*
+ * The configuration kept, live: every interval the counters of its groups
+ * (rdtalloc_mon_read: MBM traffic and occupancy), a decision, the masks
+ * written (rdtalloc_set_schema's rules, in its domain), for count
+ * intervals (0: until *stop or cb says). -EOPNOTSUPP without monitoring;
+ * -ENOENT without a configuration.
+ */
+RDTALLOC_API int rdtalloc_control_run(rdtalloc_t *r, uint64_t count, volatile int *stop,
+				      rdtalloc_control_cb cb, void *arg);
+
 /* ---- Switch hook (eBPF on sched_switch; docs/hook.md) ------------------------ */
 
 struct rdtalloc_hook_status {

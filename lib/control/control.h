@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * control: the closed-loop controller (docs/control.md). Owns the decision
+ * engine (engine.c: a layout of the ways per group, moves tried one at a
+ * time, measured against what they replaced, kept or rolled back), the
+ * simulated run in time (simrun.c: phases of traces through one domain's
+ * cache model, interval by interval, never flushed) and the live loop
+ * with its part of the state (live.c: the configuration an agent or
+ * `rdtctl control run` uses, and the layout in force, in the state file's
+ * member "control").
+ *
+ * The engine sees only what a production host gives per group and
+ * interval: accesses and misses (perf's LLC references and misses; on the
+ * simulator the interval's own), memory traffic (MBM) and occupancy. It
+ * never reads a trace.
+ */
+#ifndef RDT_CONTROL_H
+#define RDT_CONTROL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define RDT_CTL_MAX 64			/* groups one controller changes */
+
+/* What a group does with the ways the controller may use (docs/control.md). */
+enum rdt_ctl_kind {
+	RDT_CTL_SHARED,			/* every way not reserved */
+	RDT_CTL_CONFINED,		/* fills only the lowest w of them (a pool) */
+	RDT_CTL_RESERVED,		/* a block of w ways of its own, at the top */
+};
+
+struct rdt_ctl_layout {
+	unsigned char kind[RDT_CTL_MAX];
+	unsigned char w[RDT_CTL_MAX];
+};
+
+/* A group's goals. */
+struct rdt_ctl_goal {
+	double bound_ratio;		/* misses / accesses at most; 0: none */
+	uint64_t bound_bytes;		/* memory traffic per interval at most; 0: none */
+	bool exclusive;			/* always a block of its own */
+};
+
+/* One interval of one group, as measured. */
+struct rdt_ctl_sample {
+	uint64_t accesses;		/* 0: not known (no perf events) */
+	uint64_t misses;
+	uint64_t occ_bytes;
+	uint64_t mbm_bytes;
+};
+
+#define RDT_CTL_WHY 320
+
+/* A decision, with its reason and the figures behind it. */
+struct rdt_ctl_event {
+	const char *action;		/* "probe", "keep", "rollback", "bound", ... */
+	char why[RDT_CTL_WHY];
+	bool changed;			/* the masks change for the next interval */
+	uint64_t base, measured;	/* the figures compared (misses per interval) */
+};
+
+struct rdt_ctl {
+	unsigned int n;
+	uint64_t allowed;		/* the ways it may use: one contiguous run */
+	unsigned int nallowed, low;	/* how many, and the lowest */
+	uint64_t way_bytes;		/* bytes of one way in the domain */
+	unsigned int writes_per_window;	/* schemata writes per window at most; 0: no limit */
+	unsigned int window;		/* intervals of that window (a minute) */
+	struct rdt_ctl_goal goal[RDT_CTL_MAX];
+
+	/* what runs, and what it replaced */
+	struct rdt_ctl_layout cur, probe, prev;
+	uint64_t t;			/* intervals seen */
+	int phase;			/* steady, probing, settling */
+	unsigned int probe_n;		/* intervals of the probe so far */
+	unsigned int probe_len;		/* and in all: 2, 4 where the spread is wide */
+	uint64_t probe_sum, probe_tail;	/* misses in it, and after its first interval */
+	const char *probe_what;
+	uint64_t hist[8];		/* the last totals under cur */
+	unsigned int nhist;
+	uint64_t base;			/* cur's misses per interval before the probe */
+	uint64_t noise;			/* its interval-to-interval spread */
+	uint64_t next_probe;		/* no probe before this interval */
+	uint64_t shared_due;		/* all-shared is measured again then */
+	unsigned int shared_gap;
+	/* moves tried and refused: not again before [g][m] */
+	uint64_t backoff_until[RDT_CTL_MAX][7];
+	unsigned int backoff_len[RDT_CTL_MAX][7];
+	int probe_g, probe_m;
+	/*
+	 * What probing cost and what it may cost: 1 % of the misses seen, 25
+	 * per group, and half of what the layouts kept saved against all
+	 * shared as last measured (shared_rate misses per interval, 0: not
+	 * known since the last phase change).
+	 */
+	uint64_t spent, seen, earned, shared_rate;
+	/* a bound group's run of intervals within its bound with room */
+	unsigned int met_run[RDT_CTL_MAX];
+	uint64_t bound_hold;		/* no bound move before this interval */
+	bool changed_last;		/* the interval now measured followed a change */
+	/* the schemata writes of the last window */
+	uint64_t *writes;		/* [window] groups changed per interval, a ring */
+	struct rdt_ctl_sample last[RDT_CTL_MAX];
+};
+
+/*
+ * A controller of n groups over the ways allowed (contiguous) of a domain
+ * whose ways hold way_bytes each; writes: schemata writes per window
+ * intervals at most (0: no limit). Starts with every group shared (or
+ * reserved, for exclusive goals). -EINVAL with err set.
+ */
+int rdt_ctl_init(struct rdt_ctl *c, unsigned int n, uint64_t allowed, uint64_t way_bytes,
+		 const struct rdt_ctl_goal *goals, unsigned int writes, unsigned int window,
+		 char *err, size_t len);
+void rdt_ctl_free(struct rdt_ctl *c);
+/* The masks of a layout (masks[i] for group i). */
+void rdt_ctl_masks(const struct rdt_ctl *c, const struct rdt_ctl_layout *l, uint64_t *masks);
+/*
+ * The interval just measured (s[i] for group i, under the masks of
+ * c->cur); decides what the next runs with (c->cur again, changed when
+ * ev->changed). ev->action NULL: nothing to say.
+ */
+void rdt_ctl_step(struct rdt_ctl *c, const struct rdt_ctl_sample *s, struct rdt_ctl_event *ev);
+/* Go on from layout l (one kept in the state); false when it does not fit. */
+bool rdt_ctl_adopt(struct rdt_ctl *c, const struct rdt_ctl_layout *l);
+
+/* ---- for the API (simrun.c, live.c) ---- */
+
+struct rdtalloc;
+struct rdtalloc_control_conf;
+struct rdtalloc_control_group;
+
+/* A configuration checked (sim: a simulated run's, with traces); errors named in r. */
+int rdt_control_check(struct rdtalloc *r, const struct rdtalloc_control_conf *conf, size_t n,
+		      const struct rdtalloc_control_group *g, bool sim);
+/* The engine of a configuration over a domain of ways ways of way_bytes each. */
+int rdt_control_engine(struct rdtalloc *r, const struct rdtalloc_control_conf *conf, size_t n,
+		       const struct rdtalloc_control_group *g, unsigned int ways,
+		       uint64_t way_bytes, struct rdt_ctl *c);
+
+#endif

@@ -1,0 +1,866 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * engine: the controller's decisions (control.h, docs/control.md).
+ *
+ * A layout gives each group one of three places: shared (every way not
+ * reserved), confined to the lowest w of those ways (groups confined pool
+ * there with each other and with the shared ones), or a block of w ways
+ * of its own at the top. It starts all shared - what a host without us
+ * does - and changes one group at a time (PARTIES' single moves over
+ * KPart's pools): a probe runs two intervals, the first of which is
+ * transitional (CAT flushes nothing: a group's lines outside its new mask
+ * stay until evicted), and is kept only when the second beats what the
+ * layout it replaced measured just before by more than that layout's own
+ * interval-to-interval spread. A probe that is plainly worse after its
+ * first interval is rolled back at once. What probing lost is counted,
+ * and no probe starts while it is above 1 % of the misses seen (plus 25
+ * per group): the price of looking is bounded by what there is to gain.
+ * All-shared is measured again now and then, and kept unless the layout
+ * beats it. A jump in the misses of the layout in force, beyond its
+ * spread, is taken for a phase change: what was refused may be tried
+ * again.
+ *
+ * A bound goes first: a group over its bound gets a block of its own, or
+ * a larger one, at once (no probe: the bound is the goal), and one within
+ * it with room gives a way back now and then, kept only while it holds.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "control/control.h"
+
+enum { STEADY, PROBING };
+
+/* the single moves, by index into backoff_* */
+enum {
+	MV_CONFINE,		/* shared -> confined to one way */
+	MV_GROW,		/* confined w -> 2w (shared when that is all) */
+	MV_UNCONFINE,		/* confined -> shared */
+	MV_RESERVE,		/* shared -> a block of its occupancy */
+	MV_SHRINK,		/* block w -> w - 1 */
+	MV_UNRESERVE,		/* block -> shared (exclusive: w + 1) */
+	MV_SWAP,		/* shared -> confined in place of the confined group
+				 * that misses least of what it touches */
+	MV_N,
+};
+
+static const char *const mv_name[MV_N] = {
+	"confine", "grow", "unconfine", "reserve", "shrink", "unreserve", "confine instead",
+};
+
+#define BACKOFF_MIN 8u
+#define BACKOFF_MAX 256u
+#define SHARED_GAP_MIN 24u
+#define SHARED_GAP_MAX 128u
+#define PROBE_GAP 3u		/* intervals between a change and the next probe */
+
+static unsigned int popcount64(uint64_t v)
+{
+	return (unsigned int)__builtin_popcountll(v);
+}
+
+static unsigned int reserved_ways(const struct rdt_ctl *c, const struct rdt_ctl_layout *l)
+{
+	unsigned int i, r = 0;
+
+	for (i = 0; i < c->n; i++)
+		if (l->kind[i] == RDT_CTL_RESERVED)
+			r += l->w[i];
+	return r;
+}
+
+static bool has_pooled(const struct rdt_ctl *c, const struct rdt_ctl_layout *l)
+{
+	for (unsigned int i = 0; i < c->n; i++)
+		if (l->kind[i] != RDT_CTL_RESERVED)
+			return true;
+	return false;
+}
+
+/* Every group has a way to fill, blocks fit, a confined group is inside the pool. */
+static bool layout_ok(const struct rdt_ctl *c, const struct rdt_ctl_layout *l)
+{
+	unsigned int i, r = reserved_ways(c, l);
+	unsigned int pool = r <= c->nallowed ? c->nallowed - r : 0;
+
+	if (r > c->nallowed || (has_pooled(c, l) && !pool))
+		return false;
+	for (i = 0; i < c->n; i++) {
+		if (l->kind[i] != RDT_CTL_SHARED && !l->w[i])
+			return false;
+		if (l->kind[i] == RDT_CTL_CONFINED && l->w[i] >= pool)
+			return false;
+	}
+	return true;
+}
+
+static uint64_t run(unsigned int from, unsigned int n)
+{
+	return n >= 64 ? ~0ull : ((1ull << n) - 1) << from;
+}
+
+void rdt_ctl_masks(const struct rdt_ctl *c, const struct rdt_ctl_layout *l, uint64_t *masks)
+{
+	unsigned int i, r = reserved_ways(c, l), top = c->low + c->nallowed;
+	unsigned int pool = c->nallowed - r;
+
+	for (i = 0; i < c->n; i++) {
+		switch (l->kind[i]) {
+		case RDT_CTL_RESERVED:
+			top -= l->w[i];
+			masks[i] = run(top, l->w[i]);
+			break;
+		case RDT_CTL_CONFINED:
+			masks[i] = run(c->low, l->w[i]);
+			break;
+		default:
+			masks[i] = run(c->low, pool);
+		}
+	}
+}
+
+static bool same_layout(const struct rdt_ctl *c, const struct rdt_ctl_layout *a,
+			const struct rdt_ctl_layout *b)
+{
+	uint64_t ma[RDT_CTL_MAX], mb[RDT_CTL_MAX];
+
+	rdt_ctl_masks(c, a, ma);
+	rdt_ctl_masks(c, b, mb);
+	return !memcmp(ma, mb, c->n * sizeof(ma[0]));
+}
+
+/* Schemata writes going from a to b: groups whose mask changes. */
+static unsigned int writes_between(const struct rdt_ctl *c, const struct rdt_ctl_layout *a,
+				   const struct rdt_ctl_layout *b)
+{
+	uint64_t ma[RDT_CTL_MAX], mb[RDT_CTL_MAX];
+	unsigned int i, k = 0;
+
+	rdt_ctl_masks(c, a, ma);
+	rdt_ctl_masks(c, b, mb);
+	for (i = 0; i < c->n; i++)
+		k += ma[i] != mb[i];
+	return k;
+}
+
+static uint64_t writes_in_window(const struct rdt_ctl *c)
+{
+	uint64_t k = 0;
+
+	for (unsigned int i = 0; c->writes && i < c->window; i++)
+		k += c->writes[i];
+	return k;
+}
+
+/* Room in the write limit for k writes now (and as many to undo them). */
+static bool may_write(const struct rdt_ctl *c, unsigned int k, bool with_undo)
+{
+	if (!c->writes_per_window)
+		return true;
+	return writes_in_window(c) + k * (with_undo ? 2u : 1u) <= c->writes_per_window;
+}
+
+static void count_writes(struct rdt_ctl *c, unsigned int k)
+{
+	if (c->writes)
+		c->writes[c->t % c->window] += k;
+}
+
+static void start_layout(struct rdt_ctl *c, struct rdt_ctl_layout *l)
+{
+	unsigned int i, nex = 0, w;
+
+	memset(l, 0, sizeof(*l));
+	for (i = 0; i < c->n; i++)
+		nex += c->goal[i].exclusive;
+	if (!nex)
+		return;
+	/* exclusive groups: equal blocks, the rest of the ways pooled */
+	w = c->nallowed / (c->n + (nex < c->n));
+	if (!w)
+		w = 1;
+	for (i = 0; i < c->n; i++)
+		if (c->goal[i].exclusive) {
+			l->kind[i] = RDT_CTL_RESERVED;
+			l->w[i] = (unsigned char)w;
+		}
+}
+
+int rdt_ctl_init(struct rdt_ctl *c, unsigned int n, uint64_t allowed, uint64_t way_bytes,
+		 const struct rdt_ctl_goal *goals, unsigned int writes, unsigned int window,
+		 char *err, size_t len)
+{
+	unsigned int i, nex = 0;
+
+	memset(c, 0, sizeof(*c));
+	if (!n || n > RDT_CTL_MAX) {
+		snprintf(err, len, "%u groups: a controller changes 1 to %d", n, RDT_CTL_MAX);
+		return -EINVAL;
+	}
+	if (!allowed) {
+		snprintf(err, len, "no way is left for the controller to use");
+		return -EINVAL;
+	}
+	c->low = (unsigned int)__builtin_ctzll(allowed);
+	c->nallowed = popcount64(allowed);
+	if (run(c->low, c->nallowed) != allowed) {
+		snprintf(err, len, "the ways left to the controller (%#llx) are not one contiguous "
+			 "run: a mask must be contiguous", (unsigned long long)allowed);
+		return -EINVAL;
+	}
+	for (i = 0; i < n; i++)
+		nex += goals[i].exclusive || goals[i].bound_ratio > 0 || goals[i].bound_bytes;
+	if (nex >= c->nallowed + (nex == n)) {
+		snprintf(err, len, "%u groups with a bound or exclusive need a block each, and "
+			 "%u ways are all there is", nex, c->nallowed);
+		return -EINVAL;
+	}
+	c->n = n;
+	c->allowed = allowed;
+	c->way_bytes = way_bytes ? way_bytes : 1;
+	memcpy(c->goal, goals, n * sizeof(goals[0]));
+	c->writes_per_window = writes;
+	c->window = window ? window : 60;
+	if (writes && !(c->writes = calloc(c->window, sizeof(*c->writes)))) {
+		snprintf(err, len, "out of memory");
+		return -ENOMEM;
+	}
+	start_layout(c, &c->cur);
+	c->prev = c->cur;
+	c->phase = STEADY;
+	c->shared_gap = SHARED_GAP_MIN;
+	c->shared_due = SHARED_GAP_MIN;
+	c->next_probe = 1;
+	c->probe_g = -1;
+	c->changed_last = true;		/* interval 0 starts cold: not a baseline */
+	return 0;
+}
+
+void rdt_ctl_free(struct rdt_ctl *c)
+{
+	free(c->writes);
+	c->writes = NULL;
+}
+
+static uint64_t total(const struct rdt_ctl *c, const struct rdt_ctl_sample *s)
+{
+	uint64_t m = 0;
+
+	for (unsigned int i = 0; i < c->n; i++)
+		m += s[i].misses;
+	return m;
+}
+
+static void hist_add(struct rdt_ctl *c, uint64_t v)
+{
+	unsigned int cap = sizeof(c->hist) / sizeof(c->hist[0]);
+
+	if (c->nhist == cap) {
+		memmove(c->hist, c->hist + 1, (cap - 1) * sizeof(c->hist[0]));
+		c->nhist--;
+	}
+	c->hist[c->nhist++] = v;
+}
+
+/* cur's misses per interval (the last four) and their spread */
+static void baseline(struct rdt_ctl *c)
+{
+	unsigned int i, from = c->nhist > 4 ? c->nhist - 4 : 0, k = c->nhist - from;
+	uint64_t sum = 0, d = 0;
+
+	for (i = from; i < c->nhist; i++) {
+		sum += c->hist[i];
+		if (i > from)
+			d += c->hist[i] > c->hist[i - 1] ? c->hist[i] - c->hist[i - 1] :
+							   c->hist[i - 1] - c->hist[i];
+	}
+	c->base = k ? sum / k : 0;
+	c->noise = k > 1 ? d / (k - 1) : c->base / 10;
+}
+
+static uint64_t margin(const struct rdt_ctl *c)
+{
+	uint64_t m = 2 * c->noise;
+
+	if (m < c->base / 50)
+		m = c->base / 50;
+	return m < 16 ? 16 : m;
+}
+
+static bool bounded(const struct rdt_ctl *c, unsigned int g)
+{
+	return c->goal[g].bound_ratio > 0 || c->goal[g].bound_bytes;
+}
+
+/* The bound's figure: how far over (> 1) or under (< 1) a group is. */
+static double bound_load(const struct rdt_ctl *c, unsigned int g, const struct rdt_ctl_sample *s)
+{
+	double v = 0;
+
+	if (c->goal[g].bound_ratio > 0) {
+		if (s[g].accesses)
+			v = (double)s[g].misses / (double)s[g].accesses / c->goal[g].bound_ratio;
+	} else if (c->goal[g].bound_bytes) {
+		v = (double)s[g].mbm_bytes / (double)c->goal[g].bound_bytes;
+	}
+	return v;
+}
+
+static int over_bound(const struct rdt_ctl *c, const struct rdt_ctl_sample *s)
+{
+	for (unsigned int i = 0; i < c->n; i++)
+		if (bounded(c, i) && bound_load(c, i, s) > 1.0)
+			return (int)i;
+	return -1;
+}
+
+static double miss_ratio(const struct rdt_ctl_sample *s)
+{
+	return s->accesses ? (double)s->misses / (double)s->accesses : 1.0;
+}
+
+static unsigned int ceil_ways(const struct rdt_ctl *c, uint64_t bytes)
+{
+	return (unsigned int)((bytes + c->way_bytes - 1) / c->way_bytes);
+}
+
+/*
+ * The confined group a shared group g would take the place of: the one
+ * that misses the least of what it touches, when g misses more; ~0u: none.
+ */
+static unsigned int swap_partner(const struct rdt_ctl *c, const struct rdt_ctl_layout *l,
+				 unsigned int g)
+{
+	unsigned int i, best = ~0u;
+
+	if (l->kind[g] != RDT_CTL_SHARED || bounded(c, g) || c->goal[g].exclusive)
+		return ~0u;
+	for (i = 0; i < c->n; i++)
+		if (l->kind[i] == RDT_CTL_CONFINED &&
+		    (best == ~0u || miss_ratio(&c->last[i]) < miss_ratio(&c->last[best])))
+			best = i;
+	if (best != ~0u && miss_ratio(&c->last[g]) <= miss_ratio(&c->last[best]))
+		return ~0u;
+	return best;
+}
+
+/* The move m of group g applied to l; false when it does not apply. */
+static bool apply_move(const struct rdt_ctl *c, struct rdt_ctl_layout *l, unsigned int g,
+		       unsigned int m)
+{
+	unsigned int pool = c->nallowed - reserved_ways(c, l), w;
+	unsigned int k = l->kind[g];
+
+	switch (m) {
+	case MV_CONFINE:
+		if (k != RDT_CTL_SHARED || bounded(c, g) || c->goal[g].exclusive || pool < 2)
+			return false;
+		l->kind[g] = RDT_CTL_CONFINED;
+		l->w[g] = 1;
+		break;
+	case MV_GROW:
+		if (k != RDT_CTL_CONFINED)
+			return false;
+		w = 2u * l->w[g];
+		if (w >= pool) {
+			l->kind[g] = RDT_CTL_SHARED;
+			l->w[g] = 0;
+		} else {
+			l->w[g] = (unsigned char)w;
+		}
+		break;
+	case MV_UNCONFINE:
+		if (k != RDT_CTL_CONFINED || l->w[g] * 2u >= pool)
+			return false;	/* the same as growing */
+		l->kind[g] = RDT_CTL_SHARED;
+		l->w[g] = 0;
+		break;
+	case MV_RESERVE:
+		if (k != RDT_CTL_SHARED || c->goal[g].exclusive)
+			return false;
+		w = ceil_ways(c, c->last[g].occ_bytes);
+		if (w < 1)
+			w = 1;
+		if (w > pool - 1)
+			w = pool - 1;
+		if (!w)
+			return false;
+		l->kind[g] = RDT_CTL_RESERVED;
+		l->w[g] = (unsigned char)w;
+		break;
+	case MV_SHRINK:
+		if (k != RDT_CTL_RESERVED)
+			return false;
+		if (l->w[g] > 1) {
+			l->w[g]--;
+		} else if (!c->goal[g].exclusive && !bounded(c, g)) {
+			l->kind[g] = RDT_CTL_SHARED;
+			l->w[g] = 0;
+		} else {
+			return false;
+		}
+		break;
+	case MV_UNRESERVE:
+		if (k != RDT_CTL_RESERVED)
+			return false;
+		if (c->goal[g].exclusive || bounded(c, g)) {
+			l->w[g]++;	/* a block stays a block: it grows */
+		} else {
+			l->kind[g] = RDT_CTL_SHARED;
+			l->w[g] = 0;
+		}
+		break;
+	case MV_SWAP:
+		w = swap_partner(c, l, g);
+		if (w == ~0u)
+			return false;
+		l->kind[g] = RDT_CTL_CONFINED;
+		l->w[g] = l->w[w];
+		l->kind[w] = RDT_CTL_SHARED;
+		l->w[w] = 0;
+		break;
+	default:
+		return false;
+	}
+	/* keep confined groups inside a pool that a block may have narrowed */
+	pool = c->nallowed - reserved_ways(c, l);
+	for (unsigned int i = 0; i < c->n; i++)
+		if (l->kind[i] == RDT_CTL_CONFINED && l->w[i] >= pool) {
+			l->kind[i] = RDT_CTL_SHARED;
+			l->w[i] = 0;
+		}
+	return layout_ok(c, l);
+}
+
+static bool all_shared(const struct rdt_ctl *c, const struct rdt_ctl_layout *l)
+{
+	for (unsigned int i = 0; i < c->n; i++)
+		if (l->kind[i] != RDT_CTL_SHARED && !c->goal[i].exclusive && !bounded(c, i))
+			return false;
+	return true;
+}
+
+/* cur with every group that has no goal shared (the blocks of goals kept) */
+static void shared_of(const struct rdt_ctl *c, struct rdt_ctl_layout *l)
+{
+	*l = c->cur;
+	for (unsigned int i = 0; i < c->n; i++)
+		if (!c->goal[i].exclusive && !bounded(c, i) && l->kind[i] != RDT_CTL_SHARED) {
+			l->kind[i] = RDT_CTL_SHARED;
+			l->w[i] = 0;
+		}
+}
+
+static int set_change(struct rdt_ctl *c, const struct rdt_ctl_layout *to)
+{
+	struct rdt_ctl_layout next = *to;	/* to may be &c->prev */
+	unsigned int k = writes_between(c, &c->cur, &next);
+
+	count_writes(c, k);
+	c->prev = c->cur;
+	c->cur = next;
+	return (int)k;
+}
+
+static void refuse(struct rdt_ctl *c, int g, int m, bool harmful)
+{
+	unsigned int *len;
+
+	if (g < 0) {
+		c->shared_gap = c->shared_gap * 2 > SHARED_GAP_MAX ? SHARED_GAP_MAX :
+								      c->shared_gap * 2;
+		c->shared_due = c->t + c->shared_gap;
+		return;
+	}
+	len = &c->backoff_len[g][m];
+	/* a move that was plainly worse waits longer than one that did nothing */
+	*len = !*len ? BACKOFF_MIN * (harmful ? 4 : 1) :
+		       (*len * 2 > BACKOFF_MAX ? BACKOFF_MAX : *len * 2);
+	c->backoff_until[g][m] = c->t + *len;
+}
+
+/*
+ * The next move worth a probe, best first: a group that misses much of
+ * what it touches confined (it pollutes what others reuse), a confined
+ * group given more, a group that reuses what it holds given a block of it,
+ * a block given back. -1: none.
+ */
+static int pick(struct rdt_ctl *c, struct rdt_ctl_layout *out, int *pg, int *pm)
+{
+	double best = -1;
+	int bg = -1, bm = -1;
+
+	uint64_t all = total(c, c->last), mg = margin(c);
+
+	for (unsigned int g = 0; g < c->n; g++) {
+		const struct rdt_ctl_sample *s = &c->last[g];
+		double mr = miss_ratio(s), score[MV_N] = { 0 };
+		/* misses a move could save: a move that helps others needs others that miss */
+		bool others = all - s->misses > mg, mine = s->misses > mg;
+		/* a group that misses nearly all it touches gains nothing from more ways */
+		bool reuses = mr < 0.97;
+
+		score[MV_CONFINE] = mr >= 0.2 && others ? 4.0 + (double)s->misses * mr : 0;
+		score[MV_GROW] = reuses && mine ? 3.0 + (double)s->misses : 0;
+		score[MV_UNCONFINE] = reuses && mine ? 2.5 + (double)s->misses : 0;
+		score[MV_RESERVE] = mr < 0.5 && mine ? 2.0 + (double)s->misses * (1 - mr) : 0;
+		score[MV_SHRINK] = others ? 1.0 + 1.0 / (1.0 + (double)s->misses) : 0;
+		score[MV_UNRESERVE] = others || mine ? 0.5 : 0;
+		score[MV_SWAP] = others ? 4.5 + (double)s->misses * mr : 0;
+		for (unsigned int m = 0; m < MV_N; m++) {
+			struct rdt_ctl_layout l = c->cur;
+			/* a bound group changes by the bound's rules alone */
+			if (!score[m] || bounded(c, g) || c->backoff_until[g][m] > c->t)
+				continue;
+			if (!apply_move(c, &l, g, m) || same_layout(c, &l, &c->cur))
+				continue;
+			/* compare scores of one kind across groups by misses */
+			if (score[m] > best) {
+				best = score[m];
+				bg = (int)g;
+				bm = (int)m;
+				*out = l;
+			}
+		}
+	}
+	*pg = bg;
+	*pm = bm;
+	return bg;
+}
+
+static void say(struct rdt_ctl_event *ev, const char *action, bool changed, uint64_t base,
+		uint64_t measured)
+{
+	ev->action = action;
+	ev->changed = changed;
+	ev->base = base;
+	ev->measured = measured;
+}
+
+static void describe(const struct rdt_ctl *c, const struct rdt_ctl_layout *l, char *buf,
+		     size_t len)
+{
+	size_t o = 0;
+
+	buf[0] = 0;
+	for (unsigned int i = 0; i < c->n && o < len; i++) {
+		if (l->kind[i] == RDT_CTL_SHARED)
+			continue;
+		o += (size_t)snprintf(buf + o, len - o, "%s%u %s %u", o ? ", " : "", i,
+				      l->kind[i] == RDT_CTL_CONFINED ? "confined to" : "block of",
+				      l->w[i]);
+	}
+	if (!o)
+		snprintf(buf, len, "all shared");
+}
+
+static void end_probe(struct rdt_ctl *c)
+{
+	c->phase = STEADY;
+	c->probe_n = 0;
+	c->probe_sum = 0;
+	c->probe_tail = 0;
+	c->next_probe = c->t + PROBE_GAP;
+}
+
+static void rollback(struct rdt_ctl *c, struct rdt_ctl_event *ev, uint64_t tot, const char *why)
+{
+	char what[96];
+
+	if (c->probe_sum > c->probe_n * c->base)
+		c->spent += c->probe_sum - c->probe_n * c->base;
+	refuse(c, c->probe_g, c->probe_m, tot > c->base + 2 * margin(c));
+	set_change(c, &c->prev);
+	describe(c, &c->cur, what, sizeof(what));
+	snprintf(ev->why, sizeof(ev->why), "%s: %llu misses per interval in %u of the probe "
+		 "against %llu before (spread %llu); back to %s", why, (unsigned long long)tot,
+		 c->probe_n, (unsigned long long)c->base, (unsigned long long)c->noise, what);
+	say(ev, "rollback", true, c->base, tot);
+	end_probe(c);
+	c->nhist = 0;	/* cur's figures were before the probe: measure again */
+}
+
+/* The margin a mean of k intervals must beat: the spread shrinks with their root. */
+static uint64_t margin_of(const struct rdt_ctl *c, unsigned int k)
+{
+	uint64_t m = k >= 3 ? (2 * c->noise * 10) / 17 : 2 * c->noise;	/* 2 / sqrt(3) */
+
+	if (m < c->base / 50)
+		m = c->base / 50;
+	return m < 16 ? 16 : m;
+}
+
+static void probing(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t tot,
+		    struct rdt_ctl_event *ev)
+{
+	uint64_t mg = margin(c), mean, mk;
+	bool shared = c->probe_g < 0;
+	int b = over_bound(c, s);
+
+	c->probe_n++;
+	c->probe_sum += tot;
+	if (c->probe_n > 1)
+		c->probe_tail += tot;
+	if (b >= 0 && c->probe_n > 1) {
+		char why[64];
+
+		snprintf(why, sizeof(why), "group %d over its bound (%.2f of it)", b,
+			 bound_load(c, (unsigned int)b, s));
+		rollback(c, ev, tot, why);
+		return;
+	}
+	if (c->probe_n < c->probe_len) {
+		if (tot > c->base + 2 * mg) {
+			if (shared)
+				c->shared_rate = tot;
+			rollback(c, ev, tot, "worse at once");
+		}
+		return;
+	}
+	/* the intervals after the first decide: their mean against what cur measured */
+	mean = c->probe_tail / (c->probe_len - 1);
+	mk = margin_of(c, c->probe_len - 1);
+	if ((!shared && mean + mk < c->base) || (shared && mean <= c->base + mk / 2)) {
+		char what[96];
+
+		describe(c, &c->cur, what, sizeof(what));
+		snprintf(ev->why, sizeof(ev->why), "%s: %llu misses per interval against %llu "
+			 "before (spread %llu, margin %llu)", what, (unsigned long long)mean,
+			 (unsigned long long)c->base, (unsigned long long)c->noise,
+			 (unsigned long long)mk);
+		say(ev, "keep", false, c->base, mean);
+		if (shared)
+			c->shared_rate = mean;
+		else if (all_shared(c, &c->prev))
+			c->shared_rate = c->base;
+		if (shared) {
+			c->shared_gap = SHARED_GAP_MIN;
+			c->shared_due = c->t + c->shared_gap;
+		} else if (c->probe_g >= 0) {
+			c->backoff_len[c->probe_g][c->probe_m] = 0;
+		}
+		end_probe(c);
+		c->next_probe = c->t + 1;	/* a move that paid: look on soon */
+		c->nhist = 0;
+		hist_add(c, tot);
+		return;
+	}
+	if (shared)
+		c->shared_rate = mean;
+	rollback(c, ev, mean, shared ? "all shared is worse" : "no better");
+}
+
+/* A bound broken: a block of its own for the group, or a larger one, now. */
+static bool bound_move(struct rdt_ctl *c, unsigned int b, const struct rdt_ctl_sample *s,
+		       struct rdt_ctl_event *ev)
+{
+	struct rdt_ctl_layout l = c->cur;
+	unsigned int pool = c->nallowed - reserved_ways(c, &l), w, k;
+	double load = bound_load(c, b, s);
+	int heavy = -1;
+
+	if (l.kind[b] != RDT_CTL_RESERVED) {
+		w = ceil_ways(c, s[b].occ_bytes);
+		w = w < 2 ? 2 : w;
+		l.kind[b] = RDT_CTL_RESERVED;
+		l.w[b] = 0;
+		pool = c->nallowed - reserved_ways(c, &l);
+	} else {
+		w = l.w[b] + (l.w[b] + 1) / 2;
+		pool += l.w[b];
+	}
+	if (w > pool - (has_pooled(c, &l) ? 1 : 0) && has_pooled(c, &l))
+		w = pool - 1;
+	if (w > pool)
+		w = pool;
+	if (w && w != l.w[b]) {
+		l.w[b] = (unsigned char)w;
+	} else {
+		/* no way left to give: the heaviest other group shrinks to one way */
+		for (unsigned int i = 0; i < c->n; i++)
+			if (i != b && l.kind[i] == RDT_CTL_SHARED && !bounded(c, i) &&
+			    (heavy < 0 || s[i].misses > s[heavy].misses))
+				heavy = (int)i;
+		if (heavy < 0 || !apply_move(c, &l, (unsigned int)heavy, MV_CONFINE))
+			return false;
+	}
+	for (unsigned int i = 0; i < c->n; i++)
+		if (l.kind[i] == RDT_CTL_CONFINED && l.w[i] >= c->nallowed - reserved_ways(c, &l))
+			l.kind[i] = RDT_CTL_SHARED, l.w[i] = 0;
+	if (!layout_ok(c, &l) || same_layout(c, &l, &c->cur))
+		return false;
+	k = writes_between(c, &c->cur, &l);
+	if (!may_write(c, k, false))
+		return false;
+	set_change(c, &l);
+	snprintf(ev->why, sizeof(ev->why), "group %u at %.2f of its bound: %s %u ways of its own",
+		 b, load, heavy >= 0 ? "keeps" : "gets", l.w[b]);
+	if (heavy >= 0)
+		snprintf(ev->why + strlen(ev->why), sizeof(ev->why) - strlen(ev->why),
+			 ", group %d confined to one way", heavy);
+	say(ev, "bound", true, 0, 0);
+	c->bound_hold = c->t + 2;
+	c->met_run[b] = 0;
+	c->nhist = 0;
+	c->next_probe = c->t + PROBE_GAP;
+	return true;
+}
+
+static bool start_probe(struct rdt_ctl *c, const struct rdt_ctl_layout *l, int g, int m,
+			struct rdt_ctl_event *ev, const char *what)
+{
+	unsigned int k = writes_between(c, &c->cur, l);
+	char to[96];
+
+	if (!k || !may_write(c, k, true))
+		return false;
+	c->probe_g = g;
+	c->probe_m = m;
+	c->phase = PROBING;
+	c->probe_n = 0;
+	c->probe_sum = 0;
+	c->probe_tail = 0;
+	/* a spread over a tenth of the misses needs three intervals to see through */
+	c->probe_len = c->noise * 10 > c->base ? 4 : 2;
+	set_change(c, l);
+	describe(c, l, to, sizeof(to));
+	if (g >= 0)
+		snprintf(ev->why, sizeof(ev->why), "%s group %d (%.3f of its accesses missed, "
+			 "%llu misses): %s; against %llu misses per interval, spread %llu", what,
+			 g, miss_ratio(&c->last[g]), (unsigned long long)c->last[g].misses, to,
+			 (unsigned long long)c->base, (unsigned long long)c->noise);
+	else
+		snprintf(ev->why, sizeof(ev->why), "all shared measured again against %llu "
+			 "misses per interval, spread %llu", (unsigned long long)c->base,
+			 (unsigned long long)c->noise);
+	say(ev, "probe", true, c->base, 0);
+	return true;
+}
+
+/* A bound group with room gives a way back, to be kept only while it holds. */
+static bool bound_trim(struct rdt_ctl *c, const struct rdt_ctl_sample *s,
+		       struct rdt_ctl_event *ev)
+{
+	for (unsigned int b = 0; b < c->n; b++) {
+		struct rdt_ctl_layout l = c->cur;
+
+		if (!bounded(c, b))
+			continue;
+		c->met_run[b] = bound_load(c, b, s) < 0.8 ? c->met_run[b] + 1 : 0;
+		if (c->met_run[b] < 5 || l.kind[b] != RDT_CTL_RESERVED || l.w[b] < 2 ||
+		    c->backoff_until[b][MV_SHRINK] > c->t)
+			continue;
+		l.w[b]--;
+		if (!layout_ok(c, &l))
+			continue;
+		c->met_run[b] = 0;
+		if (start_probe(c, &l, (int)b, MV_SHRINK, ev, "a way back from"))
+			return true;
+	}
+	return false;
+}
+
+static void steady(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t tot,
+		   struct rdt_ctl_event *ev)
+{
+	struct rdt_ctl_layout l;
+	int b = over_bound(c, s), g, m;
+	uint64_t allowance;
+
+	if (b >= 0 && c->t >= c->bound_hold && bound_move(c, (unsigned int)b, s, ev))
+		return;
+	if (c->changed_last) {
+		c->changed_last = false;	/* a transitional interval: not cur's figure */
+		return;
+	}
+	if (c->nhist >= 2) {
+		baseline(c);
+		uint64_t jump = 4 * c->noise + c->base / 7;
+
+		jump = jump < 64 ? 64 : jump;
+		if ((tot > c->base && tot - c->base > jump) ||
+		    (tot < c->base && c->base - tot > jump)) {
+			snprintf(ev->why, sizeof(ev->why), "%llu misses against %llu per interval "
+				 "(spread %llu): refused moves may be tried again",
+				 (unsigned long long)tot, (unsigned long long)c->base,
+				 (unsigned long long)c->noise);
+			say(ev, "phase", false, c->base, tot);
+			c->shared_rate = all_shared(c, &c->cur) ? tot : 0;
+			memset(c->backoff_until, 0, sizeof(c->backoff_until));
+			memset(c->backoff_len, 0, sizeof(c->backoff_len));
+			c->shared_gap = SHARED_GAP_MIN;
+			c->shared_due = c->t + 2;
+			c->next_probe = c->t + 2;
+			c->nhist = 0;
+			hist_add(c, tot);
+			return;
+		}
+	}
+	hist_add(c, tot);
+	if (all_shared(c, &c->cur))
+		c->shared_rate = tot;
+	else if (c->shared_rate > tot)
+		c->earned += c->shared_rate - tot;
+	if (c->nhist < 2 || c->t < c->next_probe)
+		return;
+	/*
+	 * Not while the cache still fills (fewer misses so far than twice its
+	 * lines, and falling): cold misses, which no layout saves, would pass
+	 * for a gain.
+	 */
+	if (c->t < 12 && c->seen < 2 * (c->way_bytes / 64) * c->nallowed &&
+	    c->hist[c->nhist - 1] <= c->hist[c->nhist - 2])
+		return;
+	baseline(c);
+	allowance = c->seen / 100 + 25ull * c->n + c->earned / 2;
+	if (c->spent >= allowance)
+		return;
+	if (b < 0 && bound_trim(c, s, ev))
+		return;
+	/* all shared is measured again even where there is little to gain: it is the floor */
+	if (!all_shared(c, &c->cur) && c->t >= c->shared_due) {
+		shared_of(c, &l);
+		if (start_probe(c, &l, -1, 0, ev, "all shared"))
+			return;
+	}
+	/* nothing to gain beyond the noise */
+	if (c->base < 64)
+		return;
+	if (pick(c, &l, &g, &m) >= 0)
+		start_probe(c, &l, g, m, ev, mv_name[m]);
+}
+
+void rdt_ctl_step(struct rdt_ctl *c, const struct rdt_ctl_sample *s, struct rdt_ctl_event *ev)
+{
+	uint64_t tot = total(c, s);
+	int before = c->phase;
+
+	memset(ev, 0, sizeof(*ev));
+	memcpy(c->last, s, c->n * sizeof(*s));
+	c->seen += tot;
+	if (c->writes)
+		c->writes[(c->t + 1) % c->window] = 0;	/* the slot the next interval reuses */
+	if (c->phase == PROBING)
+		probing(c, s, tot, ev);
+	else
+		steady(c, s, tot, ev);
+	if (ev->changed && !(before == STEADY && c->phase == PROBING))
+		c->changed_last = true;
+	c->t++;
+}
+
+bool rdt_ctl_adopt(struct rdt_ctl *c, const struct rdt_ctl_layout *l)
+{
+	for (unsigned int i = 0; i < c->n; i++)
+		if (l->kind[i] > RDT_CTL_RESERVED ||
+		    ((c->goal[i].exclusive || bounded(c, i)) && l->kind[i] == RDT_CTL_CONFINED) ||
+		    (c->goal[i].exclusive && l->kind[i] != RDT_CTL_RESERVED))
+			return false;
+	if (!layout_ok(c, l))
+		return false;
+	c->cur = *l;
+	c->prev = *l;
+	return true;
+}

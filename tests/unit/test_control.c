@@ -1,0 +1,518 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * test_control: the closed-loop controller (lib/control, docs/control.md).
+ * The engine alone, fed figures: the masks of each kind of place, a probe
+ * kept when it beats the layout it replaced by more than the spread and
+ * rolled back when it does not, a bound met by a block of its own at once,
+ * the write limit, the ways it may use. The simulated run through the API:
+ * the exact records of a small run (checked by hand), the controller off
+ * equal to rdtalloc_sim_replay, determinism, every refused input naming
+ * what was wrong and changing nothing. The kept configuration: the state
+ * file's "control" member, read back by a new handle, a removed group
+ * dropping out.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <json-c/json.h>
+
+#include "test_api_util.h"
+#include "control/control.h"
+
+#define M256 "topology=package:1 l3:1(size=256KiB) core:2 pu:1;l3.cbm_len=16;tasks=virtual"
+
+static char dir[64];
+
+static int setup(void **state)
+{
+	tu_mkdtemp(dir);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	tu_rm_rf(dir);
+	return 0;
+}
+
+/* ---- the engine ------------------------------------------------------------ */
+
+static void engine(struct rdt_ctl *c, unsigned int n, uint64_t allowed,
+		   const struct rdt_ctl_goal *goals, unsigned int writes)
+{
+	struct rdt_ctl_goal none[RDT_CTL_MAX] = { 0 };
+	char err[128];
+
+	assert_int_equal(rdt_ctl_init(c, n, allowed, 4096, goals ? goals : none, writes, 60, err,
+				      sizeof(err)), 0);
+}
+
+static void test_masks(void **state)
+{
+	struct rdt_ctl c;
+	struct rdt_ctl_layout l;
+	uint64_t m[4];
+
+	memset(&l, 0, sizeof(l));
+	engine(&c, 4, 0xfff0, NULL, 0);	/* ways 4..15 */
+	rdt_ctl_masks(&c, &l, m);
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(m[i], 0xfff0);
+	l.kind[0] = RDT_CTL_CONFINED, l.w[0] = 2;
+	l.kind[1] = RDT_CTL_RESERVED, l.w[1] = 3;
+	l.kind[2] = RDT_CTL_RESERVED, l.w[2] = 1;
+	rdt_ctl_masks(&c, &l, m);
+	assert_int_equal(m[0], 0x0030);		/* the lowest two of the pool */
+	assert_int_equal(m[1], 0xe000);		/* blocks from the top, in order */
+	assert_int_equal(m[2], 0x1000);
+	assert_int_equal(m[3], 0x0ff0);		/* shared: every way not reserved */
+	rdt_ctl_free(&c);
+}
+
+static void test_init_refused(void **state)
+{
+	struct rdt_ctl_goal g[3] = {
+		{ .bound_ratio = 0.1, .bound_bytes = 0, .exclusive = false },
+		{ .bound_ratio = 0, .bound_bytes = 0, .exclusive = true },
+		{ .bound_ratio = 0, .bound_bytes = 0, .exclusive = false },
+	};
+	struct rdt_ctl c;
+	char err[160];
+
+	assert_int_equal(rdt_ctl_init(&c, 2, 0xf0f, 4096, g, 0, 60, err, sizeof(err)), -EINVAL);
+	tu_msg_has(err, "not one contiguous run");
+	assert_int_equal(rdt_ctl_init(&c, 2, 0, 4096, g, 0, 60, err, sizeof(err)), -EINVAL);
+	tu_msg_has(err, "no way is left");
+	assert_int_equal(rdt_ctl_init(&c, 3, 0x3, 4096, g, 0, 60, err, sizeof(err)), -EINVAL);
+	tu_msg_has(err, "2 groups with a bound or exclusive need a block each, and 2 ways");
+	assert_int_equal(rdt_ctl_init(&c, 0, 0xff, 4096, g, 0, 60, err, sizeof(err)), -EINVAL);
+	assert_int_equal(rdt_ctl_init(&c, 65, 0xff, 4096, g, 0, 60, err, sizeof(err)), -EINVAL);
+	tu_msg_has(err, "65 groups");
+}
+
+static void feed(struct rdt_ctl *c, uint64_t m0, uint64_t m1, struct rdt_ctl_event *ev)
+{
+	struct rdt_ctl_sample s[2] = {
+		{ .accesses = 1000, .misses = m0, .occ_bytes = 8192 },
+		{ .accesses = 1000, .misses = m1, .occ_bytes = 8192 },
+	};
+
+	rdt_ctl_step(c, s, ev);
+}
+
+/*
+ * Group 1 misses all it touches (a stream), group 0 half: confining group
+ * 1 is probed first; the figures then say whether it helped.
+ */
+static void test_probe_kept(void **state)
+{
+	struct rdt_ctl c;
+	struct rdt_ctl_event ev;
+	uint64_t m[2];
+
+	engine(&c, 2, 0xff, NULL, 0);
+	feed(&c, 500, 1000, &ev);		/* 0: cold, no baseline */
+	assert_null(ev.action);
+	feed(&c, 500, 1000, &ev);		/* 1: the baseline */
+	assert_null(ev.action);
+	feed(&c, 500, 1000, &ev);		/* 2: two of it, no spread; probe */
+	assert_string_equal(ev.action, "probe");
+	assert_true(ev.changed);
+	tu_msg_has(ev.why, "confine group 1");
+	rdt_ctl_masks(&c, &c.cur, m);
+	assert_int_equal(m[0], 0xff);
+	assert_int_equal(m[1], 0x01);
+	feed(&c, 300, 1000, &ev);		/* the probe's first interval: not decided */
+	assert_null(ev.action);
+	feed(&c, 100, 1000, &ev);		/* 1100 against 1500: kept */
+	assert_string_equal(ev.action, "keep");
+	assert_false(ev.changed);
+	assert_int_equal(ev.base, 1500);
+	assert_int_equal(ev.measured, 1100);
+	rdt_ctl_masks(&c, &c.cur, m);
+	assert_int_equal(m[1], 0x01);
+	rdt_ctl_free(&c);
+}
+
+static void test_probe_rolled_back(void **state)
+{
+	struct rdt_ctl c;
+	struct rdt_ctl_event ev;
+	uint64_t m[2];
+
+	engine(&c, 2, 0xff, NULL, 0);
+	feed(&c, 500, 1000, &ev);
+	feed(&c, 500, 1000, &ev);
+	feed(&c, 500, 1000, &ev);
+	assert_string_equal(ev.action, "probe");
+	feed(&c, 1400, 1000, &ev);		/* 2400 against 1500: plainly worse at once */
+	assert_string_equal(ev.action, "rollback");
+	assert_true(ev.changed);
+	tu_msg_has(ev.why, "worse at once: 2400 misses per interval in 1 of the probe against 1500");
+	rdt_ctl_masks(&c, &c.cur, m);
+	assert_int_equal(m[0], 0xff);
+	assert_int_equal(m[1], 0xff);
+	/* the same move is not tried again soon */
+	for (int i = 0; i < 16; i++) {
+		feed(&c, 500, 1000, &ev);
+		if (ev.action && !strcmp(ev.action, "probe"))
+			assert_null(strstr(ev.why, "confine group 1"));
+	}
+	rdt_ctl_free(&c);
+}
+
+/* A gain within the margin is no gain: rolled back after the probe's second interval. */
+static void test_probe_within_noise(void **state)
+{
+	struct rdt_ctl c;
+	struct rdt_ctl_event ev;
+
+	engine(&c, 2, 0xff, NULL, 0);
+	feed(&c, 500, 1000, &ev);
+	feed(&c, 450, 1000, &ev);
+	feed(&c, 550, 1000, &ev);		/* 1500 a interval, spread 100: margin 200 */
+	assert_string_equal(ev.action, "probe");
+	feed(&c, 450, 1000, &ev);
+	assert_null(ev.action);
+	feed(&c, 350, 1000, &ev);		/* 1350 against 1500: no better */
+	assert_string_equal(ev.action, "rollback");
+	tu_msg_has(ev.why, "no better: 1350 misses per interval in 2 of the probe against 1500");
+	rdt_ctl_free(&c);
+}
+
+/* A group over its miss-ratio bound gets a block of its own at once. */
+static void test_bound(void **state)
+{
+	struct rdt_ctl_goal g[2] = {
+		{ .bound_ratio = 0.1, .bound_bytes = 0, .exclusive = false },
+		{ .bound_ratio = 0, .bound_bytes = 0, .exclusive = false },
+	};
+	struct rdt_ctl_sample s[2] = {
+		{ .accesses = 1000, .misses = 300, .occ_bytes = 3 * 4096 },
+		{ .accesses = 1000, .misses = 1000, .occ_bytes = 5 * 4096 },
+	};
+	struct rdt_ctl c;
+	struct rdt_ctl_event ev;
+	uint64_t m[2];
+
+	engine(&c, 2, 0xff, g, 0);
+	rdt_ctl_step(&c, s, &ev);
+	assert_string_equal(ev.action, "bound");
+	assert_true(ev.changed);
+	tu_msg_has(ev.why, "group 0 at 3.00 of its bound: gets 3 ways of its own");
+	rdt_ctl_masks(&c, &c.cur, m);
+	assert_int_equal(m[0], 0xe0);
+	assert_int_equal(m[1], 0x1f);
+	/* still over after the transitional interval: a larger block */
+	rdt_ctl_step(&c, s, &ev);
+	assert_null(ev.action);
+	rdt_ctl_step(&c, s, &ev);
+	assert_string_equal(ev.action, "bound");
+	rdt_ctl_masks(&c, &c.cur, m);
+	assert_int_equal(m[0], 0xf8);
+	assert_int_equal(m[1], 0x07);
+	rdt_ctl_free(&c);
+}
+
+/* Two writes a window: a probe needs room for itself and its undo. */
+static void test_write_limit(void **state)
+{
+	struct rdt_ctl c;
+	struct rdt_ctl_event ev;
+
+	engine(&c, 2, 0xff, NULL, 1);
+	for (int i = 0; i < 10; i++) {
+		feed(&c, 500, 1000, &ev);
+		assert_null(ev.action);
+	}
+	rdt_ctl_free(&c);
+	engine(&c, 2, 0xff, NULL, 2);
+	feed(&c, 500, 1000, &ev);
+	feed(&c, 500, 1000, &ev);
+	feed(&c, 500, 1000, &ev);
+	assert_string_equal(ev.action, "probe");
+	rdt_ctl_free(&c);
+}
+
+/* ---- the simulated run --------------------------------------------------------- */
+
+static void put64(FILE *f, uint64_t v)
+{
+	for (int i = 0; i < 8; i++, v >>= 8)
+		fputc((int)(v & 0xff), f);
+}
+
+/* n accesses of a loop over lines lines from base */
+static void trace(const char *name, uint64_t base, uint64_t lines, uint64_t n)
+{
+	char path[128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fwrite("RDTTRC01", 1, 8, f);
+	put64(f, n);
+	for (uint64_t i = 0; i < n; i++)
+		put64(f, (base + (lines ? i % lines : i)) << 2);
+	fclose(f);
+}
+
+struct rec {
+	int n, decisions;
+	char text[8192];
+	size_t len;
+};
+
+static int record(const struct rdtalloc_control_record *rec, void *arg)
+{
+	struct rec *o = arg;
+
+	if (rec->kind == RDTALLOC_CONTROL_DECISION) {
+		o->decisions++;
+		return 0;
+	}
+	o->len += (size_t)snprintf(o->text + o->len, sizeof(o->text) - o->len, "%llu:",
+				   (unsigned long long)rec->interval);
+	for (size_t i = 0; i < rec->ngroups; i++)
+		o->len += (size_t)snprintf(o->text + o->len, sizeof(o->text) - o->len,
+					   " %s %llx %llu/%llu %llu %llu", rec->groups[i].group,
+					   (unsigned long long)rec->groups[i].mask,
+					   (unsigned long long)rec->groups[i].misses,
+					   (unsigned long long)rec->groups[i].accesses,
+					   (unsigned long long)rec->groups[i].llc_occupancy,
+					   (unsigned long long)rec->groups[i].mbm_total);
+	o->len += (size_t)snprintf(o->text + o->len, sizeof(o->text) - o->len, ";");
+	o->n++;
+	return 0;
+}
+
+static char tpath[8][160];
+static const char *tp[8];
+
+static const char *tpath_of(int i, const char *name)
+{
+	snprintf(tpath[i], sizeof(tpath[i]), "%s/%s", dir, name);
+	tp[i] = tpath[i];
+	return tpath[i];
+}
+
+/*
+ * By hand: 256 sets x 16 ways. Group a loops over 512 lines (2 a set),
+ * 1000 accesses of them in two phases (600 + 400); b streams 700 lines.
+ * K = 300: intervals of 300 each, a straddles its phases in interval 2, b
+ * runs out in interval 2 (100 accesses) and still holds its 700 lines.
+ */
+static void test_sim_exact(void **state)
+{
+	RDTALLOC_OPTS(rdtalloc_control_conf, conf, .cache_id = -1, .interval_accesses = 300,
+		      .flags = RDTALLOC_CONTROL_OFF);
+	struct rdtalloc_control_group g[2] = { { 0 } };
+	struct rec o = { 0 };
+	rdtalloc_t *r = tu_open(dir, M256, 0);
+
+	trace("a1", 1u << 20, 512, 600);
+	trace("a2", 1u << 20, 512, 400);
+	trace("b", 1u << 24, 0, 700);
+	tpath_of(0, "a1");
+	tpath_of(1, "a2");
+	tpath_of(2, "b");
+	g[0] = (struct rdtalloc_control_group){ .sz = sizeof(g[0]), .group = "a", .ntraces = 2,
+						 .traces = &tp[0] };
+	g[1] = (struct rdtalloc_control_group){ .sz = sizeof(g[1]), .group = "b", .ntraces = 1,
+						 .traces = &tp[2] };
+	assert_ok(r, rdtalloc_control_sim_run(r, &conf, 2, g, record, &o));
+	/*
+	 * a: 300 misses (cold), then 212 of the next 300 (lines 300..511 cold,
+	 * 0..87 hit), then all hit (the second phase loops over the same lines);
+	 * b: every access misses; occupancy in lines x 64 at each end.
+	 */
+	assert_string_equal(o.text,
+		"0: a ffff 300/300 19200 19200 b ffff 300/300 19200 19200;"
+		"1: a ffff 212/300 32768 13568 b ffff 300/300 38400 19200;"
+		"2: a ffff 0/300 32768 0 b ffff 100/100 44800 6400;"
+		"3: a ffff 0/100 32768 0 b ffff 0/0 44800 0;");
+	assert_int_equal(o.decisions, 0);
+	rdtalloc_close(r);
+}
+
+/* The controller off is the replay of the same traces: the same totals. */
+static void test_sim_off_is_replay(void **state)
+{
+	RDTALLOC_OPTS(rdtalloc_control_conf, conf, .cache_id = -1, .interval_accesses = 1000,
+		      .flags = RDTALLOC_CONTROL_OFF);
+	struct rdtalloc_cache_geometry geo = { .sz = sizeof(geo) };
+	struct rdtalloc_replay_group out[2] = { { .sz = sizeof(out[0]) }, { .sz = sizeof(out[0]) } };
+	struct rdtalloc_control_group g[2] = { { 0 } };
+	const char *names[2] = { "a", "b" };
+	struct rec o = { 0 }, o2 = { 0 };
+	uint64_t sum[2] = { 0 };
+	rdtalloc_t *r = tu_open(dir, M256, 0);
+
+	trace("x", 1u << 20, 3000, 20000);
+	trace("y", 1u << 24, 0, 20000);
+	tpath_of(0, "x");
+	tpath_of(1, "y");
+	assert_ok(r, rdtalloc_group_create(r, "a"));
+	assert_ok(r, rdtalloc_group_create(r, "b"));
+	assert_ok(r, rdtalloc_sim_replay(r, -1, 2, names, tp, 0, &geo, out));
+	for (int i = 0; i < 2; i++)
+		g[i] = (struct rdtalloc_control_group){ .sz = sizeof(g[0]), .group = names[i],
+							 .ntraces = 1, .traces = &tp[i] };
+	assert_ok(r, rdtalloc_control_sim_run(r, &conf, 2, g, record, &o));
+	assert_int_equal(o.n, 20);
+	for (char *p = o.text; (p = strchr(p, ':')); p++) {
+		unsigned long long m0, m1;
+
+		assert_int_equal(sscanf(p, ": a %*x %llu/%*u %*u %*u b %*x %llu/", &m0, &m1), 2);
+		sum[0] += m0;
+		sum[1] += m1;
+	}
+	assert_int_equal(sum[0], out[0].misses);
+	assert_int_equal(sum[1], out[1].misses);
+	/* controlled: deterministic, and it confines the stream */
+	conf.flags = 0;
+	memset(&o, 0, sizeof(o));
+	assert_ok(r, rdtalloc_control_sim_run(r, &conf, 2, g, record, &o));
+	assert_ok(r, rdtalloc_control_sim_run(r, &conf, 2, g, record, &o2));
+	assert_string_equal(o.text, o2.text);
+	assert_int_equal(o.decisions, o2.decisions);
+	assert_true(o.decisions > 0);
+	assert_non_null(strstr(o.text, "b 1 "));
+	rdtalloc_close(r);
+}
+
+static void test_sim_refused(void **state)
+{
+	RDTALLOC_OPTS(rdtalloc_control_conf, conf, .cache_id = -1, .interval_accesses = 100);
+	struct rdtalloc_control_group g[2] = { { 0 } };
+	char before[4096], after[4096], path[128];
+	rdtalloc_t *r = tu_open(dir, M256, 0);
+	FILE *f;
+	size_t n1, n2;
+
+	trace("x", 1u << 20, 100, 1000);
+	tpath_of(0, "x");
+	tpath_of(1, "missing");
+	assert_ok(r, rdtalloc_group_create(r, "keep"));
+	snprintf(path, sizeof(path), "%s/state.json", dir);
+	f = fopen(path, "r");
+	n1 = fread(before, 1, sizeof(before), f);
+	fclose(f);
+	g[0] = (struct rdtalloc_control_group){ .sz = sizeof(g[0]), .group = "a", .ntraces = 1,
+						 .traces = &tp[0] };
+	g[1] = g[0];
+	assert_err(r, rdtalloc_control_sim_run(r, &conf, 2, g, NULL, NULL), -EINVAL);
+	assert_errmsg_has(r, "group a is given twice");
+	g[1].group = "b";
+	g[1].traces = &tp[1];
+	assert_err(r, rdtalloc_control_sim_run(r, &conf, 2, g, NULL, NULL), -EINVAL);
+	assert_errmsg_has(r, "group b:");
+	assert_errmsg_has(r, "missing");
+	g[1].ntraces = 0;
+	assert_err(r, rdtalloc_control_sim_run(r, &conf, 2, g, NULL, NULL), -EINVAL);
+	assert_errmsg_has(r, "group b: no trace to run");
+	conf.interval_accesses = 0;
+	assert_err(r, rdtalloc_control_sim_run(r, &conf, 1, g, NULL, NULL), -EINVAL);
+	assert_errmsg_has(r, "0 accesses per interval");
+	conf.interval_accesses = 10;
+	conf.flags = RDTALLOC_CONTROL_STATIC;
+	g[0].mask = 0x10000;
+	assert_err(r, rdtalloc_control_sim_run(r, &conf, 1, g, NULL, NULL), -EINVAL);
+	assert_errmsg_has(r, "group a: mask 0x10000 has bits past the 16 ways");
+	conf.flags = 0;
+	conf.avoid = 0x0f0;
+	assert_err(r, rdtalloc_control_sim_run(r, &conf, 1, g, NULL, NULL), -EINVAL);
+	assert_errmsg_has(r, "not one contiguous run");
+	conf.avoid = 0;
+	g[0].bound_miss_ratio = 1.5;
+	assert_err(r, rdtalloc_control_sim_run(r, &conf, 1, g, NULL, NULL), -EINVAL);
+	assert_errmsg_has(r, "group a: a miss-ratio bound is above 0 and below 1");
+	g[0].bound_miss_ratio = 0;
+	assert_err(r, rdtalloc_control_sim_run(r, &conf, 65, g, NULL, NULL), -EINVAL);
+	assert_errmsg_has(r, "65 groups");
+	f = fopen(path, "r");
+	n2 = fread(after, 1, sizeof(after), f);
+	fclose(f);
+	assert_int_equal(n1, n2);
+	assert_memory_equal(before, after, n1);
+	rdtalloc_close(r);
+}
+
+/* ---- the kept configuration: its own member of the state file ------------------- */
+
+static void test_kept(void **state)
+{
+	RDTALLOC_OPTS(rdtalloc_control_conf, conf, .cache_id = -1, .interval_ms = 500,
+		      .writes_per_minute = 12, .avoid = 0x3);
+	struct rdtalloc_control_group g[3] = { { 0 } }, got[4];
+	struct rdtalloc_control_conf gc = { .sz = sizeof(gc) };
+	json_object *o, *c;
+	char path[128];
+	rdtalloc_t *r = tu_open(dir, M256, 0);
+
+	assert_ok(r, rdtalloc_group_create(r, "db"));
+	assert_ok(r, rdtalloc_group_create(r, "web"));
+	assert_ok(r, rdtalloc_group_create(r, "batch"));
+	g[0] = (struct rdtalloc_control_group){ .sz = sizeof(g[0]), .group = "db",
+						 .bound_bytes_per_sec = 200000000 };
+	g[1] = (struct rdtalloc_control_group){ .sz = sizeof(g[0]), .group = "web",
+						 .exclusive = 1 };
+	g[2] = (struct rdtalloc_control_group){ .sz = sizeof(g[0]), .group = "batch" };
+	assert_ok(r, rdtalloc_control_set(r, &conf, 3, g));
+	rdtalloc_close(r);
+	/* the state file has it as "control", groups by sequence number */
+	snprintf(path, sizeof(path), "%s/state.json", dir);
+	o = json_object_from_file(path);
+	assert_non_null(o);
+	assert_true(json_object_object_get_ex(o, "control", &c));
+	assert_int_equal(json_object_array_length(json_object_object_get(c, "groups")), 3);
+	json_object_put(o);
+	r = tu_open(dir, NULL, 0);
+	got[0].sz = sizeof(got[0]);
+	assert_int_equal(rdtalloc_control_get(r, &gc, got, 4), 3);
+	assert_int_equal(gc.interval_ms, 500);
+	assert_int_equal(gc.writes_per_minute, 12);
+	assert_int_equal(gc.avoid, 0x3);
+	assert_string_equal(got[0].group, "db");
+	assert_int_equal(got[0].bound_bytes_per_sec, 200000000);
+	assert_string_equal(got[1].group, "web");
+	assert_int_equal(got[1].exclusive, 1);
+	/* a group removed drops out */
+	assert_ok(r, rdtalloc_group_remove(r, "web"));
+	assert_int_equal(rdtalloc_control_get(r, &gc, got, 4), 2);
+	assert_string_equal(got[1].group, "batch");
+	/* refused: a group that is not there, the default group; nothing changes */
+	g[1].group = "nope";
+	assert_err(r, rdtalloc_control_set(r, &conf, 3, g), -ENOENT);
+	g[1].group = "default";
+	assert_err(r, rdtalloc_control_set(r, &conf, 3, g), -EINVAL);
+	assert_errmsg_has(r, "the default group is not the controller's to change");
+	assert_int_equal(rdtalloc_control_get(r, &gc, got, 4), 2);
+	/* cleared */
+	assert_ok(r, rdtalloc_control_set(r, &conf, 0, NULL));
+	assert_int_equal(rdtalloc_control_get(r, &gc, got, 4), 0);
+	rdtalloc_close(r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_masks),
+		cmocka_unit_test(test_init_refused),
+		cmocka_unit_test(test_probe_kept),
+		cmocka_unit_test(test_probe_rolled_back),
+		cmocka_unit_test(test_probe_within_noise),
+		cmocka_unit_test(test_bound),
+		cmocka_unit_test(test_write_limit),
+		cmocka_unit_test_setup_teardown(test_sim_exact, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sim_off_is_replay, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sim_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_kept, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
