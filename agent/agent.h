@@ -11,6 +11,7 @@
  * main.c: options, the one-agent-per-state lock, the loop, logging, status.
  * membership.c: the BPF program's events (or the fallback scan).
  * metrics.c: GET /metrics and /healthz (libmicrohttpd, its own thread).
+ * control.c: --control, the state's controller (its own thread and context).
  */
 #ifndef RDT_AGENT_H
 #define RDT_AGENT_H
@@ -33,6 +34,8 @@ struct agent_stats {
 	double lag_sum;
 	double last_sync;		/* CLOCK_REALTIME seconds of the last good sync */
 	double started;
+	/* --control: the controller's intervals, decisions and failed runs */
+	uint64_t control_intervals, control_decisions, control_errors;
 	char last_error[256];
 	bool bpf;			/* membership from the BPF program, else the scan */
 };
@@ -46,6 +49,7 @@ struct agent {
 	double interval;		/* seconds between drift checks */
 	double scan;			/* seconds between full syncs (the fallback's pace) */
 	bool no_bpf;
+	bool control;			/* --control: run the state's controller */
 	const char *config;		/* --config: applied (pruning) at start and when it changes */
 	char config_sum[65];		/* what was applied last: its text's FNV-1a, hex */
 	char config_bad[65];		/* what failed last (said once, tried each tick) */
@@ -71,6 +75,11 @@ int membership_refresh(struct membership *m);
 /* Read the events that arrived and place their tasks; 0 or a negative errno. */
 int membership_poll(struct membership *m);
 uint64_t membership_lost(struct membership *m);
+
+/* control.c: the controller's thread, or NULL with why */
+struct control;
+struct control *control_start(struct agent *a, char *why, size_t len);
+void control_stop(struct control *c);
 
 /* metrics.c */
 struct metrics;

@@ -39,7 +39,7 @@ const double agent_lag_le[AGENT_LAG_BUCKETS] = {
 static const char usage_text[] =
 "Usage: rdtalloc-agent [--backend NAME] [--state-dir DIR] [--machine DESC]\n"
 "                      [--resctrl-root DIR] [--msr-root DIR] [--listen ADDR:PORT|none]\n"
-"                      [--interval S] [--scan S] [--no-bpf] [--config FILE]\n"
+"                      [--interval S] [--scan S] [--no-bpf] [--config FILE] [--control]\n"
 "Keeps one state true between commands: tasks joining bound cgroups placed,\n"
 "drift repaired, containers gone without poststop released; serves /metrics.\n"
 "  --listen ADDR:PORT  where /metrics and /healthz are served (default\n"
@@ -49,6 +49,8 @@ static const char usage_text[] =
 "  --no-bpf            no BPF program: scan every --scan seconds instead\n"
 "  --config FILE       a configuration (docs/config.md) applied with --prune at\n"
 "                      start and whenever the file changes (a ConfigMap)\n"
+"  --control           run the controller the state keeps (rdtctl control set;\n"
+"                      docs/control.md), its decisions logged\n"
 "See docs/agent.md and rdtctl(1), rdtctl agent.\n";
 
 static bool g_quiet_log;
@@ -121,7 +123,7 @@ static const char *env(const char *name)
 static int parse_args(struct agent *a, int argc, char **argv)
 {
 	enum { O_BACKEND = 256, O_STATE, O_MACHINE, O_RESCTRL, O_MSR, O_LISTEN, O_INTERVAL,
-	       O_SCAN, O_NOBPF, O_VERSION, O_CONFIG };
+	       O_SCAN, O_NOBPF, O_VERSION, O_CONFIG, O_CONTROL };
 	static const struct option opts[] = {
 		{ "backend", required_argument, NULL, O_BACKEND },
 		{ "state-dir", required_argument, NULL, O_STATE },
@@ -133,6 +135,7 @@ static int parse_args(struct agent *a, int argc, char **argv)
 		{ "scan", required_argument, NULL, O_SCAN },
 		{ "no-bpf", no_argument, NULL, O_NOBPF },
 		{ "config", required_argument, NULL, O_CONFIG },
+		{ "control", no_argument, NULL, O_CONTROL },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, O_VERSION },
 		{ NULL, 0, NULL, 0 },
@@ -181,6 +184,9 @@ static int parse_args(struct agent *a, int argc, char **argv)
 			break;
 		case O_CONFIG:
 			a->config = optarg;
+			break;
+		case O_CONTROL:
+			a->control = true;
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
@@ -414,6 +420,7 @@ int main(int argc, char **argv)
 	struct agent a = { 0 };
 	struct membership *memb = NULL;
 	struct metrics *met = NULL;
+	struct control *ctl = NULL;
 	struct epoll_event ev, evs[8];
 	struct itimerspec its = { 0 };
 	double next_full;
@@ -461,6 +468,10 @@ int main(int argc, char **argv)
 			agent_log("%s", why);
 			goto out;
 		}
+	}
+	if (a.control && !(ctl = control_start(&a, why, sizeof(why)))) {
+		agent_log("%s", why);
+		goto out;
 	}
 	inotify_add_watch(ifd, a.dir, IN_MOVED_TO | IN_CLOSE_WRITE);
 	its.it_interval.tv_sec = (time_t)a.interval;
@@ -549,6 +560,7 @@ int main(int argc, char **argv)
 #endif
 	ret = 0;
 out:
+	control_stop(ctl);
 	metrics_stop(met);
 	membership_close(memb);
 	if (a.dir[0]) {

@@ -193,6 +193,12 @@ static void agent_figures(struct metrics *m, struct text *t)
 		"room for (a full sync follows).", s.events_lost);
 	counter(t, "rdtalloc_agent_errors_total", "Syncs and placements that failed.",
 		s.sync_errors + s.place_errors);
+	counter(t, "rdtalloc_agent_control_intervals_total", "Intervals the controller "
+		"measured (--control).", s.control_intervals);
+	counter(t, "rdtalloc_agent_control_decisions_total", "Decisions of the controller: "
+		"probes, keeps, rollbacks, bound moves, phase changes.", s.control_decisions);
+	counter(t, "rdtalloc_agent_control_errors_total", "Runs of the controller that failed "
+		"(it starts again).", s.control_errors);
 	family(t, "rdtalloc_agent_membership_lag_seconds", "histogram",
 	       "From a task's join to a bound cgroup to its placement in the group.");
 	for (i = 0; i < AGENT_LAG_BUCKETS; i++) {

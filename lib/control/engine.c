@@ -502,13 +502,14 @@ static int pick(struct rdt_ctl *c, struct rdt_ctl_layout *out, int *pg, int *pm)
 		/* a group that misses nearly all it touches gains nothing from more ways */
 		bool reuses = mr < 0.97;
 
-		score[MV_CONFINE] = mr >= 0.2 && others ? 4.0 + (double)s->misses * mr : 0;
+		/* a group pollutes by what it fills: its misses */
+		score[MV_CONFINE] = mr >= 0.2 && others && mine ? 4.0 + (double)s->misses * mr : 0;
 		score[MV_GROW] = reuses && mine ? 3.0 + (double)s->misses : 0;
 		score[MV_UNCONFINE] = reuses && mine ? 2.5 + (double)s->misses : 0;
 		score[MV_RESERVE] = mr < 0.5 && mine ? 2.0 + (double)s->misses * (1 - mr) : 0;
 		score[MV_SHRINK] = others ? 1.0 + 1.0 / (1.0 + (double)s->misses) : 0;
 		score[MV_UNRESERVE] = others || mine ? 0.5 : 0;
-		score[MV_SWAP] = others ? 4.5 + (double)s->misses * mr : 0;
+		score[MV_SWAP] = others && mine ? 4.5 + (double)s->misses * mr : 0;
 		for (unsigned int m = 0; m < MV_N; m++) {
 			struct rdt_ctl_layout l = c->cur;
 			/* a bound group changes by the bound's rules alone */

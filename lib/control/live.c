@@ -461,6 +461,38 @@ static int sleep_ms(unsigned int ms, volatile int *stop)
 	return stop && *stop;
 }
 
+/* The goals and groups of two configurations alike (the layout aside)? */
+static bool same_conf(const struct rdt_control_state *a, const struct rdt_control_state *b)
+{
+	if (a->n != b->n || a->cache_id != b->cache_id || a->avoid != b->avoid ||
+	    a->interval_ms != b->interval_ms || a->writes_per_minute != b->writes_per_minute)
+		return false;
+	for (size_t i = 0; i < a->n; i++)
+		if (a->g[i].seq != b->g[i].seq || a->g[i].bound_ratio != b->g[i].bound_ratio ||
+		    a->g[i].bound_bps != b->g[i].bound_bps || a->g[i].exclusive != b->g[i].exclusive)
+			return false;
+	return true;
+}
+
+/*
+ * The configuration as the state keeps it now: 0 the same, 1 changed (the
+ * loop starts again from it), -ENOENT cleared (the run ends).
+ */
+static int live_check(struct live *lv)
+{
+	rdtalloc_t *r = lv->r;
+	int ret = rdt_core_begin(r, false);
+
+	if (ret)
+		return ret;
+	if (!ctl_part(r->st)->n)
+		ret = rdt_fail(r, -ENOENT, "the controller's configuration was cleared "
+			       "(rdtctl control clear)");
+	else
+		ret = !same_conf(ctl_part(r->st), &lv->kept);
+	return rdt_core_end(r, false, ret);
+}
+
 static int live_loop(struct live *lv, uint64_t count, volatile int *stop,
 		     rdtalloc_control_cb cb, void *arg)
 {
@@ -481,6 +513,22 @@ static int live_loop(struct live *lv, uint64_t count, volatile int *stop,
 		};
 
 		if (sleep_ms(ms, stop))
+			break;
+		ret = live_check(lv);
+		if (ret == 1) {
+			/* changed by rdtctl control set: go on under the new one */
+			rdt_ctl_free(&lv->ctl);
+			lv->have_prev = false;
+			ret = live_open(lv);
+			if (!ret)
+				ret = live_read(lv);
+			if (ret)
+				break;
+			ms = lv->conf.interval_ms ? lv->conf.interval_ms : 1000;
+			rdt_ctl_masks(&lv->ctl, &lv->ctl.cur, masks);
+			continue;
+		}
+		if (ret)
 			break;
 		ret = live_read(lv);
 		if (ret)
