@@ -317,7 +317,7 @@ void ctx_close(void)
 
 static bool nomem;
 
-static void oom(void)
+static void out_of_memory(void)
 {
 	nomem = true;
 }
@@ -484,7 +484,7 @@ static void warnings(json_object *doc)
 		json_object *line = json_object_new_string_len(p, (int)n);
 
 		if (!line)
-			oom();
+			out_of_memory();
 		jpush(a, line);
 		p += n + (p[n] == '\n');
 	}
@@ -506,7 +506,7 @@ json_object *jobj(void)
 	json_object *o = json_object_new_object();
 
 	if (!o)
-		oom();
+		out_of_memory();
 	return o;
 }
 
@@ -515,7 +515,7 @@ json_object *jarr(void)
 	json_object *o = json_object_new_array();
 
 	if (!o)
-		oom();
+		out_of_memory();
 	return o;
 }
 
@@ -523,21 +523,21 @@ void jset(json_object *o, const char *key, json_object *v)
 {
 	if (!o || !v || json_object_object_add(o, key, v)) {
 		json_object_put(v);
-		oom();
+		out_of_memory();
 	}
 }
 
 void jset_null(json_object *o, const char *key)
 {
 	if (!o || json_object_object_add(o, key, NULL))
-		oom();
+		out_of_memory();
 }
 
 void jpush(json_object *a, json_object *v)
 {
 	if (!a || !v || json_object_array_add(a, v)) {
 		json_object_put(v);
-		oom();
+		out_of_memory();
 	}
 }
 
@@ -546,7 +546,7 @@ json_object *jstr(const char *s)
 	json_object *o = json_object_new_string(s ? s : "");
 
 	if (!o)
-		oom();
+		out_of_memory();
 	return o;
 }
 
@@ -555,7 +555,7 @@ json_object *jint(long long v)
 	json_object *o = json_object_new_int64(v);
 
 	if (!o)
-		oom();
+		out_of_memory();
 	return o;
 }
 
@@ -564,7 +564,7 @@ json_object *jbool(bool v)
 	json_object *o = json_object_new_boolean(v);
 
 	if (!o)
-		oom();
+		out_of_memory();
 	return o;
 }
 

@@ -72,7 +72,7 @@ static int parse_u64(const char *what, const char *text, int base, uint64_t lo, 
 	return 0;
 }
 
-static int find_group(struct rdtalloc_control_group *g, int n, const char *name, size_t len)
+static int ctl_group_index(struct rdtalloc_control_group *g, int n, const char *name, size_t len)
 {
 	for (int i = 0; i < n; i++)
 		if (strlen(g[i].group) == len && !strncmp(g[i].group, name, len))
@@ -93,7 +93,7 @@ static int apply_goals(struct control_args *ca, struct rdtalloc_control_group *g
 		char *end;
 		double v;
 
-		k = eq ? find_group(g, n, ca->bound[i], (size_t)(eq - ca->bound[i])) : -1;
+		k = eq ? ctl_group_index(g, n, ca->bound[i], (size_t)(eq - ca->bound[i])) : -1;
 		if (k < 0)
 			return usage_error("control: --bound '%s': give GROUP=RATIO or "
 					   "GROUP=BYTES/s, a group of the controller", ca->bound[i]);
@@ -112,7 +112,7 @@ static int apply_goals(struct control_args *ca, struct rdtalloc_control_group *g
 		g[k].bound_miss_ratio = v;
 	}
 	for (i = 0; i < ca->nexclusive; i++) {
-		k = find_group(g, n, ca->exclusive[i], strlen(ca->exclusive[i]));
+		k = ctl_group_index(g, n, ca->exclusive[i], strlen(ca->exclusive[i]));
 		if (k < 0)
 			return usage_error("control: --exclusive %s: not a group of the controller",
 					   ca->exclusive[i]);
@@ -122,7 +122,7 @@ static int apply_goals(struct control_args *ca, struct rdtalloc_control_group *g
 		const char *eq = strchr(ca->statics[i], '=');
 		int ret;
 
-		k = eq ? find_group(g, n, ca->statics[i], (size_t)(eq - ca->statics[i])) : -1;
+		k = eq ? ctl_group_index(g, n, ca->statics[i], (size_t)(eq - ca->statics[i])) : -1;
 		if (k < 0)
 			return usage_error("control: --static '%s': give GROUP=MASK (hex), a group "
 					   "of the run", ca->statics[i]);
@@ -285,7 +285,7 @@ static int control_sim_run(int argc, char **argv)
 		ret = parse_phases(argv[i], &g[i], paths, &used, sizeof(paths) / sizeof(paths[0]));
 		if (ret)
 			return ret;
-		if (find_group(g, i, g[i].group, strlen(g[i].group)) >= 0)
+		if (ctl_group_index(g, i, g[i].group, strlen(g[i].group)) >= 0)
 			return usage_error("control sim-run: group %s is given twice", g[i].group);
 	}
 	ret = apply_goals(&ca, g, argc);
@@ -352,7 +352,7 @@ static int control_set(int argc, char **argv)
 	for (i = 0; i < argc; i++) {
 		g[i].sz = sizeof(g[i]);
 		g[i].group = argv[i];
-		if (find_group(g, i, argv[i], strlen(argv[i])) >= 0)
+		if (ctl_group_index(g, i, argv[i], strlen(argv[i])) >= 0)
 			return usage_error("control set: group %s is given twice", argv[i]);
 	}
 	ret = apply_goals(&ca, g, argc);

@@ -143,10 +143,10 @@ struct parser {
 	size_t errlen;
 };
 
-static int fail(struct parser *p, int ret, const char *fmt, ...)
+static int conf_fail(struct parser *p, int ret, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-static int fail(struct parser *p, int ret, const char *fmt, ...)
+static int conf_fail(struct parser *p, int ret, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -164,7 +164,7 @@ static int fail(struct parser *p, int ret, const char *fmt, ...)
 
 static int fail_nomem(struct parser *p)
 {
-	return fail(p, -ENOMEM, "out of memory");
+	return conf_fail(p, -ENOMEM, "out of memory");
 }
 
 static bool is_blank(char c)
@@ -212,7 +212,7 @@ static uint64_t rehash_task(unsigned int v, void *arg)
 }
 
 /* The group called name, or -1. */
-static long find_group(struct parser *p, const char *name)
+static long conf_find_group(struct parser *p, const char *name)
 {
 	struct index_set *s = &p->names;
 	size_t i;
@@ -290,23 +290,23 @@ static int stmt_group(struct parser *p, const char *arg, size_t len)
 	long prev;
 
 	if (len == 0)
-		return fail(p, -EINVAL, "'group' needs a name, e.g. 'group p1'");
+		return conf_fail(p, -EINVAL, "'group' needs a name, e.g. 'group p1'");
 	for (size_t i = 0; i < len; i++) {
 		if (is_blank(arg[i]))
-			return fail(p, -EINVAL, "'group' takes one name, got '%s'",
+			return conf_fail(p, -EINVAL, "'group' takes one name, got '%s'",
 				    shown(arg, len, q));
 	}
 	if (len > RDTALLOC_NAME_MAX)
-		return fail(p, -EINVAL, "group name '%s' is longer than %d characters",
+		return conf_fail(p, -EINVAL, "group name '%s' is longer than %d characters",
 			    shown(arg, len, q), RDTALLOC_NAME_MAX);
 	memcpy(name, arg, len);
 	name[len] = '\0';
 	if (!rdt_name_valid(name))
-		return fail(p, -EINVAL, "invalid group name '%s': use 1 to %d of [A-Za-z0-9_.-], "
+		return conf_fail(p, -EINVAL, "invalid group name '%s': use 1 to %d of [A-Za-z0-9_.-], "
 			    "not starting with '.'", shown(arg, len, q), RDTALLOC_NAME_MAX);
-	prev = find_group(p, name);
+	prev = conf_find_group(p, name);
 	if (prev >= 0)
-		return fail(p, -EINVAL, "group %s is already defined at line %u", name,
+		return conf_fail(p, -EINVAL, "group %s is already defined at line %u", name,
 			    p->c->groups[prev].line);
 	if (p->c->ngroups == p->groups_cap && grow_groups(p))
 		return fail_nomem(p);
@@ -331,7 +331,7 @@ static int stmt_schema(struct parser *p, const char *arg, size_t len)
 	size_t need;
 
 	if (len == 0)
-		return fail(p, -EINVAL, "'schema' needs the schema text, e.g. 'schema L3:0=ff'");
+		return conf_fail(p, -EINVAL, "'schema' needs the schema text, e.g. 'schema L3:0=ff'");
 	need = *used + (*used ? 1 : 0) + len + 1;
 	if (need > *cap) {
 		size_t ncap = *cap ? *cap : 64;
@@ -366,7 +366,7 @@ static int stmt_mode(struct parser *p, const char *arg, size_t len)
 	char word[32];
 
 	if (g->mode >= 0)
-		return fail(p, -EINVAL, "group %s: 'mode' given twice (first on line %u)", g->name,
+		return conf_fail(p, -EINVAL, "group %s: 'mode' given twice (first on line %u)", g->name,
 			    g->mode_line);
 	snprintf(word, sizeof(word), "%.*s", (int)(len < 31 ? len : 31), arg);
 	if (!strcmp(word, "exclusive") || !strcmp(word, "exclusive force")) {
@@ -375,7 +375,7 @@ static int stmt_mode(struct parser *p, const char *arg, size_t len)
 	} else if (!strcmp(word, "shareable")) {
 		g->mode = 0;
 	} else {
-		return fail(p, -EINVAL, "mode '%s': use exclusive, exclusive force or shareable",
+		return conf_fail(p, -EINVAL, "mode '%s': use exclusive, exclusive force or shareable",
 			    word);
 	}
 	g->mode_line = p->line;
@@ -395,23 +395,23 @@ static int stmt_cgroup(struct parser *p, const char *arg, size_t len)
 	char q[48];
 
 	if (strcmp(g->name, "default") == 0)
-		return fail(p, -EINVAL, "the default group takes no 'cgroup' line: the cgroups "
+		return conf_fail(p, -EINVAL, "the default group takes no 'cgroup' line: the cgroups "
 			    "no other group holds are its already");
 	if (len == 0)
-		return fail(p, -EINVAL, "'cgroup' takes a cgroup path, e.g. "
+		return conf_fail(p, -EINVAL, "'cgroup' takes a cgroup path, e.g. "
 			    "'cgroup system.slice/myservice.service'");
 	if (len >= RDT_CGROUP_PATH_MAX)
-		return fail(p, -EINVAL, "cgroup path '%s' is longer than %d bytes",
+		return conf_fail(p, -EINVAL, "cgroup path '%s' is longer than %d bytes",
 			    shown(arg, len, q), RDT_CGROUP_PATH_MAX - 1);
 	for (unsigned int i = 0; i < p->c->ngroups; i++)
 		for (unsigned int k = 0; k < p->c->groups[i].ncgroups; k++)
 			if (strlen(p->c->groups[i].cgroups[k]) == len &&
 			    !memcmp(p->c->groups[i].cgroups[k], arg, len))
-				return fail(p, -EINVAL, "cgroup %s is already in group %s "
+				return conf_fail(p, -EINVAL, "cgroup %s is already in group %s "
 					    "(line %u)", shown(arg, len, q), p->c->groups[i].name,
 					    p->c->groups[i].cgroup_lines[k]);
 	if (p->ncgroups >= RDT_CGROUPS_MAX)
-		return fail(p, -EINVAL, "more than %d cgroups: the most a state holds",
+		return conf_fail(p, -EINVAL, "more than %d cgroups: the most a state holds",
 			    RDT_CGROUPS_MAX);
 	v = realloc(g->cgroups, (g->ncgroups + 1) * sizeof(*v));
 	if (v)
@@ -435,7 +435,7 @@ static int stmt_cpus(struct parser *p, const char *arg, size_t len)
 	int *cpus, ret;
 
 	if (strcmp(g->name, "default") == 0)
-		return fail(p, -EINVAL, "the default group takes no 'cpus' line: its CPUs are "
+		return conf_fail(p, -EINVAL, "the default group takes no 'cpus' line: its CPUs are "
 			    "those no other group holds");
 	list = strndup(arg, len);
 	if (!list)
@@ -443,7 +443,7 @@ static int stmt_cpus(struct parser *p, const char *arg, size_t len)
 	ret = rdt_cpulist_parse(list, &cpus, &n, msg, sizeof(msg));
 	free(list);
 	if (ret)
-		return fail(p, ret, "%s", msg);
+		return conf_fail(p, ret, "%s", msg);
 	if (!g->cpus_set)
 		g->cpus_line = p->line;
 	g->cpus_set = true;
@@ -457,7 +457,7 @@ static int stmt_cpus(struct parser *p, const char *arg, size_t len)
 		if (owner == (unsigned int)p->cur + 1)
 			continue;	/* listed again in this group: merged */
 		if (owner) {
-			ret = fail(p, -EINVAL, "CPU %d is already in group %s (line %u)", cpus[i],
+			ret = conf_fail(p, -EINVAL, "CPU %d is already in group %s (line %u)", cpus[i],
 				   p->c->groups[owner - 1].name, p->cpu_line[cpus[i]]);
 			free(cpus);
 			return ret;
@@ -485,13 +485,13 @@ static int task_id(struct parser *p, const char *s, size_t n, pid_t *tid)
 
 	for (size_t i = 0; i < n; i++) {
 		if (s[i] < '0' || s[i] > '9')
-			return fail(p, -EINVAL, "task id '%s' is not a decimal number",
+			return conf_fail(p, -EINVAL, "task id '%s' is not a decimal number",
 				    shown(s, n, q));
 		if (v <= INT_MAX)
 			v = v * 10 + (s[i] - '0');
 	}
 	if (v == 0 || v > INT_MAX)
-		return fail(p, -EINVAL, "task id '%s' is out of range (1 to %d)",
+		return conf_fail(p, -EINVAL, "task id '%s' is out of range (1 to %d)",
 			    shown(s, n, q), INT_MAX);
 	*tid = (pid_t)v;
 	return 0;
@@ -505,7 +505,7 @@ static int add_task_ref(struct parser *p, pid_t tid)
 	if (prev) {
 		if (prev->group == (unsigned int)p->cur)
 			return 0;
-		return fail(p, -EINVAL, "task %d is already in group %s (line %u)", (int)tid,
+		return conf_fail(p, -EINVAL, "task %d is already in group %s (line %u)", (int)tid,
 			    p->c->groups[prev->group].name, prev->line);
 	}
 	if (reserve((void **)&p->tasks, &p->tasks_cap, p->ntasks, 1, sizeof(*p->tasks)))
@@ -617,7 +617,7 @@ static int stmt_cdp(struct parser *p, const char *arg, size_t len)
 	int r, on;
 
 	if (p->cur >= 0)
-		return fail(p, -EINVAL, "'cdp' must come before the first group");
+		return conf_fail(p, -EINVAL, "'cdp' must come before the first group");
 	while (rl < len && !is_blank(arg[rl]))
 		rl++;
 	for (i = rl; i < len && is_blank(arg[i]); i++)
@@ -625,29 +625,29 @@ static int stmt_cdp(struct parser *p, const char *arg, size_t len)
 	v = arg + i;
 	vl = len - i;
 	if (rl == 0 || vl == 0)
-		return fail(p, -EINVAL, "%s", usage);
+		return conf_fail(p, -EINVAL, "%s", usage);
 	for (i = 0; i < vl; i++) {
 		if (is_blank(v[i]))
-			return fail(p, -EINVAL, "%s", usage);
+			return conf_fail(p, -EINVAL, "%s", usage);
 	}
 	if (rl >= sizeof(res))
-		return fail(p, -EINVAL, "cdp: unknown resource '%s' (L3 or L2)",
+		return conf_fail(p, -EINVAL, "cdp: unknown resource '%s' (L3 or L2)",
 			    shown(arg, rl, q));
 	memcpy(res, arg, rl);
 	res[rl] = '\0';
 	r = rdt_res_parse(res);
 	/* MB parses as a resource but has no code/data halves */
 	if (r < 0 || r >= RDT_NRES)
-		return fail(p, -EINVAL, "cdp: unknown resource '%s' (L3 or L2)", shown(res, rl, q));
+		return conf_fail(p, -EINVAL, "cdp: unknown resource '%s' (L3 or L2)", shown(res, rl, q));
 	if (vl == 2 && memcmp(v, "on", 2) == 0)
 		on = 1;
 	else if (vl == 3 && memcmp(v, "off", 3) == 0)
 		on = 0;
 	else
-		return fail(p, -EINVAL, "cdp %s: '%s' is not on or off", rdt_res_name(r),
+		return conf_fail(p, -EINVAL, "cdp %s: '%s' is not on or off", rdt_res_name(r),
 			    shown(v, vl, q));
 	if (p->c->cdp[r] >= 0)
-		return fail(p, -EINVAL, "cdp %s is already set at line %u", rdt_res_name(r),
+		return conf_fail(p, -EINVAL, "cdp %s is already set at line %u", rdt_res_name(r),
 			    p->c->cdp_line[r]);
 	p->c->cdp[r] = on;
 	p->c->cdp_line[r] = p->line;
@@ -695,24 +695,24 @@ static int machine_item(struct parser *p, enum rdt_res r, struct rdt_config_mach
 	int ret;
 
 	if (!key_value(w, wl, &kl, &v, &vl) || !vl)
-		return fail(p, -EINVAL, "machine %s: '%s' is not KEY=VALUE", rdt_res_name(r),
+		return conf_fail(p, -EINVAL, "machine %s: '%s' is not KEY=VALUE", rdt_res_name(r),
 			    shown(w, wl, q));
 	if (kl == 3 && !memcmp(w, "ids", 3)) {
 		if (m->ids)
-			return fail(p, -EINVAL, "machine %s: ids given twice", rdt_res_name(r));
+			return conf_fail(p, -EINVAL, "machine %s: ids given twice", rdt_res_name(r));
 		list = strndup(v, vl);
 		if (!list)
 			return fail_nomem(p);
 		ret = rdt_cpulist_parse(list, &m->ids, &m->nids, msg, sizeof(msg));
 		free(list);
 		if (ret)
-			return fail(p, ret, "machine %s: ids '%s': %s", rdt_res_name(r),
+			return conf_fail(p, ret, "machine %s: ids '%s': %s", rdt_res_name(r),
 				    shown(v, vl, q), msg);
 		return 0;
 	}
 	if (r != RDT_MB && kl == 7 && !memcmp(w, "cbm_len", 7)) {
 		if (!small_number(v, vl, RDT_MAX_CBM_LEN, &m->cbm_len))
-			return fail(p, -EINVAL, "machine %s: cbm_len '%s' is not 1..%d",
+			return conf_fail(p, -EINVAL, "machine %s: cbm_len '%s' is not 1..%d",
 				    rdt_res_name(r), shown(v, vl, q), RDT_MAX_CBM_LEN);
 		return 0;
 	}
@@ -724,17 +724,17 @@ static int machine_item(struct parser *p, enum rdt_res r, struct rdt_config_mach
 		else if (vl == 4 && !memcmp(v, "mbps", 4))
 			m->units = 2;
 		else
-			return fail(p, -EINVAL, "machine MB: units '%s' is not percent, amd or mbps",
+			return conf_fail(p, -EINVAL, "machine MB: units '%s' is not percent, amd or mbps",
 				    shown(v, vl, q));
 		return 0;
 	}
 	if (r == RDT_MB && kl == 3 && !memcmp(w, "max", 3)) {
 		if (!small_number(v, vl, UINT32_MAX, &m->max))
-			return fail(p, -EINVAL, "machine MB: max '%s' is not 1..%u",
+			return conf_fail(p, -EINVAL, "machine MB: max '%s' is not 1..%u",
 				    shown(v, vl, q), UINT32_MAX);
 		return 0;
 	}
-	return fail(p, -EINVAL, "machine %s: unknown key '%s' (expected ids, %s)",
+	return conf_fail(p, -EINVAL, "machine %s: unknown key '%s' (expected ids, %s)",
 		    rdt_res_name(r), shown(w, kl, q), r == RDT_MB ? "units or max" : "or cbm_len");
 }
 
@@ -750,21 +750,21 @@ static int stmt_machine(struct parser *p, const char *arg, size_t len)
 	int r, ret;
 
 	if (p->cur >= 0)
-		return fail(p, -EINVAL, "'machine' must come before the first group");
+		return conf_fail(p, -EINVAL, "'machine' must come before the first group");
 	while (rl < len && !is_blank(arg[rl]))
 		rl++;
 	if (rl == 0 || rl >= sizeof(res))
-		return fail(p, -EINVAL, "'machine' takes a resource and its facts, e.g. "
+		return conf_fail(p, -EINVAL, "'machine' takes a resource and its facts, e.g. "
 			    "'machine L3 ids=0-1 cbm_len=11'");
 	memcpy(res, arg, rl);
 	res[rl] = '\0';
 	r = rdt_res_parse(res);
 	if (r < 0)
-		return fail(p, -EINVAL, "machine: unknown resource '%s' (L3, L2 or MB)",
+		return conf_fail(p, -EINVAL, "machine: unknown resource '%s' (L3, L2 or MB)",
 			    shown(res, rl, q));
 	m = &p->c->machine[r];
 	if (m->line)
-		return fail(p, -EINVAL, "machine %s is already given at line %u", rdt_res_name(r),
+		return conf_fail(p, -EINVAL, "machine %s is already given at line %u", rdt_res_name(r),
 			    m->line);
 	m->line = p->line;
 	for (i = rl; i < len; i += wl) {
@@ -779,7 +779,7 @@ static int stmt_machine(struct parser *p, const char *arg, size_t len)
 			return ret;
 	}
 	if (!m->ids)
-		return fail(p, -EINVAL, "machine %s: ids=LIST is missing", rdt_res_name(r));
+		return conf_fail(p, -EINVAL, "machine %s: ids=LIST is missing", rdt_res_name(r));
 	return 0;
 }
 
@@ -805,18 +805,18 @@ static int stmt_end(struct parser *p, const char *arg, size_t len)
 	size_t i;
 
 	if (len != strlen(key) + 16 || memcmp(arg, key, strlen(key)))
-		return fail(p, -EINVAL, "'end' takes the checksum save wrote, 'end fnv1a64=' and "
+		return conf_fail(p, -EINVAL, "'end' takes the checksum save wrote, 'end fnv1a64=' and "
 			    "16 hex digits; got 'end %s'", shown(arg, len, q));
 	for (i = strlen(key); i < len; i++) {
 		char c = arg[i];
 
 		if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f')))
-			return fail(p, -EINVAL, "'end': '%s' is not 16 lowercase hex digits",
+			return conf_fail(p, -EINVAL, "'end': '%s' is not 16 lowercase hex digits",
 				    shown(arg + strlen(key), len - strlen(key), q));
 		want = want << 4 | (uint64_t)(c <= '9' ? c - '0' : c - 'a' + 10);
 	}
 	if (rdt_config_checksum_add(RDT_CONFIG_CHECKSUM_INIT, p->text, p->line_start) != want)
-		return fail(p, -EINVAL, "the checksum of the lines above does not match (the file "
+		return conf_fail(p, -EINVAL, "the checksum of the lines above does not match (the file "
 			    "was changed after rdtctl save wrote it, or damaged): to apply an "
 			    "edited file, delete its first line (the save header) and its 'end' "
 			    "line");
@@ -853,11 +853,11 @@ static int statement(struct parser *p, const char *s, size_t n)
 		if (strlen(stmts[i].word) != kl || memcmp(stmts[i].word, s, kl) != 0)
 			continue;
 		if (stmts[i].in_group && p->cur < 0)
-			return fail(p, -EINVAL, "'%s' outside a group: open one with "
+			return conf_fail(p, -EINVAL, "'%s' outside a group: open one with "
 				    "'group NAME' first", stmts[i].word);
 		return stmts[i].fn(p, s + a, n - a);
 	}
-	return fail(p, -EINVAL, "unknown keyword '%s' (expected group, schema, cpus, tasks, "
+	return conf_fail(p, -EINVAL, "unknown keyword '%s' (expected group, schema, cpus, tasks, "
 		    "cgroup, mode, cdp, machine or end)", shown(s, kl, q));
 }
 
@@ -881,7 +881,7 @@ static int parse_lines(struct parser *p, const char *text)
 			e--;
 		if (e > b) {
 			if (p->c->end_line)
-				return fail(p, -EINVAL, "nothing may follow the 'end' line (line %u)",
+				return conf_fail(p, -EINVAL, "nothing may follow the 'end' line (line %u)",
 					    p->c->end_line);
 			p->line_start = (size_t)(s - text);
 			ret = statement(p, b, (size_t)(e - b));
@@ -894,7 +894,7 @@ static int parse_lines(struct parser *p, const char *text)
 	}
 	/* what save wrote ends with its end line: a file cut short does not */
 	if (!strncmp(text, RDT_CONFIG_SAVED, strlen(RDT_CONFIG_SAVED)) && !p->c->end_line)
-		return fail(p, -EINVAL, "the file ends without the 'end' line rdtctl save writes: it "
+		return conf_fail(p, -EINVAL, "the file ends without the 'end' line rdtctl save writes: it "
 			    "was cut short (or, edited by hand, lost it: then delete the first line "
 			    "too)");
 	return 0;

@@ -75,6 +75,16 @@ void rdt_mon_close(struct rdtalloc *r);
 
 /* Lock and refresh the state / write back and unlock (returns ret or a write error). */
 int rdt_core_begin(struct rdtalloc *r, bool write);
+/* An engine's negative result as the call's error, its message set; ret when >= 0. */
+int rdt_core_engine_err(struct rdtalloc *r, int ret);
+/* The resource named name (RDT_L3, ...) present on the machine, or -EINVAL with errmsg set. */
+int rdt_core_find_res(struct rdtalloc *r, const char *name);
+/* A group's name into buf (buf NULL, len 0: its length); -ERANGE when it does not fit. */
+int rdt_core_copy_name(struct rdtalloc *r, const char *name, char *buf, size_t len);
+/* Drop the binding of task id tid when its task has exited (or was replaced). */
+void rdt_core_drop_if_stale(struct rdtalloc *r, pid_t tid);
+/* Inside a write call: a few bound tasks checked for exit, their bindings dropped. */
+void rdt_core_gc_tasks(struct rdtalloc *r);
 /*
  * A look that runs long (a replay, a curve of a big trace): the state file's
  * lock goes now, the state as read stays in r->st (the context's mutex is

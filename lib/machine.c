@@ -71,10 +71,10 @@ struct errbuf {
 	size_t len;
 };
 
-static int fail(struct errbuf *e, int ret, const char *fmt, ...)
+static int machine_fail(struct errbuf *e, int ret, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-static int fail(struct errbuf *e, int ret, const char *fmt, ...)
+static int machine_fail(struct errbuf *e, int ret, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -86,9 +86,9 @@ static int fail(struct errbuf *e, int ret, const char *fmt, ...)
 	return ret;
 }
 
-static int oom(struct errbuf *e)
+static int machine_oom(struct errbuf *e)
 {
-	return fail(e, -ENOMEM, "machine: out of memory");
+	return machine_fail(e, -ENOMEM, "machine: out of memory");
 }
 
 static void key_name(unsigned int k, char *buf, size_t len)
@@ -225,7 +225,7 @@ static int normalise_topology(struct errbuf *e, struct setting *st)
 	char *out = malloc(cap), *p = st->text;
 
 	if (!out)
-		return oom(e);
+		return machine_oom(e);
 	out[0] = '\0';
 	while (*p) {
 		char *end = strchr(p, ' '), *colon, type[32];
@@ -315,9 +315,9 @@ static int check_topo_chars(struct errbuf *e, const char *topo)
 		if (topo_char_ok(topo[i]))
 			continue;
 		if (c > ' ' && c < 0x7f)
-			return fail(e, -EINVAL, PFX "topology: character '%c' at offset %zu is not "
+			return machine_fail(e, -EINVAL, PFX "topology: character '%c' at offset %zu is not "
 				    "allowed (only %s)", c, i, TOPO_CHARS);
-		return fail(e, -EINVAL, PFX "topology: byte 0x%02x at offset %zu is not allowed "
+		return machine_fail(e, -EINVAL, PFX "topology: byte 0x%02x at offset %zu is not allowed "
 			    "(only %s)", c, i, TOPO_CHARS);
 	}
 	return 0;
@@ -329,12 +329,12 @@ static int check_topo_name(struct errbuf *e, const char *tok, size_t n)
 	size_t i;
 
 	if (n > TOPO_MAX_NAME)
-		return fail(e, -EINVAL, PFX "topology: level type '%.*s...' is longer than %u "
+		return machine_fail(e, -EINVAL, PFX "topology: level type '%.*s...' is longer than %u "
 			    "characters", TOPO_MAX_NAME, tok, TOPO_MAX_NAME);
 	for (i = 0; i < n && is_alnum(tok[i]); i++)
 		;
 	if (!n || i < n)
-		return fail(e, -EINVAL, PFX "topology: level type '%.*s' is not a name (letters "
+		return machine_fail(e, -EINVAL, PFX "topology: level type '%.*s' is not a name (letters "
 			    "and digits only)", (int)n, tok);
 	return 0;
 }
@@ -405,7 +405,7 @@ static int check_topology(struct errbuf *e, const char *topo)
 	int ret;
 
 	if (len > TOPO_MAX_LEN)
-		return fail(e, -EINVAL, PFX "topology '%.*s%s': %zu characters, at most %u",
+		return machine_fail(e, -EINVAL, PFX "topology '%.*s%s': %zu characters, at most %u",
 			    QUOTE(topo, len), len, TOPO_MAX_LEN);
 	ret = check_topo_chars(e, topo);
 	if (ret)
@@ -417,7 +417,7 @@ static int check_topology(struct errbuf *e, const char *topo)
 		if (ret < 0)
 			return ret;
 		if (ret)
-			return fail(e, -EINVAL, PFX "topology '%.*s%s': each level must be "
+			return machine_fail(e, -EINVAL, PFX "topology '%.*s%s': each level must be "
 				    "TYPE:COUNT (e.g. 'package:2 l3:1 core:4 pu:2')",
 				    QUOTE(topo, len));
 		levels += *p != '[';	/* [numa]: memory, not a level */
@@ -426,7 +426,7 @@ static int check_topology(struct errbuf *e, const char *topo)
 			p++;
 	}
 	if (levels > TOPO_MAX_LEVELS)
-		return fail(e, -EINVAL, PFX "topology '%.*s%s': %u levels, at most %u",
+		return machine_fail(e, -EINVAL, PFX "topology '%.*s%s': %u levels, at most %u",
 			    QUOTE(topo, len), levels, TOPO_MAX_LEVELS);
 	return 0;
 }
@@ -439,18 +439,18 @@ static int check_mb_value(struct errbuf *e, unsigned int mk, const char *name, s
 
 	if (mk == MBK_UNITS) {
 		if (strcmp(v, "percent") && strcmp(v, "amd") && strcmp(v, "mbps"))
-			return fail(e, -EINVAL, PFX "%s=%s: must be 'percent' (Intel), 'amd' "
+			return machine_fail(e, -EINVAL, PFX "%s=%s: must be 'percent' (Intel), 'amd' "
 				    "(AMD, 1/8 GB/s) or 'mbps' (resctrl's mba_MBps)", name, v);
 		st->num = !strcmp(v, "amd") ? 1 : !strcmp(v, "mbps") ? 2 : 0;
 		return 0;
 	}
 	if (!parse_dec(v, &st->num))
-		return fail(e, -EINVAL, PFX "%s=%s: not a number", name, v);
+		return machine_fail(e, -EINVAL, PFX "%s=%s: not a number", name, v);
 	if (mk == MBK_CLOSIDS && st->num > RDT_MAX_CLOSIDS)
-		return fail(e, -EINVAL, PFX "%s=%s: must be 0..%u", name, v, RDT_MAX_CLOSIDS);
+		return machine_fail(e, -EINVAL, PFX "%s=%s: must be 0..%u", name, v, RDT_MAX_CLOSIDS);
 	/* mb.min may be 0: AMD's info/MB/min_bandwidth is; mb.max up to mba_MBps's 2^32 - 1 */
 	if (mk != MBK_CLOSIDS && (st->num < (mk == MBK_MIN ? 0u : 1u) || st->num > RDT_MB_MBPS_MAX))
-		return fail(e, -EINVAL, PFX "%s=%s: must be %u..%u", name, v,
+		return machine_fail(e, -EINVAL, PFX "%s=%s: must be %u..%u", name, v,
 			    mk == MBK_MIN ? 0u : 1u, RDT_MB_MBPS_MAX);
 	return 0;
 }
@@ -491,19 +491,19 @@ static int parse_mon_events(struct errbuf *e, const char *name, struct setting *
 		snprintf(ev, sizeof(ev), "%.*s", (int)(n < sizeof(ev) ? n : sizeof(ev) - 1), p);
 		bit = n < sizeof(ev) ? rdt_mon_event_parse(ev) : 0;
 		if (!bit)
-			return fail(e, -EINVAL, PFX "%s=%s: unknown event '%.*s' (known: "
+			return machine_fail(e, -EINVAL, PFX "%s=%s: unknown event '%.*s' (known: "
 				    "llc_occupancy, mbm_total_bytes, mbm_local_bytes, or none)",
 				    name, st->text, (int)(n > 40 ? 40 : n), p);
 		if (st->num & bit)
-			return fail(e, -EINVAL, PFX "%s=%s: event '%s' given twice", name,
+			return machine_fail(e, -EINVAL, PFX "%s=%s: event '%s' given twice", name,
 				    st->text, ev);
 		st->num |= bit;
 		p += n;
 		if (*p == ',' && !*++p)
-			return fail(e, -EINVAL, PFX "%s=%s: empty event name", name, st->text);
+			return machine_fail(e, -EINVAL, PFX "%s=%s: empty event name", name, st->text);
 	}
 	if (!st->num)
-		return fail(e, -EINVAL, PFX "%s=%s: empty event name", name, st->text);
+		return machine_fail(e, -EINVAL, PFX "%s=%s: empty event name", name, st->text);
 	return 0;
 }
 
@@ -519,9 +519,9 @@ static int check_mon_value(struct errbuf *e, unsigned int mk, const char *name,
 	if (mk == MONK_EVENTS)
 		return parse_mon_events(e, name, st);
 	if (!parse_dec(v, &st->num))
-		return fail(e, -EINVAL, PFX "%s=%s: not a number", name, v);
+		return machine_fail(e, -EINVAL, PFX "%s=%s: not a number", name, v);
 	if (st->num < lo[mk] || st->num > hi[mk])
-		return fail(e, -EINVAL, PFX "%s=%s: must be %llu..%llu", name, v,
+		return machine_fail(e, -EINVAL, PFX "%s=%s: must be %llu..%llu", name, v,
 			    (unsigned long long)lo[mk], (unsigned long long)hi[mk]);
 	return 0;
 }
@@ -540,7 +540,7 @@ static int check_value(struct errbuf *e, unsigned int k, const char *name, struc
 		return 0;
 	if (k == K_TASKS) {
 		if (strcmp(v, "real") && strcmp(v, "virtual"))
-			return fail(e, -EINVAL, PFX "tasks=%s: must be 'real' or 'virtual'", v);
+			return machine_fail(e, -EINVAL, PFX "tasks=%s: must be 'real' or 'virtual'", v);
 		st->num = !strcmp(v, "virtual");
 		return 0;
 	}
@@ -549,23 +549,23 @@ static int check_value(struct errbuf *e, unsigned int k, const char *name, struc
 	if (k >= K_MB0)
 		return check_mb_value(e, k - K_MB0, name, st);
 	if (!(rk == RK_SHAREABLE ? parse_hex(v, &st->num) : parse_dec(v, &st->num)))
-		return fail(e, -EINVAL, PFX "%s=%s: not a %snumber", name, v,
+		return machine_fail(e, -EINVAL, PFX "%s=%s: not a %snumber", name, v,
 			    rk == RK_SHAREABLE ? "hex " : "");
 	switch (rk) {
 	case RK_CLOSIDS:
 		if (st->num > RDT_MAX_CLOSIDS)
-			return fail(e, -EINVAL, PFX "%s=%s: must be 0..%u", name, v,
+			return machine_fail(e, -EINVAL, PFX "%s=%s: must be 0..%u", name, v,
 				    RDT_MAX_CLOSIDS);
 		break;
 	case RK_CBM_LEN:
 		if (st->num < 1 || st->num > RDT_MAX_CBM_LEN)
-			return fail(e, -EINVAL, PFX "%s=%s: must be 1..%u", name, v,
+			return machine_fail(e, -EINVAL, PFX "%s=%s: must be 1..%u", name, v,
 				    RDT_MAX_CBM_LEN);
 		break;
 	case RK_CDP:
 	case RK_SPARSE:
 		if (st->num > 1)
-			return fail(e, -EINVAL, PFX "%s=%s: must be 0 or 1", name, v);
+			return machine_fail(e, -EINVAL, PFX "%s=%s: must be 0 or 1", name, v);
 		break;
 	}
 	return 0;
@@ -581,27 +581,27 @@ static int parse_item(struct errbuf *e, const char *item, size_t n, bool explici
 	int k, ret;
 
 	if (!eq)
-		return fail(e, -EINVAL, PFX "item '%.*s' is not key=value", (int)n, item);
+		return machine_fail(e, -EINVAL, PFX "item '%.*s' is not key=value", (int)n, item);
 	key = squeeze(item, (size_t)(eq - item));
 	if (!key)
-		return oom(e);
+		return machine_oom(e);
 	k = key_lookup(key);
 	if (k < 0) {
-		ret = fail(e, -EINVAL, PFX "unknown key '%s'", key);
+		ret = machine_fail(e, -EINVAL, PFX "unknown key '%s'", key);
 		free(key);
 		return ret;
 	}
 	free(key);
 	key_name((unsigned int)k, name, sizeof(name));
 	if (seen[k])
-		return fail(e, -EINVAL, PFX "key '%s' given twice", name);
+		return machine_fail(e, -EINVAL, PFX "key '%s' given twice", name);
 	seen[k] = true;
 	st = &sp->s[k];
 	if (st->set)		/* the caller's value overrides the preset's */
 		return 0;
 	val = squeeze(eq + 1, n - (size_t)(eq + 1 - item));
 	if (!val)
-		return oom(e);
+		return machine_oom(e);
 	st->text = val;
 	st->set = true;
 	st->explicit = explicit;
@@ -649,7 +649,7 @@ static int parse_spec(struct errbuf *e, const char *desc, struct spec *sp)
 	pr = rdt_preset_find(sp->s[K_PRESET].text);
 	if (!pr) {
 		rdt_preset_names(names, sizeof(names));
-		return fail(e, -EINVAL, PFX "unknown preset '%s' (known: %s)",
+		return machine_fail(e, -EINVAL, PFX "unknown preset '%s' (known: %s)",
 			    sp->s[K_PRESET].text, names);
 	}
 	return parse_text(e, pr->desc, false, sp);
@@ -755,31 +755,31 @@ static int load_topology(struct errbuf *e, const char *topo, hwloc_topology_t *o
 	hwloc_topology_t t;
 
 	if (hwloc_topology_init(&t))
-		return oom(e);
+		return machine_oom(e);
 	if (topo) {
 		uint64_t pus = synthetic_pus(topo);
 
 		if (pus == 0) {
 			hwloc_topology_destroy(t);
-			return fail(e, -EINVAL, PFX "topology '%s': each level must be TYPE:COUNT "
+			return machine_fail(e, -EINVAL, PFX "topology '%s': each level must be TYPE:COUNT "
 				    "(e.g. 'package:2 l3:1 core:4 pu:2')", topo);
 		}
 		if (pus > RDT_MAX_CPUS) {
 			hwloc_topology_destroy(t);
-			return fail(e, -EINVAL, PFX "topology '%s' has more than %u PUs", topo,
+			return machine_fail(e, -EINVAL, PFX "topology '%s' has more than %u PUs", topo,
 				    RDT_MAX_CPUS);
 		}
 		if (!*topo || synthetic_leaks(topo) || hwloc_topology_set_synthetic(t, topo) ||
 		    hwloc_topology_load(t)) {
 			hwloc_topology_destroy(t);
-			return fail(e, -EINVAL, PFX "topology '%s': hwloc rejects it", topo);
+			return machine_fail(e, -EINVAL, PFX "topology '%s': hwloc rejects it", topo);
 		}
 	} else {
 		/* Disallowed CPUs stay in the topology: they exist, we mark them unusable. */
 		hwloc_topology_set_flags(t, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED);
 		if (hwloc_topology_load(t)) {
 			hwloc_topology_destroy(t);
-			return fail(e, -ENODEV, "machine: cannot read the host topology (hwloc: %s)",
+			return machine_fail(e, -ENODEV, "machine: cannot read the host topology (hwloc: %s)",
 				    strerror(errno));
 		}
 	}
@@ -798,17 +798,17 @@ static int build_cpus(struct errbuf *e, hwloc_topology_t t, const char *topo,
 	unsigned int i;
 
 	if (hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_PU) > RDT_MAX_CPUS)
-		return fail(e, -EINVAL, PFX "topology '%s' has more than %u PUs",
+		return machine_fail(e, -EINVAL, PFX "topology '%s' has more than %u PUs",
 			    topo ? topo : "(host)", RDT_MAX_CPUS);
 	if (last < 0)
-		return fail(e, -ENODEV, "machine: the topology has no CPU");
+		return machine_fail(e, -ENODEV, "machine: the topology has no CPU");
 	if (last >= RDT_MAX_CPUS)
-		return fail(e, -EINVAL, PFX "topology '%s': CPU number %d is beyond %u",
+		return machine_fail(e, -EINVAL, PFX "topology '%s': CPU number %d is beyond %u",
 			    topo ? topo : "(host)", last, RDT_MAX_CPUS - 1);
 	m->ncpus = (unsigned int)last + 1;
 	m->cpu_present = calloc(m->ncpus, sizeof(bool));
 	if (!m->cpu_present)
-		return oom(e);
+		return machine_oom(e);
 	for (i = 0; i < m->ncpus; i++)
 		m->cpu_present[i] = hwloc_bitmap_isset(online, i) &&
 				    hwloc_bitmap_isset(allowed, i);
@@ -920,7 +920,7 @@ nomem:
 	free_domains(d, d ? n + 1 : 0);
 	free(logical);
 	free(tmp);
-	return oom(e);
+	return machine_oom(e);
 }
 
 static int build_cpu_tables(struct errbuf *e, struct rdt_machine *m)
@@ -932,7 +932,7 @@ static int build_cpu_tables(struct errbuf *e, struct rdt_machine *m)
 			continue;
 		m->cpu_dom[r] = malloc(m->ncpus * sizeof(int));
 		if (!m->cpu_dom[r])
-			return oom(e);
+			return machine_oom(e);
 		for (c = 0; c < m->ncpus; c++)
 			m->cpu_dom[r][c] = -1;
 		for (i = 0; i < m->ndom[r]; i++)
@@ -957,10 +957,10 @@ static int check_l2_in_l3(struct errbuf *e, const struct rdt_machine *m)
 			int l3 = m->cpu_dom[RDT_L3][d->cpus[c]];
 
 			if (l3 < 0 || first < 0)
-				return fail(e, -EINVAL, PFX "L2 cache id %u: CPU %d is in no L3 "
+				return machine_fail(e, -EINVAL, PFX "L2 cache id %u: CPU %d is in no L3 "
 					    "domain", d->cache_id, d->cpus[c]);
 			if (l3 != first)
-				return fail(e, -EINVAL, PFX "L2 cache id %u spans L3 cache ids "
+				return machine_fail(e, -EINVAL, PFX "L2 cache id %u spans L3 cache ids "
 					    "%u and %u (an L2 domain must lie inside one L3 domain)",
 					    d->cache_id, m->dom[RDT_L3][first].cache_id,
 					    m->dom[RDT_L3][l3].cache_id);
@@ -1008,18 +1008,18 @@ static int resolve_caps(struct errbuf *e, const struct spec *sp, enum rdt_res r,
 		if (k < 0)
 			return 0;
 		if (!has_cache)
-			return fail(e, -EINVAL, PFX "%s=%s: the topology has no %s cache", name,
+			return machine_fail(e, -EINVAL, PFX "%s=%s: the topology has no %s cache", name,
 				    sp->s[k].text, lvl);
 		if (cl->set)
-			return fail(e, -EINVAL, PFX "%s=%s: %s allocation is off (%s.closids=0)",
+			return machine_fail(e, -EINVAL, PFX "%s=%s: %s allocation is off (%s.closids=0)",
 				    name, sp->s[k].text, lvl, p);
-		return fail(e, -EINVAL, PFX "%s=%s: %s allocation needs %s.closids", name,
+		return machine_fail(e, -EINVAL, PFX "%s=%s: %s allocation needs %s.closids", name,
 			    sp->s[k].text, lvl, p);
 	}
 	if (!has_cache) {
 		if (k < 0)	/* the L3 default on a topology without L3: simply absent */
 			return 0;
-		return fail(e, -EINVAL, PFX "%s=%s: the topology has no %s cache", name,
+		return machine_fail(e, -EINVAL, PFX "%s=%s: the topology has no %s cache", name,
 			    sp->s[k].text, lvl);
 	}
 	c->present = true;
@@ -1032,13 +1032,13 @@ static int resolve_caps(struct errbuf *e, const struct spec *sp, enum rdt_res r,
 	mask = c->cbm_len == 64 ? UINT64_MAX : (UINT64_C(1) << c->cbm_len) - 1;
 	/* 0 where the kernel allows an empty mask (AMD: rdt_init_res_defs_amd) */
 	if (c->min_cbm_bits > c->cbm_len)
-		return fail(e, -EINVAL, PFX "%s.min_cbm_bits=%u: must be 0..%u", p,
+		return machine_fail(e, -EINVAL, PFX "%s.min_cbm_bits=%u: must be 0..%u", p,
 			    c->min_cbm_bits, c->cbm_len);
 	if (c->shareable_bits & ~mask)
-		return fail(e, -EINVAL, PFX "%s.shareable_bits=0x%llx: bits beyond the %u-bit CBM",
+		return machine_fail(e, -EINVAL, PFX "%s.shareable_bits=0x%llx: bits beyond the %u-bit CBM",
 			    p, (unsigned long long)c->shareable_bits, c->cbm_len);
 	if (c->cdp && (c->closids < 2 || c->closids % 2))
-		return fail(e, -EINVAL, PFX "%s.closids=%u: must be even and at least 2 with "
+		return machine_fail(e, -EINVAL, PFX "%s.closids=%u: must be even and at least 2 with "
 			    "%s.cdp=1 (CDP halves them)", p, c->closids, p);
 	return 0;
 }
@@ -1068,16 +1068,16 @@ static int resolve_mb(struct errbuf *e, const struct spec *sp, struct rdt_machin
 		for (mk = MBK_UNITS; mk < MB_KEYS; mk++)
 			if (sp->s[MBKEY(mk)].explicit) {
 				key_name(MBKEY(mk), name, sizeof(name));
-				return fail(e, -EINVAL, PFX "%s=%s: memory bandwidth allocation "
+				return machine_fail(e, -EINVAL, PFX "%s=%s: memory bandwidth allocation "
 					    "needs mb.closids", name, sp->s[MBKEY(mk)].text);
 			}
 		return 0;
 	}
 	if (!m->caps[RDT_L3].present)
-		return fail(e, -EINVAL, PFX "mb.closids=%llu: MB domains are the L3 domains, and "
+		return machine_fail(e, -EINVAL, PFX "mb.closids=%llu: MB domains are the L3 domains, and "
 			    "there is no L3 allocation", (unsigned long long)closids);
 	if (closids > m->caps[RDT_L3].closids)
-		return fail(e, -EINVAL, PFX "mb.closids=%llu: more than the L3's %u CLOSIDs",
+		return machine_fail(e, -EINVAL, PFX "mb.closids=%llu: more than the L3's %u CLOSIDs",
 			    (unsigned long long)closids, m->caps[RDT_L3].closids);
 	c->present = true;
 	c->closids = (unsigned int)closids;
@@ -1091,7 +1091,7 @@ static int resolve_mb(struct errbuf *e, const struct spec *sp, struct rdt_machin
 	} else if (c->mb_amd) {
 		c->mb_max = (unsigned int)mb_get(sp, MBK_MAX, RDT_MB_AMD_DEFAULT_MAX);
 		if (c->mb_max > RDT_MB_AMD_MAX)
-			return fail(e, -EINVAL, PFX "mb.max=%u: with mb.units=amd at most %u",
+			return machine_fail(e, -EINVAL, PFX "mb.max=%u: with mb.units=amd at most %u",
 				    c->mb_max, RDT_MB_AMD_MAX);
 		/* the kernel's AMD MB setup: min_bw 0 (a group may be given no bandwidth) */
 		c->mb_min = (unsigned int)mb_get(sp, MBK_MIN, 0);
@@ -1101,13 +1101,13 @@ static int resolve_mb(struct errbuf *e, const struct spec *sp, struct rdt_machin
 		c->mb_min = (unsigned int)mb_get(sp, MBK_MIN, RDT_MB_PCT_DEFAULT_STEP);
 		c->mb_gran = (unsigned int)mb_get(sp, MBK_GRAN, RDT_MB_PCT_DEFAULT_STEP);
 		if (c->mb_max != RDT_MB_PCT_MAX)
-			return fail(e, -EINVAL, PFX "mb.max=%u: with mb.units=percent the maximum "
+			return machine_fail(e, -EINVAL, PFX "mb.max=%u: with mb.units=percent the maximum "
 				    "is 100", c->mb_max);
 	}
 	if (c->mb_min > c->mb_max)
-		return fail(e, -EINVAL, PFX "mb.min=%u: above mb.max=%u", c->mb_min, c->mb_max);
+		return machine_fail(e, -EINVAL, PFX "mb.min=%u: above mb.max=%u", c->mb_min, c->mb_max);
 	if (c->mb_gran > c->mb_max)
-		return fail(e, -EINVAL, PFX "mb.gran=%u: above mb.max=%u", c->mb_gran, c->mb_max);
+		return machine_fail(e, -EINVAL, PFX "mb.gran=%u: above mb.max=%u", c->mb_gran, c->mb_max);
 	return 0;
 }
 
@@ -1140,7 +1140,7 @@ static int resolve_mon(struct errbuf *e, const struct spec *sp, struct rdt_machi
 			if (!st->explicit || (mk == MONK_RMIDS && !st->num))
 				continue;
 			key_name(MONKEY(mk), name, sizeof(name));
-			return fail(e, -EINVAL, PFX "%s=%s: %s", name, st->text,
+			return machine_fail(e, -EINVAL, PFX "%s=%s: %s", name, st->text,
 				    mon->rmids ? "L3 monitoring needs L3 allocation domains"
 					       : "L3 monitoring is off (mon.rmids=0)");
 		}
@@ -1180,14 +1180,14 @@ static int mirror_mb_domains(struct errbuf *e, struct rdt_machine *m)
 		return 0;
 	d = calloc(n ? n : 1, sizeof(*d));
 	if (!d)
-		return oom(e);
+		return machine_oom(e);
 	m->dom[RDT_MB] = d;
 	m->ndom[RDT_MB] = n;
 	for (i = 0; i < n; i++) {
 		d[i] = m->dom[RDT_L3][i];
 		d[i].cpus = malloc((d[i].ncpus ? d[i].ncpus : 1) * sizeof(int));
 		if (!d[i].cpus)
-			return oom(e);
+			return machine_oom(e);
 		memcpy(d[i].cpus, m->dom[RDT_L3][i].cpus, d[i].ncpus * sizeof(int));
 	}
 	return 0;
@@ -1279,7 +1279,7 @@ static int canonical(struct errbuf *e, const char *topo, struct rdt_machine *m)
 	if (!topo && is_default_l3(&m->caps[RDT_L3]) && !m->caps[RDT_L2].present &&
 	    !m->caps[RDT_MB].present && !m->virtual_tasks && is_default_mon(m)) {
 		m->desc = strdup("");
-		return m->desc ? 0 : oom(e);
+		return m->desc ? 0 : machine_oom(e);
 	}
 	if (topo)
 		sb_printf(&b, "topology=%s;", topo);
@@ -1301,7 +1301,7 @@ static int canonical(struct errbuf *e, const char *topo, struct rdt_machine *m)
 	sb_printf(&b, "tasks=%s", m->virtual_tasks ? "virtual" : "real");
 	if (b.oom) {
 		free(b.p);
-		return oom(e);
+		return machine_oom(e);
 	}
 	m->desc = b.p;
 	return 0;
@@ -1350,9 +1350,9 @@ static int assemble(struct errbuf *e, hwloc_topology_t t, const struct spec *sp,
 		return ret;
 	if (!m->caps[RDT_L3].present && !m->caps[RDT_L2].present) {
 		if (!sp->any)
-			return fail(e, -ENODEV, "machine: the host has no L3 cache to simulate "
+			return machine_fail(e, -ENODEV, "machine: the host has no L3 cache to simulate "
 				    "allocation on; give a topology or l2.closids");
-		return fail(e, -EINVAL, PFX "no allocation resource: %s and no l2.closids given",
+		return machine_fail(e, -EINVAL, PFX "no allocation resource: %s and no l2.closids given",
 			    has[RDT_L3] ? "l3.closids=0" : "the topology has no L3 cache");
 	}
 	m->virtual_tasks = sp->s[K_TASKS].set && sp->s[K_TASKS].num;
@@ -1388,11 +1388,11 @@ int rdt_machine_build(const char *desc, struct rdt_machine **out, char *err, siz
 	if (errlen)
 		err[0] = '\0';
 	if (!out)
-		return fail(&e, -EINVAL, "machine: no output pointer");
+		return machine_fail(&e, -EINVAL, "machine: no output pointer");
 	*out = NULL;
 	/* never read past the bound: a caller's string may have no end in reach */
 	if (desc && strnlen(desc, RDT_MACHINE_DESC_MAX + 1) > RDT_MACHINE_DESC_MAX)
-		return fail(&e, -E2BIG, "machine description is longer than %d bytes (%d KiB), "
+		return machine_fail(&e, -E2BIG, "machine description is longer than %d bytes (%d KiB), "
 			    "the most one may be: give each key once", RDT_MACHINE_DESC_MAX,
 			    RDT_MACHINE_DESC_MAX >> 10);
 	ret = parse_spec(&e, desc ? desc : "", &sp);
@@ -1403,7 +1403,7 @@ int rdt_machine_build(const char *desc, struct rdt_machine **out, char *err, siz
 		goto out;
 	m = calloc(1, sizeof(*m));
 	if (!m) {
-		ret = oom(&e);
+		ret = machine_oom(&e);
 		goto out;
 	}
 	ret = assemble(&e, t, &sp, m);

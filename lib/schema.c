@@ -132,7 +132,7 @@ static const char *quote(const char *s, size_t n, char *buf, size_t len)
 }
 
 __attribute__((format(printf, 2, 3)))
-static int fail(const struct parser *ps, const char *fmt, ...)
+static int schema_fail(const struct parser *ps, const char *fmt, ...)
 {
 	va_list ap;
 	int n = 0;
@@ -281,17 +281,17 @@ static int parse_mask(const struct parser *ps, const char *dom, const char *what
 	if (end - digits >= 2 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X'))
 		digits += 2;
 	if (digits == end)
-		return fail(ps, "%s: missing %smask after %s", dom, what, after);
+		return schema_fail(ps, "%s: missing %smask after %s", dom, what, after);
 	for (d = digits; d < end; d++) {
 		if (hex_digit(*d) < 0)
-			return fail(ps, "%s: %smask %s is not hex", dom, what,
+			return schema_fail(ps, "%s: %smask %s is not hex", dom, what,
 				    quote(p, end - p, q, sizeof(q)));
 	}
 	/* leading zeros never overflow: only the digits after them count */
 	while (end - digits > 1 && *digits == '0')
 		digits++;
 	if (end - digits > MASK_DIGITS_MAX)
-		return fail(ps, "%s: %smask %s has more than %d hex digits", dom, what,
+		return schema_fail(ps, "%s: %smask %s has more than %d hex digits", dom, what,
 			    quote(p, end - p, q, sizeof(q)), MASK_DIGITS_MAX);
 	for (d = digits; d < end; d++)
 		v = v << 4 | (uint64_t)hex_digit(*d);
@@ -306,7 +306,7 @@ static int check_cbm(const struct parser *ps, enum rdt_res res, const char *dom,
 
 	if (!rdt_cbm_check(&ps->m->caps[res], cbm, why, sizeof(why)))
 		return 0;
-	return fail(ps, "%s: %s%s", dom, what, why);
+	return schema_fail(ps, "%s: %s%s", dom, what, why);
 }
 
 /* Store a checked entry; with CDP off a domain has one mask for both. */
@@ -354,11 +354,11 @@ static int parse_id(const struct parser *ps, const struct res_name *rn, const ch
 	if (digits < e && *digits == '+')
 		digits++;
 	if (digits == e)
-		return fail(ps, "%s: %s %s is not a decimal number", rn->name,
+		return schema_fail(ps, "%s: %s %s is not a decimal number", rn->name,
 			    id_word(rn->res), quote(p, e - p, q, sizeof(q)));
 	for (d = digits; d < e; d++) {
 		if (*d < '0' || *d > '9')
-			return fail(ps, "%s: %s %s is not a decimal number", rn->name,
+			return schema_fail(ps, "%s: %s %s is not a decimal number", rn->name,
 				    id_word(rn->res), quote(p, e - p, q, sizeof(q)));
 		id = id * 10 + (unsigned long long)(*d - '0');
 		if (id > UINT_MAX) {
@@ -372,10 +372,10 @@ static int parse_id(const struct parser *ps, const struct res_name *rn, const ch
 
 		/* only digits here: print them as given, cut like a quote */
 		if (big)
-			return fail(ps, "%s %s %.*s%s does not exist (have %s)", rn->name,
+			return schema_fail(ps, "%s %s %.*s%s does not exist (have %s)", rn->name,
 				    id_word(rn->res), e - p > QUOTE_MAX ? QUOTE_MAX : (int)(e - p),
 				    p, e - p > QUOTE_MAX ? "..." : "", ids);
-		return fail(ps, "%s %s %llu does not exist (have %s)", rn->name,
+		return schema_fail(ps, "%s %s %llu does not exist (have %s)", rn->name,
 			    id_word(rn->res), id, ids);
 	}
 	return idx;
@@ -405,20 +405,20 @@ static int next_id_item(const struct parser *ps, const struct res_name *rn, cons
 		return 1;
 	if (*p == '*') {
 		if (!ps->m->ndom[rn->res])
-			return fail(ps, "%s: '*' but the machine has no domain", rn->name);
+			return schema_fail(ps, "%s: '*' but the machine has no domain", rn->name);
 		*lo = 0;
 		*hi = (int)ps->m->ndom[rn->res] - 1;
 		p = skip_ws(p + 1, e);
 		if (p < e || !first)
-			return fail(ps, "%s: '*' names every %s: give it alone", rn->name,
+			return schema_fail(ps, "%s: '*' names every %s: give it alone", rn->name,
 				    id_word(rn->res));
 	} else {
 		ae = id_end(p, e);
 		if (ae == p && *p == '-')
-			return fail(ps, "%s: %s %s is not a decimal number", rn->name,
+			return schema_fail(ps, "%s: %s %s is not a decimal number", rn->name,
 				    id_word(rn->res), quote(p, word_end(p + 1, e) - p, q, sizeof(q)));
 		if (ae == p)
-			return fail(ps, "%s: missing %s before '%c'", rn->name, id_word(rn->res),
+			return schema_fail(ps, "%s: missing %s before '%c'", rn->name, id_word(rn->res),
 				    *p);
 		*lo = *hi = parse_id(ps, rn, p, ae);
 		if (*lo < 0)
@@ -428,23 +428,23 @@ static int next_id_item(const struct parser *ps, const struct res_name *rn, cons
 			p = skip_ws(p + 1, e);
 			ae = id_end(p, e);
 			if (ae == p)
-				return fail(ps, "%s: a range of %ss needs its last one",
+				return schema_fail(ps, "%s: a range of %ss needs its last one",
 					    rn->name, id_word(rn->res));
 			*hi = parse_id(ps, rn, p, ae);
 			if (*hi < 0)
 				return *hi;
 			if (*hi < *lo)
-				return fail(ps, "%s: range %s runs backwards", rn->name,
+				return schema_fail(ps, "%s: range %s runs backwards", rn->name,
 					    quote(*pp, ae - *pp, q, sizeof(q)));
 			p = skip_ws(ae, e);
 		}
 	}
 	if (p < e && *p != ',')
-		return fail(ps, "%s: unexpected %s in the %ss", rn->name,
+		return schema_fail(ps, "%s: unexpected %s in the %ss", rn->name,
 			    quote(p, e - p, q, sizeof(q)), id_word(rn->res));
 	*pp = p < e ? p + 1 : p;
 	if (p < e && skip_ws(*pp, e) == e)
-		return fail(ps, "%s: a ',' ends the list of %ss", rn->name, id_word(rn->res));
+		return schema_fail(ps, "%s: a ',' ends the list of %ss", rn->name, id_word(rn->res));
 	return 0;
 }
 
@@ -475,7 +475,7 @@ static int walk_ids(const struct parser *ps, const struct res_name *rn, const ch
 			if (already_given(sm, st ? st->half : rn->half)) {
 				snprintf(name, sizeof(name), "%s %s %u", rn->name,
 					 id_word(rn->res), ps->m->dom[rn->res][i].cache_id);
-				return fail(ps, "%s given twice", name);
+				return schema_fail(ps, "%s given twice", name);
 			}
 			if (st)
 				store(sm, st->half, st->pair, st->first, st->second);
@@ -531,25 +531,25 @@ static int parse_bw(const struct parser *ps, const char *dom, const char *p, con
 	const char *d;
 
 	if (p == end)
-		return fail(ps, "%s: missing bandwidth after '='", dom);
+		return schema_fail(ps, "%s: missing bandwidth after '='", dom);
 	/* kstrtou32(buf, 10): one '+' */
 	d = p < end && *p == '+' ? p + 1 : p;
 	if (d == end)
-		return fail(ps, "%s: bandwidth %s is not a decimal number", dom,
+		return schema_fail(ps, "%s: bandwidth %s is not a decimal number", dom,
 			    quote(p, end - p, q, sizeof(q)));
 	for (; d < end; d++) {
 		if (*d < '0' || *d > '9')
-			return fail(ps, "%s: bandwidth %s is not a decimal number", dom,
+			return schema_fail(ps, "%s: bandwidth %s is not a decimal number", dom,
 				    quote(p, end - p, q, sizeof(q)));
 		v = v * 10 + (unsigned long long)(*d - '0');
 		if (v > UINT_MAX)
-			return fail(ps, "%s: %s is above the maximum %u", dom,
+			return schema_fail(ps, "%s: %s is above the maximum %u", dom,
 				    quote(p, end - p, q, sizeof(q)), c->mb_max);
 	}
 	if (v < c->mb_min)
-		return fail(ps, "%s: %llu is below the minimum bandwidth %u", dom, v, c->mb_min);
+		return schema_fail(ps, "%s: %llu is below the minimum bandwidth %u", dom, v, c->mb_min);
 	if (v > c->mb_max)
-		return fail(ps, "%s: %llu is above the maximum %u", dom, v, c->mb_max);
+		return schema_fail(ps, "%s: %llu is above the maximum %u", dom, v, c->mb_max);
 	/* a step that does not divide the maximum: the maximum is still a value */
 	r = c->mb_gran > 1 ? (v + c->mb_gran - 1) / c->mb_gran * c->mb_gran : v;
 	*val = r > c->mb_max ? c->mb_max : r;
@@ -575,7 +575,7 @@ static int parse_entry_head(const struct parser *ps, const struct res_name *rn,
 	while (t > p && is_ws(t[-1]))
 		t--;
 	if (t == p)
-		return fail(ps, "%s: missing %s before '%c'", rn->name,
+		return schema_fail(ps, "%s: missing %s before '%c'", rn->name,
 			    rn->res == RDT_MB ? "domain" : "cache id", p < end ? *p : ';');
 	if (e == end || *e != '=') {
 		/* no '=' at all: say what follows the first id instead */
@@ -585,7 +585,7 @@ static int parse_entry_head(const struct parser *ps, const struct res_name *rn,
 		if (ret)
 			return ret;
 		name_ids(rn, p, t, dom, domlen);
-		return fail(ps, "%s: expected '=' after the %s%s", dom,
+		return schema_fail(ps, "%s: expected '=' after the %s%s", dom,
 			    rn->res == RDT_MB ? "domain" : "cache id",
 			    found(skip_ws(t, end), end, f, sizeof(f)));
 	}
@@ -616,7 +616,7 @@ static int parse_mb_entry(const struct parser *ps, const struct res_name *rn, co
 	ve = word_end(v, end);
 	p = skip_ws(ve, end);
 	if (p < end && *p != ';')
-		return fail(ps, "%s: unexpected %s after the bandwidth", dom,
+		return schema_fail(ps, "%s: unexpected %s after the bandwidth", dom,
 			    quote(p, word_end(p + 1, end) - p, q, sizeof(q)));
 	ret = parse_bw(ps, dom, v, ve, &bw);
 	if (ret)
@@ -659,10 +659,10 @@ static int parse_entry(const struct parser *ps, const struct res_name *rn, const
 		return ret;
 	if (pair) {
 		if (!cdp)
-			return fail(ps, "%s: data,code pair given but CDP is off for %s", dom,
+			return schema_fail(ps, "%s: data,code pair given but CDP is off for %s", dom,
 				    base_names[rn->res]);
 		if (rn->half != HALF_BOTH)
-			return fail(ps, "%s: a data,code pair is only allowed on an %s line",
+			return schema_fail(ps, "%s: a data,code pair is only allowed on an %s line",
 				    dom, base_names[rn->res]);
 		m2 = skip_ws(p + 1, end);
 		m2e = word_end(m2, end);
@@ -672,7 +672,7 @@ static int parse_entry(const struct parser *ps, const struct res_name *rn, const
 			return ret;
 	}
 	if (p < end && *p != ';')
-		return fail(ps, "%s: unexpected %s after the mask", dom,
+		return schema_fail(ps, "%s: unexpected %s after the mask", dom,
 			    quote(p, word_end(p + 1, end) - p, q, sizeof(q)));
 
 	ret = check_cbm(ps, rn->res, dom, pair ? "data " : "", v1);
@@ -698,20 +698,20 @@ static int parse_res(const struct parser *ps, const char **pp, const char *end,
 	char q[QUOTE_BUF], f[QUOTE_BUF + 16], have[32];
 
 	if (e == p && p < end && *p == ':')
-		return fail(ps, "missing resource name before ':'");
+		return schema_fail(ps, "missing resource name before ':'");
 	rn = find_res(p, e - p);
 	if (!rn)
-		return fail(ps, "unknown resource %s (known: L3, L3DATA, L3CODE, L2, L2DATA, "
+		return schema_fail(ps, "unknown resource %s (known: L3, L3DATA, L3CODE, L2, L2DATA, "
 			    "L2CODE, MB)", quote(p, (e > p ? e : p + 1) - p, q, sizeof(q)));
 	if (!ps->m->caps[rn->res].present)
-		return fail(ps, "resource %s is not available on this machine (have %s)",
+		return schema_fail(ps, "resource %s is not available on this machine (have %s)",
 			    base_names[rn->res], have_res(ps->m, have, sizeof(have)));
 	if (rn->half != HALF_BOTH && !(ps->cdp && ps->cdp[rn->res]))
-		return fail(ps, "%s: CDP is off for %s (use %s:<id>=<mask>)", rn->name,
+		return schema_fail(ps, "%s: CDP is off for %s (use %s:<id>=<mask>)", rn->name,
 			    base_names[rn->res], base_names[rn->res]);
 	p = skip_ws(e, end);
 	if (p == end || *p != ':')
-		return fail(ps, "expected ':' after %s%s", rn->name, found(p, end, f, sizeof(f)));
+		return schema_fail(ps, "expected ':' after %s%s", rn->name, found(p, end, f, sizeof(f)));
 	*pp = p + 1;
 	*out = rn;
 	return 0;
@@ -732,7 +732,7 @@ static int parse_line(const struct parser *ps, const struct span *l)
 		if (p == end)
 			break;
 		if (*p == ';')
-			return fail(ps, "%s: empty entry before ';'", rn->name);
+			return schema_fail(ps, "%s: empty entry before ';'", rn->name);
 		ret = parse_entry(ps, rn, &p, end);
 		if (ret)
 			return ret;
@@ -742,7 +742,7 @@ static int parse_line(const struct parser *ps, const struct span *l)
 		p++;		/* the ';' parse_entry stopped at */
 	}
 	if (!any)
-		return fail(ps, "%s: no <id>=<%s> given", rn->name,
+		return schema_fail(ps, "%s: no <id>=<%s> given", rn->name,
 			    rn->res == RDT_MB ? "bandwidth" : "mask");
 	return 0;
 }
@@ -759,9 +759,9 @@ int rdt_schema_parse(const struct rdt_machine *m, const bool cdp[RDT_NALL], cons
 	if (err && errlen)
 		err[0] = '\0';
 	if (!m || !out)
-		return fail(&ps, "schema: no machine or output given");
+		return schema_fail(&ps, "schema: no machine or output given");
 	if (!text)
-		return fail(&ps, "schema text is NULL");
+		return schema_fail(&ps, "schema text is NULL");
 	/* before anything else: out untouched, the text not read past the bound */
 	if (strnlen(text, RDT_SCHEMA_TEXT_MAX + 1) > RDT_SCHEMA_TEXT_MAX) {
 		if (err && errlen)
@@ -772,14 +772,14 @@ int rdt_schema_parse(const struct rdt_machine *m, const bool cdp[RDT_NALL], cons
 	}
 	for (r = 0; r < RDT_NALL; r++) {
 		if (m->caps[r].present && m->ndom[r] && !out[r])
-			return fail(&ps, "schema: no output array for %s", base_names[r]);
+			return schema_fail(&ps, "schema: no output array for %s", base_names[r]);
 		if (m->caps[r].present && m->ndom[r])
 			memset(out[r], 0, m->ndom[r] * sizeof(*out[r]));
 	}
 
 	nlines = count_lines(text);
 	if (!nlines)
-		return fail(&ps, "schema is empty");
+		return schema_fail(&ps, "schema is empty");
 	ps.multi = nlines > 1;
 
 	while (p) {

@@ -211,7 +211,7 @@ static int take_line(struct reader *r, const char *p, const char *end, size_t of
 	return 0;
 }
 
-static int finish(const struct reader *r)
+static int dump_finish(const struct reader *r)
 {
 	if (!r->d->n)
 		return failf(r, -EINVAL, "cpuid dump %s: no CPUID leaves in it (is it the output "
@@ -249,7 +249,7 @@ int rdt_cpuid_read_text(const char *text, const char *name, struct rdt_cpuid_dum
 			return ret;
 		p = nl ? nl + 1 : end;
 	}
-	return finish(&r);
+	return dump_finish(&r);
 }
 
 /*
@@ -314,7 +314,7 @@ static int read_stream(struct reader *r, int fd)
 	if (have)
 		ret = take_line(r, line, line + have, line_off);
 	if (!ret)
-		ret = finish(r);
+		ret = dump_finish(r);
 out:
 	free(line);
 	free(chunk);

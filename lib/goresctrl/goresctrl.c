@@ -97,9 +97,9 @@ struct ctx {
 	char err[ERRLEN];
 };
 
-static int fail(struct ctx *c, int err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int gr_fail(struct ctx *c, int err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-static int fail(struct ctx *c, int err, const char *fmt, ...)
+static int gr_fail(struct ctx *c, int err, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -165,9 +165,9 @@ static int need_text(struct ctx *c, const struct rdt_ynode *n, const char *where
 		     const char *what)
 {
 	if (!is_str(n))
-		return fail(c, -EINVAL, "%s: %s is not a string (line %u)", where, what, n->line);
+		return gr_fail(c, -EINVAL, "%s: %s is not a string (line %u)", where, what, n->line);
 	if (resolves_to_non_string(n))
-		return fail(c, -EINVAL, "%s: %s is the YAML %s %s (line %u), which goresctrl "
+		return gr_fail(c, -EINVAL, "%s: %s is the YAML %s %s (line %u), which goresctrl "
 			    "refuses where it reads a string: quote it (\"%s\")", where, what,
 			    *n->s && strpbrk(n->s, "0123456789") ? "number" : "value",
 			    *n->s ? n->s : "null", n->line, n->s);
@@ -262,25 +262,25 @@ static int parse_prop(struct ctx *c, const char *s, unsigned int min_bits, struc
 
 		if (!dash) {
 			if (!parse_uint(s, n - 1, 7, &hi) || hi > 100)
-				return fail(c, -EINVAL, "%s: invalid percentage value \"%s\"", where, s);
+				return gr_fail(c, -EINVAL, "%s: invalid percentage value \"%s\"", where, s);
 			*a = (struct alloc){ AK_PCT, 0, 0, (unsigned int)hi };
 			return 0;
 		}
 		if (!parse_uint(s, (size_t)(dash - s), 7, &lo) ||
 		    !parse_uint(dash + 1, (size_t)(s + n - 1 - dash - 1), 7, &hi) || lo > hi ||
 		    hi > 100)
-			return fail(c, -EINVAL, "%s: invalid percentage range \"%s\"", where, s);
+			return gr_fail(c, -EINVAL, "%s: invalid percentage range \"%s\"", where, s);
 		*a = (struct alloc){ AK_RANGE, 0, (unsigned int)lo, (unsigned int)hi };
 		return 0;
 	}
 	if (!strncmp(s, "0x", 2) ? !parse_hex(s + 2, &v) : !parse_bits(s, &v))
-		return fail(c, -EINVAL, "%s: \"%s\" is neither a percentage, a range, a hex mask "
+		return gr_fail(c, -EINVAL, "%s: \"%s\" is neither a percentage, a range, a hex mask "
 			    "nor a list of bits", where, s);
 	if (v && ones(v) != 64 - (unsigned int)__builtin_clzll(v) - (unsigned int)__builtin_ctzll(v))
-		return fail(c, -EINVAL, "%s: invalid cache bitmask \"%s\": more than one "
+		return gr_fail(c, -EINVAL, "%s: invalid cache bitmask \"%s\": more than one "
 			    "continuous block of ones", where, s);
 	if (ones(v) < min_bits)
-		return fail(c, -EINVAL, "%s: invalid cache bitmask \"%s\": number of bits less than "
+		return gr_fail(c, -EINVAL, "%s: invalid cache bitmask \"%s\": number of bits less than "
 			    "%u", where, s, min_bits);
 	*a = (struct alloc){ .k = AK_ABS, .mask = v };
 	return 0;
@@ -300,9 +300,9 @@ static int parse_ids(struct ctx *c, const char *s, const struct rdt_domain *dom,
 		if (k < n) {
 			if (!parse_uint(p, k, 7, &a) || !parse_uint(p + k + 1, n - k - 1, 7, &b) ||
 			    b <= a)
-				return fail(c, -EINVAL, "%s: invalid cache id list \"%s\"", where, s);
+				return gr_fail(c, -EINVAL, "%s: invalid cache id list \"%s\"", where, s);
 		} else if (!parse_uint(p, n, 7, &a)) {
-			return fail(c, -EINVAL, "%s: invalid cache id list \"%s\"", where, s);
+			return gr_fail(c, -EINVAL, "%s: invalid cache id list \"%s\"", where, s);
 		} else {
 			b = a;
 		}
@@ -340,7 +340,7 @@ static int parse_idcat(struct ctx *c, const struct rdt_ynode *n, unsigned int mi
 			s[t] = v ? v->s : "";
 		}
 	} else {
-		return fail(c, -EINVAL, "%s: not a string or a map (line %u)", where, n->line);
+		return gr_fail(c, -EINVAL, "%s: not a string or a map (line %u)", where, n->line);
 	}
 	for (t = 0; t < NCT; t++) {
 		ret = parse_prop(c, s[t], min_bits, &a[t], where);
@@ -348,9 +348,9 @@ static int parse_idcat(struct ctx *c, const struct rdt_ynode *n, unsigned int mi
 			return ret;
 	}
 	if (a[CT_UNIFIED].k == AK_NONE)
-		return fail(c, -EINVAL, "%s: 'unified' not specified in cache schema", where);
+		return gr_fail(c, -EINVAL, "%s: 'unified' not specified in cache schema", where);
 	if ((a[CT_CODE].k == AK_NONE) != (a[CT_DATA].k == AK_NONE))
-		return fail(c, -EINVAL, "%s: 'code' and 'data' go together: both or neither", where);
+		return gr_fail(c, -EINVAL, "%s: 'code' and 'data' go together: both or neither", where);
 	return 0;
 }
 
@@ -371,7 +371,7 @@ static int parse_cat(struct ctx *c, const struct rdt_ynode *n, enum level lv, st
 	out->set = true;
 	out->a = calloc(nd ? nd * NCT : 1, sizeof(*out->a));
 	if (!out->a)
-		return fail(c, -ENOMEM, "out of memory");
+		return gr_fail(c, -ENOMEM, "out of memory");
 	if (is_str(n)) {
 		ret = parse_idcat(c, n, mi->min_bits[lv], def, where);
 	} else if (n->kind == RDT_Y_MAP) {
@@ -386,7 +386,7 @@ static int parse_cat(struct ctx *c, const struct rdt_ynode *n, enum level lv, st
 			ret = 0;
 		}
 	} else {
-		return fail(c, -EINVAL, "%s: not a string or a map (line %u)", where, n->line);
+		return gr_fail(c, -EINVAL, "%s: not a string or a map (line %u)", where, n->line);
 	}
 	for (d = 0; !ret && d < nd; d++)
 		for (t = 0; t < NCT; t++)
@@ -417,21 +417,21 @@ static int parse_mbvals(struct ctx *c, const struct rdt_ynode *n, uint64_t *out,
 	size_t i;
 
 	if (n->kind != RDT_Y_SEQ)
-		return fail(c, -EINVAL, "%s: not a list such as [\"50%%\"] (line %u)", where,
+		return gr_fail(c, -EINVAL, "%s: not a list such as [\"50%%\"] (line %u)", where,
 			    n->line);
 	for (i = 0; i < n->n; i++) {
 		const char *s = n->v[i]->s;
 		size_t len;
 
 		if (!is_str(n->v[i]))
-			return fail(c, -EINVAL, "%s: not a string (line %u)", where, n->v[i]->line);
+			return gr_fail(c, -EINVAL, "%s: not a string (line %u)", where, n->v[i]->line);
 		if (need_text(c, n->v[i], where, "the value"))
 			return -EINVAL;
 		len = strlen(s);
 		if (c->mi.mb_mbps) {
 			if (len > 4 && !strcmp(s + len - 4, "MBps")) {
 				if (!parse_uint(s, len - 4, 32, out))
-					return fail(c, -EINVAL, "%s: \"%s\" is not a bandwidth in "
+					return gr_fail(c, -EINVAL, "%s: \"%s\" is not a bandwidth in "
 						    "MBps", where, s);
 				return 0;
 			}
@@ -439,18 +439,18 @@ static int parse_mbvals(struct ctx *c, const struct rdt_ynode *n, uint64_t *out,
 		}
 		if (len && s[len - 1] == '%') {
 			if (!parse_uint(s, len - 1, 7, out))
-				return fail(c, -EINVAL, "%s: \"%s\" is not a percentage", where, s);
+				return gr_fail(c, -EINVAL, "%s: \"%s\" is not a percentage", where, s);
 			/* goresctrl passes it on and the kernel refuses it: say so here */
 			if (*out > 100)
-				return fail(c, -EINVAL, "%s: \"%s\" is more than 100%%", where, s);
+				return gr_fail(c, -EINVAL, "%s: \"%s\" is more than 100%%", where, s);
 			return 0;
 		}
 		/* "...MBps" is for mba_MBps; anything else goresctrl warns about and skips */
 	}
 	if (c->mi.mb_mbps)
-		return fail(c, -EINVAL, "%s: missing 'MBps' value; required because mba_MBps is "
+		return gr_fail(c, -EINVAL, "%s: missing 'MBps' value; required because mba_MBps is "
 			    "what this machine has", where);
-	return fail(c, -EINVAL, "%s: missing '%%' value; required because percentage-based MBA "
+	return gr_fail(c, -EINVAL, "%s: missing '%%' value; required because percentage-based MBA "
 		    "allocation is what this machine has", where);
 }
 
@@ -470,7 +470,7 @@ static int parse_mb(struct ctx *c, const struct rdt_ynode *n, struct mb *out, co
 	out->set = true;
 	out->v = calloc(mi->nmb ? mi->nmb : 1, sizeof(*out->v));
 	if (!out->v)
-		return fail(c, -ENOMEM, "out of memory");
+		return gr_fail(c, -ENOMEM, "out of memory");
 	if (n->kind == RDT_Y_SEQ) {
 		ret = parse_mbvals(c, n, &def, where);
 	} else if (n->kind == RDT_Y_MAP) {
@@ -480,7 +480,7 @@ static int parse_mb(struct ctx *c, const struct rdt_ynode *n, struct mb *out, co
 		if (all)
 			ret = parse_mbvals(c, all, &def, w);
 	} else {
-		return fail(c, -EINVAL, "%s: not a list or a map (line %u)", where, n->line);
+		return gr_fail(c, -EINVAL, "%s: not a list or a map (line %u)", where, n->line);
 	}
 	for (d = 0; d < mi->nmb; d++)
 		out->v[d] = def;
@@ -537,16 +537,16 @@ static int resolve_relative(struct ctx *c, struct partition *ps, unsigned int np
 		const struct alloc *a = &req[i].a[d * NCT + t];
 
 		if (a->k == AK_ABS)
-			return fail(c, -EINVAL, "%s cache id %u: partitions mix relative and "
+			return gr_fail(c, -EINVAL, "%s cache id %u: partitions mix relative and "
 				    "absolute allocations", lv_name[lv], c->mi.dom[lv][d].cache_id);
 		if (a->k == AK_RANGE)
-			return fail(c, -EINVAL, "partition %s: percentage ranges in partition "
+			return gr_fail(c, -EINVAL, "partition %s: percentage ranges in partition "
 				    "allocations are not supported", ps[i].name);
 		r[i] = (struct req){ i, a->hi };
 		total += a->hi;
 	}
 	if (total > 100)
-		return fail(c, -EINVAL, "accumulated %s \"%s\" partition allocation requests for "
+		return gr_fail(c, -EINVAL, "accumulated %s \"%s\" partition allocation requests for "
 			    "cache id %u exceed 100%% (%" PRIu64 "%%)", lv_name[lv], ct_name[t],
 			    c->mi.dom[lv][d].cache_id, total);
 	sort_reqs(r, np);
@@ -556,7 +556,7 @@ static int resolve_relative(struct ctx *c, struct partition *ps, unsigned int np
 		uint64_t pct_avail = bits_total ? avail * total / bits_total : 0, n;
 
 		if (avail < min_bits || !pct_avail)
-			return fail(c, -EINVAL, "unable to resolve %s allocation for cache id %u: "
+			return gr_fail(c, -EINVAL, "unable to resolve %s allocation for cache id %u: "
 				    "not enough exclusive bits available", lv_name[lv],
 				    c->mi.dom[lv][d].cache_id);
 		n = r[i].pct * avail / pct_avail;
@@ -587,16 +587,16 @@ static int resolve_absolute(struct ctx *c, struct partition *ps, unsigned int np
 		const struct alloc *a = &req[i].a[d * NCT + t];
 
 		if (a->k != AK_ABS)
-			return fail(c, -EINVAL, "%s cache id %u: partitions mix absolute and "
+			return gr_fail(c, -EINVAL, "%s cache id %u: partitions mix absolute and "
 				    "relative allocations", lv_name[lv], c->mi.dom[lv][d].cache_id);
 		/* goresctrl passes it on and the kernel refuses it: say so here */
 		if (c->mi.cbm_len[lv] < 64 && a->mask >> c->mi.cbm_len[lv])
-			return fail(c, -EINVAL, "partition %s: %s allocation 0x%" PRIx64 " for cache "
+			return gr_fail(c, -EINVAL, "partition %s: %s allocation 0x%" PRIx64 " for cache "
 				    "id %u has bits beyond the %u-bit cache mask", ps[i].name,
 				    lv_name[lv], a->mask, c->mi.dom[lv][d].cache_id,
 				    c->mi.cbm_len[lv]);
 		if (a->mask & seen)
-			return fail(c, -EINVAL, "partition %s: %s allocation 0x%" PRIx64 " for cache "
+			return gr_fail(c, -EINVAL, "partition %s: %s allocation 0x%" PRIx64 " for cache "
 				    "id %u overlaps another partition's", ps[i].name, lv_name[lv],
 				    a->mask, c->mi.dom[lv][d].cache_id);
 		seen |= a->mask;
@@ -614,7 +614,7 @@ static int resolve_partitions(struct ctx *c, struct partition *ps, unsigned int 
 	int ret = 0;
 
 	if (!req)
-		return fail(c, -ENOMEM, "out of memory");
+		return gr_fail(c, -ENOMEM, "out of memory");
 	for (i = 0; !ret && i < np; i++) {
 		snprintf(w, sizeof(w), "partition %s, %s", ps[i].name,
 			 lv == LV_L3 ? "l3Allocation" : "l2Allocation");
@@ -623,7 +623,7 @@ static int resolve_partitions(struct ctx *c, struct partition *ps, unsigned int 
 		ps[i].cat_given[lv] = req[i].set;
 		ps[i].cat[lv].set = false;
 		if (!ret && nd && !(ps[i].cat[lv].a = calloc(nd * NCT, sizeof(struct alloc))))
-			ret = fail(c, -ENOMEM, "out of memory");
+			ret = gr_fail(c, -ENOMEM, "out of memory");
 	}
 	for (d = 0; !ret && d < nd; d++) {
 		for (t = 0; !ret && t < NCT; t++) {
@@ -647,7 +647,7 @@ static int resolve_partitions(struct ctx *c, struct partition *ps, unsigned int 
 			if (nnil == np)
 				continue;
 			if (nnil)
-				ret = fail(c, -EINVAL, "some partitions (%s) miss the %s \"%s\" "
+				ret = gr_fail(c, -EINVAL, "some partitions (%s) miss the %s \"%s\" "
 					   "allocation for cache id %u", names, lv_name[lv],
 					   ct_name[t], c->mi.dom[lv][d].cache_id);
 			else if (req[0].a[d * NCT + t].k == AK_ABS)
@@ -680,7 +680,7 @@ static int overlay(struct ctx *c, const struct alloc *a, uint64_t base, unsigned
 
 	if (!base || ones(base) != msb(base) - (unsigned int)__builtin_ctzll(base) + 1 ||
 	    ones(base) < min_bits)
-		return fail(c, -EINVAL, "%s: the partition's mask 0x%" PRIx64 " is not one block of "
+		return gr_fail(c, -EINVAL, "%s: the partition's mask 0x%" PRIx64 " is not one block of "
 			    "at least %u bits", where, base, min_bits);
 	lsb = (unsigned int)__builtin_ctzll(base);
 	w = msb(base) - lsb + 1;
@@ -688,7 +688,7 @@ static int overlay(struct ctx *c, const struct alloc *a, uint64_t base, unsigned
 		uint64_t m = lsb >= 64 ? 0 : a->mask << lsb;
 
 		if ((m | base) != base || (m >> lsb) != a->mask)
-			return fail(c, -EINVAL, "%s: bitmask 0x%" PRIx64 " does not fit the "
+			return gr_fail(c, -EINVAL, "%s: bitmask 0x%" PRIx64 " does not fit the "
 				    "partition's mask 0x%" PRIx64, where, a->mask, base);
 		*out = m;
 		return 0;
@@ -698,7 +698,7 @@ static int overlay(struct ctx *c, const struct alloc *a, uint64_t base, unsigned
 	if (!lo)
 		lo = 1;
 	if (lo > hi || hi > 100)
-		return fail(c, -EINVAL, "%s: invalid percentage range %u-%u%%", where, lo, hi);
+		return gr_fail(c, -EINVAL, "%s: invalid percentage range %u-%u%%", where, lo, hi);
 	l = (uint64_t)(lo - 1) * w / 100;
 	h = (uint64_t)(hi - 1) * w / 100;
 	n = h - l + 1;
@@ -712,7 +712,7 @@ static int overlay(struct ctx *c, const struct alloc *a, uint64_t base, unsigned
 			l = 0;
 		}
 		if (gap > w - h - 1)
-			return fail(c, -EINVAL, "%s: not enough bits for %u%% of the partition's "
+			return gr_fail(c, -EINVAL, "%s: not enough bits for %u%% of the partition's "
 				    "mask 0x%" PRIx64, where, hi, base);
 		h += gap;
 	}
@@ -806,25 +806,25 @@ static int emit_class(struct ctx *c, const char *name, const struct rdt_ynode *c
 	if (is_null(cn))
 		cn = NULL;	/* "classes:\n  guaranteed:" - a class with every default */
 	if (!root && (!rdt_name_valid(name) || !strcmp(name, "default")))
-		return fail(c, -EINVAL, "class \"%.64s\" (partition %s): not a group name here (1 to "
+		return gr_fail(c, -EINVAL, "class \"%.64s\" (partition %s): not a group name here (1 to "
 			    "63 of A-Z a-z 0-9 _ . -, not starting with '.'; \"system/default\" "
 			    "is the default group)", name, p->name);
 	if (cn && cn->kind != RDT_Y_MAP)
-		return fail(c, -EINVAL, "class %s: not a map (line %u)", name, cn->line);
+		return gr_fail(c, -EINVAL, "class %s: not a map (line %u)", name, cn->line);
 	for (lv = 0; !ret && lv < NLV; lv++) {
 		snprintf(w, sizeof(w), "class %s, %s", name, lv == LV_L3 ? "l3Allocation" :
 			 "l2Allocation");
 		ret = parse_cat(c, rdt_yaml_get(cn, lv == LV_L3 ? "l3Allocation" : "l2Allocation"),
 				lv, &cat[lv], w);
 		if (!ret && cat[lv].set && !p->cat_given[lv])
-			ret = fail(c, -EINVAL, "%s allocation missing from partition %s but class %s "
+			ret = gr_fail(c, -EINVAL, "%s allocation missing from partition %s but class %s "
 				   "specifies one", lv_name[lv], p->name, name);
 	}
 	if (!ret) {
 		snprintf(w, sizeof(w), "class %s, mbAllocation", name);
 		ret = parse_mb(c, rdt_yaml_get(cn, "mbAllocation"), &mb, w);
 		if (!ret && mb.set && !p->mb_given)
-			ret = fail(c, -EINVAL, "MB allocation missing from partition %s but class %s "
+			ret = gr_fail(c, -EINVAL, "MB allocation missing from partition %s but class %s "
 				   "specifies one", p->name, name);
 	}
 	if (!ret)
@@ -832,7 +832,7 @@ static int emit_class(struct ctx *c, const char *name, const struct rdt_ynode *c
 	for (lv = 0; !ret && lv < NLV; lv++) {
 		if (!c->mi.cat[lv]) {
 			if (cat[lv].set && !c->optional[lv])
-				ret = fail(c, -EOPNOTSUPP, "%s cache allocation for %s specified in the "
+				ret = gr_fail(c, -EOPNOTSUPP, "%s cache allocation for %s specified in the "
 					   "configuration but this machine has none (options.%s."
 					   "optional: true allows that)", lv_name[lv], name,
 					   lv == LV_L3 ? "l3" : "l2");
@@ -852,13 +852,13 @@ static int emit_class(struct ctx *c, const char *name, const struct rdt_ynode *c
 	 * class that asks for MB is refused unless MB is optional.
 	 */
 	if (!ret && c->mi.mb && c->mi.mb_amd && (mb.set || p->mb_given) && !c->mb_optional)
-		ret = fail(c, -EOPNOTSUPP, "memory bandwidth allocation for %s is in percent, and "
+		ret = gr_fail(c, -EOPNOTSUPP, "memory bandwidth allocation for %s is in percent, and "
 			   "MB on this machine is in 1/8 GB/s (AMD): goresctrl writes no MB line "
 			   "there (options.mb.optional: true allows that)", name);
 	else if (!ret && c->mi.mb && !c->mi.mb_amd)
 		mb_line(c, &mb, &p->mb, f);
 	else if (!ret && !c->mi.mb && mb.set && !c->mb_optional)
-		ret = fail(c, -EOPNOTSUPP, "memory bandwidth allocation for %s specified in the "
+		ret = gr_fail(c, -EOPNOTSUPP, "memory bandwidth allocation for %s specified in the "
 			   "configuration but this machine has none (options.mb.optional: true "
 			   "allows that)", name);
 	for (lv = 0; lv < NLV; lv++)
@@ -886,7 +886,7 @@ static int read_options(struct ctx *c, const struct rdt_ynode *root)
 	const struct rdt_ynode *o = rdt_yaml_get(root, "options");
 
 	if (o && o->kind != RDT_Y_MAP && !is_null(o))
-		return fail(c, -EINVAL, "options: not a map (line %u)", o->line);
+		return gr_fail(c, -EINVAL, "options: not a map (line %u)", o->line);
 	c->optional[LV_L2] = yes(rdt_yaml_get(rdt_yaml_get(o, "l2"), "optional"));
 	c->optional[LV_L3] = yes(rdt_yaml_get(rdt_yaml_get(o, "l3"), "optional"));
 	c->mb_optional = yes(rdt_yaml_get(rdt_yaml_get(o, "mb"), "optional"));
@@ -927,23 +927,23 @@ static int convert(struct ctx *c, const struct rdt_ynode *root, FILE *f)
 	int ret;
 
 	if (root && root->kind != RDT_Y_MAP)
-		return fail(c, -EINVAL, "not a goresctrl configuration: the document is not a map");
+		return gr_fail(c, -EINVAL, "not a goresctrl configuration: the document is not a map");
 	ret = read_options(c, root);
 	if (ret)
 		return ret;
 	if (is_null(pn))
 		pn = NULL;
 	if (pn && pn->kind != RDT_Y_MAP)
-		return fail(c, -EINVAL, "partitions: not a map (line %u)", pn->line);
+		return gr_fail(c, -EINVAL, "partitions: not a map (line %u)", pn->line);
 	if (pn && pn->n > MAX_PARTITIONS)
-		return fail(c, -E2BIG, "%zu partitions: at most %d", pn->n, MAX_PARTITIONS);
+		return gr_fail(c, -E2BIG, "%zu partitions: at most %d", pn->n, MAX_PARTITIONS);
 	if (pn && pn->n) {
 		ps = calloc(pn->n, sizeof(*ps));
 		if (!ps)
-			return fail(c, -ENOMEM, "out of memory");
+			return gr_fail(c, -ENOMEM, "out of memory");
 		for (k = 0; k < pn->n; k++) {
 			if (pn->v[k]->kind != RDT_Y_MAP && !is_null(pn->v[k])) {
-				ret = fail(c, -EINVAL, "partition %s: not a map (line %u)",
+				ret = gr_fail(c, -EINVAL, "partition %s: not a map (line %u)",
 					   pn->k[k]->s, pn->v[k]->line);
 				goto out;
 			}
@@ -967,7 +967,7 @@ static int convert(struct ctx *c, const struct rdt_ynode *root, FILE *f)
 		if (is_null(cl))
 			cl = NULL;
 		if (cl && cl->kind != RDT_Y_MAP) {
-			ret = fail(c, -EINVAL, "partition %s, classes: not a map (line %u)",
+			ret = gr_fail(c, -EINVAL, "partition %s, classes: not a map (line %u)",
 				   ps[i].name, cl->line);
 			break;
 		}
@@ -981,11 +981,11 @@ static int convert(struct ctx *c, const struct rdt_ynode *root, FILE *f)
 				for (j = 0; !ret && c2 && j < (p2 == i ? k : c2->n); j++)
 					if (!strcmp(c2->k[j]->s, name) ||
 					    (root_class(name) && root_class(c2->k[j]->s)))
-						ret = fail(c, -EINVAL, "class names must be unique: "
+						ret = gr_fail(c, -EINVAL, "class names must be unique: "
 							   "\"%.64s\" is given twice", name);
 			}
 			if (!ret && ++nclasses > MAX_CLASSES)
-				ret = fail(c, -E2BIG, "more than %d classes", MAX_CLASSES);
+				ret = gr_fail(c, -E2BIG, "more than %d classes", MAX_CLASSES);
 			if (!ret)
 				ret = emit_class(c, name, cl->v[k], &ps[i], f);
 		}

@@ -56,7 +56,7 @@ void rdt_yaml_free(struct rdt_ynode *n)
 	free(n);
 }
 
-static int fail(struct loader *l, unsigned int line, const char *what)
+static int yaml_fail(struct loader *l, unsigned int line, const char *what)
 {
 	snprintf(l->err, l->errlen, "line %u: %s", line, what);
 	return -EINVAL;
@@ -123,7 +123,7 @@ static int unique_keys(struct loader *l, const struct rdt_ynode *n)
 		return 0;
 	s = malloc(n->n * sizeof(*s));
 	if (!s)
-		return fail(l, n->line, "out of memory");
+		return yaml_fail(l, n->line, "out of memory");
 	memcpy(s, n->k, n->n * sizeof(*s));
 	qsort(s, n->n, sizeof(*s), cmp_key);
 	for (i = 1; i < n->n; i++) {
@@ -150,7 +150,7 @@ static int entries(struct loader *l, struct rdt_ynode *n, unsigned int depth)
 	for (;;) {
 		if (!yaml_parser_parse(&l->p, &ev)) {
 			rdt_yaml_free(key);
-			return fail(l, problem_line(l), l->p.problem ? l->p.problem : "not YAML");
+			return yaml_fail(l, problem_line(l), l->p.problem ? l->p.problem : "not YAML");
 		}
 		if (ev.type == YAML_MAPPING_END_EVENT || ev.type == YAML_SEQUENCE_END_EVENT) {
 			yaml_event_delete(&ev);
@@ -165,7 +165,7 @@ static int entries(struct loader *l, struct rdt_ynode *n, unsigned int depth)
 		}
 		if (n->kind == RDT_Y_MAP && !key) {
 			if (val->kind != RDT_Y_SCALAR) {
-				ret = fail(l, val->line, "a key that is not a scalar");
+				ret = yaml_fail(l, val->line, "a key that is not a scalar");
 				rdt_yaml_free(val);
 				return ret;
 			}
@@ -176,7 +176,7 @@ static int entries(struct loader *l, struct rdt_ynode *n, unsigned int depth)
 		if (ret) {
 			rdt_yaml_free(key);
 			rdt_yaml_free(val);
-			return fail(l, n->line, "out of memory");
+			return yaml_fail(l, n->line, "out of memory");
 		}
 		key = NULL;
 	}
@@ -189,21 +189,21 @@ static int node(struct loader *l, yaml_event_t *ev, unsigned int depth, struct r
 	int ret;
 
 	if (depth > RDT_YAML_DEPTH)
-		return fail(l, line, "nested too deep");
+		return yaml_fail(l, line, "nested too deep");
 	switch (ev->type) {
 	case YAML_ALIAS_EVENT:
-		return fail(l, line, "anchors and aliases are not read");
+		return yaml_fail(l, line, "anchors and aliases are not read");
 	case YAML_SCALAR_EVENT:
 		if (ev->data.scalar.anchor)
-			return fail(l, line, "anchors and aliases are not read");
+			return yaml_fail(l, line, "anchors and aliases are not read");
 		n = new_node(l, RDT_Y_SCALAR, line);
 		if (!n)
-			return fail(l, line, "too many nodes");
+			return yaml_fail(l, line, "too many nodes");
 		n->plain = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
 		n->s = strndup((const char *)ev->data.scalar.value, ev->data.scalar.length);
 		if (!n->s || strlen(n->s) != ev->data.scalar.length) {
 			rdt_yaml_free(n);
-			return fail(l, line, "a scalar holding a NUL byte");
+			return yaml_fail(l, line, "a scalar holding a NUL byte");
 		}
 		*out = n;
 		return 0;
@@ -211,10 +211,10 @@ static int node(struct loader *l, yaml_event_t *ev, unsigned int depth, struct r
 	case YAML_SEQUENCE_START_EVENT:
 		if ((ev->type == YAML_MAPPING_START_EVENT ? ev->data.mapping_start.anchor :
 		     ev->data.sequence_start.anchor))
-			return fail(l, line, "anchors and aliases are not read");
+			return yaml_fail(l, line, "anchors and aliases are not read");
 		n = new_node(l, ev->type == YAML_MAPPING_START_EVENT ? RDT_Y_MAP : RDT_Y_SEQ, line);
 		if (!n)
-			return fail(l, line, "too many nodes");
+			return yaml_fail(l, line, "too many nodes");
 		ret = entries(l, n, depth);
 		if (ret) {
 			rdt_yaml_free(n);
@@ -223,7 +223,7 @@ static int node(struct loader *l, yaml_event_t *ev, unsigned int depth, struct r
 		*out = n;
 		return 0;
 	default:
-		return fail(l, line, "not a YAML node");
+		return yaml_fail(l, line, "not a YAML node");
 	}
 }
 
@@ -251,7 +251,7 @@ int rdt_yaml_load(const char *text, size_t len, struct rdt_ynode **root, char *e
 	yaml_parser_set_input_string(&l.p, (const unsigned char *)text, len);
 	while (!ret && !done) {
 		if (!yaml_parser_parse(&l.p, &ev)) {
-			ret = fail(&l, problem_line(&l), l.p.problem ? l.p.problem : "not YAML");
+			ret = yaml_fail(&l, problem_line(&l), l.p.problem ? l.p.problem : "not YAML");
 			break;
 		}
 		switch (ev.type) {
@@ -260,7 +260,7 @@ int rdt_yaml_load(const char *text, size_t len, struct rdt_ynode **root, char *e
 			break;
 		case YAML_DOCUMENT_START_EVENT:
 			if (*root)
-				ret = fail(&l, (unsigned int)ev.start_mark.line + 1,
+				ret = yaml_fail(&l, (unsigned int)ev.start_mark.line + 1,
 					   "more than one document");
 			break;
 		case YAML_STREAM_END_EVENT:
@@ -268,7 +268,7 @@ int rdt_yaml_load(const char *text, size_t len, struct rdt_ynode **root, char *e
 			break;
 		default:
 			if (*root)
-				ret = fail(&l, (unsigned int)ev.start_mark.line + 1,
+				ret = yaml_fail(&l, (unsigned int)ev.start_mark.line + 1,
 					   "more than one document");
 			else
 				ret = node(&l, &ev, 1, root);

@@ -22,10 +22,10 @@
 #include "engine.h"
 #include "schema.h"
 
-static int fail(struct rdt_state *st, int err, const char *fmt, ...)
+static int engine_fail(struct rdt_state *st, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-static int fail(struct rdt_state *st, int err, const char *fmt, ...)
+static int engine_fail(struct rdt_state *st, int err, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -818,7 +818,7 @@ static int plan_new_group(struct rdt_state *st, int *plan)
 		plan[ai] = find_key(st, &st->adom[ai], full);
 		if (plan[ai] < 0 && lowest_free(st, &st->adom[ai], full) < 0) {
 			adom_label(st, ai, label, sizeof(label));
-			err = fail(st, -ENOSPC, "%s: no free CLOSID for a new group (%u in use)",
+			err = engine_fail(st, -ENOSPC, "%s: no free CLOSID for a new group (%u in use)",
 				   label, st->adom[ai].inuse);
 			break;
 		}
@@ -833,13 +833,13 @@ int rdt_group_load(struct rdt_state *st, const char *name, int *idx)
 	int gi, err;
 
 	if (rdt_group_find(st, name) >= 0)
-		return fail(st, -EEXIST, "group '%s' already exists", name);
+		return engine_fail(st, -EEXIST, "group '%s' already exists", name);
 	if (st->nlive >= st->max_groups)
-		return fail(st, -ENOSPC, "the state holds %u group%s, the most it may (max_groups, "
+		return engine_fail(st, -ENOSPC, "the state holds %u group%s, the most it may (max_groups, "
 			    "set when the state is created)", st->max_groups,
 			    st->max_groups == 1 ? "" : "s");
 	if (strlen(name) >= RDT_NAME_LEN)
-		return fail(st, -EINVAL, "group name is longer than %d characters",
+		return engine_fail(st, -EINVAL, "group name is longer than %d characters",
 			    RDT_NAME_LEN - 1);
 	err = group_slot(st, &gi);
 	if (err)
@@ -872,9 +872,9 @@ int rdt_group_add(struct rdt_state *st, const char *name, int *idx)
 	int *plan, gi, err;
 
 	if (rdt_group_find(st, name) >= 0)
-		return fail(st, -EEXIST, "group '%s' already exists", name);
+		return engine_fail(st, -EEXIST, "group '%s' already exists", name);
 	if (st->nlive >= st->max_groups)
-		return fail(st, -ENOSPC, "the state holds %u group%s, the most it may (max_groups, "
+		return engine_fail(st, -ENOSPC, "the state holds %u group%s, the most it may (max_groups, "
 			    "set when the state is created)", st->max_groups,
 			    st->max_groups == 1 ? "" : "s");
 	plan = malloc(st->nadom * sizeof(int));
@@ -934,9 +934,9 @@ int rdt_group_del(struct rdt_state *st, int gi)
 	unsigned int ai, c;
 
 	if (gi == 0)
-		return fail(st, -EBUSY, "the default group cannot be removed");
+		return engine_fail(st, -EBUSY, "the default group cannot be removed");
 	if (gi < 0 || (unsigned int)gi >= st->ngroups || !st->groups[gi].live)
-		return fail(st, -ENOENT, "no such group");
+		return engine_fail(st, -ENOENT, "no such group");
 	g = &st->groups[gi];
 	rdt_group_mark_exclusive(st, gi, false, false);
 
@@ -1006,10 +1006,10 @@ static int overlap(struct rdt_state *st, unsigned int s, int gi, uint64_t mine, 
 
 	slot_label(st, s, label, sizeof(label));
 	if (og->exclusive)
-		return fail(st, -EINVAL, "%s: %s0x%0*llx overlaps exclusive group %s (%s0x%0*llx)",
+		return engine_fail(st, -EINVAL, "%s: %s0x%0*llx overlaps exclusive group %s (%s0x%0*llx)",
 			    label, cdp ? half[h] : "", w, (unsigned long long)mine, og->name,
 			    cdp ? half[k] : "", w, (unsigned long long)theirs);
-	return fail(st, -EINVAL, "%s: exclusive group %s (%s0x%0*llx) overlaps group %s "
+	return engine_fail(st, -EINVAL, "%s: exclusive group %s (%s0x%0*llx) overlaps group %s "
 		    "(%s0x%0*llx)", label, st->groups[gi].name, cdp ? half[h] : "", w,
 		    (unsigned long long)mine, og->name, cdp ? half[k] : "", w,
 		    (unsigned long long)theirs);
@@ -1037,7 +1037,7 @@ static int check_exclusive(struct rdt_state *st, int gi, const uint64_t *nm, boo
 			mine |= half_mask(st, nm, s, h);
 		slot_label(st, s, label, sizeof(label));
 		if (exclusive && !forced && (mine & shared))
-			return fail(st, -EINVAL, "%s: exclusive group %s would hold the shareable "
+			return engine_fail(st, -EINVAL, "%s: exclusive group %s would hold the shareable "
 				    "ways 0x%llx, which other agents (such as I/O) fill too; force it "
 				    "if that is meant", label, st->groups[gi].name,
 				    (unsigned long long)(mine & shared));
@@ -1072,7 +1072,7 @@ int rdt_group_mark_exclusive(struct rdt_state *st, int gi, bool exclusive, bool 
 			int *n = realloc(st->excl, cap * sizeof(*n));
 
 			if (!n)
-				return fail(st, -ENOMEM, "out of memory");
+				return engine_fail(st, -ENOMEM, "out of memory");
 			st->excl = n;
 			st->cap_excl = cap;
 		}
@@ -1140,7 +1140,7 @@ int rdt_group_fit_exclusive(struct rdt_state *st, int gi)
 			free_ways = lowest_run(free_ways);
 		if ((unsigned int)__builtin_popcountll(free_ways) < st->m->caps[res].min_cbm_bits) {
 			slot_label(st, s, label, sizeof(label));
-			err = fail(st, -ENOSPC, "%s: exclusive groups hold the ways a new group "
+			err = engine_fail(st, -ENOSPC, "%s: exclusive groups hold the ways a new group "
 				   "would need (0x%llx taken)", label, (unsigned long long)taken);
 			break;
 		}
@@ -1206,11 +1206,11 @@ int rdt_group_set_masks(struct rdt_state *st, int gi, const uint64_t *want, cons
 			if (k < 0) {
 				adom_label(st, ai, label, sizeof(label));
 				if (throttled(st, a, nm) && mb_closids(st, a) < a->nclos)
-					err = fail(st, -ENOSPC, "%s: no free CLOSID with a bandwidth "
+					err = engine_fail(st, -ENOSPC, "%s: no free CLOSID with a bandwidth "
 						   "register (MBA has %u of the %u CLOSIDs, all in "
 						   "use)", label, mb_closids(st, a), a->nclos);
 				else
-					err = fail(st, -ENOSPC, "%s: no free CLOSID (%u in use)",
+					err = engine_fail(st, -ENOSPC, "%s: no free CLOSID (%u in use)",
 						   label, a->inuse);
 				goto out;
 			}
@@ -1302,7 +1302,7 @@ int rdt_bind_task(struct rdt_state *st, int gi, pid_t tid, uint64_t start)
 	if (t && t->group == gi && t->start == start)
 		return 0;
 	if (!t && st->tasks.len >= st->max_tasks)
-		return fail(st, -ENOSPC, "%u tasks are bound already, the most the state may hold "
+		return engine_fail(st, -ENOSPC, "%u tasks are bound already, the most the state may hold "
 			    "(max_tasks, set when the state is created)", st->max_tasks);
 	if (!t) {
 		err = rdt_task_map_put(&st->tasks, &nt);
@@ -1411,9 +1411,9 @@ int rdt_bind_cgroup(struct rdt_state *st, int g, const char *path, uint64_t id)
 	char *p;
 
 	if (g < 0 || (unsigned int)g >= st->ngroups || !st->groups[g].live)
-		return fail(st, -ENOENT, "no such group");
+		return engine_fail(st, -ENOENT, "no such group");
 	if (!path || !path[0] || strlen(path) >= RDT_CGROUP_PATH_MAX)
-		return fail(st, -EINVAL, "invalid cgroup path");
+		return engine_fail(st, -EINVAL, "invalid cgroup path");
 	i = cgroup_pos(st, path, &found);
 	if (found && g == 0) {
 		free(st->cgroups[i].path);
@@ -1430,7 +1430,7 @@ int rdt_bind_cgroup(struct rdt_state *st, int g, const char *path, uint64_t id)
 	if (g == 0)
 		return 0;
 	if (st->ncgroups >= RDT_CGROUPS_MAX)
-		return fail(st, -ENOSPC, "%u cgroups are bound already, the most a state holds",
+		return engine_fail(st, -ENOSPC, "%u cgroups are bound already, the most a state holds",
 			    (unsigned int)RDT_CGROUPS_MAX);
 	p = strdup(path);
 	v = realloc(st->cgroups, (st->ncgroups + 1) * sizeof(*v));
@@ -1438,7 +1438,7 @@ int rdt_bind_cgroup(struct rdt_state *st, int g, const char *path, uint64_t id)
 		free(p);
 		if (v)
 			st->cgroups = v;
-		return fail(st, -ENOMEM, "out of memory");
+		return engine_fail(st, -ENOMEM, "out of memory");
 	}
 	st->cgroups = v;
 	memmove(&v[i + 1], &v[i], (st->ncgroups - i) * sizeof(*v));
@@ -1498,15 +1498,15 @@ int rdt_set_cdp(struct rdt_state *st, enum rdt_res res, bool on)
 	int err;
 
 	if (!st->m->caps[res].present)
-		return fail(st, -EINVAL, "resource %s is not available on this machine",
+		return engine_fail(st, -EINVAL, "resource %s is not available on this machine",
 			    rdt_res_name(res));
 	if (!st->m->caps[res].cdp)
-		return fail(st, -EINVAL, "%s does not support CDP on this machine",
+		return engine_fail(st, -EINVAL, "%s does not support CDP on this machine",
 			    rdt_res_name(res));
 	if (st->cdp[res] == on)
 		return 0;
 	if (st->nlive > 1)
-		return fail(st, -EBUSY,
+		return engine_fail(st, -EBUSY,
 			    "CDP can be switched only while the default group is the only group "
 			    "(%u other group%s exist%s)", st->nlive - 1, st->nlive == 2 ? "" : "s",
 			    st->nlive == 2 ? "s" : "");
@@ -1621,16 +1621,16 @@ int rdt_state_rebuild(struct rdt_state *st)
 
 			k = g->closid[ai];
 			if (k >= a->nclos)
-				return fail(st, -EINVAL, "group '%s' holds CLOSID %u of %u", g->name,
+				return engine_fail(st, -EINVAL, "group '%s' holds CLOSID %u of %u", g->name,
 					    k, a->nclos);
 			if (k >= mb_closids(st, a) && throttled(st, a, g->mask))
-				return fail(st, -EINVAL, "group '%s' throttles bandwidth on CLOSID "
+				return engine_fail(st, -EINVAL, "group '%s' throttles bandwidth on CLOSID "
 					    "%u, which has no bandwidth register", g->name, k);
 			if (!a->refcount[k]) {
 				key_set(st, a, k, g->mask);
 				a->inuse++;
 			} else if (!key_eq(st, a, k, g->mask)) {
-				return fail(st, -EINVAL,
+				return engine_fail(st, -EINVAL,
 					    "group '%s' shares CLOSID %u with different masks",
 					    g->name, k);
 			}
@@ -1650,7 +1650,7 @@ int rdt_state_rebuild(struct rdt_state *st)
 				if (a->refcount[j] &&
 				    !memcmp(key_of(st, a, k), key_of(st, a, j),
 					    a->nslots * 2 * sizeof(uint64_t)))
-					return fail(st, -EINVAL,
+					return engine_fail(st, -EINVAL,
 						    "CLOSIDs %u and %u hold the same masks", k, j);
 		}
 	}
@@ -1660,7 +1660,7 @@ int rdt_state_rebuild(struct rdt_state *st)
 		if (g < 0)
 			continue;
 		if ((unsigned int)g >= st->ngroups || !st->groups[g].live || g == 0)
-			return fail(st, -EINVAL, "CPU %u is bound to a group that does not exist", c);
+			return engine_fail(st, -EINVAL, "CPU %u is bound to a group that does not exist", c);
 		st->groups[g].ncpus++;
 	}
 	for (i = 0; i < st->tasks.cap; i++) {
@@ -1670,7 +1670,7 @@ int rdt_state_rebuild(struct rdt_state *st)
 			continue;
 		if (t->group <= 0 || (unsigned int)t->group >= st->ngroups ||
 		    !st->groups[t->group].live)
-			return fail(st, -EINVAL, "task %d is bound to a group that does not exist",
+			return engine_fail(st, -EINVAL, "task %d is bound to a group that does not exist",
 				    (int)t->tid);
 		st->groups[t->group].ntasks++;
 	}
