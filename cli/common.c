@@ -757,12 +757,12 @@ bool schema_mask(const char *schema, const char *res, unsigned int id, int half,
 		ret;								\
 	})
 
-int group_tasks(rdtalloc_t *r, const char *group, pid_t **out)
+int cli_group_tasks(rdtalloc_t *r, const char *group, pid_t **out)
 {
 	return SNAPSHOT(pid_t, rdtalloc_group_tasks(r, group, buf, cap));
 }
 
-int group_cpus(rdtalloc_t *r, const char *group, int **out)
+int cli_group_cpus(rdtalloc_t *r, const char *group, int **out)
 {
 	return SNAPSHOT(int, rdtalloc_group_cpus(r, group, buf, cap));
 }

@@ -42,7 +42,7 @@ static json_object *cpus_doc(rdtalloc_t *r, const char *group)
 	json_object *o;
 	char *list;
 	int *cpus;
-	int n = group_cpus(r, group, &cpus);
+	int n = cli_group_cpus(r, group, &cpus);
 
 	if (n < 0)
 		return NULL;

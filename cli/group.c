@@ -269,7 +269,7 @@ static int gshow_fill(rdtalloc_t *r, const char *name, const struct domref *doms
 	g->schema = group_schema(r, name);
 	if (!g->schema)
 		goto fail;
-	g->nc = group_cpus(r, name, &g->cpus);
+	g->nc = cli_group_cpus(r, name, &g->cpus);
 	if (g->nc < 0)
 		goto fail;
 	g->cpulist = cpulist_text(g->cpus, (size_t)g->nc);
@@ -277,7 +277,7 @@ static int gshow_fill(rdtalloc_t *r, const char *name, const struct domref *doms
 		fail_msg("out of memory");
 		goto fail;
 	}
-	g->nt = group_tasks(r, name, &g->tids);
+	g->nt = cli_group_tasks(r, name, &g->tids);
 	if (g->nt < 0)
 		goto fail;
 	if (gshow_closids(r, g, doms, ndoms))

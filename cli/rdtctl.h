@@ -166,8 +166,8 @@ json_object *jget(json_object *o, const char *key);
  */
 int list_groups(rdtalloc_t *r, char ***names);
 void free_names(char **names, int n);
-int group_tasks(rdtalloc_t *r, const char *group, pid_t **tids);
-int group_cpus(rdtalloc_t *r, const char *group, int **cpus);
+int cli_group_tasks(rdtalloc_t *r, const char *group, pid_t **tids);
+int cli_group_cpus(rdtalloc_t *r, const char *group, int **cpus);
 int domain_ids(rdtalloc_t *r, const char *res, unsigned int **ids);
 int domain_cpus(rdtalloc_t *r, const char *res, unsigned int id, int **cpus);
 /* The CLOSIDs in use in a domain. */

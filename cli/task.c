@@ -223,7 +223,7 @@ static json_object *tasks_doc(rdtalloc_t *r, const char *group)
 {
 	json_object *o;
 	pid_t *tids;
-	int n = group_tasks(r, group, &tids);
+	int n = cli_group_tasks(r, group, &tids);
 
 	if (n < 0)
 		return NULL;

@@ -455,7 +455,7 @@ static int check_mb_value(struct errbuf *e, unsigned int mk, const char *name, s
 	return 0;
 }
 
-const char *rdt_mon_event_name(unsigned int bit)
+const char *rdt_machine_mon_event_name(unsigned int bit)
 {
 	unsigned int i;
 
@@ -465,7 +465,7 @@ const char *rdt_mon_event_name(unsigned int bit)
 	return NULL;
 }
 
-unsigned int rdt_mon_event_parse(const char *name)
+unsigned int rdt_machine_mon_event_parse(const char *name)
 {
 	unsigned int i;
 
@@ -489,7 +489,7 @@ static int parse_mon_events(struct errbuf *e, const char *name, struct setting *
 		unsigned int bit;
 
 		snprintf(ev, sizeof(ev), "%.*s", (int)(n < sizeof(ev) ? n : sizeof(ev) - 1), p);
-		bit = n < sizeof(ev) ? rdt_mon_event_parse(ev) : 0;
+		bit = n < sizeof(ev) ? rdt_machine_mon_event_parse(ev) : 0;
 		if (!bit)
 			return machine_fail(e, -EINVAL, PFX "%s=%s: unknown event '%.*s' (known: "
 				    "llc_occupancy, mbm_total_bytes, mbm_local_bytes, or none)",

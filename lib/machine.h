@@ -124,8 +124,8 @@ int rdt_machine_domain(const struct rdt_machine *m, enum rdt_res res, unsigned i
 int rdt_machine_cpu_domain(const struct rdt_machine *m, enum rdt_res res, int cpu);
 
 /* resctrl's name of a monitoring event bit ("llc_occupancy", ...); and back (0: unknown). */
-const char *rdt_mon_event_name(unsigned int bit);
-unsigned int rdt_mon_event_parse(const char *name);
+const char *rdt_machine_mon_event_name(unsigned int bit);
+unsigned int rdt_machine_mon_event_parse(const char *name);
 
 /* "L3" / "L2" / "MB"; and back (-1 when unknown; case-insensitive). */
 const char *rdt_res_name(enum rdt_res res);

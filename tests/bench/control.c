@@ -396,7 +396,7 @@ static void lib_run(rdtalloc_t *r, const struct mix *m, unsigned int flags, stru
 	struct rdtalloc_control_conf conf = {
 		.sz = sizeof(conf), .cache_id = -1, .interval_accesses = K, .flags = flags,
 	};
-	char names[MAXG][8];
+	char names[MAXG][16];
 
 	memset(g, 0, sizeof(g));
 	memset(lr, 0, sizeof(*lr));
@@ -662,7 +662,7 @@ static void one_mix(rdtalloc_t *r, const struct mix *m, struct verdicts *v)
  */
 static void cost(void)
 {
-	static char names[64][8];
+	static char names[64][16];
 	const char *ng[64];
 	struct rdtalloc_mon_value *v = calloc(64 * 4, sizeof(*v));
 	struct rdt_ctl_goal goals[64];
