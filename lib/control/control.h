@@ -134,6 +134,18 @@ struct rdtalloc_control_group;
 /* A configuration checked (sim: a simulated run's, with traces); errors named in r. */
 int rdt_control_check(struct rdtalloc *r, const struct rdtalloc_control_conf *conf, size_t n,
 		      const struct rdtalloc_control_group *g, bool sim);
+/*
+ * perf.c: LLC references and misses per group from perf events on its
+ * bound cgroups. Opened inside a read call (gi: group indices in r->st;
+ * counted[i]: group i has a bound cgroup, so it is counted); read: each
+ * group's counts since the last read.
+ */
+struct rdt_ctl_perf;
+int rdt_ctl_perf_open(struct rdtalloc *r, size_t n, const int *gi, bool *counted,
+		      struct rdt_ctl_perf **out);
+void rdt_ctl_perf_read(struct rdt_ctl_perf *p, uint64_t *refs, uint64_t *misses);
+void rdt_ctl_perf_close(struct rdt_ctl_perf *p);
+
 /* The engine of a configuration over a domain of ways ways of way_bytes each. */
 int rdt_control_engine(struct rdtalloc *r, const struct rdtalloc_control_conf *conf, size_t n,
 		       const struct rdtalloc_control_group *g, unsigned int ways,

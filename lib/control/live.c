@@ -329,7 +329,42 @@ struct live {
 	struct rdtalloc_control_sample smp[RDTALLOC_CONTROL_MAX];
 	uint64_t prev_total[RDTALLOC_CONTROL_MAX];
 	bool have_prev;
+	struct rdt_ctl_perf *perf;	/* NULL: no perf events (accesses not known) */
+	bool counted[RDTALLOC_CONTROL_MAX];
 };
+
+/*
+ * perf events on the groups' bound cgroups: needed by a miss-ratio bound
+ * (then their failure is the run's), else taken where they open.
+ */
+static int live_perf(struct live *lv)
+{
+	rdtalloc_t *r = lv->r;
+	int gi[RDTALLOC_CONTROL_MAX], ret = 0;
+	bool need = false;
+
+	rdt_ctl_perf_close(lv->perf);
+	lv->perf = NULL;
+	for (size_t i = 0; !ret && i < lv->n; i++) {
+		gi[i] = rdt_core_find_group(r, lv->g[i].group);
+		ret = gi[i] < 0 ? gi[i] : 0;
+		need |= lv->g[i].bound_miss_ratio > 0;
+	}
+	if (!ret)
+		ret = rdt_ctl_perf_open(r, lv->n, gi, lv->counted, &lv->perf);
+	if (ret && !need) {
+		rdt_clear_err(r);
+		memset(lv->counted, 0, sizeof(lv->counted));
+		return 0;
+	}
+	for (size_t i = 0; !ret && i < lv->n; i++)
+		if (lv->g[i].bound_miss_ratio > 0 && !lv->counted[i])
+			ret = rdt_fail(r, -EINVAL, "group %s: a miss-ratio bound needs its LLC "
+				       "references and misses, which perf counts per cgroup: bind "
+				       "its cgroup (rdtctl cgroup bind %s PATH)", lv->g[i].group,
+				       lv->g[i].group);
+	return ret;
+}
 
 static int live_open(struct live *lv)
 {
@@ -348,12 +383,8 @@ static int live_open(struct live *lv)
 			       "(rdtctl control set)");
 	else
 		ret = rdt_cache_geometry(r, lv->kept.cache_id, &geo, &dom);
-	for (size_t i = 0; !ret && i < lv->n; i++)
-		if (lv->g[i].bound_miss_ratio > 0)
-			ret = rdt_fail(r, -EOPNOTSUPP, "group %s: a miss-ratio bound needs its "
-				       "LLC references and misses (perf events per cgroup), which "
-				       "this version does not read live: give a bound in bytes "
-				       "per second", lv->g[i].group);
+	if (!ret)
+		ret = live_perf(lv);
 	if (!ret)
 		ret = rdt_control_engine(r, &lv->conf, lv->n, lv->g, geo.ways,
 					 (uint64_t)geo.sets * RDT_LINE, &lv->ctl);
@@ -379,8 +410,11 @@ static int live_read(struct live *lv)
 {
 	struct rdtalloc_mon_value v[RDTALLOC_CONTROL_MAX * 8];
 	const char *names[RDTALLOC_CONTROL_MAX];
+	uint64_t refs[RDTALLOC_CONTROL_MAX], llc[RDTALLOC_CONTROL_MAX];
 	int ret;
 
+	if (lv->perf)
+		rdt_ctl_perf_read(lv->perf, refs, llc);
 	for (size_t i = 0; i < lv->n; i++)
 		names[i] = lv->g[i].group;
 	v[0].sz = sizeof(v[0]);
@@ -404,6 +438,11 @@ static int live_read(struct live *lv)
 					       v[k].mbm_total - lv->prev_total[i] : 0;
 			s->misses = s->mbm_total / RDT_LINE;
 			lv->prev_total[i] = v[k].mbm_total;
+		}
+		/* perf's counts where the group's cgroups are counted */
+		if (lv->perf && lv->counted[i]) {
+			s->accesses = refs[i];
+			s->misses = llc[i];
 		}
 	}
 	lv->have_prev = true;
@@ -535,7 +574,7 @@ static int live_loop(struct live *lv, uint64_t count, volatile int *stop,
 			break;
 		for (size_t i = 0; i < lv->n; i++) {
 			lv->smp[i].mask = masks[i];
-			s[i].accesses = 0;
+			s[i].accesses = lv->smp[i].accesses;
 			s[i].misses = lv->smp[i].misses;
 			s[i].occ_bytes = lv->smp[i].llc_occupancy;
 			s[i].mbm_bytes = lv->smp[i].mbm_total;
@@ -589,6 +628,7 @@ RDTALLOC_API int rdtalloc_control_run(rdtalloc_t *r, uint64_t count, volatile in
 		ret = live_loop(lv, count, stop, cb, arg);
 		rdt_ctl_free(&lv->ctl);
 	}
+	rdt_ctl_perf_close(lv->perf);
 	free(lv);
 	return ret;
 }

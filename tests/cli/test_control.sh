@@ -6,7 +6,9 @@
 # other objects, --no-control and --static as baselines, "control
 # --sim-run" as the same command, every bad input refused by name with the
 # state unchanged. control set/show/clear/run: the configuration kept in
-# the state and run live on the simulator's monitoring model.
+# the state and run live on the simulator's monitoring model; a miss-ratio
+# bound live counts the group's cgroup with perf events (without a PMU:
+# refused by name; RDTALLOC_CONTROL_PERF=software runs the same plumbing).
 . "$(dirname "$0")/lib.sh"
 need_python
 
@@ -147,5 +149,58 @@ ok "clear" control clear
 run control show
 expect_out "cleared" "no controller"
 failure "run without a configuration" "no controller is configured in this state (rdtctl control set)" control run --count 1
+
+# --- a miss-ratio bound live: perf events on the group's bound cgroup ---
+CGR=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
+if [ "$(id -u)" -ne 0 ] || [ -z "$CGR" ]; then
+	skip_part "perf events per cgroup need root and cgroup v2"
+else
+	CGN=rdtctl-control-test-$$
+	BUSY=
+	perf_cleanup()
+	{
+		[ -n "$BUSY" ] && kill -KILL "$BUSY" 2>/dev/null && wait "$BUSY" 2>/dev/null
+		[ -d "$CGR/$CGN" ] && rmdir "$CGR/$CGN" 2>/dev/null
+	}
+	CLEANUP=perf_cleanup
+	mkdir "$CGR/$CGN"
+	MACHINE="topology=package:1 l3:1(size=256KiB) core:2 pu:1;l3.cbm_len=16"
+	STATE=$TMP/perfstate
+	mkdir -m 700 "$STATE"
+	ok "group lc" group create lc
+	ok "group bulk" group create bulk
+	ok "lc's load" sim load lc --footprint 96K --rate 1G/s
+	ok "bulk's load" sim load bulk --footprint 100M --rate 4G/s
+	ok "a miss-ratio bound kept" control set lc bulk --bound lc=0.5 --interval-ms 50
+	failure "no cgroup to count" "group lc: a miss-ratio bound needs its LLC references and misses, which perf counts per cgroup: bind its cgroup (rdtctl cgroup bind lc PATH)" \
+		control run --count 1
+	ok "bind lc's cgroup" cgroup bind lc "$CGN"
+	# a process busy in the cgroup, so that it has something to count
+	sh -c "echo \$\$ > '$CGR/$CGN/cgroup.procs'; exec sh -c 'while :; do :; done'" &
+	BUSY=$!
+	sleep 0.2
+	if [ -e /sys/bus/event_source/devices/cpu ]; then
+		run -j control run --count 2
+		expect_rc 0 "perf's LLC events on a PMU"
+	else
+		failure "no PMU" "perf events: the LLC references of cgroup $CGN on CPU 0: No such file or directory (this CPU has no such events: a VM without a PMU?)" \
+			control run --count 1
+	fi
+	# the same cgroups, CPUs, reads and sums with software events: task-clock as references
+	run_env RDTALLOC_CONTROL_PERF=software "$RDTCTL" --backend sim --state-dir "$STATE" -j \
+		control run --count 3
+	expect_rc 0 "software events"
+	printf '%s\n' "$OUT" | python3 -c '
+import json, sys
+iv = [json.loads(l) for l in sys.stdin if l.startswith("{\"interval\"")]
+assert len(iv) == 3, len(iv)
+for d in iv:
+    lc, bulk = d["groups"]
+    # a busy CPU for 50 ms: tens of millions of task-clock ns; bulk has no cgroup
+    assert lc["accesses"] > 5000000, lc
+    assert bulk["accesses"] == 0, bulk
+print("ok")' >"$TMP/perf" 2>&1
+	[ "$(cat "$TMP/perf")" = ok ] && pass || fail "software events: $(cat "$TMP/perf")"
+fi
 
 finish
