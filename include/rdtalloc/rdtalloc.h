@@ -1132,8 +1132,9 @@ RDTALLOC_API int rdtalloc_control_set(rdtalloc_t *r, const struct rdtalloc_contr
 				      size_t n, const struct rdtalloc_control_group *groups);
 /*
  * The configuration kept: *conf, up to max groups into groups[] (sz of
- * each set; .group points into a buffer the handle owns until its next
- * call). Returns how many groups there are (0: none).
+ * each set; .group points into a buffer of the calling thread's, valid
+ * until its next rdtalloc_control_get). Returns how many groups there are
+ * (0: none).
  */
 RDTALLOC_API int rdtalloc_control_get(rdtalloc_t *r, struct rdtalloc_control_conf *conf,
 				      struct rdtalloc_control_group *groups, size_t max);

@@ -279,11 +279,11 @@ static int conf_of(rdtalloc_t *r, const struct rdt_control_state *c,
 	return (int)k;
 }
 
-static char (*name_buf(rdtalloc_t *r))[RDTALLOC_NAME_MAX + 1]
+/* The names rdtalloc_control_get points to: the calling thread's, until its next call. */
+static char (*name_buf(void))[RDTALLOC_NAME_MAX + 1]
 {
 	static __thread char names[RDTALLOC_CONTROL_MAX][RDTALLOC_NAME_MAX + 1];
 
-	(void)r;
 	return names;
 }
 
@@ -303,7 +303,7 @@ RDTALLOC_API int rdtalloc_control_get(rdtalloc_t *r, struct rdtalloc_control_con
 		ret = rdt_fail(r, -EINVAL, "rdtalloc_control_get: sz is not set");
 		return rdt_core_end(r, false, ret);
 	}
-	n = conf_of(r, ctl_part(r->st), &cf, g, name_buf(r));
+	n = conf_of(r, ctl_part(r->st), &cf, g, name_buf());
 	cf.sz = conf->sz < sizeof(cf) ? conf->sz : sizeof(cf);
 	memcpy(conf, &cf, cf.sz);
 	for (size_t i = 0; i < (size_t)n && i < max; i++) {
