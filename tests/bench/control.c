@@ -591,11 +591,15 @@ static void one_mix(rdtalloc_t *r, const struct mix *m, struct verdicts *v)
 	lib_run(r, m, RDTALLOC_CONTROL_OFF, off);
 	same = same_as_reported(m, ctl);
 	make_plans(m->n);
+	int bestp = 0;
+
 	for (int p = 0; p < nplans; p++) {
 		uint64_t s = replay_static(m, plans[p]);
 
-		if (s < beststatic)
+		if (s < beststatic) {
 			beststatic = s;
+			bestp = p;
+		}
 	}
 	orc = oracle(m);
 	printf("%-24s %2d groups %4d intervals: no partition %8llu, controller %8llu (%.3f), "
@@ -606,6 +610,12 @@ static void one_mix(rdtalloc_t *r, const struct mix *m, struct verdicts *v)
 	       (unsigned long long)orc, 100.0 * writes(ctl) / (ctl->intervals ? ctl->intervals : 1),
 	       same ? "the same" : "DIFFERENT", t1 - t0);
 	judge(v, same);
+	if (m->n <= 4 && beststatic < off->total) {
+		printf("    the best static plan:");
+		for (int g = 0; g < m->n; g++)
+			printf(" g%d=%llx", g, (unsigned long long)plans[bestp][g]);
+		printf("\n");
+	}
 	convergence(m, ctl);
 	if (!same)
 		printf("    MISSED: the reported masks replayed give other counts\n");
