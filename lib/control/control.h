@@ -76,7 +76,6 @@ struct rdt_ctl {
 	unsigned int probe_n;		/* intervals of the probe so far */
 	unsigned int probe_len;		/* and in all: 2, 4 where the spread is wide */
 	uint64_t probe_sum, probe_tail;	/* misses in it, and after its first interval */
-	const char *probe_what;
 	uint64_t hist[8];		/* the last totals under cur */
 	unsigned int nhist;
 	uint64_t base;			/* cur's misses per interval before the probe */
