@@ -191,6 +191,30 @@ const struct rdt_section rdt_control_section = {
 	.load = ctl_load,
 };
 
+/*
+ * The ways of L3 domain dom that groups the controller does not change hold
+ * exclusively (rdtalloc_group_set_mode): left alone, as a plan leaves them.
+ */
+static uint64_t others_exclusive(rdtalloc_t *r, int dom, size_t n,
+				 const struct rdtalloc_control_group *g)
+{
+	const struct rdt_state *st = r->st;
+	unsigned int slot = st->slot_of[RDT_L3][dom];
+	uint64_t ways = 0;
+
+	for (unsigned int k = 0; k < st->ngroups; k++) {
+		bool ours = false;
+
+		if (!st->groups[k].live || !st->groups[k].exclusive)
+			continue;
+		for (size_t i = 0; i < n && !ours; i++)
+			ours = !strcmp(g[i].group, st->groups[k].name);
+		if (!ours)
+			ways |= st->groups[k].mask[slot * 2] | st->groups[k].mask[slot * 2 + 1];
+	}
+	return ways;
+}
+
 RDTALLOC_API int rdtalloc_control_set(rdtalloc_t *r, const struct rdtalloc_control_conf *conf,
 				      size_t n, const struct rdtalloc_control_group *groups)
 {
@@ -212,9 +236,13 @@ RDTALLOC_API int rdtalloc_control_set(rdtalloc_t *r, const struct rdtalloc_contr
 			       "interval or intervals: those are a simulated run's");
 	if (!ret)
 		ret = rdt_cache_geometry(r, conf->cache_id, &geo, &dom);
-	if (!ret)
-		ret = rdt_control_engine(r, conf, n, groups, geo.ways,
+	if (!ret) {
+		struct rdtalloc_control_conf c = *conf;
+
+		c.avoid |= others_exclusive(r, dom, n, groups);
+		ret = rdt_control_engine(r, &c, n, groups, geo.ways,
 					 (uint64_t)geo.sets * RDT_LINE, &ctl);
+	}
 	if (ret)
 		goto out;
 	next.n = n;
@@ -385,9 +413,12 @@ static int live_open(struct live *lv)
 		ret = rdt_cache_geometry(r, lv->kept.cache_id, &geo, &dom);
 	if (!ret)
 		ret = live_perf(lv);
-	if (!ret)
+	if (!ret) {
+		/* the ways other groups now hold exclusive are left alone too */
+		lv->conf.avoid |= others_exclusive(r, dom, lv->n, lv->g);
 		ret = rdt_control_engine(r, &lv->conf, lv->n, lv->g, geo.ways,
 					 (uint64_t)geo.sets * RDT_LINE, &lv->ctl);
+	}
 	if (!ret) {
 		struct rdt_ctl_layout l = lv->ctl.cur;
 		size_t k = 0;

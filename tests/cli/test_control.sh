@@ -150,6 +150,33 @@ run control show
 expect_out "cleared" "no controller"
 failure "run without a configuration" "no controller is configured in this state (rdtctl control set)" control run --count 1
 
+# --- live, another group's exclusive ways are left alone ---
+STATE=$TMP/exclstate
+mkdir -m 700 "$STATE"
+ok "default off the top" schema set default "L3:0=fff"
+ok "rt" group create rt --schema "L3:0=f000"
+ok "rt exclusive" group mode rt exclusive
+ok "a" group create a
+ok "b" group create b --schema "L3:0=fff"
+ok "a's load" sim load a --footprint 96K --rate 1G/s
+ok "b's load" sim load b --footprint 100M --rate 4G/s
+ok "control set" control set a b --interval-ms 20
+run -j control run --count 6
+expect_rc 0 "control run beside an exclusive group"
+printf '%s\n' "$OUT" | python3 -c '
+import json, sys
+seen = set()
+for l in sys.stdin:
+    d = json.loads(l)
+    for g in d.get("groups", []):
+        m = int(g["schema"].split("=")[1], 16)
+        assert m & 0xf000 == 0, g
+        seen.add(g["schema"])
+print("ok", sorted(seen))' >"$TMP/excl" 2>&1
+case "$(cat "$TMP/excl")" in ok*) pass ;; *) fail "rt's ways: $(cat "$TMP/excl")" ;; esac
+run schema show
+expect_out_has "rt untouched" "rt       L3:0=f000"
+
 # --- a miss-ratio bound live: perf events on the group's bound cgroup ---
 CGR=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
 if [ "$(id -u)" -ne 0 ] || [ -z "$CGR" ]; then
