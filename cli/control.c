@@ -365,17 +365,26 @@ static int control_set(int argc, char **argv)
 	if (ret)
 		return fail_lib(r, ret);
 	if (!g_opts.quiet && !g_opts.json)
-		printf("controller: %d groups\n", argc);
+		printf("controller of %s: %d groups\n", dom ? "that L3 domain" : "the first L3 domain",
+		       argc);
 	return EXIT_OK;
 }
 
 static int control_clear(int argc, char **argv)
 {
+	const char *dom = NULL;
+	struct flag flags[] = { { "--domain", NULL, &dom }, { NULL } };
 	struct rdtalloc_control_conf conf = { .sz = sizeof(conf) };
 	rdtalloc_t *r;
 	int ret;
 
-	MAX_ARGS(0, "control clear");
+	ret = parse_flags("control clear", &argc, argv, flags);
+	if (ret)
+		return ret;
+	MAX_ARGS(0, "control clear [--domain ID]");
+	ret = parse_domain(dom, &conf.cache_id);
+	if (ret)
+		return ret;
 	r = ctx();
 	if (!r)
 		return EXIT_FAIL;
@@ -383,58 +392,58 @@ static int control_clear(int argc, char **argv)
 	if (ret)
 		return fail_lib(r, ret);
 	if (!g_opts.quiet && !g_opts.json)
-		printf("controller: none\n");
+		printf("controller: none%s\n", dom ? " in that domain" : "");
 	return EXIT_OK;
 }
 
 static void show_human(json_object *doc)
 {
-	json_object *gs = jget(doc, "groups");
+	json_object *cs = jget(doc, "controllers");
 
-	if (!json_object_array_length(gs)) {
+	if (!json_object_array_length(cs)) {
 		printf("no controller\n");
 		return;
 	}
-	printf("controller: L3 cache id %lld, interval %lld ms, ways left alone %#llx, %lld "
-	       "schemata writes a minute at most (0: no limit)\n", jget_int(doc, "cache_id"),
-	       jget_int(doc, "interval_ms"), (unsigned long long)jget_int(doc, "avoid"),
-	       jget_int(doc, "writes_per_minute"));
-	for (size_t i = 0; i < json_object_array_length(gs); i++) {
-		json_object *e = json_object_array_get_idx(gs, i), *x;
+	for (size_t k = 0; k < json_object_array_length(cs); k++) {
+		json_object *c = json_object_array_get_idx(cs, k), *gs = jget(c, "groups");
 
-		printf("  %s", jget_str(e, "group"));
-		if (json_object_object_get_ex(e, "bound_miss_ratio", &x))
-			printf(": bound, miss ratio %g", json_object_get_double(x));
-		if (json_object_object_get_ex(e, "bound_bytes_per_sec", &x))
-			printf(": bound, %lld bytes/s", (long long)json_object_get_int64(x));
-		if (json_object_get_boolean(jget(e, "exclusive")))
-			printf(": exclusive");
-		printf("\n");
+		printf("controller of L3 cache id %lld: interval %lld ms, ways left alone %#llx, "
+		       "%lld schemata writes a minute at most (0: no limit)\n",
+		       jget_int(c, "cache_id"), jget_int(c, "interval_ms"),
+		       (unsigned long long)jget_int(c, "avoid"), jget_int(c, "writes_per_minute"));
+		for (size_t i = 0; i < json_object_array_length(gs); i++) {
+			json_object *e = json_object_array_get_idx(gs, i), *x;
+
+			printf("  %s", jget_str(e, "group"));
+			if (json_object_object_get_ex(e, "bound_miss_ratio", &x))
+				printf(": bound, miss ratio %g", json_object_get_double(x));
+			if (json_object_object_get_ex(e, "bound_bytes_per_sec", &x))
+				printf(": bound, %lld bytes/s", (long long)json_object_get_int64(x));
+			if (json_object_get_boolean(jget(e, "exclusive")))
+				printf(": exclusive");
+			printf("\n");
+		}
 	}
 }
 
-static int control_show(int argc, char **argv)
+/* Domain id's controller, as a JSON object; NULL when it has none. */
+static json_object *show_one(rdtalloc_t *r, unsigned int id, int *err)
 {
-	struct rdtalloc_control_conf conf = { .sz = sizeof(conf) };
+	struct rdtalloc_control_conf conf = { .sz = sizeof(conf), .cache_id = (int)id };
 	struct rdtalloc_control_group g[MAX] = { { .sz = sizeof(g[0]) } };
-	json_object *doc, *gs;
-	rdtalloc_t *r;
-	int n;
+	json_object *c, *gs;
+	int n = rdtalloc_control_get(r, &conf, g, MAX);
 
-	MAX_ARGS(0, "control show");
-	r = ctx();
-	if (!r)
-		return EXIT_FAIL;
-	n = rdtalloc_control_get(r, &conf, g, MAX);
-	if (n < 0)
-		return fail_lib(r, n);
-	doc = jobj();
+	*err = n < 0 ? n : 0;
+	if (n <= 0)
+		return NULL;
+	c = jobj();
 	gs = json_object_new_array();
-	jset(doc, "cache_id", json_object_new_int(conf.cache_id));
-	jset(doc, "interval_ms", json_object_new_int((int)(conf.interval_ms ? conf.interval_ms :
-										1000)));
-	jset(doc, "avoid", json_object_new_int64((int64_t)conf.avoid));
-	jset(doc, "writes_per_minute", json_object_new_int((int)conf.writes_per_minute));
+	jset(c, "cache_id", json_object_new_int((int)id));
+	jset(c, "interval_ms", json_object_new_int((int)(conf.interval_ms ? conf.interval_ms :
+									  1000)));
+	jset(c, "avoid", json_object_new_int64((int64_t)conf.avoid));
+	jset(c, "writes_per_minute", json_object_new_int((int)conf.writes_per_minute));
 	for (int i = 0; i < n; i++) {
 		json_object *e = jobj();
 
@@ -447,7 +456,39 @@ static int control_show(int argc, char **argv)
 		jset(e, "exclusive", json_object_new_boolean(g[i].exclusive));
 		json_object_array_add(gs, e);
 	}
-	jset(doc, "groups", gs);
+	jset(c, "groups", gs);
+	return c;
+}
+
+static int control_show(int argc, char **argv)
+{
+	json_object *doc, *cs;
+	unsigned int *ids;
+	rdtalloc_t *r;
+	int nd, err = 0;
+
+	MAX_ARGS(0, "control show");
+	r = ctx();
+	if (!r)
+		return EXIT_FAIL;
+	nd = domain_ids(r, "L3", &ids);
+	if (nd < 0)
+		return fail_lib(r, nd);
+	doc = jobj();
+	cs = json_object_new_array();
+	for (int d = 0; d < nd && !err; d++) {
+		json_object *c = show_one(r, ids[d], &err);
+
+		if (c)
+			json_object_array_add(cs, c);
+	}
+	free(ids);
+	if (err) {
+		json_object_put(doc);
+		json_object_put(cs);
+		return fail_lib(r, err);
+	}
+	jset(doc, "controllers", cs);
 	return emit(doc, show_human);
 }
 

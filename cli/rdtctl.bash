@@ -220,6 +220,9 @@ _rdtctl()
 	control/run)
 		_rdtctl_reply "--count"
 		;;
+	control/clear)
+		_rdtctl_reply "--domain"
+		;;
 	oci-hook/)
 		_rdtctl_reply "createRuntime prestart poststop"
 		;;

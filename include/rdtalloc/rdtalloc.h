@@ -1123,27 +1123,32 @@ RDTALLOC_API int rdtalloc_control_sim_run(rdtalloc_t *r, const struct rdtalloc_c
 					  rdtalloc_control_cb cb, void *arg);
 
 /*
- * The controller's configuration kept in the state (its own member of the
- * state file) for `rdtctl control run` and the agent: groups that exist,
- * none in the configuration twice, no trace or static mask. n 0: none
- * (the controller is off). A write call.
+ * The controller of L3 domain conf->cache_id (-1: the first), kept in the
+ * state (its own member of the state file) for `rdtctl control run` and
+ * the agent - one controller per domain, each replacing the domain's
+ * before: groups that exist (not the default group), none twice, no trace
+ * or static mask. n 0: the domain's controller removed (cache_id -1: every
+ * domain's). A write call.
  */
 RDTALLOC_API int rdtalloc_control_set(rdtalloc_t *r, const struct rdtalloc_control_conf *conf,
 				      size_t n, const struct rdtalloc_control_group *groups);
 /*
- * The configuration kept: *conf, up to max groups into groups[] (sz of
- * each set; .group points into a buffer of the calling thread's, valid
- * until its next rdtalloc_control_get). Returns how many groups there are
- * (0: none).
+ * The controller kept for L3 domain conf->cache_id (-1: the first one
+ * configured): *conf, up to max groups into groups[] (sz of each set;
+ * .group points into a buffer of the calling thread's, valid until its
+ * next rdtalloc_control_get). Returns how many groups there are (0: no
+ * controller there).
  */
 RDTALLOC_API int rdtalloc_control_get(rdtalloc_t *r, struct rdtalloc_control_conf *conf,
 				      struct rdtalloc_control_group *groups, size_t max);
 /*
- * The configuration kept, live: every interval the counters of its groups
- * (rdtalloc_mon_read: MBM traffic and occupancy), a decision, the masks
- * written (rdtalloc_set_schema's rules, in its domain), for count
- * intervals (0: until *stop or cb says). -EOPNOTSUPP without monitoring;
- * -ENOENT without a configuration.
+ * The controllers kept, live, each on its own interval: the counters of
+ * its groups (rdtalloc_mon_read: MBM traffic and occupancy; LLC references
+ * and misses from perf events on their bound cgroups), a decision, the
+ * masks of its domain written (rdtalloc_set_schema's rules), for count
+ * intervals each (0: until *stop or cb says). A configuration changed is
+ * followed; one cleared ends the run with -ENOENT. -EOPNOTSUPP without
+ * monitoring; -ENOENT without a configuration.
  */
 RDTALLOC_API int rdtalloc_control_run(rdtalloc_t *r, uint64_t count, volatile int *stop,
 				      rdtalloc_control_cb cb, void *arg);

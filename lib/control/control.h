@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #define RDT_CTL_MAX 64			/* groups one controller changes */
+#define RDT_CTL_NAME_LEN 64		/* RDTALLOC_NAME_MAX + 1 */
 
 /* What a group does with the ways the controller may use (docs/control.md). */
 enum rdt_ctl_kind {
@@ -124,11 +125,57 @@ void rdt_ctl_step(struct rdt_ctl *c, const struct rdt_ctl_sample *s, struct rdt_
 /* Go on from layout l (one kept in the state); false when it does not fit. */
 bool rdt_ctl_adopt(struct rdt_ctl *c, const struct rdt_ctl_layout *l);
 
-/* ---- for the API (simrun.c, live.c) ---- */
+/* ---- for the API (simrun.c, section.c, live.c) ---- */
 
 struct rdtalloc;
 struct rdtalloc_control_conf;
 struct rdtalloc_control_group;
+struct rdt_state;
+
+/*
+ * section.c: the state's part, the state file's member "control" - one
+ * controller per L3 domain (its groups by sequence number, their goals,
+ * the ways it leaves alone, its interval and write limit, and the layout in
+ * force, so that a controller started again goes on from it).
+ */
+#define RDT_CTL_DOMS_MAX 64
+
+struct rdt_ctl_kept_group {
+	uint64_t seq;
+	double bound_ratio;
+	uint64_t bound_bps;
+	bool exclusive;
+	unsigned char kind, w;		/* the layout in force */
+};
+
+struct rdt_ctl_kept {
+	int cache_id;
+	uint64_t avoid;
+	unsigned int interval_ms, writes_per_minute;
+	size_t n;
+	struct rdt_ctl_kept_group g[RDT_CTL_MAX];
+};
+
+struct rdt_control_state {
+	size_t ndom;
+	struct rdt_ctl_kept *d;		/* [ndom], in the order they were set */
+};
+
+struct rdt_control_state *rdt_control(const struct rdt_state *st);
+/* The kept controller of cache_id, or NULL. */
+struct rdt_ctl_kept *rdt_control_find(const struct rdt_state *st, int cache_id);
+/*
+ * k as the API gives it - groups removed since left out - and its layout
+ * in l (may be NULL), in the same order; how many groups.
+ */
+int rdt_control_conf_of(struct rdtalloc *r, const struct rdt_ctl_kept *k,
+			struct rdtalloc_control_conf *conf, struct rdtalloc_control_group *g,
+			char (*names)[RDT_CTL_NAME_LEN], struct rdt_ctl_layout *l);
+/* The ways of domain dom other groups of the state hold exclusively. */
+uint64_t rdt_control_others_exclusive(struct rdtalloc *r, int dom, size_t n,
+				      const struct rdtalloc_control_group *g);
+/* The goals and groups of two kept controllers alike (the layout aside)? */
+bool rdt_control_same(const struct rdt_ctl_kept *a, const struct rdt_ctl_kept *b);
 
 /* A configuration checked (sim: a simulated run's, with traces); errors named in r. */
 int rdt_control_check(struct rdtalloc *r, const struct rdtalloc_control_conf *conf, size_t n,

@@ -122,16 +122,16 @@ ok "group web" group create web
 ok "group batch" group create batch
 ok "control set" control set web batch --bound web=100M/s --interval-ms 20 --writes-per-minute 600
 run -j control show
-json "show" "[(g['group'], g.get('bound_bytes_per_sec'), g['exclusive']) for g in d['groups']]" \
+json "show" "[(g['group'], g.get('bound_bytes_per_sec'), g['exclusive']) for g in d['controllers'][0]['groups']]" \
 	'[["web", 104857600, false], ["batch", null, false]]'
-json "show interval" "d['interval_ms']" "20"
+json "show interval" "[(c['cache_id'], c['interval_ms']) for c in d['controllers']]" "[[0, 20]]"
 run control show
 expect_out_has "show text" "  web: bound, 104857600 bytes/s"
 failure "set: no such group" "no group named 'nope'" control set web nope
 failure "set: the default group" "the default group is not the controller's to change: give it the groups it may" control set default web
 usage "set: --static" "control set: --static is a simulated run's" control set web --static web=1
 run -j control show
-json "unchanged after refusals" "[g['group'] for g in d['groups']]" '["web", "batch"]'
+json "unchanged after refusals" "[g['group'] for g in d['controllers'][0]['groups']]" '["web", "batch"]'
 # live on the simulator's monitoring model: records every interval, masks written
 ok "web's load" sim load web --footprint 96K --rate 1G/s
 ok "batch's load" sim load batch --footprint 100M --rate 4G/s
@@ -144,13 +144,47 @@ grep -q '"control":{' "$STATE/state.json" && pass || fail "no control member in 
 # the group removed drops out of the configuration
 ok "remove batch" group remove batch
 run -j control show
-json "batch dropped" "[g['group'] for g in d['groups']]" '["web"]'
+json "batch dropped" "[g['group'] for g in d['controllers'][0]['groups']]" '["web"]'
 ok "clear" control clear
 run control show
 expect_out "cleared" "no controller"
 failure "run without a configuration" "no controller is configured in this state (rdtctl control set)" control run --count 1
 
+# --- one controller per L3 domain ---
+STATE=$TMP/twodom
+mkdir -m 700 "$STATE"
+MACHINE="topology=package:2 l3:1(size=256KiB) core:2 pu:1;l3.cbm_len=16;tasks=virtual"
+for g in a b c; do ok "group $g" group create $g; done
+ok "a's load" sim load a --footprint 96K --rate 1G/s
+ok "b's load" sim load b --footprint 100M --rate 4G/s --domain 0
+ok "c's load" sim load c --footprint 100M --rate 4G/s --domain 1
+ok "domain 0" control set a b --domain 0 --interval-ms 20
+ok "domain 1" control set a c --domain 1 --interval-ms 30 --writes-per-minute 600
+run -j control show
+json "two controllers" "[(c['cache_id'], c['interval_ms'], [g['group'] for g in c['groups']]) for c in d['controllers']]" \
+	'[[0, 20, ["a", "b"]], [1, 30, ["a", "c"]]]'
+run -j control run --count 4
+expect_rc 0 "both domains run"
+printf '%s\n' "$OUT" | python3 -c '
+import json, sys
+n = {}
+for l in sys.stdin:
+    d = json.loads(l)
+    if "interval" in d:
+        ids = {g["schema"].split(":")[1].split("=")[0] for g in d["groups"]}
+        key = (ids.pop() if len(ids) == 1 else "mixed",) + tuple(g["group"] for g in d["groups"])
+        n[key] = n.get(key, 0) + 1
+print(sorted(n.items()))' >"$TMP/doms" 2>&1
+expect_file_text "four intervals of each, each in its domain" "$TMP/doms" "[(('0', 'a', 'b'), 4), (('1', 'a', 'c'), 4)]"
+ok "clear domain 1" control clear --domain 1
+run -j control show
+json "domain 0 left" "[c['cache_id'] for c in d['controllers']]" '[0]'
+ok "clear all" control clear
+run control show
+expect_out "none left" "no controller"
+
 # --- live, another group's exclusive ways are left alone ---
+MACHINE="topology=package:1 l3:1(size=256KiB) core:2 pu:1;l3.cbm_len=16;tasks=virtual"
 STATE=$TMP/exclstate
 mkdir -m 700 "$STATE"
 ok "default off the top" schema set default "L3:0=fff"

@@ -81,7 +81,7 @@ kill -KILL "$APID"
 wait "$APID" 2>/dev/null
 APID=
 run -j control show
-json "configuration kept" "[g['group'] for g in d['groups']]" '["a", "b"]'
+json "configuration kept" "[g['group'] for g in d['controllers'][0]['groups']]" '["a", "b"]'
 run schema show
 expect_rc 0 "the state reads after kill -9"
 before=$(metric rdtalloc_agent_control_intervals_total)

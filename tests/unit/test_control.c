@@ -469,6 +469,8 @@ static void test_kept(void **state)
 	o = json_object_from_file(path);
 	assert_non_null(o);
 	assert_true(json_object_object_get_ex(o, "control", &c));
+	c = json_object_array_get_idx(json_object_object_get(c, "domains"), 0);
+	assert_int_equal(json_object_get_int(json_object_object_get(c, "cache_id")), 0);
 	assert_int_equal(json_object_array_length(json_object_object_get(c, "groups")), 3);
 	json_object_put(o);
 	r = tu_open(dir, NULL, 0);

@@ -1,0 +1,480 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * section: the controller's part of the state - the state file's member
+ * "control", one controller per L3 domain: the groups it may change (by
+ * sequence number: a group removed drops out), their goals, the ways it
+ * leaves alone, the interval and the write limit, and the layout in force,
+ * so that a controller started again (a new `rdtctl control run`, the
+ * agent restarted) goes on from it instead of from all shared - and the
+ * calls that keep and read it (rdtalloc_control_set, _get). This file and
+ * one line of lib/sections.c are all the controller adds to the state: the
+ * engine and lib/state.c know nothing of it (hw/section.h).
+ *
+ * The part is an array of what is configured, so that a state without a
+ * controller copies nothing for a call's undo image.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rdtalloc/rdtalloc.h>
+
+#include "cache/cache.h"
+#include "control/control.h"
+#include "core.h"
+#include "errors.h"
+#include "hw/section.h"
+
+extern const struct rdt_section rdt_control_section;
+
+_Static_assert(RDT_CTL_NAME_LEN == RDTALLOC_NAME_MAX + 1, "a group's name and its NUL");
+_Static_assert(RDT_CTL_MAX == RDTALLOC_CONTROL_MAX, "groups one controller changes");
+
+struct rdt_control_state *rdt_control(const struct rdt_state *st)
+{
+	return rdt_state_part(st, &rdt_control_section);
+}
+
+struct rdt_ctl_kept *rdt_control_find(const struct rdt_state *st, int cache_id)
+{
+	struct rdt_control_state *c = rdt_control(st);
+
+	for (size_t k = 0; k < c->ndom; k++)
+		if (c->d[k].cache_id == cache_id)
+			return &c->d[k];
+	return NULL;
+}
+
+static void ctl_free(void *part)
+{
+	struct rdt_control_state *c = part;
+
+	free(c->d);
+	c->d = NULL;
+	c->ndom = 0;
+}
+
+static int ctl_copy(void *to, const void *from)
+{
+	const struct rdt_control_state *f = from;
+	struct rdt_control_state *t = to;
+
+	if (!f->ndom)
+		return 0;
+	t->d = malloc(f->ndom * sizeof(*t->d));
+	if (!t->d)
+		return -ENOMEM;
+	memcpy(t->d, f->d, f->ndom * sizeof(*t->d));
+	t->ndom = f->ndom;
+	return 0;
+}
+
+static const char *const kind_name[] = { "shared", "confined", "reserved" };
+
+static json_object *save_dom(const struct rdt_ctl_kept *c)
+{
+	json_object *o = json_object_new_object(), *arr = json_object_new_array();
+
+	json_object_object_add(o, "cache_id", json_object_new_int(c->cache_id));
+	json_object_object_add(o, "avoid", json_object_new_int64((int64_t)c->avoid));
+	json_object_object_add(o, "interval_ms", json_object_new_int((int)c->interval_ms));
+	json_object_object_add(o, "writes_per_minute",
+			       json_object_new_int((int)c->writes_per_minute));
+	for (size_t i = 0; i < c->n; i++) {
+		json_object *e = json_object_new_object();
+
+		json_object_object_add(e, "group", json_object_new_int64((int64_t)c->g[i].seq));
+		if (c->g[i].bound_ratio > 0)
+			json_object_object_add(e, "bound_miss_ratio",
+					       json_object_new_double(c->g[i].bound_ratio));
+		if (c->g[i].bound_bps)
+			json_object_object_add(e, "bound_bytes_per_sec",
+					       json_object_new_int64((int64_t)c->g[i].bound_bps));
+		if (c->g[i].exclusive)
+			json_object_object_add(e, "exclusive", json_object_new_boolean(1));
+		json_object_object_add(e, "kind", json_object_new_string(kind_name[c->g[i].kind]));
+		json_object_object_add(e, "ways", json_object_new_int(c->g[i].w));
+		json_object_array_add(arr, e);
+	}
+	json_object_object_add(o, "groups", arr);
+	return o;
+}
+
+static json_object *ctl_save(const struct rdt_state *st, const void *part)
+{
+	const struct rdt_control_state *c = part;
+	json_object *o, *arr;
+
+	(void)st;
+	if (!c->ndom)
+		return NULL;
+	o = json_object_new_object();
+	arr = json_object_new_array();
+	for (size_t k = 0; k < c->ndom; k++)
+		json_object_array_add(arr, save_dom(&c->d[k]));
+	json_object_object_add(o, "domains", arr);
+	return o;
+}
+
+static int get_int(json_object *o, const char *key, int64_t lo, int64_t hi, int64_t *v)
+{
+	json_object *x;
+
+	if (!json_object_object_get_ex(o, key, &x))
+		return 0;
+	if (!json_object_is_type(x, json_type_int))
+		return -EINVAL;
+	*v = json_object_get_int64(x);
+	return *v < lo || *v > hi ? -EINVAL : 1;
+}
+
+/* One group: 0 read, 1 its group was removed since (it drops out), -EINVAL. */
+static int load_group(struct rdt_state *st, struct rdt_ctl_kept_group *g, json_object *e)
+{
+	int64_t seq = 0, bps = 0, w = 0;
+	json_object *x;
+	unsigned int k;
+
+	if (!json_object_is_type(e, json_type_object) ||
+	    get_int(e, "group", 1, INT64_MAX - 1, &seq) != 1 ||
+	    get_int(e, "bound_bytes_per_sec", 1, INT64_MAX, &bps) < 0 ||
+	    get_int(e, "ways", 0, 64, &w) < 0)
+		return -EINVAL;
+	memset(g, 0, sizeof(*g));
+	g->seq = (uint64_t)seq;
+	g->bound_bps = (uint64_t)bps;
+	g->w = (unsigned char)w;
+	if (json_object_object_get_ex(e, "bound_miss_ratio", &x)) {
+		if (!json_object_is_type(x, json_type_double) &&
+		    !json_object_is_type(x, json_type_int))
+			return -EINVAL;
+		g->bound_ratio = json_object_get_double(x);
+		if (!(g->bound_ratio > 0 && g->bound_ratio < 1))
+			return -EINVAL;
+	}
+	if (json_object_object_get_ex(e, "exclusive", &x)) {
+		if (!json_object_is_type(x, json_type_boolean))
+			return -EINVAL;
+		g->exclusive = json_object_get_boolean(x);
+	}
+	if (!json_object_object_get_ex(e, "kind", &x) || !json_object_is_type(x, json_type_string))
+		return -EINVAL;
+	for (k = 0; k < 3 && strcmp(kind_name[k], json_object_get_string(x)); k++)
+		;
+	if (k == 3 || (k != RDT_CTL_SHARED && !g->w))
+		return -EINVAL;
+	g->kind = (unsigned char)k;
+	return rdt_group_by_seq(st, g->seq) < 0 ? 1 : 0;
+}
+
+static int load_dom(struct rdt_state *st, struct rdt_ctl_kept *c, json_object *o)
+{
+	int64_t cid = 0, avoid = 0, ms = 0, wpm = 0;
+	json_object *arr;
+	size_t n;
+	int ret;
+
+	memset(c, 0, sizeof(*c));
+	if (!json_object_is_type(o, json_type_object) ||
+	    get_int(o, "cache_id", 0, INT32_MAX, &cid) != 1 ||
+	    get_int(o, "avoid", INT64_MIN, INT64_MAX, &avoid) < 0 ||
+	    get_int(o, "interval_ms", 0, 3600000, &ms) < 0 ||
+	    get_int(o, "writes_per_minute", 0, INT32_MAX, &wpm) < 0 ||
+	    !json_object_object_get_ex(o, "groups", &arr) ||
+	    !json_object_is_type(arr, json_type_array) ||
+	    (n = json_object_array_length(arr)) > RDT_CTL_MAX)
+		return -EINVAL;
+	c->cache_id = (int)cid;
+	c->avoid = (uint64_t)avoid;
+	c->interval_ms = (unsigned int)ms;
+	c->writes_per_minute = (unsigned int)wpm;
+	for (size_t i = 0; i < n; i++) {
+		ret = load_group(st, &c->g[c->n], json_object_array_get_idx(arr, i));
+		if (ret < 0)
+			return ret;
+		for (size_t j = 0; !ret && j < c->n; j++)
+			if (c->g[j].seq == c->g[c->n].seq)
+				return -EINVAL;
+		if (!ret)
+			c->n++;
+	}
+	return 0;
+}
+
+static int ctl_load(struct rdt_state *st, void *part, json_object *o, const char *path,
+		    char *err, size_t len)
+{
+	struct rdt_control_state *c = part;
+	json_object *arr;
+	size_t n;
+
+	if (!o)
+		return 0;
+	if (!json_object_is_type(o, json_type_object) ||
+	    !json_object_object_get_ex(o, "domains", &arr) ||
+	    !json_object_is_type(arr, json_type_array) ||
+	    (n = json_object_array_length(arr)) > RDT_CTL_DOMS_MAX || !n)
+		goto bad;
+	c->d = calloc(n, sizeof(*c->d));
+	if (!c->d) {
+		snprintf(err, len, "out of memory");
+		return -ENOMEM;
+	}
+	for (size_t k = 0; k < n; k++) {
+		if (load_dom(st, &c->d[c->ndom], json_object_array_get_idx(arr, k)) ||
+		    rdt_control_find(st, c->d[c->ndom].cache_id))
+			goto bad;
+		c->ndom++;
+	}
+	return 0;
+bad:
+	ctl_free(c);
+	snprintf(err, len, "state file %s: \"control\" is malformed", path);
+	return -EINVAL;
+}
+
+/* The state file's "control": a controller per domain, and the layout each keeps. */
+const struct rdt_section rdt_control_section = {
+	.name = "control",
+	.size = sizeof(struct rdt_control_state),
+	.copy = ctl_copy,
+	.free = ctl_free,
+	.save = ctl_save,
+	.load = ctl_load,
+};
+
+/* ---- Keeping and reading a configuration --------------------------------------- */
+
+uint64_t rdt_control_others_exclusive(rdtalloc_t *r, int dom, size_t n,
+				      const struct rdtalloc_control_group *g)
+{
+	const struct rdt_state *st = r->st;
+	unsigned int slot = st->slot_of[RDT_L3][dom];
+	uint64_t ways = 0;
+
+	for (unsigned int k = 0; k < st->ngroups; k++) {
+		bool ours = false;
+
+		if (!st->groups[k].live || !st->groups[k].exclusive)
+			continue;
+		for (size_t i = 0; i < n && !ours; i++)
+			ours = !strcmp(g[i].group, st->groups[k].name);
+		if (!ours)
+			ways |= st->groups[k].mask[slot * 2] | st->groups[k].mask[slot * 2 + 1];
+	}
+	return ways;
+}
+
+bool rdt_control_same(const struct rdt_ctl_kept *a, const struct rdt_ctl_kept *b)
+{
+	if (a->n != b->n || a->cache_id != b->cache_id || a->avoid != b->avoid ||
+	    a->interval_ms != b->interval_ms || a->writes_per_minute != b->writes_per_minute)
+		return false;
+	for (size_t i = 0; i < a->n; i++)
+		if (a->g[i].seq != b->g[i].seq || a->g[i].bound_ratio != b->g[i].bound_ratio ||
+		    a->g[i].bound_bps != b->g[i].bound_bps || a->g[i].exclusive != b->g[i].exclusive)
+			return false;
+	return true;
+}
+
+/* cache_id's controller replaced by next (next NULL: removed; -1 with NULL: every one). */
+static int keep(rdtalloc_t *r, int cache_id, const struct rdt_ctl_kept *next)
+{
+	struct rdt_control_state *c = rdt_control(r->st);
+	struct rdt_ctl_kept *k = cache_id < 0 ? NULL : rdt_control_find(r->st, cache_id), *d;
+
+	if (!next && cache_id < 0) {
+		ctl_free(c);
+	} else if (!next) {
+		if (!k)
+			return 0;
+		memmove(k, k + 1, (size_t)(c->d + c->ndom - (k + 1)) * sizeof(*k));
+		if (!--c->ndom)
+			ctl_free(c);
+	} else if (k) {
+		*k = *next;
+	} else {
+		if (c->ndom >= RDT_CTL_DOMS_MAX)
+			return rdt_fail(r, -ENOSPC, "a controller per L3 domain: %d at most",
+					RDT_CTL_DOMS_MAX);
+		d = realloc(c->d, (c->ndom + 1) * sizeof(*d));
+		if (!d)
+			return rdt_fail(r, -ENOMEM, "out of memory");
+		c->d = d;
+		c->d[c->ndom++] = *next;
+	}
+	r->dirty = true;
+	return 0;
+}
+
+static int make_kept(rdtalloc_t *r, const struct rdtalloc_control_conf *conf, size_t n,
+		     const struct rdtalloc_control_group *groups, struct rdt_ctl_kept *next,
+		     int *cache_id)
+{
+	struct rdtalloc_cache_geometry geo = { .sz = sizeof(geo) };
+	struct rdtalloc_control_conf c = *conf;
+	struct rdt_ctl ctl;
+	int ret, dom;
+
+	ret = rdt_control_check(r, conf, n, groups, false);
+	if (!ret && (conf->flags || conf->interval_accesses || conf->intervals))
+		ret = rdt_fail(r, -EINVAL, "a kept configuration has no flags, accesses per "
+			       "interval or intervals: those are a simulated run's");
+	if (!ret)
+		ret = rdt_cache_geometry(r, conf->cache_id, &geo, &dom);
+	if (ret)
+		return ret;
+	*cache_id = (int)geo.cache_id;
+	c.avoid |= rdt_control_others_exclusive(r, dom, n, groups);
+	ret = rdt_control_engine(r, &c, n, groups, geo.ways, (uint64_t)geo.sets * RDT_LINE, &ctl);
+	if (ret)
+		return ret;
+	memset(next, 0, sizeof(*next));
+	next->n = n;
+	next->cache_id = (int)geo.cache_id;
+	next->avoid = conf->avoid;
+	next->interval_ms = conf->interval_ms;
+	next->writes_per_minute = conf->writes_per_minute;
+	for (size_t i = 0; !ret && i < n; i++) {
+		int gi = rdt_core_find_group(r, groups[i].group);
+
+		if (gi < 0) {
+			ret = gi;
+			break;
+		}
+		if (!gi)
+			ret = rdt_fail(r, -EINVAL, "the default group is not the controller's to "
+				       "change: give it the groups it may");
+		next->g[i].seq = r->st->groups[gi].seq;
+		next->g[i].bound_ratio = groups[i].bound_miss_ratio;
+		next->g[i].bound_bps = groups[i].bound_bytes_per_sec;
+		next->g[i].exclusive = groups[i].exclusive;
+		next->g[i].kind = ctl.cur.kind[i];
+		next->g[i].w = ctl.cur.w[i];
+	}
+	rdt_ctl_free(&ctl);
+	return ret;
+}
+
+RDTALLOC_API int rdtalloc_control_set(rdtalloc_t *r, const struct rdtalloc_control_conf *conf,
+				      size_t n, const struct rdtalloc_control_group *groups)
+{
+	struct rdt_ctl_kept *next;
+	int ret, cache_id = -1;
+
+	if (!r)
+		return -EINVAL;
+	ret = rdt_core_begin(r, true);
+	if (ret)
+		return ret;
+	if (!conf || conf->sz < offsetof(struct rdtalloc_control_conf, interval_accesses)) {
+		ret = rdt_fail(r, -EINVAL, "the control configuration's sz is not set");
+		return rdt_core_end(r, true, ret);
+	}
+	if (!n) {
+		struct rdtalloc_cache_geometry geo = { .sz = sizeof(geo) };
+		int dom;
+
+		/* cache_id -1: every domain's controller goes */
+		if (conf->cache_id >= 0 && !(ret = rdt_cache_geometry(r, conf->cache_id, &geo,
+								       &dom)))
+			cache_id = (int)geo.cache_id;
+		if (!ret)
+			ret = keep(r, cache_id, NULL);
+		return rdt_core_end(r, true, ret);
+	}
+	next = malloc(sizeof(*next));
+	if (!next)
+		ret = rdt_fail(r, -ENOMEM, "out of memory");
+	if (!ret)
+		ret = make_kept(r, conf, n, groups, next, &cache_id);
+	if (!ret)
+		ret = keep(r, cache_id, next);
+	free(next);
+	return rdt_core_end(r, true, ret);
+}
+
+int rdt_control_conf_of(rdtalloc_t *r, const struct rdt_ctl_kept *c,
+			struct rdtalloc_control_conf *conf, struct rdtalloc_control_group *g,
+			char (*names)[RDT_CTL_NAME_LEN], struct rdt_ctl_layout *l)
+{
+	size_t k = 0;
+
+	memset(conf, 0, sizeof(*conf));
+	conf->sz = sizeof(*conf);
+	conf->cache_id = c->cache_id;
+	conf->avoid = c->avoid;
+	conf->interval_ms = c->interval_ms;
+	conf->writes_per_minute = c->writes_per_minute;
+	if (l)
+		memset(l, 0, sizeof(*l));
+	for (size_t i = 0; i < c->n; i++) {
+		int gi = rdt_group_by_seq(r->st, c->g[i].seq);
+
+		if (gi < 0)
+			continue;
+		memset(&g[k], 0, sizeof(g[k]));
+		g[k].sz = sizeof(g[k]);
+		snprintf(names[k], RDT_CTL_NAME_LEN, "%s", r->st->groups[gi].name);
+		g[k].group = names[k];
+		g[k].bound_miss_ratio = c->g[i].bound_ratio;
+		g[k].bound_bytes_per_sec = c->g[i].bound_bps;
+		g[k].exclusive = c->g[i].exclusive;
+		if (l) {
+			l->kind[k] = c->g[i].kind;
+			l->w[k] = c->g[i].w;
+		}
+		k++;
+	}
+	return (int)k;
+}
+
+/* The names rdtalloc_control_get points to: the calling thread's, until its next call. */
+static char (*name_buf(void))[RDT_CTL_NAME_LEN]
+{
+	static __thread char names[RDT_CTL_MAX][RDT_CTL_NAME_LEN];
+
+	return names;
+}
+
+RDTALLOC_API int rdtalloc_control_get(rdtalloc_t *r, struct rdtalloc_control_conf *conf,
+				      struct rdtalloc_control_group *groups, size_t max)
+{
+	struct rdtalloc_control_group g[RDT_CTL_MAX];
+	struct rdtalloc_cache_geometry geo = { .sz = sizeof(geo) };
+	struct rdtalloc_control_conf cf;
+	const struct rdt_ctl_kept *k = NULL;
+	int ret, n = 0, dom;
+
+	if (!r || !conf || (max && !groups))
+		return -EINVAL;
+	ret = rdt_core_begin(r, false);
+	if (ret)
+		return ret;
+	if (conf->sz < offsetof(struct rdtalloc_control_conf, avoid) ||
+	    (max && groups[0].sz < sizeof(size_t))) {
+		ret = rdt_fail(r, -EINVAL, "rdtalloc_control_get: sz is not set");
+		return rdt_core_end(r, false, ret);
+	}
+	/* conf->cache_id names the domain (-1: the first one configured) */
+	if (conf->cache_id < 0 && rdt_control(r->st)->ndom)
+		k = &rdt_control(r->st)->d[0];
+	else if (conf->cache_id >= 0 && !(ret = rdt_cache_geometry(r, conf->cache_id, &geo, &dom)))
+		k = rdt_control_find(r->st, (int)geo.cache_id);
+	if (ret)
+		return rdt_core_end(r, false, ret);
+	memset(&cf, 0, sizeof(cf));
+	cf.cache_id = conf->cache_id;
+	if (k)
+		n = rdt_control_conf_of(r, k, &cf, g, name_buf(), NULL);
+	cf.sz = conf->sz < sizeof(cf) ? conf->sz : sizeof(cf);
+	memcpy(conf, &cf, cf.sz);
+	for (size_t i = 0; i < (size_t)n && i < max; i++) {
+		size_t sz = groups[i].sz ? groups[i].sz : groups[0].sz;
+
+		g[i].sz = sz < sizeof(g[i]) ? sz : sizeof(g[i]);
+		memcpy(&groups[i], &g[i], g[i].sz);
+	}
+	return rdt_core_end(r, false, n);
+}
