@@ -35,6 +35,7 @@ struct live_dom {
 	struct rdtalloc_control_sample smp[RDT_CTL_MAX];
 	uint64_t masks[RDT_CTL_MAX];	/* in force */
 	uint64_t prev_total[RDT_CTL_MAX];
+	bool prev_ok[RDT_CTL_MAX];	/* the last reading of the group was good */
 	bool have_prev;
 	struct rdt_ctl_perf *perf;	/* NULL: no perf events (accesses not known) */
 	bool counted[RDT_CTL_MAX];
@@ -155,11 +156,17 @@ static int live_open(struct live *lv)
 	return rdt_core_end(r, false, ret);
 }
 
+/*
+ * The domain's counters since the last read: 0, 1 when some group's could
+ * not be read this time (an RMID just given, a counter unavailable: the
+ * interval is skipped, and its next one starts from this read), -errno.
+ */
 static int live_read(rdtalloc_t *r, struct live_dom *ld)
 {
 	struct rdtalloc_mon_value v[RDT_CTL_MAX * 8];
 	const char *names[RDT_CTL_MAX];
 	uint64_t refs[RDT_CTL_MAX], llc[RDT_CTL_MAX];
+	bool missing = false;
 	int ret;
 
 	if (ld->perf)
@@ -180,15 +187,20 @@ static int live_read(rdtalloc_t *r, struct live_dom *ld)
 		for (int k = 0; k < ret && (size_t)k < sizeof(v) / sizeof(v[0]); k++) {
 			if (strcmp(v[k].group, s->group) || v[k].cache_id != ld->cache_id)
 				continue;
-			if (v[k].state != RDTALLOC_MON_OK)
-				return rdt_fail(r, -EAGAIN, "group %s: its counters in L3 cache id "
-						"%u cannot be read now (unmonitored or unavailable)",
-						s->group, ld->cache_id);
+			if (v[k].state != RDTALLOC_MON_OK) {
+				missing = true;
+				ld->prev_ok[i] = false;
+				continue;
+			}
+			/* a traffic figure needs two good readings, this one and the last */
+			if (!ld->have_prev || !ld->prev_ok[i] || v[k].mbm_total < ld->prev_total[i])
+				missing |= ld->have_prev;
+			else
+				s->mbm_total = v[k].mbm_total - ld->prev_total[i];
 			s->llc_occupancy = v[k].llc_occupancy;
-			s->mbm_total = ld->have_prev && v[k].mbm_total >= ld->prev_total[i] ?
-					       v[k].mbm_total - ld->prev_total[i] : 0;
 			s->misses = s->mbm_total / RDT_LINE;
 			ld->prev_total[i] = v[k].mbm_total;
+			ld->prev_ok[i] = true;
 		}
 		/* perf's counts where the group's cgroups are counted */
 		if (ld->perf && ld->counted[i]) {
@@ -197,7 +209,7 @@ static int live_read(rdtalloc_t *r, struct live_dom *ld)
 		}
 	}
 	ld->have_prev = true;
-	return 0;
+	return missing;
 }
 
 /* The domain's masks written, and its layout kept, in one call. */
@@ -289,8 +301,11 @@ static int dom_interval(rdtalloc_t *r, struct live_dom *ld, rdtalloc_control_cb 
 	struct rdt_ctl_event ev;
 	int ret = live_read(r, ld);
 
-	if (ret)
-		return ret;
+	if (ret) {
+		/* an interval some counter could not be read in: no record, no decision */
+		ld->t += ret > 0;
+		return ret > 0 ? 0 : ret;
+	}
 	for (size_t i = 0; i < ld->n; i++) {
 		s[i].accesses = ld->smp[i].accesses;
 		s[i].misses = ld->smp[i].misses;
@@ -331,9 +346,10 @@ static int live_start(struct live *lv)
 		if (!ld->n)
 			continue;
 		ld->have_prev = false;
+		memset(ld->prev_ok, 0, sizeof(ld->prev_ok));
 		ret = live_apply(lv->r, ld);
-		if (!ret)
-			ret = live_read(lv->r, ld);
+		if (!ret && (ret = live_read(lv->r, ld)) > 0)
+			ret = 0;	/* the base of the first interval, as far as it goes */
 		ld->due = now + interval_ms(ld) / 1000.0;
 	}
 	return ret;

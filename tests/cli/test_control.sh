@@ -141,6 +141,16 @@ n=$(printf '%s\n' "$OUT" | grep -c '^{"interval"')
 if [ "$n" -eq 6 ]; then pass; else fail "control run --count 6 printed $n intervals"; fi
 # the layout it leaves is kept in the state, and the masks are the groups' schemata
 grep -q '"control":{' "$STATE/state.json" && pass || fail "no control member in the state file"
+# a counter that cannot be read: its intervals are skipped, the run goes on
+ok "batch unavailable" sim load batch --footprint 100M --rate 4G/s --fault unavailable
+run -j control run --count 2
+expect_rc 0 "control run with a counter unavailable"
+n=$(printf '%s\n' "$OUT" | grep -c '^{"interval"')
+if [ "$n" -eq 0 ]; then pass; else fail "$n intervals recorded while a counter was unavailable"; fi
+ok "batch back" sim load batch --footprint 100M --rate 4G/s
+run -j control run --count 2
+n=$(printf '%s\n' "$OUT" | grep -c '^{"interval"')
+if [ "$n" -eq 2 ]; then pass; else fail "$n intervals recorded once the counter is back"; fi
 # the group removed drops out of the configuration
 ok "remove batch" group remove batch
 run -j control show
