@@ -96,7 +96,8 @@ static int apply_goals(struct control_args *ca, struct rdtalloc_control_group *g
 		k = eq ? ctl_group_index(g, n, ca->bound[i], (size_t)(eq - ca->bound[i])) : -1;
 		if (k < 0)
 			return usage_error("control: --bound '%s': give GROUP=RATIO or "
-					   "GROUP=BYTES/s, a group of the controller", ca->bound[i]);
+					   "GROUP=BYTES/s, a group of the controller",
+					   ca->bound[i]);
 		if (strstr(eq + 1, "/s")) {
 			if (parse_size(eq + 1, true, &g[k].bound_bytes_per_sec) ||
 			    !g[k].bound_bytes_per_sec)
@@ -107,8 +108,8 @@ static int apply_goals(struct control_args *ca, struct rdtalloc_control_group *g
 		errno = 0;
 		v = strtod(eq + 1, &end);
 		if (errno || end == eq + 1 || *end || !(v > 0 && v < 1))
-			return usage_error("control: --bound '%s': a miss ratio above 0 and below 1 "
-					   "(or BYTES/s)", ca->bound[i]);
+			return usage_error("control: --bound '%s': a miss ratio above 0 and "
+					   "below 1 (or BYTES/s)", ca->bound[i]);
 		g[k].bound_miss_ratio = v;
 	}
 	for (i = 0; i < ca->nexclusive; i++) {

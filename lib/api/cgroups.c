@@ -75,7 +75,8 @@ RDTALLOC_API int rdtalloc_cgroup_group(rdtalloc_t *r, const char *path, char *bu
 		return ret;
 	ret = rdt_core_check_cgroup(r, path, rel, sizeof(rel), &id);
 	if (!ret)
-		ret = rdt_core_copy_name(r, r->st->groups[rdt_core_cgroup_path_group(r, rel)].name, buf, len);
+		ret = rdt_core_copy_name(r, r->st->groups[rdt_core_cgroup_path_group(r, rel)].name,
+					 buf, len);
 	return rdt_core_end(r, false, ret);
 }
 

@@ -352,8 +352,8 @@ RDTALLOC_API int rdtalloc_sim_switch(rdtalloc_t *r, int cpu, pid_t tid,
 		goto out;
 	if (stale)
 		rdt_core_drop_if_stale(r, tid);
-	ret = rdt_core_engine_err(r, rdt_switch_group(r->st, cpu, tid, switch_group(r, tid), &closid,
-					     &written));
+	ret = rdt_core_engine_err(r, rdt_switch_group(r->st, cpu, tid, switch_group(r, tid),
+						      &closid, &written));
 	if (ret)
 		goto out;
 	r->dirty = true;

@@ -841,8 +841,9 @@ void rdt_ctl_step(struct rdt_ctl *c, const struct rdt_ctl_sample *s, struct rdt_
 	memset(ev, 0, sizeof(*ev));
 	memcpy(c->last, s, c->n * sizeof(*s));
 	c->seen += tot;
+	/* the slot the next interval reuses */
 	if (c->writes)
-		c->writes[(c->t + 1) % c->window] = 0;	/* the slot the next interval reuses */
+		c->writes[(c->t + 1) % c->window] = 0;
 	if (c->phase == PROBING)
 		probing(c, s, tot, ev);
 	else

@@ -28,6 +28,7 @@
 #include "errors.h"
 
 #define PERF_FDS_MAX 65536	/* events open at once: groups x cgroups x CPUs x 2 */
+#define NO_PMU " (this CPU has no such events: a VM without a PMU?)"
 
 struct perf_group {
 	int *fd;			/* [n]: references, misses, references, ... */
@@ -100,9 +101,7 @@ static int add_cgroup(rdtalloc_t *r, struct perf_group *pg, const char *root,
 				return rdt_fail(r, -err, "perf events: the LLC %s of cgroup %s on "
 						"CPU %d: %s%s", miss ? "misses" : "references",
 						cg->path, cpu, strerror(err),
-						err == ENOENT || err == EOPNOTSUPP ?
-						" (this CPU has no such events: a VM without a PMU?)" :
-						"");
+						err == ENOENT || err == EOPNOTSUPP ? NO_PMU : "");
 			}
 			pg->fd[pg->n++] = e;
 		}

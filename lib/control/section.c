@@ -273,7 +273,8 @@ bool rdt_control_same(const struct rdt_ctl_kept *a, const struct rdt_ctl_kept *b
 		return false;
 	for (size_t i = 0; i < a->n; i++)
 		if (a->g[i].seq != b->g[i].seq || a->g[i].bound_ratio != b->g[i].bound_ratio ||
-		    a->g[i].bound_bps != b->g[i].bound_bps || a->g[i].exclusive != b->g[i].exclusive)
+		    a->g[i].bound_bps != b->g[i].bound_bps ||
+		    a->g[i].exclusive != b->g[i].exclusive)
 			return false;
 	return true;
 }

@@ -175,8 +175,8 @@ static int check_groups(rdtalloc_t *r, const struct rdtalloc_control_conf *conf,
 
 /* The controller of a configuration, over the domain's ways less those avoided. */
 int rdt_control_engine(rdtalloc_t *r, const struct rdtalloc_control_conf *conf, size_t n,
-		       const struct rdtalloc_control_group *g, unsigned int ways, uint64_t way_bytes,
-		       struct rdt_ctl *c)
+		       const struct rdtalloc_control_group *g, unsigned int ways,
+		       uint64_t way_bytes, struct rdt_ctl *c)
 {
 	struct rdt_ctl_goal goal[RDTALLOC_CONTROL_MAX];
 	uint64_t full = ways >= 64 ? ~0ull : (1ull << ways) - 1;
