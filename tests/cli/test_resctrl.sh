@@ -728,4 +728,58 @@ json "no monitoring: null" "d['monitoring']" 'null'
 umount_fs
 MACHINE=$MACHINE_SAVED
 
+# ---- monitor during drift: every sample names it --------------------------------------
+# db's control group removed behind our back: monitor marks it in every
+# format, on each sample (read again: a sample after the repair has none),
+# and writes nothing.
+STATE=$TMP/state-mondrift
+mkdir -m 700 "$STATE"
+MACHINE="preset=skylake-sp"
+mount_fs
+ok "drift: db" group create db --schema "L3:0=f;1=f"
+ok "drift: web" group create web --schema "L3:0=f0;1=f0"
+DBD=$(ls -d "$MNT"/rdtalloc-*/mon_groups/db | sed 's|/mon_groups/db||')
+rmdir "$DBD/mon_groups/db" "$DBD"
+LOST="group db: its control group is missing"
+snap=$(cd "$MNT" && find . -maxdepth 3 | sort)
+ok "monitor during drift" monitor --count 1
+expect_out_contains "monitor: the drift line" \
+	"drift: $LOST (the next change, or the agent, repairs it)"
+ok "-j monitor during drift" -j monitor --count 1
+json "-j monitor: db's drift member, its counters missing" \
+	"[(g['group'], g.get('drift'), sorted(set(x['state'] for x in g['domains'])) == ['missing'])
+	  for g in d['groups']]" \
+	'[["default", null, false], ["db", ["its control group is missing"], true], ["web", null, false]]'
+json "-j monitor: the whole list on the sample" "d['drift']" "[\"$LOST\"]"
+ok "-j monitor of web alone still names db's drift" -j monitor web --count 1
+json "-j monitor web: the sample's list" "[d['drift'], [g['group'] for g in d['groups']]]" \
+	"[[\"$LOST\"], [\"web\"]]"
+ok "csv during drift" monitor --format csv --count 1
+expect_err_has "csv: the drift on standard error" \
+	"rdtctl: drift: $LOST (the next change, or the agent, repairs it)"
+case $OUT in *drift*) fail "csv: drift among the rows: $OUT" ;; *) pass ;; esac
+ok "prometheus during drift" monitor --format prometheus
+expect_out_contains "prometheus: the drift as a comment" \
+	"# drift: $LOST (the next change, or the agent, repairs it)"
+if command -v promtool >/dev/null 2>&1; then
+	printf '%s\n' "$OUT" >"$TMP/drift.prom"
+	if promtool check metrics <"$TMP/drift.prom" >"$TMP/promtool" 2>&1; then pass; else
+		fail "promtool check metrics with the drift comment: $(cat "$TMP/promtool")"; fi
+fi
+now=$(cd "$MNT" && find . -maxdepth 3 | sort)
+if [ "$now" = "$snap" ]; then pass; else fail "monitor wrote to resctrl: '$snap' -> '$now'"; fi
+# each sample reads the drift again: the one after the repair names none
+rdt -j monitor --count 2 --interval 2 >"$TMP/mon2" 2>&1 &
+MPID=$!
+sleep 1
+ok "the repair between two samples" sync
+wait "$MPID"
+python3 -c '
+import json, sys
+a, b = [json.loads(l) for l in open(sys.argv[1])]
+sys.exit(0 if a.get("drift") and "drift" not in b and all("drift" not in g for g in b["groups"]) else 1)' \
+	"$TMP/mon2" && pass || fail "drift not read again per sample: $(cat "$TMP/mon2")"
+umount_fs
+MACHINE=$MACHINE_SAVED
+
 finish
