@@ -370,8 +370,8 @@ json "the usable count in the document" \
 	'[["L3", 16, 8, "MB"], ["MB", 8, 8, null]]'
 umount_fs
 
-# mba_MBps: MB values are MBps for the kernel's software controller; we
-# leave MB to it and say so
+# mba_MBps: MB values are MBps for the kernel's software controller; the
+# machine's units follow the mount, and goresctrl's MBps values are written
 STATE=$TMP/state-mbps
 mkdir -m 700 "$STATE"
 MACHINE=$MACHINE_FS
@@ -379,9 +379,65 @@ mount_fs --mba-mbps
 MACHINE=$MACHINE_SAVED
 ok "first use on mba_MBps" reset
 ok "info on mba_MBps" info
-expect_out_has "info: mba_MBps said" "backend:  resctrl (backend 'resctrl' requested by the caller; resctrl at $MNT (mba_MBps: MB in MBps, left to the kernel): CLOSIDs in use: the root, 0 groups of ours, 0 not ours; 7 free of 8)"
-failure "no MB line of ours there" "resource MB is not available on this machine (have L3)" \
-	group create s --schema "MB:0=50"
+expect_out_has "info: mba_MBps said" "backend:  resctrl (backend 'resctrl' requested by the caller; resctrl at $MNT (mba_MBps: MB in MBps): CLOSIDs in use: the root, 0 groups of ours, 0 not ours; 7 free of 8)"
+ok "-j info on mba_MBps" -j info
+json "MB in MBps, the kernel's 8 CLOSIDs" \
+	"[(r['name'], r['closids'], r.get('units')) for r in d['resources']]" \
+	'[["L3", 16, null], ["MB", 8, "MBps"]]'
+cat >"$TMP/mbps.yaml" <<'YAML'
+partitions:
+  p:
+    l3Allocation: "100%"
+    mbAllocation: ["100%", "8000MBps"]
+    classes:
+      web:
+        l3Allocation: "50%"
+        mbAllocation: ["50%", "3000MBps"]
+      batch:
+        l3Allocation: "25%"
+        mbAllocation: ["20%", "1200MBps"]
+      idle:
+        l3Allocation: "10%"
+        mbAllocation: ["10%", "10MBps"]
+      full:
+        l3Allocation: "90%"
+YAML
+ok "goresctrl's MBps values applied" apply --format goresctrl "$TMP/mbps.yaml"
+for g in web:3000 batch:1200 idle:10 full:8000; do
+	d=$(ls -d "$MNT"/rdtalloc-*/mon_groups/"${g%%:*}" | sed 's|/mon_groups/.*||')
+	if grep -qx "    MB:0=${g#*:};1=${g#*:}" "$d/schemata"; then pass; else
+		fail "${g%%:*}: MB is not ${g#*:} MBps in the kernel: $(cat "$d/schemata")"; fi
+done
+ok "a group in MBps by hand" group create s --schema "MB:0=50000;1=4294967295"
+d=$(ls -d "$MNT"/rdtalloc-*/mon_groups/s | sed 's|/mon_groups/.*||')
+expect_file "MBps as given, U32_MAX unthrottled" "$d/schemata" \
+	"$(printf '    MB:0=50000;1=4294967295\n    L3:0=fffff;1=fffff')"
+failure "above U32_MAX" 'MB domain 0: "4294967296" is above the maximum 4294967295' \
+	schema set s "MB:0=4294967296"
+umount_fs
+
+# a state made on one unit is refused on the other, by name, and unchanged
+MACHINE=$MACHINE_FS
+mount_fs
+MACHINE=$MACHINE_SAVED
+cp "$STATE/state.json" "$TMP/mbps-state.json"
+run group create x --schema "MB:0=50"
+expect_rc 1 "an MBps state on a percent mount"
+expect_err_has "the units named" \
+	"rdtctl: MB's units changed: the state's MB values are in MBps (resctrl mounted with -o mba_MBps), the machine's are in percent, and none is converted; the state in $STATE was made for machine"
+cmp -s "$STATE/state.json" "$TMP/mbps-state.json" && pass || fail "the refused state changed"
+[ -z "$(ours)" ] && pass || fail "a refused open made control groups: $(ours)"
+umount_fs
+STATE=$TMP/state-mb
+MACHINE=$MACHINE_FS
+mount_fs --mba-mbps
+MACHINE=$MACHINE_SAVED
+cp "$STATE/state.json" "$TMP/mb-state.json"
+run group list
+expect_rc 1 "a percent state on an mba_MBps mount"
+expect_err_has "the units named the other way" \
+	"rdtctl: MB's units changed: the state's MB values are in percent, the machine's are in MBps (resctrl mounted with -o mba_MBps), and none is converted; the state in $STATE was made for machine"
+cmp -s "$STATE/state.json" "$TMP/mb-state.json" && pass || fail "the refused state changed"
 umount_fs
 
 # ---- beside other managers: the root's schemata, other states, exclusive modes ----------
