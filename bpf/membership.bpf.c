@@ -2,8 +2,9 @@
 /*
  * membership: the agent's eyes on cgroup membership. A task that joins a
  * cgroup of the unified hierarchy (a write to cgroup.procs or
- * cgroup.threads, runc exec, a service restart) - or forks inside one - is
- * one ring buffer event when that cgroup or one of its ancestors is in the
+ * cgroup.threads, runc exec, a service restart) - or is made in one (a
+ * fork inside it, or clone3(CLONE_INTO_CGROUP) from outside) - is one ring
+ * buffer event when that cgroup or one of its ancestors is in the
  * watched map (the cgroups bound to groups, filled by the agent), so that
  * the agent places it in its group within milliseconds. Owns no policy:
  * which group a task belongs in is the library's (rdtalloc_place_tasks).
@@ -88,22 +89,20 @@ int BPF_PROG(on_attach, struct cgroup *dst_cgrp, const char *path, struct task_s
 	return 0;
 }
 
+/*
+ * A new task, in the cgroup it was made in. That is its own cgroup, not the
+ * current task's: clone3(CLONE_INTO_CGROUP) - how systemd starts services,
+ * and crun and newer runc containers - puts the child straight into another
+ * cgroup, and it never joins one (no cgroup_attach_task). The tracepoint
+ * fires after cgroup_post_fork, so child->cgroups is the child's.
+ */
 SEC("tp_btf/sched_process_fork")
 int BPF_PROG(on_fork, struct task_struct *parent, struct task_struct *child)
 {
-	/* the child is in its parent's cgroup, which is the current task's */
-	int i;
+	struct cgroup *cgrp = child->cgroups->dfl_cgrp;
 
-	for (i = 1; i <= RDT_MEMB_DEPTH; i++) {
-		__u64 id = bpf_get_current_ancestor_cgroup_id(i);
-
-		if (!id)
-			break;
-		if (bpf_map_lookup_elem(&watched, &id)) {
-			emit(bpf_get_current_cgroup_id(), BPF_CORE_READ(child, pid),
-			     BPF_CORE_READ(child, tgid), RDT_MEMB_FORK, 0);
-			break;
-		}
-	}
+	if (!cgrp || !is_watched(cgrp))
+		return 0;
+	emit(cgrp->kn->id, child->pid, child->tgid, RDT_MEMB_FORK, 0);
 	return 0;
 }

@@ -402,16 +402,29 @@ void drift_mark(json_object *doc)
 		drift_add(doc, NULL);
 }
 
-/* Text: a line each, after what the look printed. */
-void drift_print(void)
+/* Text: a line each on f, each after lead, after what the look printed. */
+void drift_fprint(FILE *f, const char *lead)
 {
 	int i;
 
 	drift_load();
 	for (i = 0; i < g_ndrift; i++)
-		printf("drift: %s%s%s%s (the next change, or the agent, repairs it)\n",
-		       g_drift[i].group[0] ? "group " : "", g_drift[i].group,
-		       g_drift[i].group[0] ? ": " : "", g_drift[i].what);
+		fprintf(f, "%sdrift: %s%s%s%s (the next change, or the agent, repairs it)\n", lead,
+			g_drift[i].group[0] ? "group " : "", g_drift[i].group,
+			g_drift[i].group[0] ? ": " : "", g_drift[i].what);
+}
+
+void drift_print(void)
+{
+	drift_fprint(stdout, "");
+}
+
+/* The drift read is dropped: a look that reads again (monitor) reads it anew. */
+void drift_forget(void)
+{
+	free(g_drift);
+	g_drift = NULL;
+	g_ndrift = -1;
 }
 
 /*

@@ -3,7 +3,8 @@
  * monitor: who fills the cache and the memory bus. Samples the library's
  * counters (rdtalloc_mon_read) every interval and prints them as a table
  * (refreshed in place on a terminal, appended when piped), JSON Lines,
- * CSV (as pqos -u csv) or the Prometheus text format.
+ * CSV (as pqos -u csv) or the Prometheus text format. A look: where resctrl
+ * does not hold the state, each sample names the drift (rdtalloc_drift).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -179,12 +180,14 @@ static int print_json(const struct mon_opts *o, const struct row *rows, size_t n
 			jset(g, "group", jstr(rows[i].v.group));
 			jset_maybe(g, "rmid", rows[i].v.rmid >= 0 ? jint(rows[i].v.rmid) : NULL);
 			jset(g, "domains", doms);
+			drift_mark(g);
 			jpush(groups, g);
 			last = rows[i].v.group;
 		}
 		jpush(doms, domain_json(&rows[i]));
 	}
 	jset(doc, "groups", groups);
+	drift_mark(doc);	/* no "group": the whole list, groups not shown included */
 	puts(json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PLAIN |
 					    JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(doc);
@@ -230,6 +233,8 @@ static int print_csv(const struct row *rows, size_t n, uint64_t now_ns, bool hea
 		csv_rate(w->total_rate - w->local_rate);
 		printf("\n");
 	}
+	/* the rows, not the drift, are the CSV: it goes beside them */
+	drift_fprint(stderr, "rdtctl: ");
 	return fflush(stdout) ? fail_msg("cannot write the output: %s", strerror(errno)) : 0;
 }
 
@@ -272,6 +277,7 @@ static int print_prom(const struct row *rows, size_t n)
 	for (i = 0; i < n; i++)
 		printf("rdtalloc_monitor_ok{group=\"%s\",cache_id=\"%u\"} %d\n", rows[i].v.group,
 		       rows[i].v.cache_id, rows[i].v.state == RDTALLOC_MON_OK);
+	drift_fprint(stdout, "# ");	/* a comment: scrapers skip it, a reader sees it */
 	return fflush(stdout) ? fail_msg("cannot write the output: %s", strerror(errno)) : 0;
 }
 
@@ -352,6 +358,7 @@ static int print_table(const struct row *rows, size_t n, uint64_t now_ns, bool t
 		printf("  %s%s\n", state_name(w->v.state),
 		       w->v.rmid < 0 ? " (counted with default: out of RMIDs)" : "");
 	}
+	drift_print();
 	if (!tty)
 		printf("\n");
 	return fflush(stdout) ? fail_msg("cannot write the output: %s", strerror(errno)) : 0;
@@ -488,6 +495,7 @@ int do_monitor(int argc, char **argv)
 
 		if (i)
 			sleep_until(next);
+		drift_forget();	/* every sample says the drift of its moment */
 		ret = sample(r, &o, &rows, &n);
 		if (ret)
 			return ret;

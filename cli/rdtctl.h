@@ -230,6 +230,8 @@ int do_plan(int argc, char **argv);
  */
 void drift_mark(json_object *doc);
 void drift_print(void);
+void drift_fprint(FILE *f, const char *lead);
+void drift_forget(void);
 int do_sync(int argc, char **argv);
 int do_agent(int argc, char **argv);
 /* cli/trace.c: rdtctl sim replay */

@@ -635,6 +635,33 @@ static char *without_mb(const char *recorded, const char *canon)
 	return out;
 }
 
+/* MB's units in a description: NULL without MB (percent unless it says). */
+static const char *mb_units_of(const char *desc)
+{
+	const char *u = strstr(desc, "mb.units=");
+
+	if (!strstr(desc, "mb.closids="))
+		return NULL;
+	if (!u || !strncmp(u + 9, "percent", 7))
+		return "percent";
+	return !strncmp(u + 9, "mbps", 4) ? "MBps (resctrl mounted with -o mba_MBps)" :
+	       "1/8 GB/s (AMD)";
+}
+
+/*
+ * The reason first, when MB's units differ (resctrl remounted with or
+ * without mba_MBps): the state's MB values would mean another thing.
+ */
+static void mb_units_change(const char *was, const char *now, char *buf, size_t len)
+{
+	const char *a = mb_units_of(was), *b = mb_units_of(now);
+
+	buf[0] = '\0';
+	if (a && b && strcmp(a, b))
+		snprintf(buf, len, "MB's units changed: the state's MB values are in %s, the "
+			 "machine's are in %s, and none is converted; ", a, b);
+}
+
 /* The state has no MB: keep it so, rather than a machine its file does not fit. */
 static bool state_lacks_mb(const char *recorded, const struct rdt_machine *m)
 {
@@ -706,7 +733,7 @@ static int new_state(rdtalloc_t *r, const char *desc)
 /* Persistent state: adopt the recorded machine, or record ours at first use. */
 static int open_store(rdtalloc_t *r, const char *dir, const char *desc)
 {
-	char err[RDT_ERRMSG_MAX] = "", path[PATH_MAX];
+	char err[RDT_ERRMSG_MAX] = "", path[PATH_MAX], units[160];
 	struct rdt_machine *want = NULL;
 	bool exists, changed;
 	char *recorded = NULL;
@@ -762,11 +789,12 @@ static int open_store(rdtalloc_t *r, const char *dir, const char *desc)
 				goto out;
 			}
 			if (strcmp(want->desc, recorded) && !same_machine(recorded, want->desc)) {
-				ret = rdt_fail(NULL, -EBUSY, "the state in %s was made for machine "
+				mb_units_change(recorded, want->desc, units, sizeof(units));
+				ret = rdt_fail(NULL, -EBUSY, "%sthe state in %s was made for machine "
 					       "'%s', not '%s'; to replace it with a new state for "
 					       "that machine (its groups are dropped): rdtctl reset "
 					       "--machine '%s' (RDTALLOC_F_REPLACE_MACHINE), or use "
-					       "another state directory", dir,
+					       "another state directory", units, dir,
 					       recorded[0] ? recorded : "host", want->desc, desc);
 				goto out;
 			}
@@ -784,9 +812,10 @@ static int open_store(rdtalloc_t *r, const char *dir, const char *desc)
 				goto out;
 			if (r->be->machine_desc && strcmp(r->m->desc, recorded) &&
 			    !same_machine(recorded, r->m->desc)) {
-				ret = rdt_fail(NULL, -EBUSY, "the state in %s was made for machine "
+				mb_units_change(recorded, r->m->desc, units, sizeof(units));
+				ret = rdt_fail(NULL, -EBUSY, "%sthe state in %s was made for machine "
 					       "'%s', but backend %s now reports '%s' (remounted?); "
-					       "remove %s to start afresh", dir, recorded,
+					       "remove %s to start afresh", units, dir, recorded,
 					       r->be->name, r->m->desc, rdt_store_path(r->store));
 				goto out;
 			}

@@ -130,19 +130,17 @@ static int read_res_info(const char *root, enum rdt_res res, struct rc_res_info 
 
 /*
  * info/MB as mb.* items (docs/resctrl.md): num_closids, min_bandwidth,
- * bandwidth_gran. The kernel does not say its maximum: percent (100) on
- * Intel, and on AMD 1 << the field width, 2048 on every part so far unless
- * the description says otherwise. Returns the length written.
+ * bandwidth_gran, whatever the CPU the machine description names.
+ * min_bandwidth 0 is AMD's scale (1/8 GB/s; the kernel gives Intel's
+ * linear or non-linear delay a minimum of 100 less the largest delay,
+ * never 0). AMD's maximum (1 << bw_len of CPUID 0x80000020) is not in
+ * info/: the machine description's when it has one, else 2048, every Zen
+ * part's. Mounted with mba_MBps the values are MBps whatever info/MB says:
+ * the kernel takes any u32 (bw_validate() under is_mba_sc()), U32_MAX for
+ * unthrottled (MBA_MAX_MBPS). Returns the length written.
  */
-/*
- * MB as the kernel describes it in info/MB, whatever the CPU the machine
- * description names: min_bandwidth 0 is AMD's scale (1/8 GB/s; the kernel
- * gives Intel's linear or non-linear delay a minimum of 100 less the
- * largest delay, never 0). AMD's maximum (1 << bw_len of CPUID
- * 0x80000020) is not in info/: the machine description's when it has
- * one, else 2048, every Zen part's.
- */
-static size_t describe_mb(const char *root, unsigned int amd_max, char *out, size_t len)
+static size_t describe_mb(const char *root, unsigned int amd_max, bool mbps, char *out,
+			  size_t len)
 {
 	uint64_t closids, min, gran;
 	bool have = false;
@@ -151,6 +149,10 @@ static size_t describe_mb(const char *root, unsigned int amd_max, char *out, siz
 	    info_num(root, "MB", "min_bandwidth", 10, &min, NULL) ||
 	    info_num(root, "MB", "bandwidth_gran", 10, &gran, NULL) || !closids)
 		return 0;
+	if (mbps)
+		return (size_t)snprintf(out, len, "mb.closids=%llu;mb.units=mbps;mb.min=0;"
+					"mb.gran=1;mb.max=%u;", (unsigned long long)closids,
+					UINT32_MAX);
 	if (!min)
 		return (size_t)snprintf(out, len, "mb.closids=%llu;mb.units=amd;mb.min=0;"
 					"mb.gran=%llu;mb.max=%u;", (unsigned long long)closids,
@@ -272,13 +274,13 @@ int rc_machine_desc(const struct rdt_backend_env *env, const char *given, char *
 	}
 	/*
 	 * With mba_MBps the MB values are MBps that the kernel's software
-	 * controller turns into percentages: not ours to drive. MB is left
-	 * out of the machine (its lines are left to the kernel) and info says
-	 * so in the reason line.
+	 * controller aims at: the machine's units follow the mount (a state
+	 * made on the other units is refused at open, by name).
 	 */
-	if (rdt_mount_has_option(env && env->mounts && *env->mounts ? env->mounts :
-				 "/proc/self/mounts", root, "mba_MBps") != 1)
-		off += describe_mb(root, amd_max, out + off, cap - off);
+	off += describe_mb(root, amd_max,
+			   rdt_mount_has_option(env && env->mounts && *env->mounts ? env->mounts :
+						"/proc/self/mounts", root, "mba_MBps") == 1,
+			   out + off, cap - off);
 	if (ri[RDT_L3].present)
 		off += describe_mon(root, out + off, cap - off);
 	snprintf(out + off, cap - off, "tasks=real");
@@ -380,15 +382,6 @@ int rc_open(void **ctx, const struct rdt_machine *m, const struct rdt_backend_en
 	if (!ret)
 		c->mba_mbps = rdt_mount_has_option(env && env->mounts && *env->mounts ? env->mounts :
 						   "/proc/self/mounts", c->root, "mba_MBps") == 1;
-	/* MB left to the kernel still limits its CLOSIDs */
-	if (!ret && c->mba_mbps) {
-		uint64_t n = 0;
-		bool have = false;
-
-		if (!info_num(c->root, "MB", "num_closids", 10, &n, &have) && have && n &&
-		    n < c->num_closids)
-			c->num_closids = (unsigned int)n;
-	}
 	if (ret) {
 		free(c);
 		return ret;

@@ -46,7 +46,7 @@ static void say_open(struct rdtalloc *r, bool adopted, unsigned int exited, unsi
 	snprintf(r->reason + n, sizeof(r->reason) - n, "; resctrl at %s%s%s: CLOSIDs in use: the "
 		 "root, %u group%s of ours, %u not ours%s; %u free of %u%s", c->root,
 		 c->cdp[RDT_L3] ? " (CDP on)" : "",
-		 c->mba_mbps ? " (mba_MBps: MB in MBps, left to the kernel)" : "", c->ours,
+		 c->mba_mbps ? " (mba_MBps: MB in MBps)" : "", c->ours,
 		 c->ours == 1 ? "" : "s", c->foreign, c->foreign_names, free_ids, c->num_closids,
 		 kernel);
 	n = strlen(r->reason);

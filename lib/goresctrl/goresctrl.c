@@ -17,9 +17,9 @@
  *    partition's first bit and must fit in it;
  *  - cache ids: "all" (the default, else 100%) and lists such as "0,2-3";
  *    per id "unified" or "code" and "data" (CDP);
- *  - MB: percentages (the first "N%" of a list; "MBps" values are for
- *    mba_MBps, which we do not run), a class's value relative to its
- *    partition's, never under the minimum bandwidth;
+ *  - MB: percentages (the first "N%" of a list), a class's value relative
+ *    to its partition's, never under the minimum bandwidth; on an mba_MBps
+ *    machine the first "NMBps", capped at its partition's;
  *  - options.{l2,l3,mb}.optional: a resource the machine lacks is an error
  *    only when a class asks for it and it is not optional.
  *

@@ -122,6 +122,49 @@ hook_teardown()
 	HOOK_STATE=
 }
 
+# hook_unusable STATE_DIR: why the switch hook cannot be loaded here (empty:
+# it can); a hook a killed test run left is taken down first. Pins this shell
+# to CPU 0, as the hook tests need (their tasks run on CPU 1).
+hook_unusable()
+{
+	[ -e /sys/kernel/btf/vmlinux ] || { echo "the kernel has no BTF"; return; }
+	[ "$(getconf _NPROCESSORS_ONLN)" -ge 2 ] || { echo "the task needs a CPU 1"; return; }
+	hook_leftover_down >&2
+	[ -e /sys/fs/bpf/rdtalloc ] && { echo "a switch hook is loaded (rdtctl hook status)"; return; }
+	"$RDTCTL" --backend sim --state-dir "$1" hook status 2>&1 |
+		grep -q "built without the switch hook" &&
+		{ echo "rdtctl was built without the switch hook"; return; }
+	taskset -cp 0 $$ >/dev/null 2>&1 || echo "cannot pin this shell to CPU 0"
+}
+
+# hook_applied STATE_DIR CPU CLOSID: within 3 s, `hook status` of the hook
+# serving STATE_DIR says CPU applies CLOSID; the last value read in APPLIED
+hook_applied()
+{
+	h_i=0
+	while [ $h_i -lt 150 ]; do
+		APPLIED=$("$RDTCTL" --backend sim --state-dir "$1" -j hook status 2>/dev/null |
+			python3 -c "import json,sys; print(json.load(sys.stdin)['cpus'][$2]['applied'])")
+		[ "$APPLIED" = "$3" ] && return 0
+		sleep 0.02
+		h_i=$((h_i + 1))
+	done
+	return 1
+}
+
+# within SECONDS CMD...: CMD succeeds within SECONDS (polled every 20 ms)
+within()
+{
+	w_n=$(python3 -c "print(int($1 * 50))")
+	shift
+	while [ "$w_n" -gt 0 ]; do
+		"$@" && return 0
+		sleep 0.02
+		w_n=$((w_n - 1))
+	done
+	return 1
+}
+
 # host_l3_of_cpu CPU: the cache id of the host's L3 domain that holds CPU,
 # as the library sees the host (HWLOC_SYNTHETIC included); host_cbm_len:
 # the CBM length of that host's simulated L3.

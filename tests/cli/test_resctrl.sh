@@ -370,8 +370,8 @@ json "the usable count in the document" \
 	'[["L3", 16, 8, "MB"], ["MB", 8, 8, null]]'
 umount_fs
 
-# mba_MBps: MB values are MBps for the kernel's software controller; we
-# leave MB to it and say so
+# mba_MBps: MB values are MBps for the kernel's software controller; the
+# machine's units follow the mount, and goresctrl's MBps values are written
 STATE=$TMP/state-mbps
 mkdir -m 700 "$STATE"
 MACHINE=$MACHINE_FS
@@ -379,9 +379,65 @@ mount_fs --mba-mbps
 MACHINE=$MACHINE_SAVED
 ok "first use on mba_MBps" reset
 ok "info on mba_MBps" info
-expect_out_has "info: mba_MBps said" "backend:  resctrl (backend 'resctrl' requested by the caller; resctrl at $MNT (mba_MBps: MB in MBps, left to the kernel): CLOSIDs in use: the root, 0 groups of ours, 0 not ours; 7 free of 8)"
-failure "no MB line of ours there" "resource MB is not available on this machine (have L3)" \
-	group create s --schema "MB:0=50"
+expect_out_has "info: mba_MBps said" "backend:  resctrl (backend 'resctrl' requested by the caller; resctrl at $MNT (mba_MBps: MB in MBps): CLOSIDs in use: the root, 0 groups of ours, 0 not ours; 7 free of 8)"
+ok "-j info on mba_MBps" -j info
+json "MB in MBps, the kernel's 8 CLOSIDs" \
+	"[(r['name'], r['closids'], r.get('units')) for r in d['resources']]" \
+	'[["L3", 16, null], ["MB", 8, "MBps"]]'
+cat >"$TMP/mbps.yaml" <<'YAML'
+partitions:
+  p:
+    l3Allocation: "100%"
+    mbAllocation: ["100%", "8000MBps"]
+    classes:
+      web:
+        l3Allocation: "50%"
+        mbAllocation: ["50%", "3000MBps"]
+      batch:
+        l3Allocation: "25%"
+        mbAllocation: ["20%", "1200MBps"]
+      idle:
+        l3Allocation: "10%"
+        mbAllocation: ["10%", "10MBps"]
+      full:
+        l3Allocation: "90%"
+YAML
+ok "goresctrl's MBps values applied" apply --format goresctrl "$TMP/mbps.yaml"
+for g in web:3000 batch:1200 idle:10 full:8000; do
+	d=$(ls -d "$MNT"/rdtalloc-*/mon_groups/"${g%%:*}" | sed 's|/mon_groups/.*||')
+	if grep -qx "    MB:0=${g#*:};1=${g#*:}" "$d/schemata"; then pass; else
+		fail "${g%%:*}: MB is not ${g#*:} MBps in the kernel: $(cat "$d/schemata")"; fi
+done
+ok "a group in MBps by hand" group create s --schema "MB:0=50000;1=4294967295"
+d=$(ls -d "$MNT"/rdtalloc-*/mon_groups/s | sed 's|/mon_groups/.*||')
+expect_file "MBps as given, U32_MAX unthrottled" "$d/schemata" \
+	"$(printf '    MB:0=50000;1=4294967295\n    L3:0=fffff;1=fffff')"
+failure "above U32_MAX" 'MB domain 0: "4294967296" is above the maximum 4294967295' \
+	schema set s "MB:0=4294967296"
+umount_fs
+
+# a state made on one unit is refused on the other, by name, and unchanged
+MACHINE=$MACHINE_FS
+mount_fs
+MACHINE=$MACHINE_SAVED
+cp "$STATE/state.json" "$TMP/mbps-state.json"
+run group create x --schema "MB:0=50"
+expect_rc 1 "an MBps state on a percent mount"
+expect_err_has "the units named" \
+	"rdtctl: MB's units changed: the state's MB values are in MBps (resctrl mounted with -o mba_MBps), the machine's are in percent, and none is converted; the state in $STATE was made for machine"
+cmp -s "$STATE/state.json" "$TMP/mbps-state.json" && pass || fail "the refused state changed"
+[ -z "$(ours)" ] && pass || fail "a refused open made control groups: $(ours)"
+umount_fs
+STATE=$TMP/state-mb
+MACHINE=$MACHINE_FS
+mount_fs --mba-mbps
+MACHINE=$MACHINE_SAVED
+cp "$STATE/state.json" "$TMP/mb-state.json"
+run group list
+expect_rc 1 "a percent state on an mba_MBps mount"
+expect_err_has "the units named the other way" \
+	"rdtctl: MB's units changed: the state's MB values are in percent, the machine's are in MBps (resctrl mounted with -o mba_MBps), and none is converted; the state in $STATE was made for machine"
+cmp -s "$STATE/state.json" "$TMP/mb-state.json" && pass || fail "the refused state changed"
 umount_fs
 
 # ---- beside other managers: the root's schemata, other states, exclusive modes ----------
@@ -725,6 +781,60 @@ MACHINE="preset=skylake-sp;mon.rmids=0"
 mount_fs
 ok "info without L3_MON" -j info
 json "no monitoring: null" "d['monitoring']" 'null'
+umount_fs
+MACHINE=$MACHINE_SAVED
+
+# ---- monitor during drift: every sample names it --------------------------------------
+# db's control group removed behind our back: monitor marks it in every
+# format, on each sample (read again: a sample after the repair has none),
+# and writes nothing.
+STATE=$TMP/state-mondrift
+mkdir -m 700 "$STATE"
+MACHINE="preset=skylake-sp"
+mount_fs
+ok "drift: db" group create db --schema "L3:0=f;1=f"
+ok "drift: web" group create web --schema "L3:0=f0;1=f0"
+DBD=$(ls -d "$MNT"/rdtalloc-*/mon_groups/db | sed 's|/mon_groups/db||')
+rmdir "$DBD/mon_groups/db" "$DBD"
+LOST="group db: its control group is missing"
+snap=$(cd "$MNT" && find . -maxdepth 3 | sort)
+ok "monitor during drift" monitor --count 1
+expect_out_contains "monitor: the drift line" \
+	"drift: $LOST (the next change, or the agent, repairs it)"
+ok "-j monitor during drift" -j monitor --count 1
+json "-j monitor: db's drift member, its counters missing" \
+	"[(g['group'], g.get('drift'), sorted(set(x['state'] for x in g['domains'])) == ['missing'])
+	  for g in d['groups']]" \
+	'[["default", null, false], ["db", ["its control group is missing"], true], ["web", null, false]]'
+json "-j monitor: the whole list on the sample" "d['drift']" "[\"$LOST\"]"
+ok "-j monitor of web alone still names db's drift" -j monitor web --count 1
+json "-j monitor web: the sample's list" "[d['drift'], [g['group'] for g in d['groups']]]" \
+	"[[\"$LOST\"], [\"web\"]]"
+ok "csv during drift" monitor --format csv --count 1
+expect_err_has "csv: the drift on standard error" \
+	"rdtctl: drift: $LOST (the next change, or the agent, repairs it)"
+case $OUT in *drift*) fail "csv: drift among the rows: $OUT" ;; *) pass ;; esac
+ok "prometheus during drift" monitor --format prometheus
+expect_out_contains "prometheus: the drift as a comment" \
+	"# drift: $LOST (the next change, or the agent, repairs it)"
+if command -v promtool >/dev/null 2>&1; then
+	printf '%s\n' "$OUT" >"$TMP/drift.prom"
+	if promtool check metrics <"$TMP/drift.prom" >"$TMP/promtool" 2>&1; then pass; else
+		fail "promtool check metrics with the drift comment: $(cat "$TMP/promtool")"; fi
+fi
+now=$(cd "$MNT" && find . -maxdepth 3 | sort)
+if [ "$now" = "$snap" ]; then pass; else fail "monitor wrote to resctrl: '$snap' -> '$now'"; fi
+# each sample reads the drift again: the one after the repair names none
+rdt -j monitor --count 2 --interval 2 >"$TMP/mon2" 2>&1 &
+MPID=$!
+sleep 1
+ok "the repair between two samples" sync
+wait "$MPID"
+python3 -c '
+import json, sys
+a, b = [json.loads(l) for l in open(sys.argv[1])]
+sys.exit(0 if a.get("drift") and "drift" not in b and all("drift" not in g for g in b["groups"]) else 1)' \
+	"$TMP/mon2" && pass || fail "drift not read again per sample: $(cat "$TMP/mon2")"
 umount_fs
 MACHINE=$MACHINE_SAVED
 
