@@ -826,9 +826,23 @@ static bool section_member(const char *key)
 	return false;
 }
 
+static int keep_unknown(struct rdt_state *st, const char *key, json_object *val, char *err,
+			size_t len)
+{
+	if (!st->unknown && !(st->unknown = json_object_new_object()))
+		return errf(err, len, -ENOMEM, "out of memory");
+	json_object_object_add(st->unknown, key, json_object_get(val));
+	return 0;
+}
+
 /*
  * Each section loads its member (absent: a state from before it); members
  * no section of this version knows are kept, to be written back as read.
+ * A member its section cannot load (damaged, or a newer version's) must not
+ * lock anyone out of the rest of the state: it is kept aside as it was
+ * read - written back so, until its section writes a member of its own -
+ * and the section starts empty. The section says so where it is used (its
+ * member is in st->unknown), and clearing it drops what was kept aside.
  */
 static int read_sections(struct rdt_state *st, json_object *root, const char *path,
 			 char *err, size_t len)
@@ -838,18 +852,25 @@ static int read_sections(struct rdt_state *st, json_object *root, const char *pa
 	int ret = 0;
 
 	for (i = 0; !ret && rdt_sections[i]; i++) {
+		const struct rdt_section *sec = rdt_sections[i];
 		json_object *o = NULL;
 
-		json_object_object_get_ex(root, rdt_sections[i]->name, &o);
-		if (rdt_sections[i]->load)
-			ret = rdt_sections[i]->load(st, st->parts[i], o, path, err, len);
+		json_object_object_get_ex(root, sec->name, &o);
+		if (!sec->load)
+			continue;
+		ret = sec->load(st, st->parts[i], o, path, err, len);
+		if (!ret || ret == -ENOMEM || !o)
+			continue;
+		if (sec->free)
+			sec->free(st->parts[i]);
+		memset(st->parts[i], 0, sec->size);
+		err[0] = '\0';
+		ret = keep_unknown(st, sec->name, o, err, len);
 	}
 	json_object_object_foreachC(root, it) {
 		if (ret || core_member(it.key) || section_member(it.key))
 			continue;
-		if (!st->unknown && !(st->unknown = json_object_new_object()))
-			return errf(err, len, -ENOMEM, "out of memory");
-		json_object_object_add(st->unknown, it.key, json_object_get(it.val));
+		ret = keep_unknown(st, it.key, it.val, err, len);
 	}
 	return ret;
 }
@@ -866,10 +887,14 @@ static void write_sections(const struct rdt_state *st, json_object *root)
 		if (o)
 			json_object_object_add(root, rdt_sections[i]->name, o);
 	}
-	/* a newer version's members, as they were read */
+	/*
+	 * a newer version's members, as they were read, and a section's kept
+	 * aside - unless the section now writes its own
+	 */
 	if (st->unknown)
 		json_object_object_foreachC(st->unknown, it)
-			json_object_object_add(root, it.key, json_object_get(it.val));
+			if (!section_member(it.key) || !json_object_object_get_ex(root, it.key, NULL))
+				json_object_object_add(root, it.key, json_object_get(it.val));
 }
 static int read_next_seq(struct rdt_state *st, json_object *root, const char *path, char *err,
 			 size_t len)
