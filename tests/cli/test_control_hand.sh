@@ -273,4 +273,27 @@ run control show
 expect_out "clean" "no controller"
 if [ -z "$ERR" ]; then pass; else fail "a warning after clear: $ERR"; fi
 
+# --- 64 groups on the ninth of 9 L3 domains: the last group's counters are read too ---
+STATE=$TMP/nine
+mkdir -m 700 "$STATE"
+MACHINE="topology=package:9 l3:1(size=256KiB) core:1 pu:1;l3.cbm_len=16;tasks=virtual"
+all=
+for i in $(seq 1 64); do
+	rdt group create "g$i" >/dev/null 2>&1 || fail "group g$i"
+	all="$all g$i"
+done
+ok "g64's load" sim load g64 --footprint 100M --rate 4G/s --domain 8
+# shellcheck disable=SC2086
+ok "64 groups" control set $all --domain 8 --interval-ms 50
+run -j control run --count 2
+expect_rc 0 "a run of 64 groups"
+printf '%s\n' "$OUT" | python3 -c '
+import json, sys
+iv = [json.loads(l) for l in sys.stdin if l.startswith("{\"interval\"")]
+assert len(iv) == 2, iv
+assert all(d["groups"][-1]["group"] == "g64" and d["groups"][-1]["mbm_total_bytes"] > 0
+           for d in iv), [d["groups"][-1] for d in iv]
+print("ok")' >"$TMP/verdict" 2>&1
+expect_file_text "g64's traffic read (576 values, more than 512)" "$TMP/verdict" ok
+
 finish
