@@ -75,6 +75,12 @@ typedef struct rdtalloc rdtalloc_t;
  * written, the kernel included.
  */
 #define RDTALLOC_F_MON_TOTALS (1u << 5)
+/*
+ * (0.8) Changes of this context may change what another owner made (a
+ * group, a mask, a binding): it is handed over to this context's owner
+ * instead of the call being refused with -EBUSY.
+ */
+#define RDTALLOC_F_FORCE (1u << 6)
 
 struct rdtalloc_opts {
 	size_t sz;		/* sizeof(struct rdtalloc_opts) of the caller */
@@ -104,8 +110,20 @@ struct rdtalloc_opts {
 	 */
 	unsigned int max_groups;
 	unsigned int max_tasks;
+	/*
+	 * (0.8) Who this context's changes are by (docs/guide.md, "Who owns
+	 * what"): "KIND:NAME" with KIND user, config, oci or control, at most
+	 * RDTALLOC_OWNER_MAX bytes of printable ASCII without spaces; a bare
+	 * NAME means "user:NAME". NULL: "user:admin". Every group, mask and
+	 * binding records who made it; changing what another owner made is
+	 * refused with -EBUSY naming the owner, unless RDTALLOC_F_FORCE.
+	 */
+	const char *owner;
 	/* new fields go here, at the end */
 };
+
+/* The longest owner text (rdtalloc_opts.owner), NUL excluded. */
+#define RDTALLOC_OWNER_MAX 128
 
 /* The CPU's group wins (the rule of the 2016 resctrl patch set (then named rscctrl); sim and msr default). */
 #define RDTALLOC_PRECEDENCE_CPU 1
