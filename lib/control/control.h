@@ -144,6 +144,7 @@ struct rdt_state;
  * force, so that a controller started again goes on from it).
  */
 #define RDT_CTL_DOMS_MAX 64
+#define RDT_CTL_OWNER_LEN 129		/* RDT_OWNER_MAX + 1 */
 
 struct rdt_ctl_kept_group {
 	uint64_t seq;
@@ -153,6 +154,7 @@ struct rdt_ctl_kept_group {
 	unsigned char kind, w;		/* the layout last verified (never a probe) */
 	bool declared;			/* decl: its masks before the controller's writes */
 	uint64_t decl[2];		/* data, code: put back when it leaves the controller */
+	char decl_owner[RDT_CTL_OWNER_LEN];	/* whose they were ("": not known) */
 };
 
 struct rdt_ctl_kept {
@@ -195,6 +197,8 @@ void rdt_control_schema_text(const struct rdt_state *st, unsigned int cache_id, 
  * with its last group.
  */
 int rdt_control_drop(struct rdtalloc *r, int cache_id, uint64_t seq);
+/* The owner text of cache_id's controller, "control:ID" (the writer of its masks). */
+void rdt_control_owner(unsigned int cache_id, char *buf, size_t len);
 /* A warning when the state kept a "control" member it could not read aside. */
 void rdt_control_warn_aside(struct rdtalloc *r);
 /* The goals and groups of two kept controllers alike (the layout aside)? */

@@ -10,9 +10,10 @@
  * mid-probe is not taken up from it. A configuration changed by `rdtctl
  * control set` is followed at the next interval, one cleared ends the run;
  * a run that stops for any reason first puts the layout last verified
- * back in force. A controlled group whose mask someone else changed has
- * been taken from the controller: it leaves the configuration, its mask
- * as they set it. An advisory controller decides and writes nothing.
+ * back in force. Its writes are its own (owner control:ID, never forced); a
+ * controlled group whose mask someone else took (forced it to be theirs)
+ * leaves the configuration, its mask as they set it, and the controller
+ * says who took it. An advisory controller decides and writes nothing.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -105,18 +106,22 @@ static int live_perf(rdtalloc_t *r, struct live_dom *ld)
 	return ret;
 }
 
-/* Group i's L3 data and code masks in the domain, as the state has them now. */
-static void state_masks(const struct rdt_state *st, const struct live_dom *ld, size_t i,
-			uint64_t *m)
+/*
+ * Group i's L3 data and code masks in the domain, as the state has them
+ * now, and who set them (NULL: not known).
+ */
+static const char *state_masks(const struct rdt_state *st, const struct live_dom *ld, size_t i,
+			       uint64_t *m)
 {
 	int gi = rdt_group_by_seq(st, ld->seq[i]);
 	unsigned int slot = st->slot_of[RDT_L3][ld->dom];
 
 	m[0] = m[1] = 0;
-	if (gi >= 0) {
-		m[0] = st->groups[gi].mask[slot * 2];
-		m[1] = st->groups[gi].mask[slot * 2 + 1];
-	}
+	if (gi < 0)
+		return NULL;
+	m[0] = st->groups[gi].mask[slot * 2];
+	m[1] = st->groups[gi].mask[slot * 2 + 1];
+	return rdt_group_mask_owner(st, gi, slot);
 }
 
 /* Inside a read call: domain k's controller from what the state keeps. */
@@ -288,9 +293,9 @@ static int live_read(rdtalloc_t *r, struct live_dom *ld)
  */
 static int live_apply(rdtalloc_t *r, struct live_dom *ld)
 {
+	char text[96], me[RDT_CTL_OWNER_LEN];
 	struct rdt_ctl_layout kept;
 	struct rdt_ctl_kept *k;
-	char text[96];
 	int ret;
 
 	if (ld->advisory)
@@ -298,6 +303,11 @@ static int live_apply(rdtalloc_t *r, struct live_dom *ld)
 	ret = rdt_core_begin(r, true);
 	if (ret)
 		return ret;
+	/* its writes are its own: control:ID, never forced over another owner's */
+	rdt_control_owner(ld->cache_id, me, sizeof(me));
+	ret = rdt_core_set_writer(r, me, false);
+	if (ret)
+		return rdt_core_end(r, true, ret);
 	k = rdt_control_find(r->st, (int)ld->cache_id);
 	if (!k || !rdt_control_same(k, &ld->kept))
 		return rdt_core_end(r, true, 1);
@@ -318,6 +328,12 @@ static int live_apply(rdtalloc_t *r, struct live_dom *ld)
 				k->g[j].w = kept.w[i];
 			}
 	}
+	if (ret == -EBUSY) {
+		/* a group taken since the last look: nothing written, the next look says by whom */
+		rdt_core_end(r, true, ret);
+		rdt_clear_err(r);
+		return 2;
+	}
 	if (!ret)
 		r->dirty = true;
 	ret = rdt_core_end(r, true, ret);
@@ -325,15 +341,23 @@ static int live_apply(rdtalloc_t *r, struct live_dom *ld)
 	return ret;
 }
 
-/* Group i's mask in the state is not the one the controller wrote: someone took it. */
+/*
+ * Someone took group i: its mask is another owner's now (they forced it),
+ * or - where owners are not known - not the one the controller wrote.
+ */
 static bool taken(const struct rdt_state *st, const struct live_dom *ld, size_t i)
 {
+	char me[RDT_CTL_OWNER_LEN];
 	uint64_t m[2];
+	const char *o;
 
-	if (ld->advisory || !ld->written)
+	if (ld->advisory)
 		return false;
-	state_masks(st, ld, i, m);
-	return m[0] != ld->masks[i] || (st->cdp[RDT_L3] && m[1] != ld->masks[i]);
+	o = state_masks(st, ld, i, m);
+	rdt_control_owner(ld->cache_id, me, sizeof(me));
+	if (o && strcmp(o, me))
+		return true;
+	return ld->written && (m[0] != ld->masks[i] || (st->cdp[RDT_L3] && m[1] != ld->masks[i]));
 }
 
 /*
@@ -401,7 +425,7 @@ static int say(struct live *lv, const struct live_dom *ld, const char *action, i
  */
 static int live_take(struct live *lv)
 {
-	char why[RDT_CTL_NAME_LEN + 256];
+	char why[RDT_CTL_NAME_LEN + RDT_CTL_OWNER_LEN + 256];
 	rdtalloc_t *r = lv->r;
 	int ret = 0;
 
@@ -409,7 +433,7 @@ static int live_take(struct live *lv)
 		struct live_dom *ld = &lv->d[k];
 		struct rdt_ctl_kept *kept;
 		bool took[RDT_CTL_MAX] = { false };
-		char texts[RDT_CTL_MAX][96];
+		char texts[RDT_CTL_MAX][96], who[RDT_CTL_MAX][RDT_CTL_OWNER_LEN];
 		uint64_t m[2];
 
 		ret = rdt_core_begin(r, true);
@@ -417,8 +441,10 @@ static int live_take(struct live *lv)
 			return ret;
 		kept = rdt_control_find(r->st, (int)ld->cache_id);
 		for (size_t i = 0; kept && rdt_control_same(kept, &ld->kept) && i < ld->n; i++) {
+			const char *o = state_masks(r->st, ld, i, m);
+
 			took[i] = taken(r->st, ld, i);
-			state_masks(r->st, ld, i, m);
+			snprintf(who[i], sizeof(who[i]), "%s", o ? o : "someone else");
 			rdt_control_schema_text(r->st, ld->cache_id, m[0], m[1], texts[i],
 						sizeof(texts[i]));
 		}
@@ -429,9 +455,9 @@ static int live_take(struct live *lv)
 		for (size_t i = 0; !ret && i < ld->n; i++) {
 			if (!took[i])
 				continue;
-			snprintf(why, sizeof(why), "group %.64s: its mask was set to %.96s by "
-				 "someone else: it leaves the controller with that mask",
-				 ld->g[i].group, texts[i]);
+			snprintf(why, sizeof(why), "group %.64s: its mask was set to %.96s by %.129s: "
+				 "it leaves the controller with that mask", ld->g[i].group,
+				 texts[i], who[i]);
 			ret = say(lv, ld, "taken", (int)i, why, 0, 0, 0);
 		}
 	}

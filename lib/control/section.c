@@ -30,6 +30,7 @@ extern const struct rdt_section rdt_control_section;
 
 _Static_assert(RDT_CTL_NAME_LEN == RDTALLOC_NAME_MAX + 1, "a group's name and its NUL");
 _Static_assert(RDT_CTL_MAX == RDTALLOC_CONTROL_MAX, "groups one controller changes");
+_Static_assert(RDT_CTL_OWNER_LEN == RDT_OWNER_MAX + 1, "an owner's text and its NUL");
 
 struct rdt_control_state *rdt_control(const struct rdt_state *st)
 {
@@ -105,6 +106,9 @@ static json_object *save_dom(const struct rdt_ctl_kept *c)
 			json_object_array_add(d, json_object_new_int64((int64_t)c->g[i].decl[0]));
 			json_object_array_add(d, json_object_new_int64((int64_t)c->g[i].decl[1]));
 			json_object_object_add(e, "declared", d);
+			if (c->g[i].decl_owner[0])
+				json_object_object_add(e, "declared_owner",
+						       json_object_new_string(c->g[i].decl_owner));
 		}
 		json_object_array_add(arr, e);
 	}
@@ -155,6 +159,7 @@ static int get_bool(json_object *o, const char *key, bool *v)
 /* "declared": [data, code], the group's masks before the controller's writes */
 static int get_declared(json_object *e, struct rdt_ctl_kept_group *g)
 {
+	char why[128];
 	json_object *x;
 
 	if (!json_object_object_get_ex(e, "declared", &x))
@@ -169,6 +174,12 @@ static int get_declared(json_object *e, struct rdt_ctl_kept_group *g)
 		g->decl[h] = (uint64_t)json_object_get_int64(m);
 	}
 	g->declared = true;
+	if (!json_object_object_get_ex(e, "declared_owner", &x))
+		return 0;
+	if (!json_object_is_type(x, json_type_string) ||
+	    rdt_owner_check(json_object_get_string(x), why, sizeof(why)))
+		return -EINVAL;
+	snprintf(g->decl_owner, sizeof(g->decl_owner), "%s", json_object_get_string(x));
 	return 0;
 }
 
@@ -379,28 +390,93 @@ out:
 	rdt_clear_err(r);
 }
 
+void rdt_control_owner(unsigned int cache_id, char *buf, size_t len)
+{
+	snprintf(buf, len, "control:%u", cache_id);
+}
+
+/* The state's slot of cache_id's L3 domain; -errno with errmsg set. */
+static int slot_of(rdtalloc_t *r, int cache_id, unsigned int *slot)
+{
+	struct rdtalloc_cache_geometry geo = { .sz = sizeof(geo) };
+	int dom, ret = rdt_cache_geometry(r, cache_id, &geo, &dom);
+
+	if (!ret)
+		*slot = r->st->slot_of[RDT_L3][dom];
+	return ret;
+}
+
+/* Is group gi's mask in slot me's? Unknown (a state from before owners) counts as such. */
+static bool ours(const struct rdt_state *st, int gi, unsigned int slot, const char *me)
+{
+	const char *o = rdt_group_mask_owner(st, gi, slot);
+
+	return !o || !strcmp(o, me);
+}
+
+/* Group gi's mask in slot recorded as owner's ("": not known). */
+static int stamp(rdtalloc_t *r, int gi, unsigned int slot, const char *owner)
+{
+	unsigned int o = 0;
+
+	if (owner[0] && rdt_owner_intern(r->st, owner, &o))
+		return rdt_fail(r, -ENOMEM, "out of memory");
+	r->st->groups[gi].mask_owner[slot] = o;
+	r->dirty = true;
+	return 0;
+}
+
+/* Group gi's masks in slot put back as text, written by me, then owned as declared. */
+static int put_back(rdtalloc_t *r, int gi, unsigned int slot, const char *text, const char *me,
+		    const char *owner)
+{
+	int ret = rdt_core_set_writer(r, me, false), err;
+
+	if (ret)
+		return ret;
+	err = rdt_core_set_schema(r, gi, text);
+	rdt_core_set_writer(r, NULL, false);
+	if (err) {
+		rdt_core_warn(r, "control: group %s: %s cannot be put back (%s): left as it is",
+			      r->st->groups[gi].name, text, rdtalloc_errmsg(r));
+		rdt_clear_err(r);
+	}
+	return stamp(r, gi, slot, owner);
+}
+
 /*
  * Inside a write call: the groups of k that are not in next (NULL: every
- * one) leave the controller - their declared masks back, or with keep the
- * masks of the layout last verified. A mask that cannot go back (an
- * exclusive group took its ways since) is left as it is, with a warning.
- * An advisory controller wrote nothing: it has nothing to give back.
+ * one; next advisory: every one, an advisory controller writes nothing)
+ * leave the controller - their declared masks back as their declared
+ * owner's, or with keep the masks of the layout last verified. A group
+ * someone else took meanwhile (its mask no longer the controller's) is
+ * theirs: nothing goes back. A mask that cannot go back (an exclusive
+ * group took its ways since) is left as it is, with a warning. An
+ * advisory controller wrote nothing: it has nothing to give back.
  */
-static void hand_back(rdtalloc_t *r, const struct rdt_ctl_kept *k,
-		      const struct rdt_ctl_kept *next, bool keep)
+static int hand_back(rdtalloc_t *r, const struct rdt_ctl_kept *k,
+		     const struct rdt_ctl_kept *next, bool keep)
 {
+	char me[RDT_CTL_OWNER_LEN], text[96];
 	uint64_t lay[RDT_CTL_MAX];
-	char text[96];
+	unsigned int slot;
+	int ret = 0;
 
 	if (k->flags & RDTALLOC_CONTROL_ADVISORY)
-		return;
+		return 0;
+	if (next && (next->flags & RDTALLOC_CONTROL_ADVISORY))
+		next = NULL;
+	ret = slot_of(r, k->cache_id, &slot);
+	if (ret)
+		return ret;
+	rdt_control_owner((unsigned int)k->cache_id, me, sizeof(me));
 	if (keep)
 		kept_masks(r, k, lay);
-	for (size_t i = 0; i < k->n; i++) {
+	for (size_t i = 0; !ret && i < k->n; i++) {
 		const struct rdt_ctl_kept_group *e = &k->g[i];
 		int gi = rdt_group_by_seq(r->st, e->seq);
 
-		if (gi < 0 || kept_group(next, e->seq))
+		if (gi < 0 || kept_group(next, e->seq) || !ours(r->st, gi, slot, me))
 			continue;
 		if (keep && lay[i])
 			rdt_control_schema_text(r->st, (unsigned int)k->cache_id, lay[i], lay[i],
@@ -410,12 +486,9 @@ static void hand_back(rdtalloc_t *r, const struct rdt_ctl_kept *k,
 						e->decl[1], text, sizeof(text));
 		else
 			continue;
-		if (rdt_core_set_schema(r, gi, text)) {
-			rdt_core_warn(r, "control: group %s: %s cannot be put back (%s): left as it "
-				      "is", r->st->groups[gi].name, text, rdtalloc_errmsg(r));
-			rdt_clear_err(r);
-		}
+		ret = put_back(r, gi, slot, text, me, e->decl_owner);
 	}
+	return ret;
 }
 
 /*
@@ -468,18 +541,24 @@ static int keep(rdtalloc_t *r, int cache_id, const struct rdt_ctl_kept *next, bo
 	if (ret)
 		return ret;
 	if (!next && cache_id < 0) {
-		for (size_t i = 0; i < c->ndom; i++)
-			hand_back(r, &c->d[i], NULL, keep_layout);
+		for (size_t i = 0; !ret && i < c->ndom; i++)
+			ret = hand_back(r, &c->d[i], NULL, keep_layout);
+		if (ret)
+			return ret;
 		ctl_free(c);
 	} else if (!next) {
 		if (!k)
 			return 0;
-		hand_back(r, k, NULL, keep_layout);
+		ret = hand_back(r, k, NULL, keep_layout);
+		if (ret)
+			return ret;
 		memmove(k, k + 1, (size_t)(c->d + c->ndom - (k + 1)) * sizeof(*k));
 		if (!--c->ndom)
 			ctl_free(c);
 	} else if (k) {
-		hand_back(r, k, next, keep_layout);
+		ret = hand_back(r, k, next, keep_layout);
+		if (ret)
+			return ret;
 		*k = *next;
 	} else {
 		if (c->ndom >= RDT_CTL_DOMS_MAX)
@@ -527,22 +606,51 @@ static int check_kept(rdtalloc_t *r, const struct rdtalloc_control_conf *conf, s
 	return 0;
 }
 
-/* Group gi's masks in domain dom, as declared before the controller writes them. */
-static void declare(const struct rdt_state *st, int gi, int dom, const struct rdt_ctl_kept *old,
-		    struct rdt_ctl_kept_group *e)
+/*
+ * Inside a write call: next's groups become the controller's. A group
+ * whose mask in the domain is already the controller's keeps what was
+ * declared for it; any other is taken over - refused (-EBUSY, naming the
+ * owner) where another owner holds it, unless the caller forces - its
+ * masks and their owner recorded as declared first. An advisory
+ * controller takes nothing: it writes nothing.
+ */
+static int take_over(rdtalloc_t *r, struct rdt_ctl_kept *next, const struct rdt_ctl_kept *old)
 {
-	const struct rdt_ctl_kept_group *was = kept_group(old, e->seq);
-	unsigned int slot = st->slot_of[RDT_L3][dom];
+	bool advisory = next->flags & RDTALLOC_CONTROL_ADVISORY;
+	char me[RDT_CTL_OWNER_LEN], what[RDT_CTL_NAME_LEN + 8];
+	struct rdt_state *st = r->st;
+	unsigned int slot;
+	int ret = slot_of(r, next->cache_id, &slot);
 
-	/* a group the controller already had: what it had before, not the controller's */
-	if (was && was->declared && !(old->flags & RDTALLOC_CONTROL_ADVISORY)) {
+	if (ret)
+		return ret;
+	if (old && (old->flags & RDTALLOC_CONTROL_ADVISORY))
+		old = NULL;	/* it wrote nothing: what it recorded is not what to put back */
+	rdt_control_owner((unsigned int)next->cache_id, me, sizeof(me));
+	for (size_t i = 0; !ret && i < next->n; i++) {
+		struct rdt_ctl_kept_group *e = &next->g[i];
+		const struct rdt_ctl_kept_group *was = kept_group(old, e->seq);
+		int gi = rdt_group_by_seq(st, e->seq);
+		const char *o = rdt_group_mask_owner(st, gi, slot);
+
+		if (was && was->declared && ours(st, gi, slot, me) && !advisory) {
+			e->declared = true;
+			memcpy(e->decl, was->decl, sizeof(e->decl));
+			memcpy(e->decl_owner, was->decl_owner, sizeof(e->decl_owner));
+			continue;
+		}
+		snprintf(what, sizeof(what), "group %s", st->groups[gi].name);
+		if (!advisory && (!o || strcmp(o, me)) &&
+		    rdt_owner_may(st, st->groups[gi].mask_owner[slot], what, "its mask is"))
+			return rdt_core_engine_err(r, -EBUSY);
 		e->declared = true;
-		memcpy(e->decl, was->decl, sizeof(e->decl));
-		return;
+		e->decl[0] = st->groups[gi].mask[slot * 2];
+		e->decl[1] = st->groups[gi].mask[slot * 2 + 1];
+		snprintf(e->decl_owner, sizeof(e->decl_owner), "%s", o && strcmp(o, me) ? o : "");
+		if (!advisory)
+			ret = stamp(r, gi, slot, me);
 	}
-	e->declared = true;
-	e->decl[0] = st->groups[gi].mask[slot * 2];
-	e->decl[1] = st->groups[gi].mask[slot * 2 + 1];
+	return ret;
 }
 
 static int make_kept(rdtalloc_t *r, const struct rdtalloc_control_conf *conf, size_t n,
@@ -551,7 +659,6 @@ static int make_kept(rdtalloc_t *r, const struct rdtalloc_control_conf *conf, si
 {
 	struct rdtalloc_cache_geometry geo = { .sz = sizeof(geo) };
 	struct rdtalloc_control_conf c;
-	const struct rdt_ctl_kept *old;
 	struct rdt_ctl ctl;
 	int ret, dom;
 
@@ -567,7 +674,6 @@ static int make_kept(rdtalloc_t *r, const struct rdtalloc_control_conf *conf, si
 	if (ret)
 		return ret;
 	*cache_id = (int)geo.cache_id;
-	old = rdt_control_find(r->st, *cache_id);
 	c.avoid |= rdt_control_left_alone(r, dom, c.flags, n, groups);
 	ret = rdt_control_engine(r, &c, n, groups, geo.ways, (uint64_t)geo.sets * RDT_LINE, &ctl);
 	if (ret)
@@ -595,7 +701,6 @@ static int make_kept(rdtalloc_t *r, const struct rdtalloc_control_conf *conf, si
 		next->g[i].exclusive = groups[i].exclusive;
 		next->g[i].kind = ctl.cur.kind[i];
 		next->g[i].w = ctl.cur.w[i];
-		declare(r->st, gi, dom, old, &next->g[i]);
 	}
 	rdt_ctl_free(&ctl);
 	return ret;
@@ -659,6 +764,8 @@ RDTALLOC_API int rdtalloc_control_set(rdtalloc_t *r, const struct rdtalloc_contr
 		ret = rdt_fail(r, -ENOMEM, "out of memory");
 	if (!ret)
 		ret = make_kept(r, conf, n, groups, next, &cache_id);
+	if (!ret)
+		ret = take_over(r, next, rdt_control_find(r->st, cache_id));
 	if (!ret)
 		ret = keep(r, cache_id, next, keep_layout);
 	free(next);

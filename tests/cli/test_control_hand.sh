@@ -124,35 +124,29 @@ run -j control run --count 1
 json "the next run's first interval" "[g['schema'] for g in d['groups']]" \
 	'["L3:0=ffff", "L3:0=ffff"]'
 
-# --- a mask someone else sets while it runs is theirs ---
+# --- the controller's masks are its own: the administrator's change is refused by name ---
+# (taking one over with force, and the controller letting the group go, is in
+# tests/unit/test_control_api.c: rdtctl has no --force for schema set yet)
 bg_run "$TMP/take"
 if wait_for "$TMP/take" '^{"interval"'; then
-	ok "the administrator's mask" schema set web L3:0=3
-	wait_for "$TMP/take" '"decision":"taken"'
+	failure "the administrator's mask, refused" \
+		"group web: its mask is the controller's (domain 0); --force takes it back" \
+		schema set web L3:0=3
 	bg_stop
-	grep '"decision":"taken"' "$TMP/take" >"$TMP/taken"
-	python3 - "$TMP/taken" >"$TMP/verdict" 2>&1 <<'PY'
-import json, sys
-d = [json.loads(l) for l in open(sys.argv[1])]
-assert len(d) == 1, d
-assert d[0]["group"] == "web", d
-assert d[0]["reason"] == ("group web: its mask was set to L3:0=3 by someone else: it leaves "
-                          "the controller with that mask"), d
-print("ok")
-PY
-	expect_file_text "the controller says web was taken, by name" "$TMP/verdict" ok
+	expect_rc 0 "the run went on"
+	if grep -q '"decision":"taken"' "$TMP/take"; then fail "a group taken"; else pass; fi
 else
 	fail "the run printed no interval: $(cat "$TMP/take.err")"
 	bg_stop
 fi
-expect_mask "the administrator's mask stays" web 0003
+expect_mask "the controller's mask stays" web ffff
 run -j control show
-json "web left the controller" "[g['group'] for g in d['controllers'][0]['groups']]" '["batch"]'
+json "web is still the controller's" "[g['group'] for g in d['controllers'][0]['groups']]" \
+	'["web", "batch"]'
 ok "clear" control clear
-expect_mask "clear does not put back a mask someone took" web 0003
+expect_mask "clear puts web's declared mask back" web 00ff
 
 # --- interval numbers and --count go on across a configuration changed mid-run ---
-ok "web's mask" schema set web L3:0=ff
 ok "control set" control set web batch --interval-ms 100
 bg_run "$TMP/count" --count 8
 if wait_for "$TMP/count" '^{"interval"'; then
@@ -185,7 +179,7 @@ ok "clear" control clear
 ok "advisory" control set web batch --interval-ms 20 --advisory
 run -j control show
 json "show says advisory" "d['controllers'][0]['advisory']" true
-run -j control run --count 12
+run -j control run --count 30
 expect_rc 0 "an advisory run"
 printf '%s\n' "$OUT" | python3 -c '
 import json, sys
@@ -256,13 +250,16 @@ d["control"]["domains"][0]["writes_per_minute"] = -1294967296
 json.dump(d, open(sys.argv[1], "w"))
 PY
 ok "group list beside a damaged control member" group list
-ok "schema set beside it" schema set db L3:0=f
+ok "a group made beside it" group create other --schema L3:0=f
 run control show
 expect_rc 0 "control show beside it"
 expect_out "no controller runs from it" "no controller"
 expect_err_has "show says it was kept aside" 'the state'"'"'s "control" member could not be read'
-grep -q '"writes_per_minute":-1294967296' "$STATE/state.json" && pass ||
-	fail "the damaged member was not kept as it was"
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))["control"]["domains"][0]
+assert d["writes_per_minute"] == -1294967296, d
+' "$STATE/state.json" && pass || fail "the damaged member was not kept as it was"
 ok "control clear recovers" control clear
 if grep -q '"control"' "$STATE/state.json"; then
 	fail "clear left the damaged member"

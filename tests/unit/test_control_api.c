@@ -6,7 +6,9 @@
  * "control" member that cannot be read is kept aside and locks nobody out,
  * a run stopped by its callback mid-probe leaves the layout last verified
  * in force (never the probe), and the groups get their declared masks back
- * when the controller is cleared.
+ * when the controller is cleared. The controller's masks are its own: a
+ * change by another owner is refused unless forced, and a forced one takes
+ * the group from the controller, which says who took it.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -113,7 +115,8 @@ static void test_damaged_member(void **state)
 	json_object_put(o);
 
 	r = tu_open(dir, NULL, 0);
-	assert_ok(r, rdtalloc_set_schema(r, "web", "L3:0=f"));
+	assert_ok(r, rdtalloc_group_create(r, "other"));
+	assert_ok(r, rdtalloc_set_schema(r, "other", "L3:0=f"));
 	assert_ok(r, rdtalloc_get_schema(r, "web", buf, sizeof(buf)));
 	conf.sz = sizeof(conf);
 	assert_int_equal(rdtalloc_control_get(r, &conf, NULL, 0), 0);
@@ -199,12 +202,76 @@ static void test_stop_mid_probe(void **state)
 	rdtalloc_close(r);
 }
 
+struct take {
+	int intervals, taken;
+	char reason[400], group[64];
+};
+
+/* At the second interval, user ops forces web's mask: web is theirs from then on. */
+static int take_web(const struct rdtalloc_control_record *rec, void *arg)
+{
+	RDTALLOC_OPTS(rdtalloc_opts, o, .backend = "sim", .state_dir = dir, .owner = "user:ops");
+	struct take *t = arg;
+	rdtalloc_t *ops;
+
+	if (rec->kind == RDTALLOC_CONTROL_DECISION && !strcmp(rec->action, "taken")) {
+		t->taken++;
+		snprintf(t->reason, sizeof(t->reason), "%s", rec->reason);
+		snprintf(t->group, sizeof(t->group), "%s", rec->group ? rec->group : "(none)");
+	}
+	if (rec->kind != RDTALLOC_CONTROL_INTERVAL || ++t->intervals != 2)
+		return 0;
+	assert_int_equal(rdtalloc_open(&ops, &o), 0);
+	/* refused without force, naming the controller */
+	assert_err(ops, rdtalloc_set_schema(ops, "web", "L3:0=3"), -EBUSY);
+	assert_errmsg_has(ops, "group web: its mask is the controller's (domain 0); --force takes "
+			  "it back");
+	rdtalloc_close(ops);
+	o.flags = RDTALLOC_F_FORCE;
+	assert_int_equal(rdtalloc_open(&ops, &o), 0);
+	assert_ok(ops, rdtalloc_set_schema(ops, "web", "L3:0=3"));
+	rdtalloc_close(ops);
+	return 0;
+}
+
+/*
+ * The controller's masks are its own; one forced by another owner is
+ * theirs: the group leaves the configuration with that mask, the
+ * controller says who took it, and clearing does not put it back.
+ */
+static void test_taken(void **state)
+{
+	RDTALLOC_OPTS(rdtalloc_control_conf, conf, .cache_id = -1, .interval_ms = 20);
+	struct rdtalloc_control_group g[2], got[2];
+	struct rdtalloc_control_conf gc = { .sz = sizeof(gc), .cache_id = -1 };
+	struct take t = { 0 };
+	rdtalloc_t *r = tu_open(dir, M256, 0);
+
+	(void)state;
+	two_groups(r, g);
+	assert_ok(r, rdtalloc_set_schema(r, "web", "L3:0=ff"));
+	assert_ok(r, rdtalloc_control_set(r, &conf, 2, g));
+	assert_ok(r, rdtalloc_control_run(r, 5, NULL, take_web, &t));
+	assert_int_equal(t.taken, 1);
+	assert_string_equal(t.group, "web");
+	assert_string_equal(t.reason, "group web: its mask was set to L3:0=3 by user:ops: it "
+			    "leaves the controller with that mask");
+	got[0].sz = sizeof(got[0]);
+	assert_int_equal(rdtalloc_control_get(r, &gc, got, 2), 1);
+	assert_string_equal(got[0].group, "batch");
+	expect_schema(r, "web", "L3:0=0003");
+	assert_ok(r, rdtalloc_control_set(r, &conf, 0, NULL));
+	expect_schema(r, "web", "L3:0=0003");
+	rdtalloc_close(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_limits, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_damaged_member, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stop_mid_probe, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_taken, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
