@@ -213,7 +213,8 @@ if [ -z "$(ls -A "$TMP/fresh")" ]; then pass; else
 # --- the shareable (I/O) ways are left alone unless --shareable ---
 STATE=$TMP/shareable
 mkdir -m 700 "$STATE"
-MACHINE="topology=package:1 l3:1(size=176KiB) core:2 pu:1;l3.cbm_len=11;l3.shareable_bits=0x600;tasks=virtual"
+M11="topology=package:1 l3:1(size=176KiB) core:2 pu:1;l3.cbm_len=11"
+MACHINE="$M11;l3.shareable_bits=0x600;tasks=virtual"
 ok "db" group create db
 ok "bulk" group create bulk
 ok "db's load" sim load db --footprint 128K --rate 4G/s
@@ -240,6 +241,57 @@ run -j control run --count 1
 json "--shareable: all shared is every way" "[g['schema'] for g in d['groups']]" \
 	'["L3:0=7ff", "L3:0=7ff"]'
 ok "clear" control clear
+
+# --- on the resctrl emulator: the kernel's shareable_bits, the kernel's schemata ---
+FS=${RDTALLOC_TEST_RESCTRLFS:-}
+if [ "$(id -u)" -ne 0 ] || [ ! -c /dev/fuse ] || [ -z "$FS" ] || [ ! -x "$FS" ]; then
+	skip_part "the resctrl emulator needs root, /dev/fuse and RDTALLOC_TEST_RESCTRLFS"
+else
+	MNT=$TMP/resctrl
+	mkdir "$MNT"
+	RM="$M11;l3.shareable_bits=0x600"
+	"$FS" "$MNT" -f --machine "$RM" 2>"$TMP/fs.log" &
+	FSPID=$!
+	CHILDREN="$CHILDREN $FSPID"
+	rfs_down()
+	{
+		grep -q " $MNT fuse.resctrl " /proc/mounts && fusermount3 -u -z "$MNT"
+		wait "$FSPID" 2>/dev/null
+	}
+	CLEANUP=rfs_down
+	i=0
+	while ! grep -q " $MNT fuse.resctrl " /proc/mounts && [ $i -lt 100 ]; do
+		i=$((i + 1))
+		sleep 0.05
+	done
+	rrdt()
+	{
+		"$RDTCTL" --backend resctrl --resctrl-root "$MNT" --state-dir "$TMP/rstate" \
+			--machine "$RM" "$@" >"$TMP/out" 2>"$TMP/err"
+		RC=$?
+		OUT=$(cat "$TMP/out")
+		ERR=$(cat "$TMP/err")
+		LAST="rdtctl (resctrl) $*"
+	}
+	mkdir -m 700 "$TMP/rstate"
+	rrdt group create db
+	expect_rc 0 "resctrl: db"
+	rrdt group create bulk --schema L3:0=f
+	expect_rc 0 "resctrl: bulk"
+	rrdt control set db bulk --bound db=1M/s --interval-ms 50
+	expect_rc 0 "resctrl: control set"
+	rrdt control run --count 1
+	expect_rc 0 "resctrl: control run"
+	expect_file_text "the kernel's schemata: every way but the shareable 0x600" \
+		"$(ls -d "$MNT"/rdtalloc-* | head -1)/schemata" "    L3:0=1ff"
+	rrdt control clear
+	expect_rc 0 "resctrl: control clear"
+	(cd "$MNT" && cat rdtalloc-*/schemata | sort) >"$TMP/rschemata"
+	expect_file_text "the kernel's schemata: the declared masks back" "$TMP/rschemata" \
+		"$(printf '    L3:0=7ff\n    L3:0=f')"
+	rfs_down
+	CLEANUP=
+fi
 
 # --- a "control" member that cannot be read locks nobody out ---
 ok "control set" control set db bulk --interval-ms 20
@@ -269,6 +321,16 @@ fi
 run control show
 expect_out "clean" "no controller"
 if [ -z "$ERR" ]; then pass; else fail "a warning after clear: $ERR"; fi
+# damaged again: sync and reset work beside it too
+ok "control set" control set db bulk --interval-ms 20
+python3 - "$STATE/state.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["control"] = {"domains": "from a newer version"}
+json.dump(d, open(sys.argv[1], "w"))
+PY
+ok "sync beside it" sync
+ok "reset beside it" reset
 
 # --- 64 groups on the ninth of 9 L3 domains: the last group's counters are read too ---
 STATE=$TMP/nine
