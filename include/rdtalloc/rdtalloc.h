@@ -1182,11 +1182,15 @@ RDTALLOC_API int rdtalloc_control_get(rdtalloc_t *r, struct rdtalloc_control_con
 /*
  * The controllers kept, live, each on its own interval: the counters of
  * its groups (rdtalloc_mon_read: MBM traffic and occupancy; LLC references
- * and misses from perf events on their bound cgroups), a decision, the
- * masks of its domain written (rdtalloc_set_schema's rules), for count
+ * and misses from perf events on the bound cgroups of groups with a
+ * miss-ratio bound), a decision, the masks of its domain written
+ * (rdtalloc_set_schema's rules, as owner "control:ID"), for count
  * intervals each (0: until *stop or cb says). A configuration changed is
- * followed; one cleared ends the run with -ENOENT. -EOPNOTSUPP without
- * monitoring; -ENOENT without a configuration.
+ * followed; one cleared ends the run with -ENOENT. A group whose mask
+ * another owner took leaves the configuration (a "taken" decision). (0.8)
+ * Whatever ends the run, a probe not verified is rolled back first: the
+ * layout last verified stays in force. -EOPNOTSUPP without monitoring;
+ * -ENOENT without a configuration.
  */
 RDTALLOC_API int rdtalloc_control_run(rdtalloc_t *r, uint64_t count, volatile int *stop,
 				      rdtalloc_control_cb cb, void *arg);
