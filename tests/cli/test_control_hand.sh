@@ -164,7 +164,30 @@ else
 	fail "the run printed no interval: $(cat "$TMP/count.err")"
 	bg_stop
 fi
+# the same when a group is removed and made again mid-run (it drops out of the configuration)
+bg_run "$TMP/remade" --count 8
+if wait_for "$TMP/remade" '^{"interval"'; then
+	ok "batch removed mid-run" group remove batch
+	ok "and made again" group create batch
+	wait "$BG"
+	RC=$?
+	expect_rc 0 "the run went on with web"
+	python3 - "$TMP/remade" >"$TMP/verdict" 2>&1 <<'PY'
+import json, sys
+iv = [json.loads(l) for l in open(sys.argv[1]) if l.startswith('{"interval"')]
+n = [d["interval"] for d in iv]
+assert n == sorted(set(n)) and len(n) <= 8 and n[-1] <= 7, n
+assert [g["group"] for g in iv[-1]["groups"]] == ["web"], iv[-1]
+print("ok")
+PY
+	expect_file_text "--count 8 across a group re-made: numbered on, web alone after" \
+		"$TMP/verdict" ok
+else
+	fail "the run printed no interval: $(cat "$TMP/remade.err")"
+	bg_stop
+fi
 ok "clear" control clear
+ok "batch's load again" sim load batch --footprint 100M --rate 4G/s
 
 # --- a write limit by default; 0 asks for none ---
 ok "control set" control set web batch
