@@ -33,9 +33,11 @@ static int on_record(const struct rdtalloc_control_record *rec, void *arg)
 	else if (rec->kind == RDTALLOC_CONTROL_DECISION)
 		c->a->st.control_decisions++;
 	pthread_mutex_unlock(&c->a->st.mu);
+	/* the group it is about by name, where there is one */
 	if (rec->kind == RDTALLOC_CONTROL_DECISION)
-		agent_log("control: after interval %llu: %s: %s",
-			  (unsigned long long)rec->interval, rec->action, rec->reason);
+		agent_log("control: after interval %llu: %s%s%s: %s",
+			  (unsigned long long)rec->interval, rec->action, rec->group ? " " : "",
+			  rec->group ? rec->group : "", rec->reason);
 	return 0;
 }
 

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -151,16 +152,21 @@ static int print_record(const struct rdtalloc_control_record *rec, void *arg)
 		json_object *d;
 
 		if (!o->json) {
-			printf("  after %" PRIu64 ": %s: %s\n", rec->interval, rec->action,
-			       rec->reason);
+			printf("  after %" PRIu64 ": %s%s%s: %s\n", rec->interval, rec->action,
+			       rec->group ? " " : "", rec->group ? rec->group : "", rec->reason);
 			return 0;
 		}
 		d = jobj();
 		jset(d, "decision", json_object_new_string(rec->action));
 		jset(d, "after_interval", json_object_new_int64((int64_t)rec->interval));
+		if (rec->group)
+			jset(d, "group", json_object_new_string(rec->group));
+		else
+			jset_null(d, "group");
 		jset(d, "reason", json_object_new_string(rec->reason));
 		jset(d, "base_misses", json_object_new_int64((int64_t)rec->base));
 		jset(d, "measured_misses", json_object_new_int64((int64_t)rec->measured));
+		jset(d, "margin", json_object_new_int64((int64_t)rec->margin));
 		puts(json_object_to_json_string_ext(d, JSON_C_TO_STRING_PLAIN |
 							JSON_C_TO_STRING_NOSLASHESCAPE));
 		json_object_put(d);
@@ -292,7 +298,7 @@ static int control_sim_run(int argc, char **argv)
 	ret = apply_goals(&ca, g, argc);
 	if (ret)
 		return ret;
-	r = ctx();
+	r = ctx_ro();	/* what-if: nothing created, bound or written */
 	if (!r)
 		return EXIT_FAIL;
 	ret = rdtalloc_control_sim_run(r, &conf, (size_t)argc, g, print_record, &out);
@@ -313,16 +319,22 @@ static int control_sim_run(int argc, char **argv)
 
 /* ---- the kept configuration, and the live loop -------------------------------- */
 
+/* schemata writes a minute at most when --writes-per-minute is not given (docs/control.md) */
+#define WPM_DEFAULT 60
+
 static int control_set(int argc, char **argv)
 {
 	const char *dom = NULL, *avoid = NULL, *wpm = NULL, *ms = NULL;
+	bool advisory = false, shareable = false, keep = false;
 	struct flag flags[] = {
 		{ "--domain", NULL, &dom }, { "--avoid", NULL, &avoid },
-		{ "--writes-per-minute", NULL, &wpm }, { "--interval-ms", NULL, &ms }, { NULL },
+		{ "--writes-per-minute", NULL, &wpm }, { "--interval-ms", NULL, &ms },
+		{ "--advisory", &advisory, NULL }, { "--shareable", &shareable, NULL },
+		{ "--keep-layout", &keep, NULL }, { NULL },
 	};
-	const char *syn = "control set GROUP... [--domain ID] [--avoid MASK] [--interval-ms MS] "
-			  "[--writes-per-minute N] [--bound GROUP=RATIO|GROUP=BYTES/s]... "
-			  "[--exclusive GROUP]...";
+	const char *syn = "control set GROUP... [--domain ID] [--avoid MASK] [--shareable] "
+			  "[--interval-ms MS] [--writes-per-minute N] [--advisory] [--keep-layout] "
+			  "[--bound GROUP=RATIO|GROUP=BYTES/s]... [--exclusive GROUP]...";
 	struct rdtalloc_control_conf conf = { .sz = sizeof(conf) };
 	struct rdtalloc_control_group g[MAX];
 	struct control_args ca = { 0 };
@@ -343,12 +355,16 @@ static int control_set(int argc, char **argv)
 	if ((avoid && (ret = parse_u64("--avoid", avoid, 16, 0, UINT64_MAX, &conf.avoid))) ||
 	    (ret = parse_domain(dom, &conf.cache_id)))
 		return ret;
-	if (wpm && (ret = parse_u64("--writes-per-minute", wpm, 10, 1, 1000000, &v)))
+	/* 0: no limit, asked for by name */
+	if (wpm && (ret = parse_u64("--writes-per-minute", wpm, 10, 0, RDTALLOC_CONTROL_WPM_MAX,
+				    &v)))
 		return ret;
-	conf.writes_per_minute = wpm ? (unsigned int)v : 0;
+	conf.writes_per_minute = wpm ? (unsigned int)v : WPM_DEFAULT;
 	if (ms && (ret = parse_u64("--interval-ms", ms, 10, 10, 3600000, &v)))
 		return ret;
 	conf.interval_ms = ms ? (unsigned int)v : 0;
+	conf.flags = (advisory ? RDTALLOC_CONTROL_ADVISORY : 0) |
+		     (shareable ? RDTALLOC_CONTROL_SHAREABLE : 0) | (keep ? RDTALLOC_CONTROL_KEEP : 0);
 	memset(g, 0, sizeof(g));
 	for (i = 0; i < argc; i++) {
 		g[i].sz = sizeof(g[i]);
@@ -366,35 +382,50 @@ static int control_set(int argc, char **argv)
 	if (ret)
 		return fail_lib(r, ret);
 	if (!g_opts.quiet && !g_opts.json)
-		printf("controller of %s: %d groups\n", dom ? "that L3 domain" : "the first L3 domain",
-		       argc);
+		printf("controller of %s: %d groups%s\n",
+		       dom ? "that L3 domain" : "the first L3 domain", argc,
+		       advisory ? " (advisory: it writes no mask)" : "");
 	return EXIT_OK;
+}
+
+static void clear_human(json_object *doc)
+{
+	printf("controller: none%s; %s\n", jget_int(doc, "cache_id") >= 0 ? " in that domain" : "",
+	       strcmp(jget_str(doc, "masks"), "kept") ? "its groups have their declared masks back"
+						    : "its groups keep the layout last verified");
 }
 
 static int control_clear(int argc, char **argv)
 {
 	const char *dom = NULL;
-	struct flag flags[] = { { "--domain", NULL, &dom }, { NULL } };
+	bool keep = false;
+	struct flag flags[] = {
+		{ "--domain", NULL, &dom }, { "--keep-layout", &keep, NULL }, { NULL },
+	};
 	struct rdtalloc_control_conf conf = { .sz = sizeof(conf) };
+	json_object *doc;
 	rdtalloc_t *r;
 	int ret;
 
 	ret = parse_flags("control clear", &argc, argv, flags);
 	if (ret)
 		return ret;
-	MAX_ARGS(0, "control clear [--domain ID]");
+	MAX_ARGS(0, "control clear [--domain ID] [--keep-layout]");
 	ret = parse_domain(dom, &conf.cache_id);
 	if (ret)
 		return ret;
+	/* without it, every controlled group gets its declared masks back */
+	conf.flags = keep ? RDTALLOC_CONTROL_KEEP : 0;
 	r = ctx();
 	if (!r)
 		return EXIT_FAIL;
 	ret = rdtalloc_control_set(r, &conf, 0, NULL);
 	if (ret)
 		return fail_lib(r, ret);
-	if (!g_opts.quiet && !g_opts.json)
-		printf("controller: none%s\n", dom ? " in that domain" : "");
-	return EXIT_OK;
+	doc = jobj();
+	jset(doc, "cache_id", json_object_new_int(conf.cache_id));
+	jset(doc, "masks", json_object_new_string(keep ? "kept" : "declared"));
+	return emit_change(doc, clear_human);
 }
 
 static void show_human(json_object *doc)
@@ -408,10 +439,12 @@ static void show_human(json_object *doc)
 	for (size_t k = 0; k < json_object_array_length(cs); k++) {
 		json_object *c = json_object_array_get_idx(cs, k), *gs = jget(c, "groups");
 
-		printf("controller of L3 cache id %lld: interval %lld ms, ways left alone %#llx, "
+		printf("controller of L3 cache id %lld%s: interval %lld ms, ways left alone %#llx%s, "
 		       "%lld schemata writes a minute at most (0: no limit)\n",
-		       jget_int(c, "cache_id"), jget_int(c, "interval_ms"),
-		       (unsigned long long)jget_int(c, "avoid"), jget_int(c, "writes_per_minute"));
+		       jget_int(c, "cache_id"), jget_bool(c, "advisory") ? " (advisory)" : "",
+		       jget_int(c, "interval_ms"), (unsigned long long)jget_int(c, "avoid"),
+		       jget_bool(c, "shareable") ? "" : " and the shareable ones",
+		       jget_int(c, "writes_per_minute"));
 		for (size_t i = 0; i < json_object_array_length(gs); i++) {
 			json_object *e = json_object_array_get_idx(gs, i), *x;
 
@@ -445,6 +478,8 @@ static json_object *show_one(rdtalloc_t *r, unsigned int id, int *err)
 									  1000)));
 	jset(c, "avoid", json_object_new_int64((int64_t)conf.avoid));
 	jset(c, "writes_per_minute", json_object_new_int((int)conf.writes_per_minute));
+	jset(c, "advisory", json_object_new_boolean(!!(conf.flags & RDTALLOC_CONTROL_ADVISORY)));
+	jset(c, "shareable", json_object_new_boolean(!!(conf.flags & RDTALLOC_CONTROL_SHAREABLE)));
 	for (int i = 0; i < n; i++) {
 		json_object *e = jobj();
 
@@ -469,7 +504,7 @@ static int control_show(int argc, char **argv)
 	int nd, err = 0;
 
 	MAX_ARGS(0, "control show");
-	r = ctx();
+	r = ctx_ro();
 	if (!r)
 		return EXIT_FAIL;
 	nd = domain_ids(r, "L3", &ids);
@@ -490,7 +525,17 @@ static int control_show(int argc, char **argv)
 		return fail_lib(r, err);
 	}
 	jset(doc, "controllers", cs);
+	if (!g_opts.quiet && rdtalloc_warning(r)[0])
+		fprintf(stderr, "rdtctl: warning: %s\n", rdtalloc_warning(r));
 	return emit(doc, show_human);
+}
+
+static volatile int run_stop;
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	run_stop = 1;
 }
 
 static int control_run(int argc, char **argv)
@@ -498,6 +543,7 @@ static int control_run(int argc, char **argv)
 	const char *cnt = NULL;
 	struct flag flags[] = { { "--count", NULL, &cnt }, { NULL } };
 	struct sim_out out = { .json = g_opts.json };
+	struct sigaction sa = { .sa_handler = on_stop };
 	uint64_t count = 0;
 	rdtalloc_t *r;
 	int ret;
@@ -512,7 +558,13 @@ static int control_run(int argc, char **argv)
 	if (!r)
 		return EXIT_FAIL;
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	ret = rdtalloc_control_run(r, count, NULL, print_record, &out);
+	/* SIGTERM, SIGINT: the run stops, the layout last verified left in force */
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	ret = rdtalloc_control_run(r, count, &run_stop, print_record, &out);
+	if (!g_opts.quiet && rdtalloc_warning(r)[0])
+		fprintf(stderr, "rdtctl: warning: %s\n", rdtalloc_warning(r));
 	if (ret)
 		return fail_lib(r, ret);
 	return EXIT_OK;

@@ -215,13 +215,13 @@ _rdtctl()
 		fi
 		;;
 	control/set)
-		[[ $cur == -* ]] && _rdtctl_reply "--domain --avoid --interval-ms --writes-per-minute --bound --exclusive"
+		[[ $cur == -* ]] && _rdtctl_reply "--domain --avoid --shareable --interval-ms --writes-per-minute --advisory --keep-layout --bound --exclusive"
 		;;
 	control/run)
 		_rdtctl_reply "--count"
 		;;
 	control/clear)
-		_rdtctl_reply "--domain"
+		_rdtctl_reply "--domain --keep-layout"
 		;;
 	oci-hook/)
 		_rdtctl_reply "createRuntime prestart poststop"

@@ -183,8 +183,12 @@ unsigned int rdt_core_cgroup_gc(struct rdtalloc *r)
 		if (!binding_alive(r, root, c)) {
 			char path[RDT_CGROUP_PATH_MAX];
 
+			const char *w = rdt_owner_suspend(r->st);
+
+			/* a removed cgroup's binding is nobody's to keep: housekeeping */
 			strcpy(path, c->path);
 			rdt_bind_cgroup(r->st, 0, path, 0);	/* shifts the next one here */
+			rdt_owner_resume(r->st, w);
 			dropped++;
 			continue;
 		}

@@ -39,7 +39,8 @@ static const struct rdt_backend *const backends[] = {
 #define OPTS_GET(opts, field, def) (OPTS_HAS(opts, field) ? (opts)->field : (def))
 
 #define KNOWN_FLAGS (RDTALLOC_F_EPHEMERAL | RDTALLOC_F_NO_CREATE | RDTALLOC_F_REPLACE_MACHINE | \
-		     RDTALLOC_F_SNAPSHOT | RDTALLOC_F_READ_ONLY | RDTALLOC_F_MON_TOTALS)
+		     RDTALLOC_F_SNAPSHOT | RDTALLOC_F_READ_ONLY | RDTALLOC_F_MON_TOTALS | \
+		     RDTALLOC_F_FORCE)
 
 /* Bound tasks checked for exit per write, so stale bindings go away gradually. */
 #define GC_BATCH 32
@@ -73,6 +74,16 @@ static int load_state(rdtalloc_t *r)
 }
 
 /* Lock and bring r->st up to date. */
+/* The state's writer for this call (until rdt_core_end): owner, with force or not. */
+static void writer_on(rdtalloc_t *r, const char *owner, bool force)
+{
+	if (!r->st)
+		return;
+	r->st->writer = owner;
+	r->st->writer_idx = 0;
+	r->st->force = force;
+}
+
 int rdt_core_begin(rdtalloc_t *r, bool write)
 {
 	bool exists, changed;
@@ -99,6 +110,7 @@ int rdt_core_begin(rdtalloc_t *r, bool write)
 			pthread_mutex_unlock(&r->mu);
 		} else if (write) {
 			rdt_mon_advance(r);
+			writer_on(r, r->owner, r->force);
 		}
 		return ret;
 	}
@@ -129,8 +141,10 @@ int rdt_core_begin(rdtalloc_t *r, bool write)
 		if (!ret) {
 			r->snap_valid = true;
 			/* counters and limbo up to now, before the change counts */
-			if (write)
+			if (write) {
 				rdt_mon_advance(r);
+				writer_on(r, r->owner, r->force);
+			}
 			return 0;
 		}
 		r->be->ops->finish(r);
@@ -172,6 +186,8 @@ int rdt_core_end(rdtalloc_t *r, bool write, int ret)
 			r->st = NULL;
 		}
 	}
+	/* between calls, and for whatever looks at r->st, nobody writes */
+	writer_on(r, NULL, false);
 	r->be->ops->finish(r);
 	r->groups_changed = r->cgroups_changed = false;
 	if (write && ret < 0)	/* only a change that was made has something to add */
@@ -864,6 +880,58 @@ out:
 	return ret;
 }
 
+/*
+ * Who the context's changes are by: "user:admin" unless named. Only the
+ * user owning a state directory can write it, so a uid would tell no
+ * writer from another: the default says "a person, through the API".
+ */
+static int owner_setting(rdtalloc_t *r, const char *owner)
+{
+	char why[RDT_ERR_LEN];
+	int ret;
+
+	r->force = (r->flags & RDTALLOC_F_FORCE) != 0;
+	ret = rdt_core_owner_text(owner ? owner : "admin", r->owner, sizeof(r->owner), why,
+				  sizeof(why));
+	if (ret)
+		return rdt_fail(NULL, ret, "rdtalloc_opts.owner: %s", why);
+	return 0;
+}
+
+int rdt_core_owner_text(const char *owner, char *buf, size_t len, char *why, size_t wlen)
+{
+	int n;
+
+	if (owner && *owner && !strchr(owner, ':'))
+		n = snprintf(buf, len, "user:%s", owner);
+	else
+		n = snprintf(buf, len, "%s", owner ? owner : "");
+	if (n < 0 || (size_t)n >= len) {
+		snprintf(why, wlen, "owner '%.32s...' is longer than %d bytes", owner,
+			 RDT_OWNER_MAX);
+		return -EINVAL;
+	}
+	return rdt_owner_check(buf, why, wlen);
+}
+
+int rdt_core_set_writer(rdtalloc_t *r, const char *owner, bool force)
+{
+	char why[RDT_ERR_LEN];
+	int ret;
+
+	if (!owner) {
+		writer_on(r, r->owner, r->force);
+		return 0;
+	}
+	ret = rdt_core_owner_text(owner, r->call_owner, sizeof(r->call_owner), why, sizeof(why));
+	if (ret) {
+		r->call_owner[0] = '\0';
+		return rdt_fail(r, ret, "%s", why);
+	}
+	writer_on(r, r->call_owner, force);
+	return 0;
+}
+
 /* Settings from the options, else the environment. */
 static int settings(rdtalloc_t *r, const struct rdtalloc_opts *opts, const char *desc)
 {
@@ -908,7 +976,7 @@ static int settings(rdtalloc_t *r, const struct rdtalloc_opts *opts, const char 
 	if (r->max_tasks > RDT_TASKS_LIMIT)
 		return rdt_fail(NULL, -EINVAL, "rdtalloc_opts.max_tasks is %u: at most %u",
 				r->max_tasks, RDT_TASKS_LIMIT);
-	return 0;
+	return owner_setting(r, OPTS_GET(opts, owner, NULL));
 }
 
 /*

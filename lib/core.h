@@ -68,6 +68,9 @@ struct rdtalloc {
 	} *hook_undo;
 	size_t nhook_undo, hook_undo_cap;
 	void *mon_counters;		/* running totals when there is no file for them (monitor/) */
+	char owner[RDT_OWNER_MAX + 1];	/* who this context's changes are by (opts.owner) */
+	bool force;			/* RDTALLOC_F_FORCE */
+	char call_owner[RDT_OWNER_MAX + 1];	/* rdt_core_set_writer's, for one call */
 };
 
 /* monitor/api.c: what a context holds for monitoring, at rdtalloc_close. */
@@ -96,6 +99,17 @@ void rdt_core_drop_lock(struct rdtalloc *r);
 void rdt_core_warn(struct rdtalloc *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 int rdt_core_end(struct rdtalloc *r, bool write, int ret);
+/*
+ * Inside a write call: its changes are by owner ("KIND:NAME", or a bare
+ * NAME for "user:NAME") until rdt_core_end, e.g. the controller's live
+ * loop ("control:0") before its rdt_core_set_schema calls; force: what
+ * another owner made is handed over rather than refused (-EBUSY). NULL
+ * owner: back to the context's own (rdtalloc_opts.owner, RDTALLOC_F_FORCE).
+ * -EINVAL (errmsg set) for an owner that is not valid.
+ */
+int rdt_core_set_writer(struct rdtalloc *r, const char *owner, bool force);
+/* owner ("KIND:NAME" or a bare NAME: "user:NAME") checked into buf; -EINVAL with why. */
+int rdt_core_owner_text(const char *owner, char *buf, size_t len, char *why, size_t wlen);
 
 /* Schema text onto group g of st (r->st or a working copy); errmsg set on failure. */
 int rdt_core_apply_schema(struct rdtalloc *r, struct rdt_state *st, int g, const char *text,

@@ -30,6 +30,7 @@ void rdt_name_map_free(struct rdt_name_map *m);
 struct rdt_task {
 	pid_t tid;		/* > 0; 0 marks an empty slot */
 	int group;		/* group index */
+	unsigned int owner;	/* who bound it: index into the state's owners (0: unknown) */
 	uint64_t start;		/* start time in clock ticks since boot (0 for virtual tasks) */
 };
 

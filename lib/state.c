@@ -807,7 +807,8 @@ static bool core_member(const char *key)
 {
 	static const char *const keys[] = { "format", "version", "backend", "machine", "id",
 					    "cdp", "precedence", "limits", "next_seq", "groups",
-					    "exclusive", "cpus", "tasks", "cgroups", "regs" };
+					    "exclusive", "cpus", "tasks", "cgroups", "regs",
+					    "owners" };
 	size_t i;
 
 	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
@@ -826,9 +827,23 @@ static bool section_member(const char *key)
 	return false;
 }
 
+static int keep_unknown(struct rdt_state *st, const char *key, json_object *val, char *err,
+			size_t len)
+{
+	if (!st->unknown && !(st->unknown = json_object_new_object()))
+		return errf(err, len, -ENOMEM, "out of memory");
+	json_object_object_add(st->unknown, key, json_object_get(val));
+	return 0;
+}
+
 /*
  * Each section loads its member (absent: a state from before it); members
  * no section of this version knows are kept, to be written back as read.
+ * A member its section cannot load (damaged, or a newer version's) must not
+ * lock anyone out of the rest of the state: it is kept aside as it was
+ * read - written back so, until its section writes a member of its own -
+ * and the section starts empty. The section says so where it is used (its
+ * member is in st->unknown), and clearing it drops what was kept aside.
  */
 static int read_sections(struct rdt_state *st, json_object *root, const char *path,
 			 char *err, size_t len)
@@ -838,18 +853,25 @@ static int read_sections(struct rdt_state *st, json_object *root, const char *pa
 	int ret = 0;
 
 	for (i = 0; !ret && rdt_sections[i]; i++) {
+		const struct rdt_section *sec = rdt_sections[i];
 		json_object *o = NULL;
 
-		json_object_object_get_ex(root, rdt_sections[i]->name, &o);
-		if (rdt_sections[i]->load)
-			ret = rdt_sections[i]->load(st, st->parts[i], o, path, err, len);
+		json_object_object_get_ex(root, sec->name, &o);
+		if (!sec->load)
+			continue;
+		ret = sec->load(st, st->parts[i], o, path, err, len);
+		if (!ret || ret == -ENOMEM || !o)
+			continue;
+		if (sec->free)
+			sec->free(st->parts[i]);
+		memset(st->parts[i], 0, sec->size);
+		err[0] = '\0';
+		ret = keep_unknown(st, sec->name, o, err, len);
 	}
 	json_object_object_foreachC(root, it) {
 		if (ret || core_member(it.key) || section_member(it.key))
 			continue;
-		if (!st->unknown && !(st->unknown = json_object_new_object()))
-			return errf(err, len, -ENOMEM, "out of memory");
-		json_object_object_add(st->unknown, it.key, json_object_get(it.val));
+		ret = keep_unknown(st, it.key, it.val, err, len);
 	}
 	return ret;
 }
@@ -866,10 +888,14 @@ static void write_sections(const struct rdt_state *st, json_object *root)
 		if (o)
 			json_object_object_add(root, rdt_sections[i]->name, o);
 	}
-	/* a newer version's members, as they were read */
+	/*
+	 * a newer version's members, as they were read, and a section's kept
+	 * aside - unless the section now writes its own
+	 */
 	if (st->unknown)
 		json_object_object_foreachC(st->unknown, it)
-			json_object_object_add(root, it.key, json_object_get(it.val));
+			if (!section_member(it.key) || !json_object_object_get_ex(root, it.key, NULL))
+				json_object_object_add(root, it.key, json_object_get(it.val));
 }
 static int read_next_seq(struct rdt_state *st, json_object *root, const char *path, char *err,
 			 size_t len)
@@ -967,6 +993,190 @@ static int read_modes(struct rdt_state *st, json_object *root, const char *path,
 	return 0;
 }
 
+/* ---- Owners ---------------------------------------------------------------- */
+
+/*
+ * "owners": who made what (hw/owners.c), beside the tables rather than in
+ * their rows: a version before owners refuses a row with more fields, and
+ * 0.7 keeps a member it does not know. Rows name their object by what
+ * cannot come back as another one - a group by its sequence number, a task
+ * by id and start time, a CPU by the group's sequence number - so a row an
+ * older version left behind after changing the state names nothing and is
+ * dropped: that object's owner is unknown. "-": unknown.
+ *   groups:  "SEQ OWNER MASK_OWNER[nslots]\n"
+ *   cpus:    "CPU SEQ OWNER\n"
+ *   tasks:   "TID START OWNER\n"
+ *   cgroups: {"PATH": "OWNER"}
+ */
+static int owner_field(struct rdt_state *st, struct cursor *c, unsigned int *o)
+{
+	char text[RDT_OWNER_MAX + 1], why[160];
+	const char *f;
+	size_t n;
+
+	if (!field(c, &f, &n) || n > RDT_OWNER_MAX)
+		return -EINVAL;
+	*o = 0;
+	if (n == 1 && f[0] == '-')
+		return 0;
+	memcpy(text, f, n);
+	text[n] = '\0';
+	if (rdt_owner_check(text, why, sizeof(why)))
+		return -EINVAL;
+	return rdt_owner_intern(st, text, o);
+}
+
+static int cmp_group_seq(const void *x, const void *y, void *arg)
+{
+	const struct rdt_state *st = arg;
+	uint64_t a = st->groups[*(const int *)x].seq, b = st->groups[*(const int *)y].seq;
+
+	return (a > b) - (a < b);
+}
+
+/* The live group of sequence number seq through order (live groups sorted by seq), or -1. */
+static int group_of_seq(const struct rdt_state *st, const int *order, unsigned int n, uint64_t seq)
+{
+	unsigned int lo = 0, hi = n;
+
+	while (lo < hi) {
+		unsigned int mid = lo + (hi - lo) / 2;
+
+		if (st->groups[order[mid]].seq < seq)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && st->groups[order[lo]].seq == seq ? order[lo] : -1;
+}
+
+static int read_owner_groups(struct rdt_state *st, json_object *t, const int *order,
+			     unsigned int n)
+{
+	unsigned int s, o, *mo = calloc(st->nslots + 1, sizeof(*mo));
+	struct cursor c;
+	uint64_t seq;
+	int g, ret = 0;
+
+	if (!mo)
+		return -ENOMEM;
+	cursor_init(&c, t);
+	while (!ret && c.p < c.end) {
+		if (!field_num(&c, 10, RDT_SEQ_MAX, &seq) || owner_field(st, &c, &o)) {
+			ret = -EINVAL;
+			break;
+		}
+		for (s = 0; !ret && s < st->nslots; s++)
+			ret = owner_field(st, &c, &mo[s]) ? -EINVAL : 0;
+		if (ret || !end_row(&c)) {
+			ret = -EINVAL;
+			break;
+		}
+		g = group_of_seq(st, order, n, seq);
+		if (g <= 0)
+			continue;
+		st->groups[g].owner = o;
+		memcpy(st->groups[g].mask_owner, mo, st->nslots * sizeof(*mo));
+	}
+	free(mo);
+	return ret;
+}
+
+static int read_owner_cpus(struct rdt_state *st, json_object *t, const int *order, unsigned int n)
+{
+	uint64_t cpu, seq;
+	struct cursor c;
+	unsigned int o;
+
+	cursor_init(&c, t);
+	while (c.p < c.end) {
+		if (!field_num(&c, 10, st->m->ncpus ? st->m->ncpus - 1 : 0, &cpu) ||
+		    !field_num(&c, 10, RDT_SEQ_MAX, &seq) || owner_field(st, &c, &o) ||
+		    !end_row(&c))
+			return -EINVAL;
+		if (st->cpu_group[cpu] > 0 && group_of_seq(st, order, n, seq) == st->cpu_group[cpu])
+			st->cpu_owner[cpu] = o;
+	}
+	return 0;
+}
+
+static int read_owner_tasks(struct rdt_state *st, json_object *t)
+{
+	uint64_t tid, start;
+	struct rdt_task *task;
+	struct cursor c;
+	unsigned int o;
+
+	cursor_init(&c, t);
+	while (c.p < c.end) {
+		if (!field_num(&c, 10, INT_MAX, &tid) ||
+		    !field_num(&c, 10, RDT_COUNTER_MAX, &start) || owner_field(st, &c, &o) ||
+		    !end_row(&c))
+			return -EINVAL;
+		task = rdt_task_map_get(&st->tasks, (pid_t)tid);
+		/* in place: the owner is no part of the map's key */
+		if (task && task->start == start)
+			task->owner = o;
+	}
+	return 0;
+}
+
+static int read_owner_cgroups(struct rdt_state *st, json_object *t)
+{
+	char why[160];
+	unsigned int o;
+	int ret;
+
+	json_object_object_foreach(t, path, v) {
+		const struct rdt_cgroup *cg = rdt_cgroup_find(st, path);
+		const char *text = json_object_is_type(v, json_type_string) ?
+				   json_object_get_string(v) : "";
+
+		if (rdt_owner_check(text, why, sizeof(why)))
+			return -EINVAL;
+		if (!cg)
+			continue;
+		ret = rdt_owner_intern(st, text, &o);
+		if (ret)
+			return ret;
+		st->cgroups[cg - st->cgroups].owner = o;
+	}
+	return 0;
+}
+
+/* Absent (a state of 0.7 or before): every owner unknown. */
+static int read_owners(struct rdt_state *st, json_object *root, const char *path, char *err,
+		       size_t len)
+{
+	json_object *ow, *t;
+	unsigned int i, n = 0;
+	int *order, ret = 0;
+
+	if (!json_object_object_get_ex(root, "owners", &ow))
+		return 0;
+	if (!json_object_is_type(ow, json_type_object))
+		return BAD("state file %s: 'owners' is not an object", path);
+	order = malloc(st->ngroups * sizeof(*order));
+	if (!order)
+		return -ENOMEM;
+	for (i = 1; i < st->ngroups; i++)
+		if (st->groups[i].live)
+			order[n++] = (int)i;
+	qsort_r(order, n, sizeof(*order), cmp_group_seq, st);
+	if ((t = get(ow, "groups", json_type_string)))
+		ret = read_owner_groups(st, t, order, n);
+	if (!ret && (t = get(ow, "cpus", json_type_string)))
+		ret = read_owner_cpus(st, t, order, n);
+	if (!ret && (t = get(ow, "tasks", json_type_string)))
+		ret = read_owner_tasks(st, t);
+	if (!ret && (t = get(ow, "cgroups", json_type_object)))
+		ret = read_owner_cgroups(st, t);
+	free(order);
+	if (ret == -EINVAL)
+		return BAD("state file %s: 'owners' is malformed", path);
+	return ret;
+}
+
 /* The parse kept by read_machine, if the file is still the one it read. */
 static json_object *take_cached(struct rdt_store *s)
 {
@@ -1040,6 +1250,8 @@ int rdt_store_read(struct rdt_store *s, const struct rdt_machine *m, const char 
 	if (ret)
 		goto out;
 	ret = read_next_seq(st, root, s->path, err, len);
+	if (!ret)
+		ret = read_owners(st, root, s->path, err, len);
 	if (!ret)
 		ret = read_sections(st, root, s->path, err, len);
 	if (ret)
@@ -1191,6 +1403,89 @@ static json_object *tasks_json(const struct rdt_state *st, const int *order_of)
 	return sb_json(&b);
 }
 
+static void sb_owner(struct sbuf *b, const struct rdt_state *st, unsigned int o)
+{
+	const char *name = rdt_owner_name(st, o);
+
+	sb_text(b, " ");
+	sb_text(b, name ? name : "-");
+}
+
+static json_object *owner_groups_json(const struct rdt_state *st)
+{
+	struct sbuf b = { 0 };
+	unsigned int i, s;
+
+	for (i = 1; i < st->ngroups; i++) {
+		const struct rdt_group *g = &st->groups[i];
+		bool any = g->owner != 0;
+
+		if (!g->live)
+			continue;
+		for (s = 0; s < st->nslots; s++)
+			any |= g->mask_owner[s] != 0;
+		if (!any)
+			continue;
+		sb_num(&b, g->seq, 10);
+		sb_owner(&b, st, g->owner);
+		for (s = 0; s < st->nslots; s++)
+			sb_owner(&b, st, g->mask_owner[s]);
+		sb_text(&b, "\n");
+	}
+	return sb_json(&b);
+}
+
+static json_object *owner_bindings_json(const struct rdt_state *st, bool tasks)
+{
+	struct sbuf b = { 0 };
+	size_t i;
+
+	for (i = 0; tasks && i < st->tasks.cap; i++) {
+		const struct rdt_task *t = &st->tasks.slots[i];
+
+		if (!t->tid || !t->owner)
+			continue;
+		sb_num(&b, (uint64_t)t->tid, 10);
+		sb_num(&b, t->start, 10);
+		sb_owner(&b, st, t->owner);
+		sb_text(&b, "\n");
+	}
+	for (i = 0; !tasks && i < st->m->ncpus; i++) {
+		if (st->cpu_group[i] <= 0 || !st->cpu_owner[i])
+			continue;
+		sb_num(&b, i, 10);
+		sb_num(&b, st->groups[st->cpu_group[i]].seq, 10);
+		sb_owner(&b, st, st->cpu_owner[i]);
+		sb_text(&b, "\n");
+	}
+	return sb_json(&b);
+}
+
+/* The "owners" member (see read_owners); NULL when nothing has an owner. */
+static json_object *owners_json(const struct rdt_state *st)
+{
+	json_object *o, *cg = NULL;
+	unsigned int i;
+
+	if (st->nowners <= 1)
+		return NULL;
+	o = json_object_new_object();
+	json_object_object_add(o, "groups", owner_groups_json(st));
+	json_object_object_add(o, "cpus", owner_bindings_json(st, false));
+	json_object_object_add(o, "tasks", owner_bindings_json(st, true));
+	for (i = 0; i < st->ncgroups; i++) {
+		if (!st->cgroups[i].owner)
+			continue;
+		if (!cg)
+			cg = json_object_new_object();
+		json_object_object_add(cg, st->cgroups[i].path,
+			json_object_new_string(rdt_owner_name(st, st->cgroups[i].owner)));
+	}
+	if (cg)
+		json_object_object_add(o, "cgroups", cg);
+	return o;
+}
+
 static json_object *regs_json(const struct rdt_state *st)
 {
 	json_object *o = json_object_new_object();
@@ -1291,6 +1586,12 @@ static json_object *state_json(const struct rdt_state *st, const char *backend)
 		json_object_object_add(root, "cgroups", cg);
 	}
 	json_object_object_add(root, "regs", regs_json(st));
+	{
+		json_object *ow = owners_json(st);
+
+		if (ow)
+			json_object_object_add(root, "owners", ow);
+	}
 	free(order_of);
 	return root;
 }

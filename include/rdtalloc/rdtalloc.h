@@ -75,6 +75,12 @@ typedef struct rdtalloc rdtalloc_t;
  * written, the kernel included.
  */
 #define RDTALLOC_F_MON_TOTALS (1u << 5)
+/*
+ * (0.8) Changes of this context may change what another owner made (a
+ * group, a mask, a binding): it is handed over to this context's owner
+ * instead of the call being refused with -EBUSY.
+ */
+#define RDTALLOC_F_FORCE (1u << 6)
 
 struct rdtalloc_opts {
 	size_t sz;		/* sizeof(struct rdtalloc_opts) of the caller */
@@ -104,8 +110,20 @@ struct rdtalloc_opts {
 	 */
 	unsigned int max_groups;
 	unsigned int max_tasks;
+	/*
+	 * (0.8) Who this context's changes are by (docs/guide.md, "Who owns
+	 * what"): "KIND:NAME" with KIND user, config, oci or control, at most
+	 * RDTALLOC_OWNER_MAX bytes of printable ASCII without spaces; a bare
+	 * NAME means "user:NAME". NULL: "user:admin". Every group, mask and
+	 * binding records who made it; changing what another owner made is
+	 * refused with -EBUSY naming the owner, unless RDTALLOC_F_FORCE.
+	 */
+	const char *owner;
 	/* new fields go here, at the end */
 };
+
+/* The longest owner text (rdtalloc_opts.owner), NUL excluded. */
+#define RDTALLOC_OWNER_MAX 128
 
 /* The CPU's group wins (the rule of the 2016 resctrl patch set (then named rscctrl); sim and msr default). */
 #define RDTALLOC_PRECEDENCE_CPU 1
@@ -1050,6 +1068,17 @@ RDTALLOC_API int rdtalloc_plan_check(rdtalloc_t *r, int cache_id, const char *co
 #define RDTALLOC_CONTROL_STATIC (1u << 1) /* simulated: each group's .mask, fixed */
 /* RDTALLOC_TRACE_INSTR (1u << 0 of the trace flags) is RDTALLOC_CONTROL_INSTR here */
 #define RDTALLOC_CONTROL_INSTR (1u << 2)
+/* (0.8) kept: measure and decide, log what it would do, write no mask */
+#define RDTALLOC_CONTROL_ADVISORY (1u << 3)
+/* (0.8) kept: it may use the machine's shareable (I/O) ways, left alone by default */
+#define RDTALLOC_CONTROL_SHAREABLE (1u << 4)
+/*
+ * (0.8) rdtalloc_control_set: the groups that leave the controller keep the
+ * masks of its last verified layout instead of getting their declared ones
+ * back (not kept in the state)
+ */
+#define RDTALLOC_CONTROL_KEEP (1u << 5)
+#define RDTALLOC_CONTROL_WPM_MAX 1000000u	/* writes_per_minute at most */
 
 /* A group the controller may change, and its goals. */
 struct rdtalloc_control_group {
@@ -1100,6 +1129,9 @@ struct rdtalloc_control_record {
 	const char *action;		/* decisions: probe, keep, rollback, bound, phase */
 	const char *reason;		/* with the figures behind it */
 	uint64_t base, measured;	/* misses per interval compared (0: none) */
+	/* (0.8) decisions: the group it is about (NULL: none, or all of them) */
+	const char *group;
+	uint64_t margin;		/* (0.8) the margin it was judged by (0: none) */
 };
 
 /* Called for every record; a non-zero return ends the run with it. */
@@ -1127,8 +1159,14 @@ RDTALLOC_API int rdtalloc_control_sim_run(rdtalloc_t *r, const struct rdtalloc_c
  * state (its own member of the state file) for `rdtctl control run` and
  * the agent - one controller per domain, each replacing the domain's
  * before: groups that exist (not the default group), none twice, no trace
- * or static mask. n 0: the domain's controller removed (cache_id -1: every
- * domain's). A write call.
+ * or static mask; writes_per_minute at most RDTALLOC_CONTROL_WPM_MAX (0:
+ * no limit), interval_ms 0 or 10 to 3,600,000, bound_bytes_per_sec at
+ * most INT64_MAX; flags RDTALLOC_CONTROL_ADVISORY, _SHAREABLE, _KEEP.
+ * Each group's masks in the domain are recorded as declared when it
+ * joins; a group that leaves (n 0: the domain's controller removed,
+ * cache_id -1: every domain's) gets them back, or with
+ * RDTALLOC_CONTROL_KEEP the masks of the last verified layout - never a
+ * probe (0.8). A write call.
  */
 RDTALLOC_API int rdtalloc_control_set(rdtalloc_t *r, const struct rdtalloc_control_conf *conf,
 				      size_t n, const struct rdtalloc_control_group *groups);
@@ -1144,11 +1182,15 @@ RDTALLOC_API int rdtalloc_control_get(rdtalloc_t *r, struct rdtalloc_control_con
 /*
  * The controllers kept, live, each on its own interval: the counters of
  * its groups (rdtalloc_mon_read: MBM traffic and occupancy; LLC references
- * and misses from perf events on their bound cgroups), a decision, the
- * masks of its domain written (rdtalloc_set_schema's rules), for count
+ * and misses from perf events on the bound cgroups of groups with a
+ * miss-ratio bound), a decision, the masks of its domain written
+ * (rdtalloc_set_schema's rules, as owner "control:ID"), for count
  * intervals each (0: until *stop or cb says). A configuration changed is
- * followed; one cleared ends the run with -ENOENT. -EOPNOTSUPP without
- * monitoring; -ENOENT without a configuration.
+ * followed; one cleared ends the run with -ENOENT. A group whose mask
+ * another owner took leaves the configuration (a "taken" decision). (0.8)
+ * Whatever ends the run, a probe not verified is rolled back first: the
+ * layout last verified stays in force. -EOPNOTSUPP without monitoring;
+ * -ENOENT without a configuration.
  */
 RDTALLOC_API int rdtalloc_control_run(rdtalloc_t *r, uint64_t count, volatile int *stop,
 				      rdtalloc_control_cb cb, void *arg);

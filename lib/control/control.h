@@ -124,6 +124,11 @@ void rdt_ctl_masks(const struct rdt_ctl *c, const struct rdt_ctl_layout *l, uint
 void rdt_ctl_step(struct rdt_ctl *c, const struct rdt_ctl_sample *s, struct rdt_ctl_event *ev);
 /* Go on from layout l (one kept in the state); false when it does not fit. */
 bool rdt_ctl_adopt(struct rdt_ctl *c, const struct rdt_ctl_layout *l);
+/*
+ * The layout last verified (all shared when none): what a run that stops
+ * now must leave in force - never a probe.
+ */
+void rdt_ctl_kept_layout(const struct rdt_ctl *c, struct rdt_ctl_layout *out);
 
 /* ---- for the API (simrun.c, section.c, live.c) ---- */
 
@@ -139,19 +144,24 @@ struct rdt_state;
  * force, so that a controller started again goes on from it).
  */
 #define RDT_CTL_DOMS_MAX 64
+#define RDT_CTL_OWNER_LEN 129		/* RDT_OWNER_MAX + 1 */
 
 struct rdt_ctl_kept_group {
 	uint64_t seq;
 	double bound_ratio;
 	uint64_t bound_bps;
 	bool exclusive;
-	unsigned char kind, w;		/* the layout in force */
+	unsigned char kind, w;		/* the layout last verified (never a probe) */
+	bool declared;			/* decl: its masks before the controller's writes */
+	uint64_t decl[2];		/* data, code: put back when it leaves the controller */
+	char decl_owner[RDT_CTL_OWNER_LEN];	/* whose they were ("": not known) */
 };
 
 struct rdt_ctl_kept {
 	int cache_id;
 	uint64_t avoid;
 	unsigned int interval_ms, writes_per_minute;
+	unsigned int flags;		/* RDTALLOC_CONTROL_ADVISORY, _SHAREABLE */
 	size_t n;
 	struct rdt_ctl_kept_group g[RDT_CTL_MAX];
 };
@@ -171,9 +181,26 @@ struct rdt_ctl_kept *rdt_control_find(const struct rdt_state *st, int cache_id);
 int rdt_control_conf_of(struct rdtalloc *r, const struct rdt_ctl_kept *k,
 			struct rdtalloc_control_conf *conf, struct rdtalloc_control_group *g,
 			char (*names)[RDT_CTL_NAME_LEN], struct rdt_ctl_layout *l);
-/* The ways of domain dom other groups of the state hold exclusively. */
-uint64_t rdt_control_others_exclusive(struct rdtalloc *r, int dom, size_t n,
-				      const struct rdtalloc_control_group *g);
+/*
+ * The ways of domain dom the controller leaves alone beyond its --avoid:
+ * those other groups of the state hold exclusively, and the machine's
+ * shareable ways (I/O, DDIO) unless flags has RDTALLOC_CONTROL_SHAREABLE.
+ */
+uint64_t rdt_control_left_alone(struct rdtalloc *r, int dom, unsigned int flags, size_t n,
+				const struct rdtalloc_control_group *g);
+/* The L3 schema text of data and code masks d, c in cache_id (CDP or not). */
+void rdt_control_schema_text(const struct rdt_state *st, unsigned int cache_id, uint64_t d,
+			     uint64_t c, char *buf, size_t len);
+/*
+ * Inside a write call: group seq leaves cache_id's controller without its
+ * declared masks back (someone else took its mask); the controller goes
+ * with its last group.
+ */
+int rdt_control_drop(struct rdtalloc *r, int cache_id, uint64_t seq);
+/* The owner text of cache_id's controller, "control:ID" (the writer of its masks). */
+void rdt_control_owner(unsigned int cache_id, char *buf, size_t len);
+/* A warning when the state kept a "control" member it could not read aside. */
+void rdt_control_warn_aside(struct rdtalloc *r);
 /* The goals and groups of two kept controllers alike (the layout aside)? */
 bool rdt_control_same(const struct rdt_ctl_kept *a, const struct rdt_ctl_kept *b);
 

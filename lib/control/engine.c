@@ -866,3 +866,13 @@ bool rdt_ctl_adopt(struct rdt_ctl *c, const struct rdt_ctl_layout *l)
 	c->prev = *l;
 	return true;
 }
+
+/*
+ * The layout last verified (all shared when none): what a run that stops
+ * now must leave in force. A probe is not verified until kept; a bound
+ * move is (the bound is the goal).
+ */
+void rdt_ctl_kept_layout(const struct rdt_ctl *c, struct rdt_ctl_layout *out)
+{
+	*out = c->phase == PROBING ? c->prev : c->cur;
+}

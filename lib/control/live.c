@@ -3,11 +3,17 @@
  * live: the controllers the state keeps (section.c), run on a backend -
  * rdtalloc_control_run. One engine per L3 domain configured, each on its
  * own interval: the groups' counters read (rdtalloc_mon_read: MBM traffic
- * and occupancy; perf's LLC references and misses on their bound cgroups,
- * perf.c), a decision, and the new masks written with the layout kept, in
- * one write call (the core's schema rules). A configuration changed by
- * `rdtctl control set` is followed at the next interval, one cleared ends
- * the run.
+ * and occupancy; perf's LLC references and misses on the bound cgroups of
+ * groups with a miss-ratio bound, perf.c), a decision, and the new masks
+ * written in one write call (the core's schema rules) with the layout
+ * last verified kept beside them - never a probe, so that a run killed
+ * mid-probe is not taken up from it. A configuration changed by `rdtctl
+ * control set` is followed at the next interval, one cleared ends the run;
+ * a run that stops for any reason first puts the layout last verified
+ * back in force. Its writes are its own (owner control:ID, never forced); a
+ * controlled group whose mask someone else took (forced it to be theirs)
+ * leaves the configuration, its mask as they set it, and the controller
+ * says who took it. An advisory controller decides and writes nothing.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -28,8 +34,12 @@ struct live_dom {
 	struct rdtalloc_control_conf conf;
 	struct rdtalloc_control_group g[RDT_CTL_MAX];
 	char names[RDT_CTL_MAX][RDT_CTL_NAME_LEN];
+	uint64_t seq[RDT_CTL_MAX];	/* the groups' sequence numbers */
 	size_t n;
 	unsigned int cache_id;
+	int dom;			/* its index among the L3 domains */
+	bool advisory;			/* decides, writes nothing */
+	bool written;			/* masks[] were written: the groups hold them */
 	struct rdt_ctl ctl;
 	bool have_ctl;
 	struct rdtalloc_control_sample smp[RDT_CTL_MAX];
@@ -37,6 +47,8 @@ struct live_dom {
 	uint64_t prev_total[RDT_CTL_MAX];
 	bool prev_ok[RDT_CTL_MAX];	/* the last reading of the group was good */
 	bool have_prev;
+	struct rdtalloc_mon_value *v;	/* a reading: groups x L3 domains */
+	size_t nv;
 	struct rdt_ctl_perf *perf;	/* NULL: no perf events (accesses not known) */
 	bool counted[RDT_CTL_MAX];
 	uint64_t t;			/* its intervals so far */
@@ -47,6 +59,8 @@ struct live {
 	rdtalloc_t *r;
 	size_t ndom;
 	struct live_dom *d;
+	rdtalloc_control_cb cb;
+	void *arg;
 };
 
 static double mono(void)
@@ -63,26 +77,26 @@ static unsigned int interval_ms(const struct live_dom *ld)
 }
 
 /*
- * perf events on the groups' bound cgroups: needed by a miss-ratio bound
- * (then their failure is the run's), else taken where they open.
+ * perf events on the bound cgroups of the groups with a miss-ratio bound,
+ * which needs them (their failure is the run's); no other group's are
+ * opened: each costs two events per CPU and cgroup.
  */
 static int live_perf(rdtalloc_t *r, struct live_dom *ld)
 {
 	int gi[RDT_CTL_MAX], ret = 0;
 	bool need = false;
 
+	memset(ld->counted, 0, sizeof(ld->counted));
 	for (size_t i = 0; !ret && i < ld->n; i++) {
 		gi[i] = rdt_core_find_group(r, ld->g[i].group);
 		ret = gi[i] < 0 ? gi[i] : 0;
-		need |= ld->g[i].bound_miss_ratio > 0;
+		if (ld->g[i].bound_miss_ratio > 0)
+			need = true;
+		else
+			gi[i] = -1;	/* no cgroup is bound to group -1: not counted */
 	}
-	if (!ret)
+	if (!ret && need)
 		ret = rdt_ctl_perf_open(r, ld->n, gi, ld->counted, &ld->perf);
-	if (ret && !need) {
-		rdt_clear_err(r);
-		memset(ld->counted, 0, sizeof(ld->counted));
-		return 0;
-	}
 	for (size_t i = 0; !ret && i < ld->n; i++)
 		if (ld->g[i].bound_miss_ratio > 0 && !ld->counted[i])
 			ret = rdt_fail(r, -EINVAL, "group %s: a miss-ratio bound needs its LLC "
@@ -90,6 +104,24 @@ static int live_perf(rdtalloc_t *r, struct live_dom *ld)
 				       "its cgroup (rdtctl cgroup bind %s PATH)", ld->g[i].group,
 				       ld->g[i].group);
 	return ret;
+}
+
+/*
+ * Group i's L3 data and code masks in the domain, as the state has them
+ * now, and who set them (NULL: not known).
+ */
+static const char *state_masks(const struct rdt_state *st, const struct live_dom *ld, size_t i,
+			       uint64_t *m)
+{
+	int gi = rdt_group_by_seq(st, ld->seq[i]);
+	unsigned int slot = st->slot_of[RDT_L3][ld->dom];
+
+	m[0] = m[1] = 0;
+	if (gi < 0)
+		return NULL;
+	m[0] = st->groups[gi].mask[slot * 2];
+	m[1] = st->groups[gi].mask[slot * 2 + 1];
+	return rdt_group_mask_owner(st, gi, slot);
 }
 
 /* Inside a read call: domain k's controller from what the state keeps. */
@@ -101,15 +133,25 @@ static int dom_open(rdtalloc_t *r, struct live_dom *ld, const struct rdt_ctl_kep
 
 	ld->kept = *k;
 	ld->n = (size_t)rdt_control_conf_of(r, k, &ld->conf, ld->g, ld->names, &l);
+	ld->cache_id = (unsigned int)k->cache_id;
 	if (!ld->n)
 		return 0;	/* every group of it removed: nothing to run */
+	for (size_t i = 0, j = 0; i < k->n; i++)
+		if (rdt_group_by_seq(r->st, k->g[i].seq) >= 0)
+			ld->seq[j++] = k->g[i].seq;
+	ld->advisory = k->flags & RDTALLOC_CONTROL_ADVISORY;
 	ret = rdt_cache_geometry(r, k->cache_id, &geo, &dom);
 	if (!ret)
 		ret = live_perf(r, ld);
 	if (ret)
 		return ret;
-	/* the ways other groups now hold exclusive are left alone too */
-	ld->conf.avoid |= rdt_control_others_exclusive(r, dom, ld->n, ld->g);
+	ld->dom = dom;
+	ld->nv = ld->n * r->st->m->ndom[RDT_L3];
+	ld->v = calloc(ld->nv, sizeof(*ld->v));
+	if (!ld->v)
+		return rdt_fail(r, -ENOMEM, "out of memory");
+	/* the ways other groups now hold exclusive, and the shareable ones, are left alone */
+	ld->conf.avoid |= rdt_control_left_alone(r, dom, k->flags, ld->n, ld->g);
 	ret = rdt_control_engine(r, &ld->conf, ld->n, ld->g, geo.ways,
 				 (uint64_t)geo.sets * RDT_LINE, &ld->ctl);
 	if (ret)
@@ -117,42 +159,62 @@ static int dom_open(rdtalloc_t *r, struct live_dom *ld, const struct rdt_ctl_kep
 	ld->have_ctl = true;
 	rdt_ctl_adopt(&ld->ctl, &l);	/* go on from the layout kept, when it still fits */
 	rdt_ctl_masks(&ld->ctl, &ld->ctl.cur, ld->masks);
-	ld->cache_id = geo.cache_id;
 	return 0;
+}
+
+static void dom_close(struct live_dom *ld)
+{
+	if (ld->have_ctl)
+		rdt_ctl_free(&ld->ctl);
+	rdt_ctl_perf_close(ld->perf);
+	free(ld->v);
 }
 
 static void live_close(struct live *lv)
 {
-	for (size_t k = 0; k < lv->ndom; k++) {
-		if (lv->d[k].have_ctl)
-			rdt_ctl_free(&lv->d[k].ctl);
-		rdt_ctl_perf_close(lv->d[k].perf);
-	}
+	for (size_t k = 0; k < lv->ndom; k++)
+		dom_close(&lv->d[k]);
 	free(lv->d);
 	lv->d = NULL;
 	lv->ndom = 0;
 }
 
+/* The intervals domain cache_id counted before a configuration changed: numbers go on. */
+static uint64_t intervals_before(const struct live *lv, unsigned int cache_id)
+{
+	for (size_t k = 0; k < lv->ndom; k++)
+		if (lv->d[k].cache_id == cache_id)
+			return lv->d[k].t;
+	return 0;
+}
+
 static int live_open(struct live *lv)
 {
 	const struct rdt_control_state *c;
+	struct live next = *lv;
 	rdtalloc_t *r = lv->r;
 	int ret;
 
-	live_close(lv);
+	next.d = NULL;
+	next.ndom = 0;
 	ret = rdt_core_begin(r, false);
 	if (ret)
 		return ret;
 	c = rdt_control(r->st);
+	rdt_control_warn_aside(r);
 	if (!c->ndom)
 		ret = rdt_fail(r, -ENOENT, "no controller is configured in this state "
 			       "(rdtctl control set)");
-	else if (!(lv->d = calloc(c->ndom, sizeof(*lv->d))))
+	else if (!(next.d = calloc(c->ndom, sizeof(*next.d))))
 		ret = rdt_fail(r, -ENOMEM, "out of memory");
 	for (size_t k = 0; !ret && k < c->ndom; k++) {
-		ret = dom_open(r, &lv->d[lv->ndom], &c->d[k]);
-		lv->ndom++;
+		struct live_dom *ld = &next.d[next.ndom++];
+
+		ret = dom_open(r, ld, &c->d[k]);
+		ld->t = intervals_before(lv, ld->cache_id);
 	}
+	live_close(lv);
+	*lv = next;
 	return rdt_core_end(r, false, ret);
 }
 
@@ -163,7 +225,6 @@ static int live_open(struct live *lv)
  */
 static int live_read(rdtalloc_t *r, struct live_dom *ld)
 {
-	struct rdtalloc_mon_value v[RDT_CTL_MAX * 8];
 	const char *names[RDT_CTL_MAX];
 	uint64_t refs[RDT_CTL_MAX], llc[RDT_CTL_MAX];
 	bool missing = false;
@@ -173,8 +234,18 @@ static int live_read(rdtalloc_t *r, struct live_dom *ld)
 		rdt_ctl_perf_read(ld->perf, refs, llc);
 	for (size_t i = 0; i < ld->n; i++)
 		names[i] = ld->g[i].group;
-	v[0].sz = sizeof(v[0]);
-	ret = rdtalloc_mon_read(r, names, ld->n, v, sizeof(v) / sizeof(v[0]));
+	ld->v[0].sz = sizeof(ld->v[0]);
+	ret = rdtalloc_mon_read(r, names, ld->n, ld->v, ld->nv);
+	if (ret > 0 && (size_t)ret > ld->nv) {
+		/* more domains than when it started: read again into room for them */
+		struct rdtalloc_mon_value *v = realloc(ld->v, (size_t)ret * sizeof(*v));
+
+		if (!v)
+			return rdt_fail(r, -ENOMEM, "out of memory");
+		ld->v = v;
+		ld->nv = (size_t)ret;
+		ret = rdtalloc_mon_read(r, names, ld->n, ld->v, ld->nv);
+	}
 	if (ret < 0)
 		return ret;
 	for (size_t i = 0; i < ld->n; i++) {
@@ -184,22 +255,24 @@ static int live_read(rdtalloc_t *r, struct live_dom *ld)
 		s->sz = sizeof(*s);
 		s->mask = ld->masks[i];
 		snprintf(s->group, sizeof(s->group), "%s", ld->g[i].group);
-		for (int k = 0; k < ret && (size_t)k < sizeof(v) / sizeof(v[0]); k++) {
-			if (strcmp(v[k].group, s->group) || v[k].cache_id != ld->cache_id)
+		for (size_t k = 0; k < (size_t)ret && k < ld->nv; k++) {
+			const struct rdtalloc_mon_value *v = &ld->v[k];
+
+			if (strcmp(v->group, s->group) || v->cache_id != ld->cache_id)
 				continue;
-			if (v[k].state != RDTALLOC_MON_OK) {
+			if (v->state != RDTALLOC_MON_OK) {
 				missing = true;
 				ld->prev_ok[i] = false;
 				continue;
 			}
 			/* a traffic figure needs two good readings, this one and the last */
-			if (!ld->have_prev || !ld->prev_ok[i] || v[k].mbm_total < ld->prev_total[i])
+			if (!ld->have_prev || !ld->prev_ok[i] || v->mbm_total < ld->prev_total[i])
 				missing |= ld->have_prev;
 			else
-				s->mbm_total = v[k].mbm_total - ld->prev_total[i];
-			s->llc_occupancy = v[k].llc_occupancy;
+				s->mbm_total = v->mbm_total - ld->prev_total[i];
+			s->llc_occupancy = v->llc_occupancy;
 			s->misses = s->mbm_total / RDT_LINE;
-			ld->prev_total[i] = v[k].mbm_total;
+			ld->prev_total[i] = v->mbm_total;
 			ld->prev_ok[i] = true;
 		}
 		/* perf's counts where the group's cgroups are counted */
@@ -212,46 +285,86 @@ static int live_read(rdtalloc_t *r, struct live_dom *ld)
 	return missing;
 }
 
-/* The domain's masks written, and its layout kept, in one call. */
+/*
+ * The domain's masks written, and its layout last verified kept, in one
+ * call: 0; 1 when its configuration changed since the run read it (then
+ * nothing is written: a group that left it is not the controller's to
+ * write any more); -errno. An advisory controller writes nothing.
+ */
 static int live_apply(rdtalloc_t *r, struct live_dom *ld)
 {
+	char text[96], me[RDT_CTL_OWNER_LEN];
+	struct rdt_ctl_layout kept;
 	struct rdt_ctl_kept *k;
-	char text[96];
 	int ret;
 
+	if (ld->advisory)
+		return 0;
 	ret = rdt_core_begin(r, true);
 	if (ret)
 		return ret;
+	/* its writes are its own: control:ID, never forced over another owner's */
+	rdt_control_owner(ld->cache_id, me, sizeof(me));
+	ret = rdt_core_set_writer(r, me, false);
+	if (ret)
+		return rdt_core_end(r, true, ret);
 	k = rdt_control_find(r->st, (int)ld->cache_id);
+	if (!k || !rdt_control_same(k, &ld->kept))
+		return rdt_core_end(r, true, 1);
+	rdt_ctl_kept_layout(&ld->ctl, &kept);
 	for (size_t i = 0; !ret && i < ld->n; i++) {
-		int gi = rdt_core_find_group(r, ld->g[i].group);
+		int gi = rdt_group_by_seq(r->st, ld->seq[i]);
 
 		if (gi < 0) {
-			ret = gi;
+			ret = 1;
 			break;
 		}
-		if (r->st->cdp[RDT_L3])
-			snprintf(text, sizeof(text), "L3CODE:%u=%llx;L3DATA:%u=%llx", ld->cache_id,
-				 (unsigned long long)ld->masks[i], ld->cache_id,
-				 (unsigned long long)ld->masks[i]);
-		else
-			snprintf(text, sizeof(text), "L3:%u=%llx", ld->cache_id,
-				 (unsigned long long)ld->masks[i]);
+		rdt_control_schema_text(r->st, ld->cache_id, ld->masks[i], ld->masks[i], text,
+					sizeof(text));
 		ret = rdt_core_set_schema(r, gi, text);
-		for (size_t j = 0; !ret && k && j < k->n; j++)
-			if (k->g[j].seq == r->st->groups[gi].seq) {
-				k->g[j].kind = ld->ctl.cur.kind[i];
-				k->g[j].w = ld->ctl.cur.w[i];
+		for (size_t j = 0; !ret && j < k->n; j++)
+			if (k->g[j].seq == ld->seq[i]) {
+				k->g[j].kind = kept.kind[i];
+				k->g[j].w = kept.w[i];
 			}
+	}
+	if (ret == -EBUSY) {
+		/* a group taken since the last look: nothing written, the next look says by whom */
+		rdt_core_end(r, true, ret);
+		rdt_clear_err(r);
+		return 2;
 	}
 	if (!ret)
 		r->dirty = true;
-	return rdt_core_end(r, true, ret);
+	ret = rdt_core_end(r, true, ret);
+	ld->written |= !ret;
+	return ret;
+}
+
+/*
+ * Someone took group i: its mask is another owner's now (they forced it),
+ * or - where owners are not known - not the one the controller wrote.
+ */
+static bool taken(const struct rdt_state *st, const struct live_dom *ld, size_t i)
+{
+	char me[RDT_CTL_OWNER_LEN];
+	uint64_t m[2];
+	const char *o;
+
+	if (ld->advisory)
+		return false;
+	o = state_masks(st, ld, i, m);
+	rdt_control_owner(ld->cache_id, me, sizeof(me));
+	if (o && strcmp(o, me))
+		return true;
+	return ld->written && (m[0] != ld->masks[i] || (st->cdp[RDT_L3] && m[1] != ld->masks[i]));
 }
 
 /*
  * The configuration as the state keeps it now: 0 the same, 1 changed (the
- * run starts again from it), -ENOENT cleared (the run ends).
+ * run starts again from it), 2 a group's mask was changed by someone else,
+ * -ENOENT cleared (the run ends). An advisory run takes the masks in force
+ * as they are.
  */
 static int live_check(struct live *lv)
 {
@@ -269,7 +382,86 @@ static int live_check(struct live *lv)
 		ret = 1;
 	for (size_t k = 0; !ret && k < c->ndom; k++)
 		ret = !rdt_control_same(&c->d[k], &lv->d[k].kept);
+	for (size_t k = 0; !ret && k < lv->ndom; k++) {
+		struct live_dom *ld = &lv->d[k];
+
+		for (size_t i = 0; !ret && i < ld->n; i++) {
+			uint64_t m[2];
+
+			if (ld->advisory) {
+				state_masks(r->st, ld, i, m);
+				ld->masks[i] = m[0];
+			}
+			ret = taken(r->st, ld, i) ? 2 : 0;
+		}
+	}
 	return rdt_core_end(r, false, ret);
+}
+
+/* The name of group g of the domain's controller (g < 0: none). */
+static const char *group_name(const struct live_dom *ld, int g)
+{
+	return g >= 0 && (size_t)g < ld->n ? ld->g[g].group : NULL;
+}
+
+/* A decision after the domain's last interval (g: the group it is about, -1 none). */
+static int say(struct live *lv, const struct live_dom *ld, const char *action, int g,
+	       const char *why, uint64_t base, uint64_t measured, uint64_t margin)
+{
+	struct rdtalloc_control_record d = {
+		.sz = sizeof(d), .kind = RDTALLOC_CONTROL_DECISION,
+		.interval = ld->t ? ld->t - 1 : 0,
+		.cache_id = ld->cache_id, .action = action, .reason = why, .base = base,
+		.measured = measured, .group = group_name(ld, g), .margin = margin,
+	};
+
+	return lv->cb ? lv->cb(&d, lv->arg) : 0;
+}
+
+/*
+ * Someone else set the mask of a controlled group (rdtctl schema set, a
+ * plan applied): the group is theirs now. It leaves the configuration with
+ * the mask they set - not its declared one - and the controller says so.
+ */
+static int live_take(struct live *lv)
+{
+	char why[RDT_CTL_NAME_LEN + RDT_CTL_OWNER_LEN + 256];
+	rdtalloc_t *r = lv->r;
+	int ret = 0;
+
+	for (size_t k = 0; !ret && k < lv->ndom; k++) {
+		struct live_dom *ld = &lv->d[k];
+		struct rdt_ctl_kept *kept;
+		bool took[RDT_CTL_MAX] = { false };
+		char texts[RDT_CTL_MAX][96], who[RDT_CTL_MAX][RDT_CTL_OWNER_LEN];
+		uint64_t m[2];
+
+		ret = rdt_core_begin(r, true);
+		if (ret)
+			return ret;
+		kept = rdt_control_find(r->st, (int)ld->cache_id);
+		for (size_t i = 0; kept && rdt_control_same(kept, &ld->kept) && i < ld->n; i++) {
+			const char *o = state_masks(r->st, ld, i, m);
+
+			took[i] = taken(r->st, ld, i);
+			snprintf(who[i], sizeof(who[i]), "%s", o ? o : "someone else");
+			rdt_control_schema_text(r->st, ld->cache_id, m[0], m[1], texts[i],
+						sizeof(texts[i]));
+		}
+		for (size_t i = 0; i < ld->n; i++)
+			if (took[i])
+				rdt_control_drop(r, (int)ld->cache_id, ld->seq[i]);
+		ret = rdt_core_end(r, true, 0);
+		for (size_t i = 0; !ret && i < ld->n; i++) {
+			if (!took[i])
+				continue;
+			snprintf(why, sizeof(why), "group %.64s: its mask was set to %.96s by %.129s: "
+				 "it leaves the controller with that mask", ld->g[i].group,
+				 texts[i], who[i]);
+			ret = say(lv, ld, "taken", (int)i, why, 0, 0, 0);
+		}
+	}
+	return ret;
 }
 
 /* Sleep until t (CLOCK_MONOTONIC seconds), in steps that look at *stop. */
@@ -291,15 +483,16 @@ static bool sleep_until(double t, volatile int *stop)
 }
 
 /* One interval of domain ld: read, record, decide, write. */
-static int dom_interval(rdtalloc_t *r, struct live_dom *ld, rdtalloc_control_cb cb, void *arg)
+static int dom_interval(struct live *lv, struct live_dom *ld)
 {
 	struct rdtalloc_control_record rec = {
 		.sz = sizeof(rec), .kind = RDTALLOC_CONTROL_INTERVAL, .interval = ld->t,
 		.cache_id = ld->cache_id, .ngroups = ld->n, .groups = ld->smp,
 	};
 	struct rdt_ctl_sample s[RDT_CTL_MAX];
+	char why[RDT_CTL_WHY + 64];
 	struct rdt_ctl_event ev;
-	int ret = live_read(r, ld);
+	int ret = live_read(lv->r, ld);
 
 	if (ret) {
 		/* an interval some counter could not be read in: no record, no decision */
@@ -312,26 +505,23 @@ static int dom_interval(rdtalloc_t *r, struct live_dom *ld, rdtalloc_control_cb 
 		s[i].occ_bytes = ld->smp[i].llc_occupancy;
 		s[i].mbm_bytes = ld->smp[i].mbm_total;
 	}
-	if (cb && (ret = cb(&rec, arg)))
+	if (lv->cb && (ret = lv->cb(&rec, lv->arg)))
 		return ret;
 	rdt_ctl_step(&ld->ctl, s, &ev);
-	if (ev.changed) {
+	if (ev.changed && !ld->advisory) {
 		rdt_ctl_masks(&ld->ctl, &ld->ctl.cur, ld->masks);
-		ret = live_apply(r, ld);
-		if (ret)
+		/* 1: the configuration changed meanwhile; the next check follows it */
+		ret = live_apply(lv->r, ld);
+		if (ret < 0)
 			return ret;
 	}
-	if (ev.action && cb) {
-		struct rdtalloc_control_record d = {
-			.sz = sizeof(d), .kind = RDTALLOC_CONTROL_DECISION, .interval = ld->t,
-			.cache_id = ld->cache_id, .action = ev.action, .reason = ev.why,
-			.base = ev.base, .measured = ev.measured,
-		};
-
-		ret = cb(&d, arg);
-	}
 	ld->t++;
-	return ret;
+	if (!ev.action)
+		return 0;
+	snprintf(why, sizeof(why), "%s%s", ld->advisory ? "advisory, nothing written: " : "",
+		 ev.why);
+	/* the engine's group index and margin, where it gives them */
+	return say(lv, ld, ev.action, -1, why, ev.base, ev.measured, 0);
 }
 
 /* Every domain's layout written and its counters read: the base of its first interval. */
@@ -340,7 +530,7 @@ static int live_start(struct live *lv)
 	double now = mono();
 	int ret = 0;
 
-	for (size_t k = 0; !ret && k < lv->ndom; k++) {
+	for (size_t k = 0; ret >= 0 && k < lv->ndom; k++) {
 		struct live_dom *ld = &lv->d[k];
 
 		if (!ld->n)
@@ -348,9 +538,42 @@ static int live_start(struct live *lv)
 		ld->have_prev = false;
 		memset(ld->prev_ok, 0, sizeof(ld->prev_ok));
 		ret = live_apply(lv->r, ld);
-		if (!ret && (ret = live_read(lv->r, ld)) > 0)
-			ret = 0;	/* the base of the first interval, as far as it goes */
+		if (ret >= 0)
+			ret = live_read(lv->r, ld);	/* the base of the first interval */
 		ld->due = now + interval_ms(ld) / 1000.0;
+	}
+	/* 1: a configuration changed, or a counter not read yet: the loop follows */
+	return ret > 0 ? 0 : ret;
+}
+
+/*
+ * The run stops (its count reached, *stop, the callback, an error): a
+ * probe not verified yet is rolled back to the layout last verified, so
+ * that what stays in force is a layout the controller kept.
+ */
+static int live_stop(struct live *lv)
+{
+	int ret = 0;
+
+	for (size_t k = 0; k < lv->ndom; k++) {
+		struct live_dom *ld = &lv->d[k];
+		struct rdt_ctl_layout kept;
+		uint64_t masks[RDT_CTL_MAX];
+		int wret;
+
+		if (!ld->have_ctl || ld->advisory || !ld->written)
+			continue;
+		rdt_ctl_kept_layout(&ld->ctl, &kept);
+		rdt_ctl_masks(&ld->ctl, &kept, masks);
+		if (!memcmp(masks, ld->masks, ld->n * sizeof(masks[0])))
+			continue;
+		memcpy(ld->masks, masks, ld->n * sizeof(masks[0]));
+		wret = live_apply(lv->r, ld);
+		if (!wret)
+			wret = say(lv, ld, "rollback", -1, "the run stops during a probe: back to "
+				   "the layout last verified", 0, 0, 0);
+		if (wret < 0 && !ret)
+			ret = wret;
 	}
 	return ret;
 }
@@ -371,8 +594,7 @@ static struct live_dom *next_due(struct live *lv, uint64_t count)
 	return first;
 }
 
-static int live_loop(struct live *lv, uint64_t count, volatile int *stop,
-		     rdtalloc_control_cb cb, void *arg)
+static int live_loop(struct live *lv, uint64_t count, volatile int *stop)
 {
 	struct live_dom *ld;
 	int ret = live_start(lv);
@@ -381,15 +603,17 @@ static int live_loop(struct live *lv, uint64_t count, volatile int *stop,
 		if (sleep_until(ld->due, stop))
 			break;
 		ret = live_check(lv);
+		if (ret == 2)
+			ret = live_take(lv) ? : 1;
 		if (ret == 1) {
-			/* changed by rdtctl control set: go on under the new one */
+			/* changed by rdtctl control set, or a group taken: go on under the new one */
 			ret = live_open(lv);
 			if (!ret)
 				ret = live_start(lv);
 			continue;
 		}
 		if (!ret)
-			ret = dom_interval(lv->r, ld, cb, arg);
+			ret = dom_interval(lv, ld);
 		ld->due += interval_ms(ld) / 1000.0;
 	}
 	return ret;
@@ -399,8 +623,8 @@ RDTALLOC_API int rdtalloc_control_run(rdtalloc_t *r, uint64_t count, volatile in
 				      rdtalloc_control_cb cb, void *arg)
 {
 	struct rdtalloc_mon_info mi = { .sz = sizeof(mi) };
-	struct live lv = { .r = r };
-	int ret;
+	struct live lv = { .r = r, .cb = cb, .arg = arg };
+	int ret, sret;
 
 	if (!r)
 		return -EINVAL;
@@ -415,7 +639,11 @@ RDTALLOC_API int rdtalloc_control_run(rdtalloc_t *r, uint64_t count, volatile in
 				"monitoring (MBM total): this machine has none");
 	ret = live_open(&lv);
 	if (!ret)
-		ret = live_loop(&lv, count, stop, cb, arg);
+		ret = live_loop(&lv, count, stop);
+	/* whatever ended it: no probe is left in force */
+	sret = live_stop(&lv);
+	if (!ret)
+		ret = sret;
 	live_close(&lv);
 	return ret;
 }

@@ -2,7 +2,7 @@
 /*
  * perf: a group's LLC references and misses, as perf counts them per
  * cgroup (perf_event_open with PERF_FLAG_PID_CGROUP): two events on every
- * online CPU for every cgroup bound to the group (rdtctl cgroup bind), read
+ * CPU online (sysfs) for every cgroup bound to the group (rdtctl cgroup bind), read
  * and summed each interval. What a miss-ratio bound needs on a production
  * host, where no trace is recorded. A group with no bound cgroup is not
  * counted; where the CPU has no such events (a VM without a PMU) opening
@@ -23,6 +23,7 @@
 
 #include <rdtalloc/rdtalloc.h>
 
+#include "config.h"
 #include "control/control.h"
 #include "core.h"
 #include "errors.h"
@@ -70,8 +71,40 @@ void rdt_ctl_perf_close(struct rdt_ctl_perf *p)
 	free(p);
 }
 
+/*
+ * The CPUs online, from sysfs: perf_event_open on an offline one (nosmt, a
+ * CPU taken down) fails with ENODEV. Where sysfs does not say, every CPU
+ * configured.
+ */
+static int online_cpus(rdtalloc_t *r, int **cpus, unsigned int *n)
+{
+	char buf[4096], err[128];
+	FILE *f = fopen("/sys/devices/system/cpu/online", "re");
+	long conf;
+
+	if (f && fgets(buf, sizeof(buf), f)) {
+		fclose(f);
+		buf[strcspn(buf, "\n")] = '\0';
+		if (!rdt_cpulist_parse(buf, cpus, n, err, sizeof(err)) && *n)
+			return 0;
+	} else if (f) {
+		fclose(f);
+	}
+	conf = sysconf(_SC_NPROCESSORS_CONF);
+	if (conf < 1)
+		return rdt_fail(r, -EINVAL, "perf events: the CPUs online are not known");
+	*cpus = malloc((size_t)conf * sizeof(**cpus));
+	if (!*cpus)
+		return rdt_fail(r, -ENOMEM, "out of memory");
+	for (long c = 0; c < conf; c++)
+		(*cpus)[c] = (int)c;
+	*n = (unsigned int)conf;
+	return 0;
+}
+
 static int add_cgroup(rdtalloc_t *r, struct perf_group *pg, const char *root,
-		      const struct rdt_cgroup *cg, bool software, int ncpus)
+		      const struct rdt_cgroup *cg, bool software, const int *cpus,
+		      unsigned int ncpus)
 {
 	char path[4096 + 256];
 	int cgfd, *fd;
@@ -90,7 +123,9 @@ static int add_cgroup(rdtalloc_t *r, struct perf_group *pg, const char *root,
 		return rdt_fail(r, -ENOMEM, "out of memory");
 	}
 	pg->fd = fd;
-	for (int cpu = 0; cpu < ncpus; cpu++) {
+	for (unsigned int c = 0; c < ncpus; c++) {
+		int cpu = cpus[c];
+
 		for (int miss = 0; miss < 2; miss++) {
 			int e = open_event(software, miss, cgfd, cpu);
 
@@ -120,17 +155,20 @@ int rdt_ctl_perf_open(rdtalloc_t *r, size_t n, const int *gi, bool *counted,
 {
 	const char *mode = getenv("RDTALLOC_CONTROL_PERF");
 	bool software = mode && !strcmp(mode, "software");
-	long ncpus = sysconf(_SC_NPROCESSORS_CONF);
 	struct rdt_ctl_perf *p;
 	const char *root = NULL;
-	int ret = 0;
+	unsigned int ncpus;
+	int ret, *cpus;
 
 	*out = NULL;
-	if (ncpus < 1)
-		return rdt_fail(r, -EINVAL, "perf events: the number of CPUs is not known");
+	ret = online_cpus(r, &cpus, &ncpus);
+	if (ret)
+		return ret;
 	p = calloc(1, sizeof(*p));
-	if (!p)
+	if (!p) {
+		free(cpus);
 		return rdt_fail(r, -ENOMEM, "out of memory");
+	}
 	p->ngroups = n;
 	for (size_t i = 0; !ret && i < n; i++) {
 		counted[i] = false;
@@ -141,11 +179,12 @@ int rdt_ctl_perf_open(rdtalloc_t *r, size_t n, const int *gi, bool *counted,
 				ret = -ENOENT;
 				break;
 			}
-			ret = add_cgroup(r, &p->g[i], root, &r->st->cgroups[k], software,
-					 (int)ncpus);
+			ret = add_cgroup(r, &p->g[i], root, &r->st->cgroups[k], software, cpus,
+					 ncpus);
 			counted[i] = !ret;
 		}
 	}
+	free(cpus);
 	if (ret) {
 		rdt_ctl_perf_close(p);
 		return ret;

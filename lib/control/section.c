@@ -30,6 +30,7 @@ extern const struct rdt_section rdt_control_section;
 
 _Static_assert(RDT_CTL_NAME_LEN == RDTALLOC_NAME_MAX + 1, "a group's name and its NUL");
 _Static_assert(RDT_CTL_MAX == RDTALLOC_CONTROL_MAX, "groups one controller changes");
+_Static_assert(RDT_CTL_OWNER_LEN == RDT_OWNER_MAX + 1, "an owner's text and its NUL");
 
 struct rdt_control_state *rdt_control(const struct rdt_state *st)
 {
@@ -81,6 +82,10 @@ static json_object *save_dom(const struct rdt_ctl_kept *c)
 	json_object_object_add(o, "interval_ms", json_object_new_int((int)c->interval_ms));
 	json_object_object_add(o, "writes_per_minute",
 			       json_object_new_int((int)c->writes_per_minute));
+	if (c->flags & RDTALLOC_CONTROL_ADVISORY)
+		json_object_object_add(o, "advisory", json_object_new_boolean(1));
+	if (c->flags & RDTALLOC_CONTROL_SHAREABLE)
+		json_object_object_add(o, "shareable", json_object_new_boolean(1));
 	for (size_t i = 0; i < c->n; i++) {
 		json_object *e = json_object_new_object();
 
@@ -95,6 +100,16 @@ static json_object *save_dom(const struct rdt_ctl_kept *c)
 			json_object_object_add(e, "exclusive", json_object_new_boolean(1));
 		json_object_object_add(e, "kind", json_object_new_string(kind_name[c->g[i].kind]));
 		json_object_object_add(e, "ways", json_object_new_int(c->g[i].w));
+		if (c->g[i].declared) {
+			json_object *d = json_object_new_array();
+
+			json_object_array_add(d, json_object_new_int64((int64_t)c->g[i].decl[0]));
+			json_object_array_add(d, json_object_new_int64((int64_t)c->g[i].decl[1]));
+			json_object_object_add(e, "declared", d);
+			if (c->g[i].decl_owner[0])
+				json_object_object_add(e, "declared_owner",
+						       json_object_new_string(c->g[i].decl_owner));
+		}
 		json_object_array_add(arr, e);
 	}
 	json_object_object_add(o, "groups", arr);
@@ -129,6 +144,45 @@ static int get_int(json_object *o, const char *key, int64_t lo, int64_t hi, int6
 	return *v < lo || *v > hi ? -EINVAL : 1;
 }
 
+static int get_bool(json_object *o, const char *key, bool *v)
+{
+	json_object *x;
+
+	if (!json_object_object_get_ex(o, key, &x))
+		return 0;
+	if (!json_object_is_type(x, json_type_boolean))
+		return -EINVAL;
+	*v = json_object_get_boolean(x);
+	return 1;
+}
+
+/* "declared": [data, code], the group's masks before the controller's writes */
+static int get_declared(json_object *e, struct rdt_ctl_kept_group *g)
+{
+	char why[128];
+	json_object *x;
+
+	if (!json_object_object_get_ex(e, "declared", &x))
+		return 0;
+	if (!json_object_is_type(x, json_type_array) || json_object_array_length(x) != 2)
+		return -EINVAL;
+	for (size_t h = 0; h < 2; h++) {
+		json_object *m = json_object_array_get_idx(x, h);
+
+		if (!json_object_is_type(m, json_type_int))
+			return -EINVAL;
+		g->decl[h] = (uint64_t)json_object_get_int64(m);
+	}
+	g->declared = true;
+	if (!json_object_object_get_ex(e, "declared_owner", &x))
+		return 0;
+	if (!json_object_is_type(x, json_type_string) ||
+	    rdt_owner_check(json_object_get_string(x), why, sizeof(why)))
+		return -EINVAL;
+	snprintf(g->decl_owner, sizeof(g->decl_owner), "%s", json_object_get_string(x));
+	return 0;
+}
+
 /* One group: 0 read, 1 its group was removed since (it drops out), -EINVAL. */
 static int load_group(struct rdt_state *st, struct rdt_ctl_kept_group *g, json_object *e)
 {
@@ -153,11 +207,8 @@ static int load_group(struct rdt_state *st, struct rdt_ctl_kept_group *g, json_o
 		if (!(g->bound_ratio > 0 && g->bound_ratio < 1))
 			return -EINVAL;
 	}
-	if (json_object_object_get_ex(e, "exclusive", &x)) {
-		if (!json_object_is_type(x, json_type_boolean))
-			return -EINVAL;
-		g->exclusive = json_object_get_boolean(x);
-	}
+	if (get_bool(e, "exclusive", &g->exclusive) < 0 || get_declared(e, g) < 0)
+		return -EINVAL;
 	if (!json_object_object_get_ex(e, "kind", &x) || !json_object_is_type(x, json_type_string))
 		return -EINVAL;
 	for (k = 0; k < 3 && strcmp(kind_name[k], json_object_get_string(x)); k++)
@@ -171,6 +222,7 @@ static int load_group(struct rdt_state *st, struct rdt_ctl_kept_group *g, json_o
 static int load_dom(struct rdt_state *st, struct rdt_ctl_kept *c, json_object *o)
 {
 	int64_t cid = 0, avoid = 0, ms = 0, wpm = 0;
+	bool advisory = false, shareable = false;
 	json_object *arr;
 	size_t n;
 	int ret;
@@ -180,7 +232,8 @@ static int load_dom(struct rdt_state *st, struct rdt_ctl_kept *c, json_object *o
 	    get_int(o, "cache_id", 0, INT32_MAX, &cid) != 1 ||
 	    get_int(o, "avoid", INT64_MIN, INT64_MAX, &avoid) < 0 ||
 	    get_int(o, "interval_ms", 0, 3600000, &ms) < 0 ||
-	    get_int(o, "writes_per_minute", 0, INT32_MAX, &wpm) < 0 ||
+	    get_int(o, "writes_per_minute", 0, RDTALLOC_CONTROL_WPM_MAX, &wpm) < 0 ||
+	    get_bool(o, "advisory", &advisory) < 0 || get_bool(o, "shareable", &shareable) < 0 ||
 	    !json_object_object_get_ex(o, "groups", &arr) ||
 	    !json_object_is_type(arr, json_type_array) ||
 	    (n = json_object_array_length(arr)) > RDT_CTL_MAX)
@@ -189,6 +242,8 @@ static int load_dom(struct rdt_state *st, struct rdt_ctl_kept *c, json_object *o
 	c->avoid = (uint64_t)avoid;
 	c->interval_ms = (unsigned int)ms;
 	c->writes_per_minute = (unsigned int)wpm;
+	c->flags = (advisory ? RDTALLOC_CONTROL_ADVISORY : 0) |
+		   (shareable ? RDTALLOC_CONTROL_SHAREABLE : 0);
 	for (size_t i = 0; i < n; i++) {
 		ret = load_group(st, &c->g[c->n], json_object_array_get_idx(arr, i));
 		if (ret < 0)
@@ -246,13 +301,16 @@ const struct rdt_section rdt_control_section = {
 
 /* ---- Keeping and reading a configuration --------------------------------------- */
 
-uint64_t rdt_control_others_exclusive(rdtalloc_t *r, int dom, size_t n,
-				      const struct rdtalloc_control_group *g)
+uint64_t rdt_control_left_alone(rdtalloc_t *r, int dom, unsigned int flags, size_t n,
+				const struct rdtalloc_control_group *g)
 {
 	const struct rdt_state *st = r->st;
 	unsigned int slot = st->slot_of[RDT_L3][dom];
 	uint64_t ways = 0;
 
+	/* I/O (DDIO) fills the shareable ways too: no block of a group's own there */
+	if (!(flags & RDTALLOC_CONTROL_SHAREABLE))
+		ways |= st->m->caps[RDT_L3].shareable_bits;
 	for (unsigned int k = 0; k < st->ngroups; k++) {
 		bool ours = false;
 
@@ -266,10 +324,21 @@ uint64_t rdt_control_others_exclusive(rdtalloc_t *r, int dom, size_t n,
 	return ways;
 }
 
+void rdt_control_schema_text(const struct rdt_state *st, unsigned int cache_id, uint64_t d,
+			     uint64_t c, char *buf, size_t len)
+{
+	if (st->cdp[RDT_L3])
+		snprintf(buf, len, "L3CODE:%u=%llx;L3DATA:%u=%llx", cache_id,
+			 (unsigned long long)c, cache_id, (unsigned long long)d);
+	else
+		snprintf(buf, len, "L3:%u=%llx", cache_id, (unsigned long long)d);
+}
+
 bool rdt_control_same(const struct rdt_ctl_kept *a, const struct rdt_ctl_kept *b)
 {
 	if (a->n != b->n || a->cache_id != b->cache_id || a->avoid != b->avoid ||
-	    a->interval_ms != b->interval_ms || a->writes_per_minute != b->writes_per_minute)
+	    a->interval_ms != b->interval_ms || a->writes_per_minute != b->writes_per_minute ||
+	    a->flags != b->flags)
 		return false;
 	for (size_t i = 0; i < a->n; i++)
 		if (a->g[i].seq != b->g[i].seq || a->g[i].bound_ratio != b->g[i].bound_ratio ||
@@ -279,21 +348,217 @@ bool rdt_control_same(const struct rdt_ctl_kept *a, const struct rdt_ctl_kept *b
 	return true;
 }
 
+static const struct rdt_ctl_kept_group *kept_group(const struct rdt_ctl_kept *k, uint64_t seq)
+{
+	for (size_t i = 0; k && i < k->n; i++)
+		if (k->g[i].seq == seq)
+			return &k->g[i];
+	return NULL;
+}
+
+/*
+ * The masks of k's verified layout, by k's groups (masks[i] 0: the group
+ * was removed, or the layout no longer fits the domain).
+ */
+static void kept_masks(rdtalloc_t *r, const struct rdt_ctl_kept *k, uint64_t *masks)
+{
+	struct rdtalloc_cache_geometry geo = { .sz = sizeof(geo) };
+	struct rdtalloc_control_group g[RDT_CTL_MAX];
+	char names[RDT_CTL_MAX][RDT_CTL_NAME_LEN];
+	struct rdtalloc_control_conf conf;
+	uint64_t m[RDT_CTL_MAX];
+	struct rdt_ctl_layout l;
+	struct rdt_ctl ctl;
+	int n, dom;
+
+	memset(masks, 0, k->n * sizeof(*masks));
+	n = rdt_control_conf_of(r, k, &conf, g, names, &l);
+	if (n <= 0 || rdt_cache_geometry(r, k->cache_id, &geo, &dom))
+		goto out;
+	conf.avoid |= rdt_control_left_alone(r, dom, k->flags, (size_t)n, g);
+	if (rdt_control_engine(r, &conf, (size_t)n, g, geo.ways, (uint64_t)geo.sets * RDT_LINE,
+			       &ctl))
+		goto out;
+	if (rdt_ctl_adopt(&ctl, &l)) {
+		rdt_ctl_masks(&ctl, &ctl.cur, m);
+		for (size_t i = 0, j = 0; i < k->n; i++)
+			if (rdt_group_by_seq(r->st, k->g[i].seq) >= 0)
+				masks[i] = m[j++];
+	}
+	rdt_ctl_free(&ctl);
+out:
+	rdt_clear_err(r);
+}
+
+void rdt_control_owner(unsigned int cache_id, char *buf, size_t len)
+{
+	snprintf(buf, len, "control:%u", cache_id);
+}
+
+/* The state's slot of cache_id's L3 domain; -errno with errmsg set. */
+static int slot_of(rdtalloc_t *r, int cache_id, unsigned int *slot)
+{
+	struct rdtalloc_cache_geometry geo = { .sz = sizeof(geo) };
+	int dom, ret = rdt_cache_geometry(r, cache_id, &geo, &dom);
+
+	if (!ret)
+		*slot = r->st->slot_of[RDT_L3][dom];
+	return ret;
+}
+
+/* Is group gi's mask in slot me's? Unknown (a state from before owners) counts as such. */
+static bool ours(const struct rdt_state *st, int gi, unsigned int slot, const char *me)
+{
+	const char *o = rdt_group_mask_owner(st, gi, slot);
+
+	return !o || !strcmp(o, me);
+}
+
+/* Group gi's mask in slot recorded as owner's ("": not known). */
+static int stamp(rdtalloc_t *r, int gi, unsigned int slot, const char *owner)
+{
+	unsigned int o = 0;
+
+	if (owner[0] && rdt_owner_intern(r->st, owner, &o))
+		return rdt_fail(r, -ENOMEM, "out of memory");
+	r->st->groups[gi].mask_owner[slot] = o;
+	r->dirty = true;
+	return 0;
+}
+
+/* Group gi's masks in slot put back as text, written by me, then owned as declared. */
+static int put_back(rdtalloc_t *r, int gi, unsigned int slot, const char *text, const char *me,
+		    const char *owner)
+{
+	int ret = rdt_core_set_writer(r, me, false), err;
+
+	if (ret)
+		return ret;
+	err = rdt_core_set_schema(r, gi, text);
+	rdt_core_set_writer(r, NULL, false);
+	if (err) {
+		rdt_core_warn(r, "control: group %s: %s cannot be put back (%s): left as it is",
+			      r->st->groups[gi].name, text, rdtalloc_errmsg(r));
+		rdt_clear_err(r);
+	}
+	return stamp(r, gi, slot, owner);
+}
+
+/*
+ * Inside a write call: the groups of k that are not in next (NULL: every
+ * one; next advisory: every one, an advisory controller writes nothing)
+ * leave the controller - their declared masks back as their declared
+ * owner's, or with keep the masks of the layout last verified. A group
+ * someone else took meanwhile (its mask no longer the controller's) is
+ * theirs: nothing goes back. A mask that cannot go back (an exclusive
+ * group took its ways since) is left as it is, with a warning. An
+ * advisory controller wrote nothing: it has nothing to give back.
+ */
+static int hand_back(rdtalloc_t *r, const struct rdt_ctl_kept *k,
+		     const struct rdt_ctl_kept *next, bool keep)
+{
+	char me[RDT_CTL_OWNER_LEN], text[96];
+	uint64_t lay[RDT_CTL_MAX];
+	unsigned int slot;
+	int ret = 0;
+
+	if (k->flags & RDTALLOC_CONTROL_ADVISORY)
+		return 0;
+	if (next && (next->flags & RDTALLOC_CONTROL_ADVISORY))
+		next = NULL;
+	ret = slot_of(r, k->cache_id, &slot);
+	if (ret)
+		return ret;
+	rdt_control_owner((unsigned int)k->cache_id, me, sizeof(me));
+	if (keep)
+		kept_masks(r, k, lay);
+	for (size_t i = 0; !ret && i < k->n; i++) {
+		const struct rdt_ctl_kept_group *e = &k->g[i];
+		int gi = rdt_group_by_seq(r->st, e->seq);
+
+		if (gi < 0 || kept_group(next, e->seq) || !ours(r->st, gi, slot, me))
+			continue;
+		if (keep && lay[i])
+			rdt_control_schema_text(r->st, (unsigned int)k->cache_id, lay[i], lay[i],
+						text, sizeof(text));
+		else if (e->declared)
+			rdt_control_schema_text(r->st, (unsigned int)k->cache_id, e->decl[0],
+						e->decl[1], text, sizeof(text));
+		else
+			continue;
+		ret = put_back(r, gi, slot, text, me, e->decl_owner);
+	}
+	return ret;
+}
+
+/*
+ * A "control" member this version could not load is kept aside by the
+ * state (lib/state.c: in st->unknown, written back as read) so that the
+ * rest of the state works; the control calls say so, and any change of
+ * the configuration replaces it.
+ */
+static bool aside(const struct rdt_state *st)
+{
+	return st->unknown && json_object_object_get_ex(st->unknown, "control", NULL);
+}
+
+void rdt_control_warn_aside(rdtalloc_t *r)
+{
+	if (aside(r->st) && !strstr(r->warning, "\"control\" member"))
+		rdt_core_warn(r, "the state's \"control\" member could not be read (damaged, or "
+			      "a newer version's): it is kept aside as it was, and no controller "
+			      "runs from it; rdtctl control set or clear replaces it");
+}
+
+/* Inside a write call: the member kept aside goes (st->unknown is shared with the undo image). */
+static int drop_aside(rdtalloc_t *r)
+{
+	struct rdt_state *st = r->st;
+	json_object *rest;
+	json_object_iter it;
+
+	if (!aside(st))
+		return 0;
+	rest = json_object_new_object();
+	if (!rest)
+		return rdt_fail(r, -ENOMEM, "out of memory");
+	json_object_object_foreachC(st->unknown, it)
+		if (strcmp(it.key, "control"))
+			json_object_object_add(rest, it.key, json_object_get(it.val));
+	json_object_put(st->unknown);
+	st->unknown = rest;
+	r->dirty = true;
+	return 0;
+}
+
 /* cache_id's controller replaced by next (next NULL: removed; -1 with NULL: every one). */
-static int keep(rdtalloc_t *r, int cache_id, const struct rdt_ctl_kept *next)
+static int keep(rdtalloc_t *r, int cache_id, const struct rdt_ctl_kept *next, bool keep_layout)
 {
 	struct rdt_control_state *c = rdt_control(r->st);
 	struct rdt_ctl_kept *k = cache_id < 0 ? NULL : rdt_control_find(r->st, cache_id), *d;
+	int ret = drop_aside(r);
 
+	if (ret)
+		return ret;
 	if (!next && cache_id < 0) {
+		for (size_t i = 0; !ret && i < c->ndom; i++)
+			ret = hand_back(r, &c->d[i], NULL, keep_layout);
+		if (ret)
+			return ret;
 		ctl_free(c);
 	} else if (!next) {
 		if (!k)
 			return 0;
+		ret = hand_back(r, k, NULL, keep_layout);
+		if (ret)
+			return ret;
 		memmove(k, k + 1, (size_t)(c->d + c->ndom - (k + 1)) * sizeof(*k));
 		if (!--c->ndom)
 			ctl_free(c);
 	} else if (k) {
+		ret = hand_back(r, k, next, keep_layout);
+		if (ret)
+			return ret;
 		*k = *next;
 	} else {
 		if (c->ndom >= RDT_CTL_DOMS_MAX)
@@ -309,25 +574,107 @@ static int keep(rdtalloc_t *r, int cache_id, const struct rdt_ctl_kept *next)
 	return 0;
 }
 
+/*
+ * What the state file can hold and the loader takes back: the API's
+ * checks, not the CLI's (a value the section cannot load would lock every
+ * later command out).
+ */
+static int check_kept(rdtalloc_t *r, const struct rdtalloc_control_conf *conf, size_t n,
+		      const struct rdtalloc_control_group *g)
+{
+	const unsigned int known = RDTALLOC_CONTROL_ADVISORY | RDTALLOC_CONTROL_SHAREABLE |
+				   RDTALLOC_CONTROL_KEEP;
+
+	if (conf->flags & ~known)
+		return rdt_fail(r, -EINVAL, "control flags %#x: a kept configuration takes "
+				"RDTALLOC_CONTROL_ADVISORY, _SHAREABLE and _KEEP (the others are "
+				"a simulated run's)", conf->flags);
+	if (conf->interval_accesses || conf->intervals)
+		return rdt_fail(r, -EINVAL, "a kept configuration has no accesses per interval "
+				"or intervals: those are a simulated run's");
+	if (conf->writes_per_minute > RDTALLOC_CONTROL_WPM_MAX)
+		return rdt_fail(r, -EINVAL, "writes_per_minute %u: at most %u (0: no limit)",
+				conf->writes_per_minute, RDTALLOC_CONTROL_WPM_MAX);
+	if (conf->interval_ms && (conf->interval_ms < 10 || conf->interval_ms > 3600000))
+		return rdt_fail(r, -EINVAL, "interval_ms %u: 10 to 3600000 (0: 1000)",
+				conf->interval_ms);
+	for (size_t i = 0; i < n; i++)
+		if (g[i].bound_bytes_per_sec > INT64_MAX)
+			return rdt_fail(r, -EINVAL, "group %s: bound_bytes_per_sec %llu: at most %lld",
+					g[i].group, (unsigned long long)g[i].bound_bytes_per_sec,
+					(long long)INT64_MAX);
+	return 0;
+}
+
+/*
+ * Inside a write call: next's groups become the controller's. A group
+ * whose mask in the domain is already the controller's keeps what was
+ * declared for it; any other is taken over - refused (-EBUSY, naming the
+ * owner) where another owner holds it, unless the caller forces - its
+ * masks and their owner recorded as declared first. An advisory
+ * controller takes nothing: it writes nothing.
+ */
+static int take_over(rdtalloc_t *r, struct rdt_ctl_kept *next, const struct rdt_ctl_kept *old)
+{
+	bool advisory = next->flags & RDTALLOC_CONTROL_ADVISORY;
+	char me[RDT_CTL_OWNER_LEN], what[RDT_CTL_NAME_LEN + 8];
+	struct rdt_state *st = r->st;
+	unsigned int slot;
+	int ret = slot_of(r, next->cache_id, &slot);
+
+	if (ret)
+		return ret;
+	if (old && (old->flags & RDTALLOC_CONTROL_ADVISORY))
+		old = NULL;	/* it wrote nothing: what it recorded is not what to put back */
+	rdt_control_owner((unsigned int)next->cache_id, me, sizeof(me));
+	for (size_t i = 0; !ret && i < next->n; i++) {
+		struct rdt_ctl_kept_group *e = &next->g[i];
+		const struct rdt_ctl_kept_group *was = kept_group(old, e->seq);
+		int gi = rdt_group_by_seq(st, e->seq);
+		const char *o = rdt_group_mask_owner(st, gi, slot);
+
+		if (was && was->declared && ours(st, gi, slot, me) && !advisory) {
+			e->declared = true;
+			memcpy(e->decl, was->decl, sizeof(e->decl));
+			memcpy(e->decl_owner, was->decl_owner, sizeof(e->decl_owner));
+			continue;
+		}
+		snprintf(what, sizeof(what), "group %s", st->groups[gi].name);
+		if (!advisory && (!o || strcmp(o, me)) &&
+		    rdt_owner_may(st, st->groups[gi].mask_owner[slot], what, "its mask is"))
+			return rdt_core_engine_err(r, -EBUSY);
+		e->declared = true;
+		e->decl[0] = st->groups[gi].mask[slot * 2];
+		e->decl[1] = st->groups[gi].mask[slot * 2 + 1];
+		snprintf(e->decl_owner, sizeof(e->decl_owner), "%s", o && strcmp(o, me) ? o : "");
+		if (!advisory)
+			ret = stamp(r, gi, slot, me);
+	}
+	return ret;
+}
+
 static int make_kept(rdtalloc_t *r, const struct rdtalloc_control_conf *conf, size_t n,
 		     const struct rdtalloc_control_group *groups, struct rdt_ctl_kept *next,
 		     int *cache_id)
 {
 	struct rdtalloc_cache_geometry geo = { .sz = sizeof(geo) };
-	struct rdtalloc_control_conf c = *conf;
+	struct rdtalloc_control_conf c;
 	struct rdt_ctl ctl;
 	int ret, dom;
 
-	ret = rdt_control_check(r, conf, n, groups, false);
-	if (!ret && (conf->flags || conf->interval_accesses || conf->intervals))
-		ret = rdt_fail(r, -EINVAL, "a kept configuration has no flags, accesses per "
-			       "interval or intervals: those are a simulated run's");
+	memset(&c, 0, sizeof(c));
+	memcpy(&c, conf, conf->sz < sizeof(c) ? conf->sz : sizeof(c));
+	ret = check_kept(r, &c, n, groups);
+	c.flags = 0;	/* the checks the simulated run shares know no kept flag */
+	if (!ret)
+		ret = rdt_control_check(r, &c, n, groups, false);
+	c.flags = conf->flags & (RDTALLOC_CONTROL_ADVISORY | RDTALLOC_CONTROL_SHAREABLE);
 	if (!ret)
 		ret = rdt_cache_geometry(r, conf->cache_id, &geo, &dom);
 	if (ret)
 		return ret;
 	*cache_id = (int)geo.cache_id;
-	c.avoid |= rdt_control_others_exclusive(r, dom, n, groups);
+	c.avoid |= rdt_control_left_alone(r, dom, c.flags, n, groups);
 	ret = rdt_control_engine(r, &c, n, groups, geo.ways, (uint64_t)geo.sets * RDT_LINE, &ctl);
 	if (ret)
 		return ret;
@@ -337,6 +684,7 @@ static int make_kept(rdtalloc_t *r, const struct rdtalloc_control_conf *conf, si
 	next->avoid = conf->avoid;
 	next->interval_ms = conf->interval_ms;
 	next->writes_per_minute = conf->writes_per_minute;
+	next->flags = c.flags;
 	for (size_t i = 0; !ret && i < n; i++) {
 		int gi = rdt_core_find_group(r, groups[i].group);
 
@@ -358,11 +706,33 @@ static int make_kept(rdtalloc_t *r, const struct rdtalloc_control_conf *conf, si
 	return ret;
 }
 
+int rdt_control_drop(rdtalloc_t *r, int cache_id, uint64_t seq)
+{
+	struct rdt_control_state *c = rdt_control(r->st);
+	struct rdt_ctl_kept *k = rdt_control_find(r->st, cache_id);
+
+	for (size_t i = 0; k && i < k->n; i++) {
+		if (k->g[i].seq != seq)
+			continue;
+		memmove(&k->g[i], &k->g[i + 1], (k->n - i - 1) * sizeof(k->g[0]));
+		r->dirty = true;
+		if (--k->n)
+			return 0;
+		/* its last group: the domain's controller goes */
+		memmove(k, k + 1, (size_t)(c->d + c->ndom - (k + 1)) * sizeof(*k));
+		if (!--c->ndom)
+			ctl_free(c);
+		return 0;
+	}
+	return 0;
+}
+
 RDTALLOC_API int rdtalloc_control_set(rdtalloc_t *r, const struct rdtalloc_control_conf *conf,
 				      size_t n, const struct rdtalloc_control_group *groups)
 {
 	struct rdt_ctl_kept *next;
 	int ret, cache_id = -1;
+	bool keep_layout;
 
 	if (!r)
 		return -EINVAL;
@@ -373,16 +743,20 @@ RDTALLOC_API int rdtalloc_control_set(rdtalloc_t *r, const struct rdtalloc_contr
 		ret = rdt_fail(r, -EINVAL, "the control configuration's sz is not set");
 		return rdt_core_end(r, true, ret);
 	}
+	keep_layout = conf->flags & RDTALLOC_CONTROL_KEEP;
 	if (!n) {
 		struct rdtalloc_cache_geometry geo = { .sz = sizeof(geo) };
 		int dom;
 
+		if (conf->flags & ~RDTALLOC_CONTROL_KEEP)
+			ret = rdt_fail(r, -EINVAL, "control flags %#x: clearing takes "
+				       "RDTALLOC_CONTROL_KEEP alone", conf->flags);
 		/* cache_id -1: every domain's controller goes */
-		if (conf->cache_id >= 0 && !(ret = rdt_cache_geometry(r, conf->cache_id, &geo,
-								       &dom)))
+		if (!ret && conf->cache_id >= 0 &&
+		    !(ret = rdt_cache_geometry(r, conf->cache_id, &geo, &dom)))
 			cache_id = (int)geo.cache_id;
 		if (!ret)
-			ret = keep(r, cache_id, NULL);
+			ret = keep(r, cache_id, NULL, keep_layout);
 		return rdt_core_end(r, true, ret);
 	}
 	next = malloc(sizeof(*next));
@@ -391,10 +765,13 @@ RDTALLOC_API int rdtalloc_control_set(rdtalloc_t *r, const struct rdtalloc_contr
 	if (!ret)
 		ret = make_kept(r, conf, n, groups, next, &cache_id);
 	if (!ret)
-		ret = keep(r, cache_id, next);
+		ret = take_over(r, next, rdt_control_find(r->st, cache_id));
+	if (!ret)
+		ret = keep(r, cache_id, next, keep_layout);
 	free(next);
 	return rdt_core_end(r, true, ret);
 }
+
 
 int rdt_control_conf_of(rdtalloc_t *r, const struct rdt_ctl_kept *c,
 			struct rdtalloc_control_conf *conf, struct rdtalloc_control_group *g,
@@ -408,6 +785,7 @@ int rdt_control_conf_of(rdtalloc_t *r, const struct rdt_ctl_kept *c,
 	conf->avoid = c->avoid;
 	conf->interval_ms = c->interval_ms;
 	conf->writes_per_minute = c->writes_per_minute;
+	conf->flags = c->flags;
 	if (l)
 		memset(l, 0, sizeof(*l));
 	for (size_t i = 0; i < c->n; i++) {
@@ -469,6 +847,7 @@ RDTALLOC_API int rdtalloc_control_get(rdtalloc_t *r, struct rdtalloc_control_con
 	cf.cache_id = conf->cache_id;
 	if (k)
 		n = rdt_control_conf_of(r, k, &cf, g, name_buf(), NULL);
+	rdt_control_warn_aside(r);
 	cf.sz = conf->sz < sizeof(cf) ? conf->sz : sizeof(cf);
 	memcpy(conf, &cf, cf.sz);
 	for (size_t i = 0; i < (size_t)n && i < max; i++) {

@@ -443,15 +443,23 @@ static int regs_init(struct rdt_state *st)
 	return 0;
 }
 
+static void group_free_arrays(struct rdt_group *g)
+{
+	free(g->mask);
+	free(g->closid);
+	free(g->mask_owner);
+	g->mask = NULL;
+	g->closid = NULL;
+	g->mask_owner = NULL;
+}
+
 static int group_alloc_arrays(const struct rdt_state *st, struct rdt_group *g)
 {
 	g->mask = calloc((size_t)st->nslots * 2, sizeof(uint64_t));
 	g->closid = calloc(st->nadom, sizeof(unsigned int));
-	if (!g->mask || !g->closid) {
-		free(g->mask);
-		free(g->closid);
-		g->mask = NULL;
-		g->closid = NULL;
+	g->mask_owner = calloc(st->nslots ? st->nslots : 1, sizeof(unsigned int));
+	if (!g->mask || !g->closid || !g->mask_owner) {
+		group_free_arrays(g);
 		return -ENOMEM;
 	}
 	return 0;
@@ -560,7 +568,8 @@ int rdt_state_new(const struct rdt_machine *m, struct rdt_state **out)
 	st->groups = calloc(st->cap_groups, sizeof(*st->groups));
 	st->free_groups = malloc(st->cap_groups * sizeof(int));
 	st->cpu_group = malloc(m->ncpus * sizeof(int));
-	if (!st->groups || !st->free_groups || !st->cpu_group) {
+	st->cpu_owner = calloc(m->ncpus ? m->ncpus : 1, sizeof(unsigned int));
+	if (!st->groups || !st->free_groups || !st->cpu_group || !st->cpu_owner) {
 		err = -ENOMEM;
 		goto fail;
 	}
@@ -630,10 +639,8 @@ void rdt_state_free(struct rdt_state *st)
 		free(st->adom[i].refcount);
 		free(st->adom[i].key);
 	}
-	for (i = 0; i < st->ngroups; i++) {
-		free(st->groups[i].mask);
-		free(st->groups[i].closid);
-	}
+	for (i = 0; i < st->ngroups; i++)
+		group_free_arrays(&st->groups[i]);
 	for (i = 0; i < RDT_NALL; i++)
 		free(st->slot_of[i]);
 	free(st->groups);
@@ -643,6 +650,8 @@ void rdt_state_free(struct rdt_state *st)
 	free(st->slot);
 	free(st->cpu_adom);
 	free(st->cpu_group);
+	free(st->cpu_owner);
+	rdt_owners_free(st);
 	rdt_name_map_free(&st->names);
 	rdt_task_map_free(&st->tasks);
 	cgroups_free(st->cgroups, st->ncgroups);
@@ -703,7 +712,9 @@ int rdt_state_clone(const struct rdt_state *src, struct rdt_state **out)
 		memcpy(st->free_groups, src->free_groups, src->nfree_groups * sizeof(int));
 	st->nfree_groups = src->nfree_groups;
 	st->cpu_group = dup_mem(src->cpu_group, m->ncpus * sizeof(int));
-	if (!st->groups || !st->free_groups || !st->cpu_group)
+	st->cpu_owner = dup_mem(src->cpu_owner, m->ncpus * sizeof(unsigned int));
+	if (!st->groups || !st->free_groups || !st->cpu_group || !st->cpu_owner ||
+	    rdt_owners_copy(st, src))
 		goto fail;
 	for (i = 0; i < st->ngroups; i++) {
 		const struct rdt_group *sg = &src->groups[i];
@@ -712,11 +723,13 @@ int rdt_state_clone(const struct rdt_state *src, struct rdt_state **out)
 		*g = *sg;
 		g->mask = NULL;
 		g->closid = NULL;
+		g->mask_owner = NULL;
 		if (!sg->mask)
 			continue;
 		g->mask = dup_mem(sg->mask, (size_t)st->nslots * 2 * sizeof(uint64_t));
 		g->closid = dup_mem(sg->closid, st->nadom * sizeof(unsigned int));
-		if (!g->mask || !g->closid)
+		g->mask_owner = dup_mem(sg->mask_owner, st->nslots * sizeof(unsigned int));
+		if (!g->mask || !g->closid || !g->mask_owner)
 			goto fail;
 	}
 	if (rebuild_names(st) || rdt_task_map_copy(&st->tasks, &src->tasks) ||
@@ -851,8 +864,7 @@ int rdt_group_load(struct rdt_state *st, const char *name, int *idx)
 	if (!err)
 		err = rdt_name_map_put(&st->names, g->name, gi);
 	if (err) {
-		free(g->mask);
-		free(g->closid);
+		group_free_arrays(g);
 		memset(g, 0, sizeof(*g));
 		st->free_groups[st->nfree_groups++] = gi;
 		return err;
@@ -869,6 +881,7 @@ int rdt_group_add(struct rdt_state *st, const char *name, int *idx)
 {
 	struct rdt_group *g;
 	unsigned int ai;
+	unsigned int w, s;
 	int *plan, gi, err;
 
 	if (rdt_group_find(st, name) >= 0)
@@ -877,6 +890,8 @@ int rdt_group_add(struct rdt_state *st, const char *name, int *idx)
 		return engine_fail(st, -ENOSPC, "the state holds %u group%s, the most it may (max_groups, "
 			    "set when the state is created)", st->max_groups,
 			    st->max_groups == 1 ? "" : "s");
+	if (rdt_owner_writer(st, &w))
+		return -ENOMEM;
 	plan = malloc(st->nadom * sizeof(int));
 	if (!plan)
 		return -ENOMEM;
@@ -886,6 +901,9 @@ int rdt_group_add(struct rdt_state *st, const char *name, int *idx)
 	if (err)
 		goto out;
 	g = &st->groups[gi];
+	g->owner = w;
+	for (s = 0; s < st->nslots; s++)
+		g->mask_owner[s] = w;
 	for (ai = 0; ai < st->nadom; ai++) {
 		struct rdt_adom *a = &st->adom[ai];
 		int k = plan[ai];
@@ -928,21 +946,66 @@ static void drop_cgroups_of(struct rdt_state *st, int gi)
 	st->ncgroups = k;
 }
 
+/*
+ * Removing a group undoes its own making and every binding in it: each
+ * must be the writer's (or unknown) unless forced.
+ */
+static int group_del_may(struct rdt_state *st, int gi)
+{
+	const struct rdt_group *g = &st->groups[gi];
+	char what[RDT_NAME_LEN + 16], part[RDT_CGROUP_PATH_MAX / 16 + 64];
+	unsigned int c;
+	size_t i;
+	int err;
+
+	snprintf(what, sizeof(what), "group %s", g->name);
+	err = rdt_owner_may(st, g->owner, what, "it is");
+	if (err || !st->writer || st->force)
+		return err;
+	for (c = 0; !err && c < st->m->ncpus && g->ncpus; c++) {
+		if (st->cpu_group[c] != gi)
+			continue;
+		snprintf(part, sizeof(part), "it holds CPU %u, whose binding is", c);
+		err = rdt_owner_may(st, st->cpu_owner[c], what, part);
+	}
+	for (i = 0; !err && g->ntasks && i < st->tasks.cap; i++) {
+		const struct rdt_task *t = &st->tasks.slots[i];
+
+		if (!t->tid || t->group != gi)
+			continue;
+		snprintf(part, sizeof(part), "it holds task %d, whose binding is", (int)t->tid);
+		err = rdt_owner_may(st, t->owner, what, part);
+	}
+	for (c = 0; !err && c < st->ncgroups; c++) {
+		if (st->cgroups[c].group != gi)
+			continue;
+		snprintf(part, sizeof(part), "it holds cgroup %.200s, whose binding is",
+			 st->cgroups[c].path);
+		err = rdt_owner_may(st, st->cgroups[c].owner, what, part);
+	}
+	return err;
+}
+
 int rdt_group_del(struct rdt_state *st, int gi)
 {
 	struct rdt_group *g;
 	unsigned int ai, c;
+	int err;
 
 	if (gi == 0)
 		return engine_fail(st, -EBUSY, "the default group cannot be removed");
 	if (gi < 0 || (unsigned int)gi >= st->ngroups || !st->groups[gi].live)
 		return engine_fail(st, -ENOENT, "no such group");
 	g = &st->groups[gi];
+	err = group_del_may(st, gi);
+	if (err)
+		return err;
 	rdt_group_mark_exclusive(st, gi, false, false);
 
 	for (c = 0; c < st->m->ncpus && g->ncpus; c++) {
 		if (st->cpu_group[c] == gi) {
 			st->cpu_group[c] = -1;
+			st->cpu_owner[c] = 0;
 			g->ncpus--;
 		}
 	}
@@ -966,10 +1029,7 @@ int rdt_group_del(struct rdt_state *st, int gi)
 		drop_ref(&st->adom[ai], g->closid[ai]);
 	rdt_name_map_del(&st->names, g->name);
 	g->live = false;
-	free(g->mask);
-	free(g->closid);
-	g->mask = NULL;
-	g->closid = NULL;
+	group_free_arrays(g);
 	st->free_groups[st->nfree_groups++] = gi;
 	st->nlive--;
 	return refresh_all(st);
@@ -1156,12 +1216,45 @@ int rdt_group_fit_exclusive(struct rdt_state *st, int gi)
 
 enum plan_kind { PLAN_KEEP, PLAN_SHARE, PLAN_INPLACE, PLAN_NEW };
 
+/* The masks of slots nm changes must be the writer's (w: its index); the default's are nobody's. */
+static int masks_may(struct rdt_state *st, int gi, const uint64_t *nm, unsigned int *w)
+{
+	const struct rdt_group *g = &st->groups[gi];
+	char what[RDT_NAME_LEN + 16], part[96];
+	const char *o;
+	unsigned int s;
+	int err;
+
+	*w = 0;
+	if (gi == 0)
+		return 0;
+	if (rdt_owner_writer(st, w))
+		return -ENOMEM;
+	snprintf(what, sizeof(what), "group %s", g->name);
+	for (s = 0; s < st->nslots; s++) {
+		if (!memcmp(&nm[s * 2], &g->mask[s * 2], 2 * sizeof(uint64_t)))
+			continue;
+		o = rdt_owner_name(st, g->mask_owner[s]);
+		/* the controller's owner names its domain already */
+		if (st->m->ndom[st->slot[s].res] > 1 && !(o && !strncmp(o, "control:", 8)))
+			snprintf(part, sizeof(part), "its mask in %s cache id %u is",
+				 rdt_res_name(st->slot[s].res),
+				 st->m->dom[st->slot[s].res][st->slot[s].dom].cache_id);
+		else
+			snprintf(part, sizeof(part), "its mask is");
+		err = rdt_owner_may(st, g->mask_owner[s], what, part);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 int rdt_group_set_masks(struct rdt_state *st, int gi, const uint64_t *want, const bool *set)
 {
 	struct rdt_group *g = &st->groups[gi];
 	uint64_t *nm;
 	int *plan, *target;
-	unsigned int s, ai;
+	unsigned int s, ai, w;
 	char label[64];
 	int err = 0;
 
@@ -1180,10 +1273,17 @@ int rdt_group_set_masks(struct rdt_state *st, int gi, const uint64_t *want, cons
 		nm[s * 2] = want[s * 2];
 		nm[s * 2 + 1] = st->cdp[st->slot[s].res] ? want[s * 2 + 1] : want[s * 2];
 	}
-	err = check_exclusive(st, gi, nm, g->exclusive, g->forced);
+	if (!memcmp(nm, g->mask, (size_t)st->nslots * 2 * sizeof(uint64_t)))
+		goto out;	/* nothing changes: nothing to check, nobody takes it */
+	err = masks_may(st, gi, nm, &w);
+	if (!err)
+		err = check_exclusive(st, gi, nm, g->exclusive, g->forced);
 	if (err)
 		goto out;
 
+	for (s = 0; s < st->nslots && gi; s++)
+		if (memcmp(&nm[s * 2], &g->mask[s * 2], 2 * sizeof(uint64_t)))
+			g->mask_owner[s] = w;
 	for (ai = 0; ai < st->nadom; ai++) {
 		struct rdt_adom *a = &st->adom[ai];
 		unsigned int old = g->closid[ai];
@@ -1260,9 +1360,17 @@ int rdt_bind_cpu(struct rdt_state *st, int gi, int cpu)
 {
 	int old = st->cpu_group[cpu];
 	int ng = gi == 0 ? -1 : gi;
+	char what[32];
+	unsigned int w;
 
 	if (old == ng)
 		return 0;
+	snprintf(what, sizeof(what), "CPU %d", cpu);
+	if (rdt_owner_writer(st, &w))
+		return -ENOMEM;
+	if (old >= 0 && rdt_owner_may(st, st->cpu_owner[cpu], what, "its binding is"))
+		return -EBUSY;
+	st->cpu_owner[cpu] = ng >= 0 ? w : 0;
 	if (old >= 0)
 		st->groups[old].ncpus--;
 	if (ng >= 0)
@@ -1290,8 +1398,17 @@ int rdt_bind_task(struct rdt_state *st, int gi, pid_t tid, uint64_t start)
 {
 	struct rdt_task *t = rdt_task_map_get(&st->tasks, tid);
 	struct rdt_task nt = { .tid = tid, .group = gi, .start = start };
+	char what[32];
 	int err;
 
+	/* a binding of an exited task whose id came again is nobody's to keep */
+	if (t && t->start == start && t->group != gi) {
+		snprintf(what, sizeof(what), "task %d", (int)tid);
+		if (rdt_owner_may(st, t->owner, what, "its binding is"))
+			return -EBUSY;
+	}
+	if (gi != 0 && rdt_owner_writer(st, &nt.owner))
+		return -ENOMEM;
 	if (gi == 0) {
 		if (!t)
 			return 0;
@@ -1406,7 +1523,7 @@ const struct rdt_cgroup *rdt_cgroup_find(const struct rdt_state *st, const char 
 int rdt_bind_cgroup(struct rdt_state *st, int g, const char *path, uint64_t id)
 {
 	struct rdt_cgroup *v;
-	unsigned int i;
+	unsigned int i, w = 0;
 	bool found;
 	char *p;
 
@@ -1415,6 +1532,15 @@ int rdt_bind_cgroup(struct rdt_state *st, int g, const char *path, uint64_t id)
 	if (!path || !path[0] || strlen(path) >= RDT_CGROUP_PATH_MAX)
 		return engine_fail(st, -EINVAL, "invalid cgroup path");
 	i = cgroup_pos(st, path, &found);
+	if (found && st->cgroups[i].group != g) {
+		char what[RDT_CGROUP_PATH_MAX / 16 + 16];
+
+		snprintf(what, sizeof(what), "cgroup %.240s", path);
+		if (rdt_owner_may(st, st->cgroups[i].owner, what, "its binding is"))
+			return -EBUSY;
+	}
+	if (g != 0 && rdt_owner_writer(st, &w))
+		return -ENOMEM;
 	if (found && g == 0) {
 		free(st->cgroups[i].path);
 		memmove(&st->cgroups[i], &st->cgroups[i + 1],
@@ -1423,6 +1549,8 @@ int rdt_bind_cgroup(struct rdt_state *st, int g, const char *path, uint64_t id)
 		return 0;
 	}
 	if (found) {
+		if (st->cgroups[i].group != g)
+			st->cgroups[i].owner = w;
 		st->cgroups[i].group = g;
 		st->cgroups[i].id = id;
 		return 0;
@@ -1442,7 +1570,7 @@ int rdt_bind_cgroup(struct rdt_state *st, int g, const char *path, uint64_t id)
 	}
 	st->cgroups = v;
 	memmove(&v[i + 1], &v[i], (st->ncgroups - i) * sizeof(*v));
-	v[i] = (struct rdt_cgroup){ .path = p, .id = id, .group = g };
+	v[i] = (struct rdt_cgroup){ .path = p, .id = id, .group = g, .owner = w };
 	st->ncgroups++;
 	return 0;
 }
@@ -1528,8 +1656,7 @@ int rdt_reset(struct rdt_state *st)
 	int err;
 
 	for (i = 1; i < st->ngroups; i++) {
-		free(st->groups[i].mask);
-		free(st->groups[i].closid);
+		group_free_arrays(&st->groups[i]);
 		memset(&st->groups[i], 0, sizeof(st->groups[i]));
 	}
 	st->ngroups = 1;
@@ -1544,8 +1671,10 @@ int rdt_reset(struct rdt_state *st)
 	cgroups_free(st->cgroups, st->ncgroups);
 	st->cgroups = NULL;
 	st->ncgroups = 0;
-	for (c = 0; c < st->m->ncpus; c++)
+	for (c = 0; c < st->m->ncpus; c++) {
 		st->cpu_group[c] = -1;
+		st->cpu_owner[c] = 0;
+	}
 	memset(st->cdp, 0, sizeof(st->cdp));
 	group_fill_full(st, &st->groups[0]);
 	relayout_default(st);

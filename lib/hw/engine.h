@@ -72,6 +72,13 @@ struct rdt_group {
 	 */
 	bool exclusive, forced;
 	unsigned int rmid;	/* its RMID; 0 (but for the default group): none */
+	/*
+	 * Who made it, and who set its mask in each cache domain: indexes
+	 * into the state's owners (0: unknown - a state from before owners).
+	 * The default group is nobody's.
+	 */
+	unsigned int owner;
+	unsigned int *mask_owner;	/* [nslots] */
 };
 
 /*
@@ -85,6 +92,7 @@ struct rdt_cgroup {
 	char *path;		/* relative to the cgroup2 mount: "a/b", never "" */
 	uint64_t id;		/* the kernel's cgroup id (its directory's inode) */
 	int group;		/* never 0 */
+	unsigned int owner;	/* who bound it (the state's owners; 0: unknown) */
 };
 
 /* Register image as last written (the simulator's registers, or the
@@ -167,6 +175,7 @@ struct rdt_state {
 	struct rdt_name_map names;
 
 	int *cpu_group;			/* [ncpus]; -1: not bound (default) */
+	unsigned int *cpu_owner;	/* [ncpus] who bound it (0: unknown, or not bound) */
 	struct rdt_task_map tasks;	/* explicitly bound tasks (never default) */
 	unsigned int ncgroups;
 	struct rdt_cgroup *cgroups;	/* bound cgroups, ascending by path */
@@ -181,6 +190,20 @@ struct rdt_state {
 
 	struct rdt_regs regs;
 	/*
+	 * Owners (hw/owners.c): every group, group mask, and binding of a
+	 * task, CPU or cgroup records who made it as an index into owners[]
+	 * ("KIND:NAME" strings; [0] is unused: 0 means unknown). writer is who
+	 * changes the state in the current call (NULL: the library's own
+	 * housekeeping - nothing is checked, nothing recorded); a change of
+	 * what another owner made is refused (-EBUSY) unless force, which
+	 * hands it to the writer. A copy of a state has no writer.
+	 */
+	char **owners;
+	unsigned int nowners, cap_owners;
+	const char *writer;
+	unsigned int writer_idx;	/* owners[] index of writer, 0: not interned yet */
+	bool force;
+	/*
 	 * The modules' parts (hw/section.h), one per section of rdt_sections[],
 	 * in that order; what they are is theirs alone. unknown: the members
 	 * of the state file read that no section of this version knows, kept
@@ -191,6 +214,54 @@ struct rdt_state {
 	const struct rdt_sink *sink;
 	char err[RDT_ERR_LEN];		/* why the last engine call failed */
 };
+
+/* ---- Owners (hw/owners.c) ---------------------------------------------- */
+
+/* The longest owner text, NUL excluded: KIND:NAME, printable, no spaces. */
+#define RDT_OWNER_MAX 128
+
+/* Is s an owner's text? 0, or -EINVAL with why (naming what is wrong). */
+int rdt_owner_check(const char *s, char *why, size_t len);
+/* The owner recorded as o; NULL when unknown. */
+const char *rdt_owner_name(const struct rdt_state *st, unsigned int o);
+/* o for the text name (added when new); -ENOMEM. */
+int rdt_owner_intern(struct rdt_state *st, const char *name, unsigned int *o);
+/* The writer's index (interned now when needed); 0 with no writer. -ENOMEM. */
+int rdt_owner_writer(struct rdt_state *st, unsigned int *w);
+/*
+ * May the writer change what o owns? 0 (no writer, o unknown or the
+ * writer's, or force), else -EBUSY with st->err: "<what>: <its part> is
+ * <owner described>; --force takes it back".
+ */
+int rdt_owner_may(struct rdt_state *st, unsigned int o, const char *what, const char *part);
+/* Owner text described for a person: "the controller's (domain 0)", "configuration web's". */
+void rdt_owner_describe(const char *owner, char *buf, size_t len);
+/* Copy src's owners into st (a fresh clone); free st's. */
+int rdt_owners_copy(struct rdt_state *st, const struct rdt_state *src);
+void rdt_owners_free(struct rdt_state *st);
+/*
+ * Lookups for modules (the controller polls them to learn that a group
+ * was taken from it): the owner of group g, and of its mask in slot s
+ * (a resource domain: st->slot_of[res][dom]); NULL when unknown.
+ */
+const char *rdt_group_owner(const struct rdt_state *st, int g);
+const char *rdt_group_mask_owner(const struct rdt_state *st, int g, unsigned int s);
+/*
+ * The library's own housekeeping inside a call (bindings of removed
+ * cgroups dropped): no writer until rdt_owner_resume(st, saved).
+ */
+static inline const char *rdt_owner_suspend(struct rdt_state *st)
+{
+	const char *w = st->writer;
+
+	st->writer = NULL;
+	return w;
+}
+
+static inline void rdt_owner_resume(struct rdt_state *st, const char *w)
+{
+	st->writer = w;
+}
 
 /* A module's part of st (hw/section.h); NULL when sec is not a section of this version. */
 static inline void *rdt_state_part(const struct rdt_state *st, const struct rdt_section *sec)

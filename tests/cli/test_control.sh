@@ -265,11 +265,10 @@ else
 import json, sys
 iv = [json.loads(l) for l in sys.stdin if l.startswith("{\"interval\"")]
 assert len(iv) == 3, len(iv)
-for d in iv:
-    lc, bulk = d["groups"]
-    # a busy CPU for 50 ms: tens of millions of task-clock ns; bulk has no cgroup
-    assert lc["accesses"] > 5000000, lc
-    assert bulk["accesses"] == 0, bulk
+# a busy CPU for 3 x 50 ms: tens of millions of task-clock ns, at least 5 ms of
+# them on a loaded machine (one interval may get none); bulk has no cgroup
+assert sum(d["groups"][0]["accesses"] for d in iv) > 5000000, iv
+assert all(d["groups"][1]["accesses"] == 0 for d in iv), iv
 print("ok")' >"$TMP/perf" 2>&1
 	[ "$(cat "$TMP/perf")" = ok ] && pass || fail "software events: $(cat "$TMP/perf")"
 fi
