@@ -757,13 +757,15 @@ static int cat_line(struct ctx *c, const struct cat *cls, const struct cat *part
 }
 
 /*
- * The root class: "system/default", its alias "", and "DEFAULT", the name
- * goresctrl's documentation and older releases give it. It is our default
- * group.
+ * The root class: "system/default" and its one alias "" (goresctrl's
+ * isRootClass), our default group. "DEFAULT", its name in goresctrl's
+ * releases of 2021, is an ordinary class there now, and so it is here: a
+ * group named DEFAULT, which the hook finds and `save --format goresctrl`
+ * writes back under that name.
  */
 static bool root_class(const char *name)
 {
-	return !*name || !strcmp(name, "system/default") || !strcmp(name, "DEFAULT");
+	return !*name || !strcmp(name, "system/default");
 }
 
 /* A YAML null ("key:" with nothing after it, "~", "null"): an empty map to Go's decoder. */

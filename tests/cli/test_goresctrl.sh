@@ -78,8 +78,9 @@ expect_out "refused files change nothing" "$(printf 'default\nGuaranteed\nBursta
 fails 2 "unknown format" "apply: --format 'json': use rdtalloc or goresctrl" \
 	apply --format json "$TMP/rdt.yaml"
 
-# goresctrl's own doc/rdt.md: an empty class is every default (not "not a map"),
-# DEFAULT (the root class of its docs and older releases) is the default group
+# goresctrl's own doc/rdt.md: an empty class is every default (not "not a map");
+# DEFAULT is an ordinary class (goresctrl's root class is "system/default" or ""
+# alone), so a file with both is one goresctrl takes, and DEFAULT is a group
 cat >"$TMP/doc.yaml" <<'YAML'
 partitions:
   default:
@@ -88,13 +89,48 @@ partitions:
       guaranteed:
       DEFAULT:
         l3Allocation: "50%"
+      system/default:
+        l3Allocation: "100%"
 YAML
 run apply --format goresctrl --dry-run "$TMP/doc.yaml"
-expect_rc 0 "an empty class and DEFAULT"
+expect_rc 0 "an empty class, DEFAULT and system/default"
 expect_out_contains "the empty class: its partition's ways" "$(printf 'group guaranteed	# partition default
 	schema L3:0=fffff;1=fffff')"
-expect_out_contains "DEFAULT: the default group" "$(printf 'group default	# partition default
+expect_out_contains "DEFAULT: a group of its own" "$(printf 'group DEFAULT	# partition default
 	schema L3:0=003ff;1=003ff')"
+expect_out_contains "system/default: the default group" "$(printf 'group default	# partition default
+	schema L3:0=fffff;1=fffff')"
+# "" and system/default are one class: given twice
+cat >"$TMP/twice.yaml" <<'YAML'
+partitions:
+  default:
+    l3Allocation: "100%"
+    classes:
+      system/default:
+      "":
+YAML
+fails 1 "the root class and its alias" \
+	"goresctrl configuration: class names must be unique: \"\" is given twice" \
+	apply --format goresctrl --dry-run "$TMP/twice.yaml"
+# applied, it reads back, and the hook places a container of class DEFAULT in it
+STATE=$TMP/state-default
+mkdir -m 700 "$STATE"
+ok "DEFAULT applied" apply --format goresctrl "$TMP/doc.yaml"
+run save --format goresctrl
+printf '%s\n' "$OUT" >"$TMP/default-saved.yaml"
+expect_out_contains "DEFAULT saved as itself" "      DEFAULT:"
+ok "DEFAULT read back" apply --format goresctrl "$TMP/default-saved.yaml"
+expect_out "DEFAULT read back: no change" "applied $TMP/default-saved.yaml: 0 changes"
+spawn sleep 60
+printf '{"ociVersion": "1.0.2", "id": "d1", "pid": %d, "annotations": {"io.kubernetes.cri.rdt-class": "DEFAULT"}}' \
+	"$SPAWNED" >"$TMP/d1.json"
+rdt oci-hook createRuntime <"$TMP/d1.json" >"$TMP/out" 2>"$TMP/err"
+RC=$? OUT=$(cat "$TMP/out") ERR=$(cat "$TMP/err") LAST="rdtctl oci-hook createRuntime"
+expect_rc 0 "a container of class DEFAULT placed"
+run task show DEFAULT
+expect_out "in the group DEFAULT" "$SPAWNED"
+rdt oci-hook poststop <"$TMP/d1.json" >/dev/null 2>&1
+STATE=$TMP/state
 # an error found once the file is resolved names the class and partition, not a line of ours
 for g in Guaranteed Burstable BestEffort; do run group remove "$g"; done
 run schema set default "L3:0=0ffff;1=0ffff"
