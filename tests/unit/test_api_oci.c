@@ -113,6 +113,24 @@ static void input_checks(void **state)
 			 (int)(strstr(js, "\\u0000") - js));
 		refused("createRuntime", js, -EINVAL, want);
 	}
+	/*
+	 * json-c reads comments and single-quoted strings, JSON has neither: a double
+	 * quote in one would hide a \u0000 from the guard (this placed the container)
+	 */
+	refused("createRuntime", "{\"ociVersion\": \"1\", \"id\": \"a\", \"pid\": 1, /* \" */ "
+		"\"annotations\":{\"rdtalloc.group\":\"gold\\u0000evil\"}}", -EINVAL,
+		"container state: not one JSON document (a slash outside a string (JSON has no "
+		"comments), at byte 41)");
+	refused("createRuntime", "{\"ociVersion\": \"1\", \"id\": \"a\" // \"\n}", -EINVAL,
+		"container state: not one JSON document (a slash outside a string (JSON has no "
+		"comments), at byte 30)");
+	refused("createRuntime", "{\"ociVersion\": \"1\", \"id\": \"a\", 'x\"': 1, "
+		"\"annotations\":{\"rdtalloc.group\":\"gold\\u0000evil\"}}", -EINVAL,
+		"container state: not one JSON document (a single quote outside a string (JSON "
+		"has no single-quoted strings), at byte 31)");
+	/* inside a string they are characters like any other */
+	refused("createRuntime", "{\"ociVersion\": \"1\", \"id\": \"a/'b\"}", -EINVAL,
+		"container state: id \"a/'b\": 1 to 256 of A-Z a-z 0-9 _ + . -");
 	/* an escaped backslash before "u0000" is six characters, not a NUL */
 	refused("createRuntime", "{\"ociVersion\": \"1\", \"id\": \"a\\\\u0000\"}", -EINVAL,
 		"container state: id \"a\\u0000\": 1 to 256 of A-Z a-z 0-9 _ + . -");
