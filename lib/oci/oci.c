@@ -18,6 +18,7 @@
 #include "config.h"
 #include "core.h"
 #include "errors.h"
+#include "goresctrl/policy.h"
 #include "json.h"
 #include "oci/oci.h"
 #include "tasks.h"
@@ -560,6 +561,28 @@ static struct rdt_oci_ctr *cgroup_heir(struct rdt_state *st, const struct rdt_oc
 	return NULL;
 }
 
+/*
+ * A class the goresctrl configuration reserved (its kubernetes options) is
+ * refused when it came from an annotation of the kind it denies, as
+ * goresctrl's ContainerClassFromAnnotations does: the container's own
+ * (io.kubernetes.cri.rdt-class) or the pod's (both pod keys). rdtalloc.group
+ * counts as the pod's: CRI-O passes a pod's annotations on to its
+ * containers, so a pod author can write it as well as the pod keys.
+ */
+static int class_allowed(rdtalloc_t *r, const struct oci_in *in, int g)
+{
+	bool pod = strcmp(in->key, RDTALLOC_OCI_CRI_CLASS_KEY) != 0;
+	unsigned int deny = rdt_policy_of(r->st, g);
+
+	if (!(deny & (pod ? RDT_POLICY_DENY_POD : RDT_POLICY_DENY_CONTAINER)))
+		return 0;
+	return rdt_fail(r, -EPERM, "container %s: RDT class '%s' is not allowed from %s "
+			"annotations (annotation %s%s): the goresctrl configuration applied gives "
+			"the class kubernetes.%s", in->id, in->group, pod ? "pod" : "container",
+			in->key, in->from_class ? "" : ", which a pod may carry",
+			pod ? "denyPodAnnotation" : "denyContainerAnnotation");
+}
+
 static int place(rdtalloc_t *r, const struct oci_in *in, int *what)
 {
 	struct rdt_oci_ctr c = { 0 }, *old;
@@ -584,6 +607,11 @@ static int place(rdtalloc_t *r, const struct oci_in *in, int *what)
 				"%s); make the class's group (rdtctl apply --format goresctrl "
 				"FILE, the runtime's rdt_config_file)", in->id, in->group,
 				in->key);
+	if (g >= 0) {
+		ret = class_allowed(r, in, g);
+		if (ret)
+			return ret;
+	}
 	if (g < 0 && !in->schema)
 		return rdt_fail(r, -ENOENT, "container %s: no group '%s' (annotation %s); give "
 				"annotation %s with a schema to have it made", in->id, in->group,
