@@ -53,6 +53,13 @@ struct cmd {
  * verbs of object (the word shown in messages, "group").
  */
 int cmd_select(const struct cmd *cmds, const char *object, int argc, char **argv);
+/*
+ * COMMAND --help (cmd_select) and a --help among a verb's flags
+ * (parse_flags): the entries of rdtctl --help's command list for object
+ * that name verb ("control", "run"; verb NULL: all of object's), else all
+ * of object's, else the whole help. EXIT_OK.
+ */
+int cmd_help(const char *object, const char *verb);
 
 /* Consume one argument (bpftool's NEXT_ARG). */
 #define NEXT_ARG() ({ argc--; argv++; })
