@@ -331,6 +331,41 @@ rdtalloc_t *ctx_monitor(void)
 	return ctx_flags(RDTALLOC_F_READ_ONLY | RDTALLOC_F_MON_TOTALS);
 }
 
+/*
+ * What-if commands (profile --trace, plan): a machine given (--machine) is
+ * the one modelled, on the simulator whatever the host's backend. Its state
+ * is looked at when there is one for that machine (a plan keeps off its
+ * exclusive groups' ways); a state made for another machine is not in the
+ * way, and none is made: nothing is created or bound to the machine given.
+ * Without --machine the host's state is looked at, as ctx_ro does.
+ */
+rdtalloc_t *ctx_whatif(void)
+{
+	struct rdtalloc_opts o;
+	int ret;
+
+	if (!g_opts.machine)
+		return ctx_ro();
+	if (g_ctx)
+		return g_ctx;
+	g_look = true;
+	ctx_opts(&o, RDTALLOC_F_READ_ONLY | RDTALLOC_F_SNAPSHOT);
+	o.backend = "sim";
+	ret = rdtalloc_open(&g_ctx, &o);
+	if (ret == -EBUSY) {
+		/* the state is another machine's: the machine given alone */
+		ctx_opts(&o, RDTALLOC_F_EPHEMERAL);
+		o.backend = "sim";
+		o.state_dir = NULL;
+		ret = rdtalloc_open(&g_ctx, &o);
+	}
+	if (ret) {
+		g_ctx = NULL;
+		fail_lib(NULL, ret);
+	}
+	return g_ctx;
+}
+
 rdtalloc_t *ctx_replace(void)
 {
 	return ctx_flags(g_opts.machine ? RDTALLOC_F_REPLACE_MACHINE : 0);

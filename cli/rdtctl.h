@@ -121,6 +121,8 @@ rdtalloc_t *ctx(void);
 rdtalloc_t *ctx_ro(void);
 /* For reset: a state made for another machine than --machine is replaced. */
 rdtalloc_t *ctx_replace(void);
+/* profile --trace, plan: with --machine, that machine (its state if any; none made). */
+rdtalloc_t *ctx_whatif(void);
 /* For monitor: nothing created, the counters' running totals kept. */
 rdtalloc_t *ctx_monitor(void);
 void ctx_close(void);
