@@ -108,7 +108,8 @@ static void print_backend(json_object *o)
 	printf("state:    %s (%s)\n", jget(o, "state") ? jget_str(o, "state") : "none",
 	       jget_str(o, "state_from"));
 	if (!jget(o, "state_id"))
-		printf("state:    no id yet (chosen when the state is made, by the first change)\n");
+		printf("state:    no id yet (chosen when the state is made, by the first "
+		       "change)\n");
 	else if (*jget_str(o, "state_id"))
 		printf("state:    id %s (what it owns outside its file carries it: resctrl "
 		       "control groups rdtalloc-%s-N)\n", jget_str(o, "state_id"),

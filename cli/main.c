@@ -156,7 +156,8 @@ static int print_entries(const char *object, const char *verb)
 		syn_end = strstr(p + 2, "  ");
 		if (!syn_end || syn_end > strchr(p, '\n'))
 			syn_end = strchr(p, '\n');
-		for (nl = strchr(p, '\n') + 1; nl < e && strspn(nl, " ") < 30; nl = strchr(nl, '\n') + 1)
+		for (nl = strchr(p, '\n') + 1; nl < e && strspn(nl, " ") < 30;
+		     nl = strchr(nl, '\n') + 1)
 			syn_end = strchr(nl, '\n');
 		if (verb && !has_word(p + 2 + olen, (size_t)(syn_end - p) - 2 - olen, verb))
 			continue;

@@ -365,9 +365,9 @@ static void class_policy(void **state)
 		"rdtalloc.group, which a pod may carry): the goresctrl configuration applied gives "
 		"the class kubernetes.denyPodAnnotation");
 	refused("createRuntime", state_of("k4", "\"io.kubernetes.cri.rdt-class\": \"silver\""),
-		-EPERM, "container k4: RDT class 'silver' is not allowed from container annotations "
-		"(annotation io.kubernetes.cri.rdt-class): the goresctrl configuration applied "
-		"gives the class kubernetes.denyContainerAnnotation");
+		-EPERM, "container k4: RDT class 'silver' is not allowed from container "
+		"annotations (annotation io.kubernetes.cri.rdt-class): the goresctrl "
+		"configuration applied gives the class kubernetes.denyContainerAnnotation");
 	/* refused: nothing changed, no record */
 	group_of_child(name, sizeof(name));
 	assert_string_equal(name, "default");
