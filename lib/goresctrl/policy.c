@@ -105,7 +105,7 @@ static int policy_load(struct rdt_state *st, void *part, json_object *o, const c
 		e = json_object_array_get_idx(o, i);
 		if (!json_object_is_type(e, json_type_object) ||
 		    !json_object_object_get_ex(e, "group", &g) ||
-		    !json_object_is_type(g, json_type_int) || json_object_get_int64(g) <= 0 ||
+		    !json_object_is_type(g, json_type_int) || json_object_get_int64(g) < 0 ||
 		    !read_flag(e, "deny_pod_annotation", RDT_POLICY_DENY_POD, &r->deny) ||
 		    !read_flag(e, "deny_container_annotation", RDT_POLICY_DENY_CONTAINER,
 			       &r->deny)) {

@@ -23,7 +23,7 @@
 #define RDT_POLICY_DENY_CONTAINER RDTALLOC_GORESCTRL_DENY_CONTAINER
 
 struct rdt_policy_rule {
-	uint64_t seq;			/* the group's sequence number */
+	uint64_t seq;			/* the group's sequence number (the default's: 0) */
 	unsigned int deny;		/* RDT_POLICY_DENY_* */
 };
 

@@ -333,12 +333,16 @@ static void class_policy(void **state)
 		"          denyPodAnnotation: true\n"
 		"      silver:\n"
 		"        kubernetes: {denyContainerAnnotation: yes, denyPodAnnotation: false}\n"
-		"      bronze:\n";
+		"      bronze:\n"
+		"      system/default:\n"
+		"        kubernetes:\n"
+		"          denyPodAnnotation: true\n";
 	static const char open_yaml[] =
 		"partitions:\n  p:\n    l3Allocation: \"100%\"\n    classes:\n"
 		"      gold:\n        l3Allocation: \"50%\"\n      silver:\n      bronze:\n";
 	rdtalloc_t *r = open_dir();
 	char name[64], rep[512], want[128];
+	int what;
 
 	/*
 	 * gold, silver and bronze are cri_classes' groups: gold's schema changes, and the
@@ -368,6 +372,15 @@ static void class_policy(void **state)
 		-EPERM, "container k4: RDT class 'silver' is not allowed from container "
 		"annotations (annotation io.kubernetes.cri.rdt-class): the goresctrl "
 		"configuration applied gives the class kubernetes.denyContainerAnnotation");
+	/* the default class: nothing to place, but refused as the others are */
+	refused("createRuntime", state_of("k8", "\"rdt.resources.beta.kubernetes.io/pod\": "
+						"\"system/default\""), -EPERM,
+		"container k8: RDT class 'system/default' is not allowed from pod annotations "
+		"(annotation rdt.resources.beta.kubernetes.io/pod): the goresctrl configuration "
+		"applied gives the class kubernetes.denyPodAnnotation");
+	assert_int_equal(hook("createRuntime", state_of("k9", "\"io.kubernetes.cri.rdt-class\": "
+							"\"\""), &what), 0);
+	assert_int_equal(what, RDTALLOC_OCI_IGNORED);
 	/* refused: nothing changed, no record */
 	group_of_child(name, sizeof(name));
 	assert_string_equal(name, "default");
@@ -380,6 +393,9 @@ static void class_policy(void **state)
 						  NULL), 1);
 	rdtalloc_close(r);
 	placed_in("k7", "\"rdt.resources.beta.kubernetes.io/pod\": \"gold\"", "gold");
+	assert_int_equal(hook("createRuntime", state_of("k10", "\"rdt.resources.beta.kubernetes.io/"
+							"pod\": \"system/default\""), &what), 0);
+	assert_int_equal(what, RDTALLOC_OCI_IGNORED);
 	/* a value Go's decoder would not read as a bool: refused, named */
 	r = open_dir();
 	assert_int_equal(rdtalloc_goresctrl_apply(r, "partitions:\n  p:\n    classes:\n      x:\n"
