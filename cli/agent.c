@@ -120,6 +120,8 @@ int do_agent(int argc, char **argv)
 	int n = 0, i;
 
 	if (argc >= 1 && !strcmp(argv[0], "status")) {
+		if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")))
+			return cmd_help("agent", "status");
 		if (argc > 1)
 			return usage_error("agent status takes no arguments");
 		return agent_status();

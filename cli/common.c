@@ -100,6 +100,11 @@ static void list_verbs(const struct cmd *cmds, char *buf, size_t len)
 					c->name);
 }
 
+static bool is_help(const char *a)
+{
+	return !strcmp(a, "--help") || !strcmp(a, "-h");
+}
+
 int cmd_select(const struct cmd *cmds, const char *object, int argc, char **argv)
 {
 	const struct cmd *found = NULL;
@@ -130,6 +135,8 @@ int cmd_select(const struct cmd *cmds, const char *object, int argc, char **argv
 	if (matches > 1)
 		return usage_error("'%s%s%s' is ambiguous (one of: %s)", object, sep, argv[0],
 				   verbs);
+	if (argc > 1 && is_help(argv[1]))
+		return object[0] ? cmd_help(object, found->name) : cmd_help(found->name, NULL);
 	return found->fn(argc - 1, argv + 1);
 }
 
@@ -185,8 +192,24 @@ static int match_flag(const char *verb, const struct flag *f, int *i, int argc, 
 	return 1;
 }
 
+/*
+ * A --help among a verb's flags: its help, and the command ends there (no
+ * verb goes on after parse_flags with nothing done but a return of 0).
+ */
+static void __attribute__((noreturn)) help_exit(const char *verb)
+{
+	char object[64];
+	const char *sp = strchr(verb, ' ');
+
+	snprintf(object, sizeof(object), "%.*s", sp ? (int)(sp - verb) : (int)strlen(verb), verb);
+	cmd_help(object, sp ? sp + 1 : NULL);
+	fflush(stdout);
+	exit(EXIT_OK);
+}
+
 int parse_flags(const char *verb, int *argc, char **argv, const struct flag *flags)
 {
+	bool help = false;
 	int out = 0, i;
 
 	for (i = 0; i < *argc; i++) {
@@ -204,6 +227,10 @@ int parse_flags(const char *verb, int *argc, char **argv, const struct flag *fla
 		}
 		if (global_flag(a))
 			continue;
+		if (is_help(a))
+			help = true;
+		if (help)
+			continue;
 		for (const struct flag *f = flags; f && f->name && !m; f++)
 			m = match_flag(verb, f, &i, *argc, argv);
 		if (m < 0)
@@ -212,6 +239,8 @@ int parse_flags(const char *verb, int *argc, char **argv, const struct flag *fla
 			return usage_error("%s: unknown option '%s'", verb, a);
 	}
 	*argc = out;
+	if (help)
+		help_exit(verb);
 	return 0;
 }
 
@@ -300,6 +329,41 @@ rdtalloc_t *ctx_monitor(void)
 {
 	g_look = true;
 	return ctx_flags(RDTALLOC_F_READ_ONLY | RDTALLOC_F_MON_TOTALS);
+}
+
+/*
+ * What-if commands (profile --trace, plan): a machine given (--machine) is
+ * the one modelled, on the simulator whatever the host's backend. Its state
+ * is looked at when there is one for that machine (a plan keeps off its
+ * exclusive groups' ways); a state made for another machine is not in the
+ * way, and none is made: nothing is created or bound to the machine given.
+ * Without --machine the host's state is looked at, as ctx_ro does.
+ */
+rdtalloc_t *ctx_whatif(void)
+{
+	struct rdtalloc_opts o;
+	int ret;
+
+	if (!g_opts.machine)
+		return ctx_ro();
+	if (g_ctx)
+		return g_ctx;
+	g_look = true;
+	ctx_opts(&o, RDTALLOC_F_READ_ONLY | RDTALLOC_F_SNAPSHOT);
+	o.backend = "sim";
+	ret = rdtalloc_open(&g_ctx, &o);
+	if (ret == -EBUSY) {
+		/* the state is another machine's: the machine given alone */
+		ctx_opts(&o, RDTALLOC_F_EPHEMERAL);
+		o.backend = "sim";
+		o.state_dir = NULL;
+		ret = rdtalloc_open(&g_ctx, &o);
+	}
+	if (ret) {
+		g_ctx = NULL;
+		fail_lib(NULL, ret);
+	}
+	return g_ctx;
 }
 
 rdtalloc_t *ctx_replace(void)

@@ -96,6 +96,20 @@ static void gore_mb(FILE *f, const char *schema, const struct domref *doms, int 
 	}
 }
 
+/* A class's kubernetes options, as the last goresctrl configuration applied gave them. */
+static void gore_policy(FILE *f, rdtalloc_t *r, const char *group)
+{
+	int deny = rdtalloc_goresctrl_policy(r, group);
+
+	if (deny <= 0)
+		return;
+	fprintf(f, "        kubernetes:\n");
+	if (deny & RDTALLOC_GORESCTRL_DENY_POD)
+		fprintf(f, "          denyPodAnnotation: true\n");
+	if (deny & RDTALLOC_GORESCTRL_DENY_CONTAINER)
+		fprintf(f, "          denyContainerAnnotation: true\n");
+}
+
 /*
  * The state as a goresctrl configuration (containerd's and CRI-O's
  * rdt_config_file): one partition of every way, each group a class with
@@ -166,6 +180,7 @@ static char *save_goresctrl(rdtalloc_t *r)
 		gore_cat(f, schema, doms, nd, "L2", "l2Allocation");
 		if (mb && !amd)
 			gore_mb(f, schema, doms, nd);
+		gore_policy(f, r, names[i]);
 		free(schema);
 	}
 	if (fclose(f)) {
@@ -324,26 +339,35 @@ static int fail_goresctrl(rdtalloc_t *r, int err, const char *text)
 			"system/default", part, rest + 2);
 }
 
-static int apply_text(rdtalloc_t *r, const char *text, unsigned int fl, int *changes,
-		      char **report, bool from_goresctrl)
+/* The configuration applied: text, or yaml when not NULL (goresctrl's, text its resolution). */
+static int apply_one(rdtalloc_t *r, const char *text, const char *yaml, unsigned int fl,
+		     char *report, size_t len, size_t *need)
+{
+	if (yaml)
+		return rdtalloc_goresctrl_apply(r, yaml, strlen(yaml), fl, report, len, need);
+	return rdtalloc_apply_config_report(r, text, fl, report, len, need);
+}
+
+static int apply_text(rdtalloc_t *r, const char *text, const char *yaml, unsigned int fl,
+		      int *changes, char **report)
 {
 	size_t need = 0, len;
 	int ret;
 
 	*report = NULL;
-	ret = rdtalloc_apply_config_report(r, text, fl | RDTALLOC_APPLY_DRY_RUN, NULL, 0, &need);
+	ret = apply_one(r, text, yaml, fl | RDTALLOC_APPLY_DRY_RUN, NULL, 0, &need);
 	if (ret < 0)
-		return from_goresctrl ? fail_goresctrl(r, ret, text) : fail_lib(r, ret);
+		return yaml ? fail_goresctrl(r, ret, text) : fail_lib(r, ret);
 	/* room for what another process may change in between */
 	len = need * 2 + 4096;
 	*report = malloc(len);
 	if (!*report)
 		return fail_msg("out of memory");
-	ret = rdtalloc_apply_config_report(r, text, fl, *report, len, &need);
+	ret = apply_one(r, text, yaml, fl, *report, len, &need);
 	if (ret < 0) {
 		free(*report);
 		*report = NULL;
-		return from_goresctrl ? fail_goresctrl(r, ret, text) : fail_lib(r, ret);
+		return yaml ? fail_goresctrl(r, ret, text) : fail_lib(r, ret);
 	}
 	if (need >= len)
 		fprintf(stderr, "rdtctl: warning: the state changed during apply: "
@@ -401,23 +425,26 @@ int do_apply(int argc, char **argv)
 		fl |= RDTALLOC_APPLY_SKIP_MISSING_TASKS;
 	if (!strcmp(format, "goresctrl")) {
 		converted = from_goresctrl(r, text);
-		free(text);
-		if (!converted)
+		if (!converted) {
+			free(text);
 			return EXIT_FAIL;
-		text = converted;
+		}
 		/* a dry run shows the groups and schemas the file resolves to */
 		if (dry && !g_opts.json && !g_opts.quiet)
-			fputs(text, stdout);
+			fputs(converted, stdout);
 	}
-	ret = apply_text(r, text, fl, &changes, &report, converted != NULL);
+	/* goresctrl's: applied from the file, so that its classes' policy is kept too */
+	ret = apply_text(r, converted ? converted : text, converted ? text : NULL, fl, &changes,
+			 &report);
+	free(text);
 	if (ret) {
-		free(text);
+		free(converted);
 		return ret;
 	}
 	doc = jobj();
 	if (converted)
 		jset(doc, "configuration", jstr(converted));
-	free(text);
+	free(converted);
 	jset(doc, "file", jstr(strcmp(argv[0], "-") ? argv[0] : "(stdin)"));
 	jset(doc, "changes", jint(changes));
 	jset(doc, "dry_run", jbool(dry));

@@ -47,10 +47,18 @@ static json_object *collect_backend(rdtalloc_t *r)
 	jset(o, "reason", jstr(rdtalloc_backend_reason(r)));
 	jset(o, "precedence", jstr(precedence_name(prec)));
 	jset(o, "library", jstr(rdtalloc_version_string()));
-	jset(o, "state_id", jstr(rdtalloc_state_id(r)));
 	{
 		const char *path = rdtalloc_state_path(r);
 		char why[160];
+
+		/*
+		 * no state yet: the one shown is made up for the look, its id is not
+		 * the one the state will be made with (chosen then)
+		 */
+		if (path && access(path, F_OK) && errno == ENOENT)
+			jset_null(o, "state_id");
+		else
+			jset(o, "state_id", jstr(rdtalloc_state_id(r)));
 
 		/* which state this is, and why that one: the hook, units and agent must agree */
 		if (!path)
@@ -99,7 +107,10 @@ static void print_backend(json_object *o)
 	       precedence_text(jget_str(o, "precedence")));
 	printf("state:    %s (%s)\n", jget(o, "state") ? jget_str(o, "state") : "none",
 	       jget_str(o, "state_from"));
-	if (*jget_str(o, "state_id"))
+	if (!jget(o, "state_id"))
+		printf("state:    no id yet (chosen when the state is made, by the first "
+		       "change)\n");
+	else if (*jget_str(o, "state_id"))
 		printf("state:    id %s (what it owns outside its file carries it: resctrl "
 		       "control groups rdtalloc-%s-N)\n", jget_str(o, "state_id"),
 		       jget_str(o, "state_id"));

@@ -121,6 +121,61 @@ static int do_help(int argc, char **argv)
 	return EXIT_OK;
 }
 
+/* Is word a word of the synopsis text s[0..n), between spaces, '|' or its ends? */
+static bool has_word(const char *s, size_t n, const char *word)
+{
+	size_t w = strlen(word), i;
+
+	for (i = 0; w && i + w <= n; i++)
+		if (!strncmp(s + i, word, w) && (!i || strchr(" |", s[i - 1])) &&
+		    (i + w == n || strchr(" |\n", s[i + w])))
+			return true;
+	return false;
+}
+
+/*
+ * Print the entries of the command list whose first word is object and
+ * whose synopsis names verb (NULL: all of object's); 1 when some were.
+ * An entry is a line with two spaces before its command and the lines
+ * indented further under it; its synopsis ends at the description column.
+ */
+static int print_entries(const char *object, const char *verb)
+{
+	const char *p = strstr(usage_text, "Commands:\n") + 10, *end, *e, *nl;
+	size_t olen = strlen(object);
+	int found = 0;
+
+	for (end = strstr(p, "\n\n"); p < end; p = e) {
+		const char *syn_end;
+
+		for (e = strchr(p, '\n') + 1; e < end && e[2] == ' '; e = strchr(e, '\n') + 1)
+			;
+		if (strncmp(p + 2, object, olen) || p[2 + olen] != ' ')
+			continue;
+		/* the synopsis: up to the description, continuation lines too */
+		syn_end = strstr(p + 2, "  ");
+		if (!syn_end || syn_end > strchr(p, '\n'))
+			syn_end = strchr(p, '\n');
+		for (nl = strchr(p, '\n') + 1; nl < e && strspn(nl, " ") < 30;
+		     nl = strchr(nl, '\n') + 1)
+			syn_end = strchr(nl, '\n');
+		if (verb && !has_word(p + 2 + olen, (size_t)(syn_end - p) - 2 - olen, verb))
+			continue;
+		if (!found++)
+			printf("Usage (global options before the command: rdtctl --help):\n");
+		fwrite(p, 1, (size_t)(e - p), stdout);
+	}
+	return found;
+}
+
+int cmd_help(const char *object, const char *verb)
+{
+	if (!print_entries(object, verb) && !print_entries(object, NULL))
+		return do_help(0, NULL);
+	printf("See rdtctl(1).\n");
+	return EXIT_OK;
+}
+
 static const struct cmd objects[] = {
 	{ "info", do_info },
 	{ "group", do_group },

@@ -92,10 +92,6 @@ _rdtctl()
 		_rdtctl_reply "occupancy total local"
 		return
 		;;
-	--format)
-		_rdtctl_reply "table csv prometheus"
-		return
-		;;
 	--fault)
 		_rdtctl_reply "unavailable error"
 		return
@@ -126,6 +122,15 @@ _rdtctl()
 		else
 			_rdtctl_reply "$objects"
 		fi
+		return
+	fi
+
+	# --format's values are the command's
+	if [[ $prev == --format ]]; then
+		case $obj in
+		monitor) _rdtctl_reply "table csv prometheus" ;;
+		save | apply) _rdtctl_reply "rdtalloc goresctrl" ;;
+		esac
 		return
 	fi
 
@@ -215,7 +220,13 @@ _rdtctl()
 		fi
 		;;
 	control/set)
-		[[ $cur == -* ]] && _rdtctl_reply "--domain --avoid --shareable --interval-ms --writes-per-minute --advisory --keep-layout --bound --exclusive"
+		if [[ $cur == -* ]]; then
+			_rdtctl_reply "--domain --avoid --shareable --interval-ms --writes-per-minute --advisory --keep-layout --bound --exclusive"
+		elif [[ $prev != --domain && $prev != --avoid && $prev != --interval-ms &&
+			$prev != --writes-per-minute && $prev != --bound ]]; then
+			# the groups it controls, and --exclusive's group
+			_rdtctl_reply "$(_rdtctl_groups)"
+		fi
 		;;
 	control/run)
 		_rdtctl_reply "--count"
@@ -271,14 +282,12 @@ _rdtctl()
 	apply/*)
 		if [[ $cur == -* ]]; then
 			_rdtctl_reply "--prune --dry-run --missing-tasks=fail --missing-tasks=skip --force-machine --format"
-		elif [[ $prev == --format ]]; then
-			_rdtctl_reply "rdtalloc goresctrl"
 		elif [[ -z $verb ]]; then
 			_rdtctl_files -f
 		fi
 		;;
 	save/*)
-		[[ $cur == -* ]] && _rdtctl_reply "--tasks"
+		[[ $cur == -* ]] && _rdtctl_reply "--tasks --format"
 		;;
 	reset/*)
 		[[ $cur == -* ]] && _rdtctl_reply "--machine"

@@ -53,6 +53,13 @@ struct cmd {
  * verbs of object (the word shown in messages, "group").
  */
 int cmd_select(const struct cmd *cmds, const char *object, int argc, char **argv);
+/*
+ * COMMAND --help (cmd_select) and a --help among a verb's flags
+ * (parse_flags): the entries of rdtctl --help's command list for object
+ * that name verb ("control", "run"; verb NULL: all of object's), else all
+ * of object's, else the whole help. EXIT_OK.
+ */
+int cmd_help(const char *object, const char *verb);
 
 /* Consume one argument (bpftool's NEXT_ARG). */
 #define NEXT_ARG() ({ argc--; argv++; })
@@ -114,6 +121,8 @@ rdtalloc_t *ctx(void);
 rdtalloc_t *ctx_ro(void);
 /* For reset: a state made for another machine than --machine is replaced. */
 rdtalloc_t *ctx_replace(void);
+/* profile --trace, plan: with --machine, that machine (its state if any; none made). */
+rdtalloc_t *ctx_whatif(void);
 /* For monitor: nothing created, the counters' running totals kept. */
 rdtalloc_t *ctx_monitor(void);
 void ctx_close(void);

@@ -436,7 +436,7 @@ int do_profile(int argc, char **argv)
 	ret = parse_domain(dom, &id);
 	if (ret)
 		return ret;
-	r = ctx_ro();
+	r = ctx_whatif();
 	if (!r)
 		return EXIT_FAIL;
 	ret = rdtalloc_trace_curve(r, id, trace, (instr ? RDTALLOC_TRACE_INSTR : 0) |
@@ -1023,7 +1023,7 @@ int do_plan(int argc, char **argv)
 		ret = plan_goal(goal_name, bound, spare, apart, &pa, cf, &goal);
 	if (ret == EXIT_OK)
 		ret = check_mb(&pa, cf);
-	if (ret == EXIT_OK && !(r = ctx_ro()))
+	if (ret == EXIT_OK && !(r = ctx_whatif()))
 		ret = EXIT_FAIL;
 	for (i = 0; i < pa.ninputs; i++) {
 		curves[i] = cf[i].mr;

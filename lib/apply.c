@@ -1080,11 +1080,44 @@ out:
 	(RDTALLOC_APPLY_PRUNE | RDTALLOC_APPLY_DRY_RUN | RDTALLOC_APPLY_SKIP_MISSING_TASKS | \
 	 RDTALLOC_APPLY_FORCE_MACHINE)
 
-RDTALLOC_API int rdtalloc_apply_config_report(rdtalloc_t *r, const char *text, unsigned int flags,
-					      char *buf, size_t len, size_t *report_len)
+int rdt_apply_in_call(rdtalloc_t *r, const char *text, unsigned int flags, char *buf, size_t len,
+		      size_t *report_len)
 {
 	struct report rep = { 0 };
 	struct apply a = { .r = r, .flags = flags };
+	int ret = 0;
+
+	if (report_len)
+		*report_len = 0;
+	if (len)
+		buf[0] = '\0';
+	if (!text)
+		ret = rdt_fail(r, -EINVAL, "configuration text is NULL");
+	else if (strnlen(text, RDTALLOC_CONFIG_MAX + 1) > RDTALLOC_CONFIG_MAX)
+		ret = rdt_fail(r, -E2BIG, "the configuration is larger than %u MiB, the most one "
+			       "may be", RDTALLOC_CONFIG_MAX >> 20);
+	else if (flags & ~APPLY_FLAGS)
+		ret = rdt_fail(r, -EINVAL, "unknown apply flags 0x%x", flags);
+	if (ret)
+		return ret;
+	/* a report nobody asked for is not written */
+	if (buf || report_len)
+		a.rep = &rep;
+	ret = apply_text(&a, text);
+	/* nothing changed on failure: the report is empty */
+	if (ret >= 0 && rep.len) {
+		if (len)
+			snprintf(buf, len, "%s", rep.s);
+		if (report_len)
+			*report_len = rep.len;
+	}
+	free(rep.s);
+	return ret;
+}
+
+RDTALLOC_API int rdtalloc_apply_config_report(rdtalloc_t *r, const char *text, unsigned int flags,
+					      char *buf, size_t len, size_t *report_len)
+{
 	bool write;
 	int ret;
 
@@ -1101,28 +1134,7 @@ RDTALLOC_API int rdtalloc_apply_config_report(rdtalloc_t *r, const char *text, u
 	ret = rdt_core_begin(r, write);
 	if (ret)
 		return ret;
-	if (!text)
-		ret = rdt_fail(r, -EINVAL, "configuration text is NULL");
-	else if (strnlen(text, RDTALLOC_CONFIG_MAX + 1) > RDTALLOC_CONFIG_MAX)
-		ret = rdt_fail(r, -E2BIG, "the configuration is larger than %u MiB, the most one "
-			       "may be", RDTALLOC_CONFIG_MAX >> 20);
-	else if (flags & ~APPLY_FLAGS)
-		ret = rdt_fail(r, -EINVAL, "unknown apply flags 0x%x", flags);
-	if (ret)
-		goto out;
-	/* a report nobody asked for is not written */
-	if (buf || report_len)
-		a.rep = &rep;
-	ret = apply_text(&a, text);
-	/* nothing changed on failure: the report is empty */
-	if (ret >= 0 && rep.len) {
-		if (len)
-			snprintf(buf, len, "%s", rep.s);
-		if (report_len)
-			*report_len = rep.len;
-	}
-out:
-	free(rep.s);
+	ret = rdt_apply_in_call(r, text, flags, buf, len, report_len);
 	return rdt_core_end(r, write, ret);
 }
 

@@ -2,7 +2,9 @@
 /*
  * json: see json.h. The raw text is looked at once before json-c parses
  * it, because what json-c makes of "\u0000" (a C string cut short, a key
- * merged with another) can no longer be told apart afterwards.
+ * merged with another) can no longer be told apart afterwards; that look
+ * knows strings only as JSON writes them, so what json-c reads beyond
+ * JSON (comments, single-quoted strings) is refused there.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -13,13 +15,26 @@
 
 #include "json.h"
 
-/* The byte of the first "\u0000" inside a string, or len when there is none. */
-static size_t nul_escape(const char *s, size_t len)
+/*
+ * The byte of the first thing this guard cannot vouch for, or len when there
+ * is none: "\u0000" inside a string, or, outside one, a single quote or a
+ * slash. json-c reads 'single-quoted' strings and // and slash-star
+ * comments (in strict mode too, for the quotes), which JSON has not; a
+ * double quote inside either would turn this scan's idea of what is a
+ * string inside out, and hide a "\u0000" from it. *why: what was found.
+ */
+static size_t lex_guard(const char *s, size_t len, const char **why)
 {
 	bool in = false;
 	size_t i;
 
 	for (i = 0; i < len; i++) {
+		if (!in && (s[i] == '\'' || s[i] == '/')) {
+			*why = s[i] == '/' ? "a slash outside a string (JSON has no comments)" :
+					     "a single quote outside a string (JSON has no "
+					     "single-quoted strings)";
+			return i;
+		}
 		if (!in) {
 			in = s[i] == '"';
 			continue;
@@ -27,8 +42,10 @@ static size_t nul_escape(const char *s, size_t len)
 		if (s[i] == '"') {
 			in = false;
 		} else if (s[i] == '\\' && i + 1 < len) {
-			if (s[i + 1] == 'u' && i + 5 < len && !memcmp(s + i + 2, "0000", 4))
+			if (s[i + 1] == 'u' && i + 5 < len && !memcmp(s + i + 2, "0000", 4)) {
+				*why = "a string holds \\u0000, which no name or value may";
 				return i;
+			}
 			i++;	/* the escaped character, whatever it is */
 		}
 	}
@@ -41,7 +58,7 @@ int rdt_json_parse(const char *text, size_t len, int depth, json_object **out, c
 	struct json_tokener *tok;
 	enum json_tokener_error je;
 	json_object *o;
-	const char *nul;
+	const char *nul, *what;
 	size_t end, i;
 
 	*out = NULL;
@@ -55,9 +72,9 @@ int rdt_json_parse(const char *text, size_t len, int depth, json_object **out, c
 		snprintf(why, whylen, "it holds a NUL byte");
 		return -EINVAL;
 	}
-	if ((end = nul_escape(text, len)) < len) {
+	if ((end = lex_guard(text, len, &what)) < len) {
 		*at = end;
-		snprintf(why, whylen, "a string holds \\u0000, which no name or value may");
+		snprintf(why, whylen, "%s", what);
 		return -EINVAL;
 	}
 	tok = depth > 0 ? json_tokener_new_ex(depth) : json_tokener_new();

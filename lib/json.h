@@ -16,7 +16,8 @@
 /*
  * Parse text[0..len) as exactly one JSON document nested at most depth
  * deep (0: json-c's default). 0 and *out (NULL for a JSON null), or
- * -EINVAL with why ("it ends early", "a string holds \u0000", ...)
+ * -EINVAL with why ("it ends early", "a string holds \u0000", "a slash outside
+ * a string (JSON has no comments)", ...)
  * and *at, the byte where it was found.
  */
 int rdt_json_parse(const char *text, size_t len, int depth, json_object **out, char *why,

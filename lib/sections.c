@@ -9,10 +9,12 @@
 extern const struct rdt_section rdt_mon_section;	/* monitor/rmid.c */
 extern const struct rdt_section rdt_oci_section;	/* oci/oci.c */
 extern const struct rdt_section rdt_control_section;	/* control/live.c */
+extern const struct rdt_section rdt_policy_section;	/* goresctrl/policy.c */
 
 const struct rdt_section *const rdt_sections[] = {
 	&rdt_mon_section,
 	&rdt_oci_section,
 	&rdt_control_section,
+	&rdt_policy_section,
 	NULL,
 };

@@ -729,6 +729,26 @@ RDTALLOC_API int rdtalloc_apply_config_report(rdtalloc_t *r, const char *text, u
  */
 RDTALLOC_API int rdtalloc_goresctrl_config(rdtalloc_t *r, const char *yaml, size_t len, char *buf,
 					   size_t buflen);
+/*
+ * The same configuration resolved and applied in one call (0.8), as
+ * rdtalloc_apply_config_report applies the text (flags, report and return
+ * alike), and each class's kubernetes: {denyPodAnnotation,
+ * denyContainerAnnotation} recorded for its group in place of the last
+ * applied file's: the OCI hook then refuses a container whose class came
+ * from an annotation its class denies, as goresctrl does.
+ */
+RDTALLOC_API int rdtalloc_goresctrl_apply(rdtalloc_t *r, const char *yaml, size_t len,
+					  unsigned int flags, char *report, size_t rlen,
+					  size_t *report_len);
+/*
+ * What the last goresctrl configuration applied denies for group's class
+ * (0.8): RDTALLOC_GORESCTRL_DENY_POD (kubernetes.denyPodAnnotation) and/or
+ * _CONTAINER (denyContainerAnnotation), 0 for none; -ENOENT when there is
+ * no such group.
+ */
+#define RDTALLOC_GORESCTRL_DENY_POD 1u
+#define RDTALLOC_GORESCTRL_DENY_CONTAINER 2u
+RDTALLOC_API int rdtalloc_goresctrl_policy(rdtalloc_t *r, const char *group);
 
 
 /* ---- Utilities --------------------------------------------------------- */

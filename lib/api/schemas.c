@@ -94,7 +94,8 @@ void rdt_core_warn(rdtalloc_t *r, const char *fmt, ...)
 /*
  * A mask the call set that uses shareable ways: accepted, with a warning -
  * other agents (I/O through DDIO on Intel) fill those ways too, so the
- * group does not have them to itself.
+ * group does not have them to itself. Not for the default group's
+ * all-ones mask, which every saved configuration sets again.
  */
 static void warn_shareable(rdtalloc_t *r, const struct rdt_state *st, int g, const bool *set)
 {
@@ -109,6 +110,9 @@ static void warn_shareable(rdtalloc_t *r, const struct rdt_state *st, int g, con
 		for (h = 0; h < (st->cdp[sl->res] ? 2u : 1u); h++) {
 			uint64_t m = st->groups[g].mask[s * 2 + h];
 
+			/* the default group's every way: what reset gives it, no one's choice */
+			if (g == 0 && m == rdt_cbm_full(st->m->caps[sl->res].cbm_len))
+				continue;
 			if (m & shared)
 				rdt_core_warn(r, "%s cache id %u: %smask 0x%llx uses the shareable ways 0x%llx, "
 				     "which other agents (such as I/O) fill too: group %s does not "

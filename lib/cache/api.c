@@ -17,6 +17,32 @@
 #include "errors.h"
 #include "monitor/monitor.h"
 
+/*
+ * An L3 that is not whole sets of its ways (32 MiB of 20 ways: 26214.4
+ * sets) cannot be modelled: said with the machine to model instead, the
+ * nearest size below that is whole sets and whole KiB (hwloc's unit).
+ */
+static int whole_sets_fail(rdtalloc_t *r, const struct rdt_domain *d, unsigned int min_bits,
+			   unsigned int ways)
+{
+	uint64_t set = (uint64_t)ways * RDT_LINE, unit = set, kib;
+
+	if (ways > 64)
+		return rdt_fail(r, -EINVAL, "L3 cache id %u: %u ways, the model has at most 64",
+				d->cache_id, ways);
+	while (unit % 1024)
+		unit += set;
+	kib = d->cache_size / unit * unit / 1024;
+	if (!kib)
+		kib = unit / 1024;
+	return rdt_fail(r, -EINVAL, "L3 cache id %u: %llu bytes are not %u ways of whole 64-byte "
+			"sets, which the model needs; model the nearest size below that is: "
+			"--machine 'topology=package:1 l3:1(size=%lluKiB) core:1 pu:1;"
+			"l3.cbm_len=%u;l3.min_cbm_bits=%u'", d->cache_id,
+			(unsigned long long)d->cache_size, ways, (unsigned long long)kib, ways,
+			min_bits);
+}
+
 int rdt_cache_geometry(rdtalloc_t *r, int cache_id, struct rdtalloc_cache_geometry *g, int *dom)
 {
 	const struct rdt_machine *m = r->m;
@@ -36,8 +62,7 @@ int rdt_cache_geometry(rdtalloc_t *r, int cache_id, struct rdtalloc_cache_geomet
 				d->cache_id);
 	if (ways > 64 || d->cache_size % ((uint64_t)ways * RDT_LINE) ||
 	    d->cache_size / ((uint64_t)ways * RDT_LINE) > UINT32_MAX)
-		return rdt_fail(r, -EINVAL, "L3 cache id %u: %llu bytes are not %u ways of whole "
-				"64-byte sets", d->cache_id, (unsigned long long)d->cache_size, ways);
+		return whole_sets_fail(r, d, m->caps[RDT_L3].min_cbm_bits, ways);
 	g->cache_id = d->cache_id;
 	g->ways = ways;
 	g->sets = (unsigned int)(d->cache_size / ((uint64_t)ways * RDT_LINE));

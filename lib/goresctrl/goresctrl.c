@@ -25,7 +25,9 @@
  *
  * Map keys match without regard to case and unknown keys are ignored, as
  * Go's encoding/json does. The class "system/default" (or "") is our
- * default group.
+ * default group. A class's kubernetes: {denyPodAnnotation,
+ * denyContainerAnnotation} is recorded when the configuration is applied
+ * (policy.h), for the OCI hook.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -40,6 +42,7 @@
 #include "config.h"
 #include "core.h"
 #include "errors.h"
+#include "goresctrl/policy.h"
 #include "goresctrl/yaml.h"
 
 #define MAX_PARTITIONS 256
@@ -94,6 +97,10 @@ struct partition {
 struct ctx {
 	struct minfo mi;
 	bool optional[NLV], mb_optional;
+	/* each class's group and what its kubernetes options deny (RDT_POLICY_DENY_*) */
+	const char *group[MAX_CLASSES];
+	unsigned int deny[MAX_CLASSES];
+	unsigned int nclasses;
 	char err[ERRLEN];
 };
 
@@ -757,13 +764,15 @@ static int cat_line(struct ctx *c, const struct cat *cls, const struct cat *part
 }
 
 /*
- * The root class: "system/default", its alias "", and "DEFAULT", the name
- * goresctrl's documentation and older releases give it. It is our default
- * group.
+ * The root class: "system/default" and its one alias "" (goresctrl's
+ * isRootClass), our default group. "DEFAULT", its name in goresctrl's
+ * releases of 2021, is an ordinary class there now, and so it is here: a
+ * group named DEFAULT, which the hook finds and `save --format goresctrl`
+ * writes back under that name.
  */
 static bool root_class(const char *name)
 {
-	return !*name || !strcmp(name, "system/default") || !strcmp(name, "DEFAULT");
+	return !*name || !strcmp(name, "system/default");
 }
 
 /* A YAML null ("key:" with nothing after it, "~", "null"): an empty map to Go's decoder. */
@@ -772,6 +781,58 @@ static bool is_null(const struct rdt_ynode *n)
 	return n && n->kind == RDT_Y_SCALAR && n->plain &&
 	       (!*n->s || !strcmp(n->s, "~") || !strcmp(n->s, "null") || !strcmp(n->s, "Null") ||
 		!strcmp(n->s, "NULL"));
+}
+
+/*
+ * A boolean as Go's YAML reader (YAML 1.1) gives one to a bool field: a
+ * plain true/false, yes/no, on/off, y/n; absent or null is false. Anything
+ * else (a quoted "true" is a string) Go's decoder refuses, and so do we.
+ */
+static int read_bool(struct ctx *c, const struct rdt_ynode *n, const char *where, bool *out)
+{
+	static const char *const t[] = { "true", "True", "TRUE", "yes", "Yes", "YES", "on", "On",
+					 "ON", "y", "Y" };
+	static const char *const f[] = { "false", "False", "FALSE", "no", "No", "NO", "off", "Off",
+					 "OFF", "n", "N" };
+	size_t i;
+
+	*out = false;
+	if (!n || is_null(n))
+		return 0;
+	for (i = 0; n->kind == RDT_Y_SCALAR && n->plain && i < sizeof(t) / sizeof(t[0]); i++) {
+		if (!strcmp(n->s, t[i]))
+			return *out = true, 0;
+		if (!strcmp(n->s, f[i]))
+			return 0;
+	}
+	return gr_fail(c, -EINVAL, "%s: not a boolean (line %u): true or false", where, n->line);
+}
+
+/* A class's kubernetes: {denyPodAnnotation, denyContainerAnnotation}, as RDT_POLICY_DENY_*. */
+static int read_kubernetes(struct ctx *c, const char *name, const struct rdt_ynode *cn,
+			   unsigned int *deny)
+{
+	const struct rdt_ynode *k = rdt_yaml_get(cn, "kubernetes");
+	char w[ERRLEN / 2];
+	bool pod, ctr;
+	int ret;
+
+	*deny = 0;
+	if (!k || is_null(k))
+		return 0;
+	if (k->kind != RDT_Y_MAP)
+		return gr_fail(c, -EINVAL, "class %s, kubernetes: not a map (line %u)", name,
+			       k->line);
+	snprintf(w, sizeof(w), "class %s, kubernetes.denyPodAnnotation", name);
+	ret = read_bool(c, rdt_yaml_get(k, "denyPodAnnotation"), w, &pod);
+	if (ret)
+		return ret;
+	snprintf(w, sizeof(w), "class %s, kubernetes.denyContainerAnnotation", name);
+	ret = read_bool(c, rdt_yaml_get(k, "denyContainerAnnotation"), w, &ctr);
+	if (ret)
+		return ret;
+	*deny = (pod ? RDT_POLICY_DENY_POD : 0) | (ctr ? RDT_POLICY_DENY_CONTAINER : 0);
+	return 0;
 }
 
 static void mb_line(struct ctx *c, const struct mb *cls, const struct mb *part, FILE *f)
@@ -828,7 +889,11 @@ static int emit_class(struct ctx *c, const char *name, const struct rdt_ynode *c
 				   "specifies one", p->name, name);
 	}
 	if (!ret)
+		ret = read_kubernetes(c, name, cn, &c->deny[c->nclasses]);
+	if (!ret) {
+		c->group[c->nclasses++] = root ? "default" : name;
 		fprintf(f, "\ngroup %s\t# partition %s\n", root ? "default" : name, p->name);
+	}
 	for (lv = 0; !ret && lv < NLV; lv++) {
 		if (!c->mi.cat[lv]) {
 			if (cat[lv].set && !c->optional[lv])
@@ -1000,59 +1065,103 @@ out:
 	return ret;
 }
 
-RDTALLOC_API int rdtalloc_goresctrl_config(rdtalloc_t *r, const char *yaml, size_t len, char *buf,
-					   size_t buflen)
+/* The YAML read, before the state is locked (a big file stalls no writer); *c to free. */
+static int load(rdtalloc_t *r, const char *yaml, size_t len, struct rdt_ynode **root,
+		struct ctx **c)
 {
-	struct rdt_ynode *root = NULL;
-	struct ctx *c;
-	char *text = NULL, yerr[256];
-	size_t tlen = 0;
+	char yerr[256];
+	int ret;
+
+	rdt_clear_err(r);
+	*c = NULL;
+	ret = rdt_yaml_load(yaml ? yaml : "", len, root, yerr, sizeof(yerr));
+	if (ret)
+		return rdt_fail(r, ret, "goresctrl configuration: %s", yerr);
+	*c = calloc(1, sizeof(**c));
+	if (!*c) {
+		rdt_yaml_free(*root);
+		*root = NULL;
+		return rdt_fail(r, -ENOMEM, "out of memory");
+	}
+	return 0;
+}
+
+/* Inside a call: the configuration text for this machine (*text malloc'd), or -errno. */
+static int resolve(rdtalloc_t *r, struct ctx *c, const struct rdt_ynode *root, char **text,
+		   size_t *tlen)
+{
 	FILE *f;
 	int ret;
 
-	if (!r || (!yaml && len) || (!buf && buflen))
-		return -EINVAL;
-	/* the YAML is read before the state is locked: a big file stalls no writer */
-	rdt_clear_err(r);
-	ret = rdt_yaml_load(yaml ? yaml : "", len, &root, yerr, sizeof(yerr));
-	if (ret)
-		return rdt_fail(r, ret, "goresctrl configuration: %s", yerr);
-	c = calloc(1, sizeof(*c));
-	if (!c) {
-		rdt_yaml_free(root);
-		return rdt_fail(r, -ENOMEM, "out of memory");
-	}
-	ret = rdt_core_begin(r, false);
-	if (ret) {
-		rdt_yaml_free(root);
-		free(c);
-		return ret;
-	}
+	*text = NULL;
 	machine_info(r, &c->mi);
-	f = open_memstream(&text, &tlen);
-	if (!f) {
-		ret = rdt_fail(r, -ENOMEM, "out of memory");
-		goto out;
-	}
+	f = open_memstream(text, tlen);
+	if (!f)
+		return rdt_fail(r, -ENOMEM, "out of memory");
 	fprintf(f, "# from a goresctrl configuration: a group per class\n");
 	ret = convert(c, root, f);
 	if (fclose(f) && !ret)
 		ret = -ENOMEM;
-	if (ret) {
-		ret = rdt_fail(r, ret, "goresctrl configuration: %s", c->err[0] ? c->err :
-			       "out of memory");
+	if (ret)
+		return rdt_fail(r, ret, "goresctrl configuration: %s", c->err[0] ? c->err :
+				"out of memory");
+	if (*tlen > INT32_MAX)
+		return rdt_fail(r, -E2BIG, "goresctrl configuration: the result is too long");
+	return 0;
+}
+
+/*
+ * One call: the file resolved, and then either its text into buf (apply
+ * false: returns its length) or applied as rdtalloc_apply_config_report
+ * does, with its classes' policy recorded: all or nothing.
+ */
+static int goresctrl_call(rdtalloc_t *r, const char *yaml, size_t len, bool apply,
+			  unsigned int flags, char *buf, size_t buflen, size_t *report_len)
+{
+	bool write = apply && !(flags & RDTALLOC_APPLY_DRY_RUN);
+	struct rdt_ynode *root = NULL;
+	struct ctx *c;
+	char *text = NULL;
+	size_t tlen = 0;
+	int ret, changed;
+
+	if (!r || (!yaml && len) || (!buf && buflen))
+		return -EINVAL;
+	ret = load(r, yaml, len, &root, &c);
+	if (ret)
+		return ret;
+	ret = rdt_core_begin(r, write);
+	if (ret)
 		goto out;
+	ret = resolve(r, c, root, &text, &tlen);
+	if (!ret && apply)
+		ret = rdt_apply_in_call(r, text, flags, buf, buflen, report_len);
+	else if (!ret)
+		ret = buflen ? snprintf(buf, buflen, "%s", text) : (int)tlen;
+	if (ret >= 0 && write) {
+		changed = rdt_policy_replace(r->st, c->group, c->deny, c->nclasses);
+		if (changed < 0)
+			ret = rdt_fail(r, changed, "out of memory");
+		else if (changed)
+			r->dirty = true;
 	}
-	if (tlen > INT32_MAX) {
-		ret = rdt_fail(r, -E2BIG, "goresctrl configuration: the result is too long");
-		goto out;
-	}
-	if (buflen)
-		snprintf(buf, buflen, "%s", text);
-	ret = (int)tlen;
+	ret = rdt_core_end(r, write, ret);
 out:
 	free(text);
 	rdt_yaml_free(root);
 	free(c);
-	return rdt_core_end(r, false, ret);
+	return ret;
+}
+
+RDTALLOC_API int rdtalloc_goresctrl_config(rdtalloc_t *r, const char *yaml, size_t len, char *buf,
+					   size_t buflen)
+{
+	return goresctrl_call(r, yaml, len, false, 0, buf, buflen, NULL);
+}
+
+RDTALLOC_API int rdtalloc_goresctrl_apply(rdtalloc_t *r, const char *yaml, size_t len,
+					  unsigned int flags, char *report, size_t rlen,
+					  size_t *report_len)
+{
+	return goresctrl_call(r, yaml, len, true, flags, report, rlen, report_len);
 }

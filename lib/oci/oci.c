@@ -18,6 +18,7 @@
 #include "config.h"
 #include "core.h"
 #include "errors.h"
+#include "goresctrl/policy.h"
 #include "json.h"
 #include "oci/oci.h"
 #include "tasks.h"
@@ -32,6 +33,7 @@ struct oci_in {
 	const char *group;		/* the annotations' values, or NULL */
 	const char *schema;
 	bool from_class;		/* the group is a CRI annotation's RDT class */
+	const char *root_class;		/* the default class the annotations gave, or NULL */
 	const char *key;		/* the annotation the group came from */
 	char class_key[256];		/* the pod's per-container key, when it was that */
 };
@@ -147,9 +149,11 @@ static int read_annotations(json_object *root, struct oci_in *in)
 	ret = ann_string(ann, RDTALLOC_OCI_GROUP_KEY, &in->group);
 	if (!ret && !in->group) {
 		ret = cri_class(ann, &in->group, &key, in->class_key, sizeof(in->class_key));
-		/* the default class: the container stays in the default group, nothing to do */
-		if (!ret && in->group && (!*in->group || !strcmp(in->group, "system/default")))
+		/* the default class: the container stays in the default group (its policy aside) */
+		if (!ret && in->group && (!*in->group || !strcmp(in->group, "system/default"))) {
+			in->root_class = in->group;
 			in->group = NULL;
+		}
 		in->from_class = in->group != NULL;
 	}
 	if (ret)
@@ -560,6 +564,58 @@ static struct rdt_oci_ctr *cgroup_heir(struct rdt_state *st, const struct rdt_oc
 	return NULL;
 }
 
+/*
+ * A class the goresctrl configuration reserved (its kubernetes options) is
+ * refused when it came from an annotation of the kind it denies, as
+ * goresctrl's ContainerClassFromAnnotations does: the container's own
+ * (io.kubernetes.cri.rdt-class) or the pod's (both pod keys). rdtalloc.group
+ * counts as the pod's: CRI-O passes a pod's annotations on to its
+ * containers, so a pod author can write it as well as the pod keys.
+ */
+static int class_allowed(rdtalloc_t *r, const struct oci_in *in, int g)
+{
+	bool pod = strcmp(in->key, RDTALLOC_OCI_CRI_CLASS_KEY) != 0;
+	unsigned int deny = rdt_policy_of(r->st, g);
+
+	if (!(deny & (pod ? RDT_POLICY_DENY_POD : RDT_POLICY_DENY_CONTAINER)))
+		return 0;
+	return rdt_fail(r, -EPERM, "container %s: RDT class '%s' is not allowed from %s "
+			"annotations (annotation %s%s): the goresctrl configuration applied gives "
+			"the class kubernetes.%s", in->id, in->group ? in->group : in->root_class,
+			pod ? "pod" : "container", in->key,
+			in->from_class || in->root_class ? "" : ", which a pod may carry",
+			pod ? "denyPodAnnotation" : "denyContainerAnnotation");
+}
+
+/*
+ * The default class from an annotation: nothing to place, but goresctrl
+ * refuses it too where the root class (the default group) denies that kind
+ * of annotation. Looked at read-only: no state is made for it.
+ */
+static int root_class_allowed(const struct rdtalloc_opts *opts, const struct oci_in *in)
+{
+	RDTALLOC_OPTS(rdtalloc_opts, o);
+	rdtalloc_t *r = NULL;
+	int ret;
+
+	/* the caller's options (as far as this library knows them), to look only */
+	if (opts && opts->sz >= sizeof(size_t))
+		memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
+	o.sz = sizeof(o);
+	o.flags |= RDTALLOC_F_READ_ONLY | RDTALLOC_F_NO_CREATE;
+	/* a size no options have: rdtalloc_open says so */
+	ret = rdtalloc_open(&r, opts && opts->sz < sizeof(size_t) ? opts : &o);
+	if (!ret) {
+		ret = rdt_core_begin(r, false);
+		if (!ret)
+			ret = rdt_core_end(r, false, class_allowed(r, in, 0));
+		if (ret)
+			rdt_fail(NULL, ret, "%s", rdtalloc_errmsg(r));
+	}
+	rdtalloc_close(r);
+	return ret;
+}
+
 static int place(rdtalloc_t *r, const struct oci_in *in, int *what)
 {
 	struct rdt_oci_ctr c = { 0 }, *old;
@@ -584,6 +640,11 @@ static int place(rdtalloc_t *r, const struct oci_in *in, int *what)
 				"%s); make the class's group (rdtctl apply --format goresctrl "
 				"FILE, the runtime's rdt_config_file)", in->id, in->group,
 				in->key);
+	if (g >= 0) {
+		ret = class_allowed(r, in, g);
+		if (ret)
+			return ret;
+	}
 	if (g < 0 && !in->schema)
 		return rdt_fail(r, -ENOENT, "container %s: no group '%s' (annotation %s); give "
 				"annotation %s with a schema to have it made", in->id, in->group,
@@ -724,6 +785,8 @@ RDTALLOC_API int rdtalloc_oci_hook(const struct rdtalloc_opts *opts, const char 
 	/* the stages that do nothing succeed whatever the runtime wrote */
 	if (!ret && sg != ST_NONE)
 		ret = parse_state(state, len, sg == ST_PLACE, &root, &in);
+	if (!ret && sg == ST_PLACE && in.root_class)
+		ret = root_class_allowed(opts, &in);
 	/* not ours: quickly, and without opening (or making) any state */
 	if (ret || sg == ST_NONE || !in.group)
 		goto out;

@@ -296,6 +296,12 @@ expect_err_has "it warns" "rdtctl: warning: L3 cache id 0: mask 0x7ff uses the s
 ok "apply again" apply "$TMP/shared.conf"
 expect_out "no change" "applied $TMP/shared.conf: 0 changes"
 if [ -z "$ERR" ]; then pass; else fail "a file that changes nothing warned: $ERR"; fi
+# the default group's every way (what reset gives it, in every saved file) is
+# no choice to warn of, on the applies that change something else
+printf 'group default\n\tschema L3:0=7ff;1=7ff\ngroup c\n\tschema L3:0=30;1=30\n' >"$TMP/dflt.conf"
+ok "apply with the default group's all-ones mask" apply "$TMP/dflt.conf"
+expect_out "it changed c" "$(printf 'create group c\nschema c L3:0=7ff;1=7ff MB:0=100;1=100 -> L3:0=030;1=030 MB:0=100;1=100\napplied %s: 2 changes' "$TMP/dflt.conf")"
+if [ -z "$ERR" ]; then pass; else fail "the default group's all-ones mask warned: $ERR"; fi
 # a new group without a schema starts where group create starts one: beside
 # the exclusive groups; a mode that fails names the line that caused it
 STATE=$TMP/place

@@ -29,8 +29,17 @@ if [ "$(id -u)" -eq 0 ] && [ ! -e /run/rdtalloc/sim/state.json ]; then
 	json "the default, said so" "[d['backend']['state'], d['backend']['state_from']]" \
 		'["/run/rdtalloc/sim/state.json", "the default for root and backend sim; --state-dir or $RDTALLOC_STATE_DIR for another"]'
 fi
+# no state: no id (the one of the state shown for the look is not the one it gets)
+run info
+expect_out_has "no id before the state is made" \
+	"state:    no id yet (chosen when the state is made, by the first change)"
+run -j info
+json "-j: state_id null before the state is made" "d['backend']['state_id']" "null"
 ok "the first change makes the state" group create first
 if [ -f "$STATE/state.json" ]; then pass; else fail "no state after a change"; fi
+run -j info
+json "the id the state was made with" "d['backend']['state_id']" \
+	"$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["id"])' "$STATE/state.json")"
 ok "group remove first" group remove first
 # a state file cut short: what is wrong, where, and what to do - not json-c's "continue"
 cp "$STATE/state.json" "$TMP/state.keep"

@@ -158,6 +158,37 @@ scenario()
 	if [ ! -e "$TMP/none-$LAYOUT/state.json" ]; then pass; else
 		fail "$LAYOUT: a container without the annotation made a state"; fi
 
+	# a class its goresctrl configuration reserved: not from the pod's annotation
+	cat >"$TMP/gold.yaml" <<'YAML'
+partitions:
+  p:
+    l3Allocation: "100%"
+    classes:
+      gold:
+        kubernetes:
+          denyPodAnnotation: true
+YAML
+	rc apply --format goresctrl "$TMP/gold.yaml"
+	expect_rc 0 "$LAYOUT: a goresctrl file with gold reserved"
+	SUM=$(sha256sum "$ST/state.json")
+	bundle "$B/pod" '{"rdt.resources.beta.kubernetes.io/pod": "gold"}' "$BUSY" --backend sim \
+		--machine "$MACHINE" --state-dir "$ST"
+	run_ctr "pod-$LAYOUT" "$B/pod"
+	if [ $RUNC_RC -ne 0 ]; then pass; else fail "$LAYOUT: runc ran a pod's reserved class"; fi
+	if grep -q "container pod-$LAYOUT: RDT class 'gold' is not allowed from pod annotations (annotation rdt.resources.beta.kubernetes.io/pod)" "$TMP/runc.err"; then pass; else
+		fail "$LAYOUT: no message for a reserved class: $(cat "$TMP/runc.err")"; fi
+	if [ "$(sha256sum "$ST/state.json")" = "$SUM" ]; then pass; else
+		fail "$LAYOUT: a refused container changed the state"; fi
+	bundle "$B/ctr" '{"io.kubernetes.cri.rdt-class": "gold"}' "$BUSY" --backend sim \
+		--machine "$MACHINE" --state-dir "$ST"
+	run_ctr "ctr-$LAYOUT" "$B/ctr"
+	if [ $RUNC_RC -eq 0 ]; then pass; else
+		fail "$LAYOUT: runc run, the container's own class: $(cat "$TMP/runc.err")"; fi
+	rc task show gold
+	expect_out "$LAYOUT: the container's class took it to gold" "$PID"
+	del_ctr "ctr-$LAYOUT"
+	rc group remove gold
+
 	# bad annotations: runc run fails with our message, nothing changes
 	SUM=$(sha256sum "$ST/state.json")
 	bundle "$B/bad" '{"rdtalloc.group": "nosuch"}' "$BUSY" --backend sim --machine "$MACHINE" \

@@ -109,6 +109,61 @@ expect_out_has "--state-dir wins over RDTALLOC_STATE_DIR" "fromenv"
 if [ -e "$TMP/nowhere" ]; then fail "RDTALLOC_STATE_DIR used although --state-dir was given"
 else pass; fi
 
+# COMMAND --help for every command and subcommand of the tables (read from
+# the "one of:" lists, so a new one is covered): exit 0, nothing on stderr,
+# and its entry of the command list - the object's, naming the verb
+snapshot "$TMP/before-help"
+help_of()
+{
+	run "$@" --help </dev/null
+	expect_rc 0 "rdtctl $* --help"
+	if [ -n "$ERR" ]; then fail "rdtctl $* --help: stderr not empty"; else pass; fi
+	[ "$1" = help ] && { expect_out_has "help --help" "Usage: rdtctl [OPTIONS] COMMAND [ARGS]"; return; }
+	if printf '%s\n' "$OUT" | grep -q "^  $1 " &&
+	   { [ $# -eq 1 ] || [ "$2" = help ] ||
+	     printf '%s\n' "$OUT" | grep -Eq "(^| |\|)$2( |\||$)"; }; then pass; else
+		fail "rdtctl $* --help: not its synopsis"; fi
+}
+for obj in $(echo "$OBJS" | tr -d ,); do
+	help_of "$obj"
+	run "$obj" --zzzq </dev/null
+	verbs=$(printf '%s\n' "$ERR" | sed -n "s/^rdtctl: unknown command '$obj --zzzq' (one of: \(.*\))\$/\1/p")
+	for verb in $(echo "$verbs" | tr -d ,); do
+		help_of "$obj" "$verb"
+	done
+done
+# --help among a verb's flags, and the subcommands that are no table's
+help_of control run --count 3
+help_of group create a
+help_of agent status
+run group list -h
+expect_rc 0 "-h after the command words"
+unchanged "--help changes nothing" "$TMP/before-help"
+
+# bash completion (cli/rdtctl.bash, without the bash-completion package): what
+# it offers after the words given, the last one being the word completed
+complete_words()
+{
+	bash -c '. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _rdtctl
+		printf "%s\n" "${COMPREPLY[@]}"' complete "$(dirname "$0")/../../cli/rdtctl.bash" \
+		"$RDTCTL" --backend sim --state-dir "$STATE" --machine "$MACHINE" "$@" 2>&1
+}
+c=$(complete_words save --format "")
+if [ "$c" = "$(printf 'rdtalloc\ngoresctrl')" ]; then pass; else
+	fail "completion of save --format: '$c'"; fi
+c=$(complete_words apply x.yaml --format g)
+if [ "$c" = goresctrl ]; then pass; else fail "completion of apply --format g: '$c'"; fi
+c=$(complete_words monitor --format "")
+if [ "$c" = "$(printf 'table\ncsv\nprometheus')" ]; then pass; else
+	fail "completion of monitor --format: '$c'"; fi
+groups=$(rdt group list)
+c=$(complete_words control set "")
+if [ -n "$groups" ] && [ "$c" = "$groups" ]; then pass; else
+	fail "completion of control set: the groups, not '$c'"; fi
+c=$(complete_words control set p1 --exclusive "")
+if [ -n "$groups" ] && [ "$c" = "$groups" ]; then pass; else
+	fail "completion of control set --exclusive: the groups, not '$c'"; fi
+
 # an operation that fails is exit 1, not 2
 failure "apply of a missing file" "cannot open configuration $TMP/none.conf: No such file or directory" \
 	apply "$TMP/none.conf"

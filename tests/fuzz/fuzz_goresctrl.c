@@ -4,7 +4,9 @@
  * reader of lib/goresctrl/yaml.c and goresctrl's rules). Any input must
  * either be refused with a message, or resolve into configuration text that
  * the library takes whole (a dry run of it succeeds): what a goresctrl file
- * resolves to is always applicable on the machine it was resolved for.
+ * resolves to is always applicable on the machine it was resolved for, and
+ * rdtalloc_goresctrl_apply (resolved, applied and the classes' kubernetes
+ * options read, in one call) makes the same changes.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -44,6 +46,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if ((size_t)n >= sizeof(out))
 		return 0;	/* a long result: its dry run is too slow to fuzz */
 	CHECK(strlen(out) == (size_t)n);
-	CHECK(rdtalloc_apply_config(r, out, RDTALLOC_APPLY_DRY_RUN) >= 0);
+	n = rdtalloc_apply_config(r, out, RDTALLOC_APPLY_DRY_RUN);
+	CHECK(n >= 0);
+	/* resolved and applied in one call (with the classes' policy): the same changes */
+	CHECK(rdtalloc_goresctrl_apply(r, (const char *)data, size, RDTALLOC_APPLY_DRY_RUN, NULL, 0,
+				       NULL) == n);
 	return 0;
 }

@@ -168,6 +168,49 @@ static void optional_resources(void **state)
 	rdtalloc_close(r);
 }
 
+/*
+ * A class's kubernetes options: read as Go's YAML reader reads a bool,
+ * recorded for its group by rdtalloc_goresctrl_apply (not by a dry run,
+ * nor by rdtalloc_goresctrl_config), read back by rdtalloc_goresctrl_policy,
+ * replaced by the next file's. DEFAULT is a class of its own.
+ */
+static void kubernetes_options(void **state)
+{
+	static const char yaml[] =
+		"partitions:\n  p:\n    l3Allocation: \"100%\"\n    classes:\n"
+		"      gold:\n        kubernetes:\n          denyPodAnnotation: true\n"
+		"          denyContainerAnnotation: On\n"
+		"      DEFAULT:\n        kubernetes: {denyContainerAnnotation: yes}\n"
+		"      silver:\n        kubernetes:\n"
+		"      system/default:\n        kubernetes: {denyPodAnnotation: y}\n";
+	rdtalloc_t *r = tu_eph(MG);
+
+	assert_non_null(strstr(conv(r, yaml), "group DEFAULT\t# partition p\n"));
+	assert_int_equal(rdtalloc_goresctrl_apply(r, yaml, strlen(yaml), RDTALLOC_APPLY_DRY_RUN,
+						  NULL, 0, NULL), 3);
+	assert_int_equal(rdtalloc_goresctrl_policy(r, "default"), 0);
+	assert_int_equal(rdtalloc_goresctrl_apply(r, yaml, strlen(yaml), 0, NULL, 0, NULL), 3);
+	assert_int_equal(rdtalloc_goresctrl_policy(r, "gold"),
+			 RDTALLOC_GORESCTRL_DENY_POD | RDTALLOC_GORESCTRL_DENY_CONTAINER);
+	assert_int_equal(rdtalloc_goresctrl_policy(r, "DEFAULT"),
+			 RDTALLOC_GORESCTRL_DENY_CONTAINER);
+	assert_int_equal(rdtalloc_goresctrl_policy(r, "silver"), 0);
+	assert_int_equal(rdtalloc_goresctrl_policy(r, "default"), RDTALLOC_GORESCTRL_DENY_POD);
+	assert_int_equal(rdtalloc_goresctrl_policy(r, "nosuch"), -ENOENT);
+	/* the next file's options replace these */
+	assert_int_equal(rdtalloc_goresctrl_apply(r, "partitions:\n  p:\n    classes:\n"
+						  "      gold:\n", 42, 0, NULL, 0, NULL), 0);
+	assert_int_equal(rdtalloc_goresctrl_policy(r, "gold"), 0);
+	assert_int_equal(rdtalloc_goresctrl_policy(r, "default"), 0);
+	/* what Go's decoder refuses; a refused file changes nothing */
+	refused(r, "partitions:\n  p:\n    classes:\n      gold:\n        kubernetes: [1]\n",
+		-EINVAL, "goresctrl configuration: class gold, kubernetes: not a map (line 5)");
+	refused(r, "partitions:\n  p:\n    classes:\n      gold:\n        kubernetes:\n"
+		"          denyContainerAnnotation: 1\n", -EINVAL, "goresctrl configuration: class "
+		"gold, kubernetes.denyContainerAnnotation: not a boolean (line 6): true or false");
+	rdtalloc_close(r);
+}
+
 static void refusals(void **state)
 {
 	rdtalloc_t *r = tu_eph(MG);
@@ -253,6 +296,7 @@ int main(void)
 		cmocka_unit_test(cdp_code_and_data),
 		cmocka_unit_test(optional_resources),
 		cmocka_unit_test(refusals),
+		cmocka_unit_test(kubernetes_options),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

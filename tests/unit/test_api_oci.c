@@ -113,6 +113,24 @@ static void input_checks(void **state)
 			 (int)(strstr(js, "\\u0000") - js));
 		refused("createRuntime", js, -EINVAL, want);
 	}
+	/*
+	 * json-c reads comments and single-quoted strings, JSON has neither: a double
+	 * quote in one would hide a \u0000 from the guard (this placed the container)
+	 */
+	refused("createRuntime", "{\"ociVersion\": \"1\", \"id\": \"a\", \"pid\": 1, /* \" */ "
+		"\"annotations\":{\"rdtalloc.group\":\"gold\\u0000evil\"}}", -EINVAL,
+		"container state: not one JSON document (a slash outside a string (JSON has no "
+		"comments), at byte 41)");
+	refused("createRuntime", "{\"ociVersion\": \"1\", \"id\": \"a\" // \"\n}", -EINVAL,
+		"container state: not one JSON document (a slash outside a string (JSON has no "
+		"comments), at byte 30)");
+	refused("createRuntime", "{\"ociVersion\": \"1\", \"id\": \"a\", 'x\"': 1, "
+		"\"annotations\":{\"rdtalloc.group\":\"gold\\u0000evil\"}}", -EINVAL,
+		"container state: not one JSON document (a single quote outside a string (JSON "
+		"has no single-quoted strings), at byte 31)");
+	/* inside a string they are characters like any other */
+	refused("createRuntime", "{\"ociVersion\": \"1\", \"id\": \"a/'b\"}", -EINVAL,
+		"container state: id \"a/'b\": 1 to 256 of A-Z a-z 0-9 _ + . -");
 	/* an escaped backslash before "u0000" is six characters, not a NUL */
 	refused("createRuntime", "{\"ociVersion\": \"1\", \"id\": \"a\\\\u0000\"}", -EINVAL,
 		"container state: id \"a\\u0000\": 1 to 256 of A-Z a-z 0-9 _ + . -");
@@ -274,6 +292,120 @@ static void cri_classes(void **state)
 		"name (1 to 63 of A-Z a-z 0-9 _ . -, not starting with '.', not default)");
 }
 
+/* The child's group. */
+static void group_of_child(char *name, size_t len)
+{
+	rdtalloc_t *r = open_dir();
+
+	assert_ok(r, rdtalloc_task_group(r, child, name, len));
+	rdtalloc_close(r);
+}
+
+/* Container id with annotations ann placed in group, then stopped. */
+static void placed_in(const char *id, const char *ann, const char *group)
+{
+	char name[64];
+	int what;
+
+	assert_int_equal(hook("createRuntime", state_of(id, ann), &what), 0);
+	group_of_child(name, sizeof(name));
+	assert_string_equal(name, group);
+	assert_int_equal(hook("poststop", state_of(id, ""), &what), 0);
+}
+
+/*
+ * goresctrl's kubernetes: {denyPodAnnotation, denyContainerAnnotation} of a
+ * class, recorded when its configuration is applied: the hook refuses the
+ * class from an annotation of the kind denied (rdtalloc.group counts as the
+ * pod's), changing nothing, and takes it from the other kind. A file applied
+ * again without the options lifts them.
+ */
+static void class_policy(void **state)
+{
+	static const char yaml[] =
+		"partitions:\n"
+		"  p:\n"
+		"    l3Allocation: \"100%\"\n"
+		"    classes:\n"
+		"      gold:\n"
+		"        l3Allocation: \"50%\"\n"
+		"        kubernetes:\n"
+		"          denyPodAnnotation: true\n"
+		"      silver:\n"
+		"        kubernetes: {denyContainerAnnotation: yes, denyPodAnnotation: false}\n"
+		"      bronze:\n"
+		"      system/default:\n"
+		"        kubernetes:\n"
+		"          denyPodAnnotation: true\n";
+	static const char open_yaml[] =
+		"partitions:\n  p:\n    l3Allocation: \"100%\"\n    classes:\n"
+		"      gold:\n        l3Allocation: \"50%\"\n      silver:\n      bronze:\n";
+	rdtalloc_t *r = open_dir();
+	char name[64], rep[512], want[128];
+	int what;
+
+	/*
+	 * gold, silver and bronze are cri_classes' groups: gold's schema changes, and the
+	 * child its last container left bound in gold goes (a group's tasks are the file's)
+	 */
+	assert_int_equal(rdtalloc_goresctrl_apply(r, yaml, strlen(yaml), 0, rep, sizeof(rep),
+						  NULL), 2);
+	snprintf(want, sizeof(want), "schema gold L3:0=fffff;1=fffff -> L3:0=003ff;1=003ff\n"
+		 "task %d -> default\n", (int)child);
+	assert_string_equal(rep, want);
+	rdtalloc_close(r);
+	refused("createRuntime", state_of("k1", "\"rdt.resources.beta.kubernetes.io/pod\": "
+						"\"gold\""), -EPERM,
+		"container k1: RDT class 'gold' is not allowed from pod annotations (annotation "
+		"rdt.resources.beta.kubernetes.io/pod): the goresctrl configuration applied gives "
+		"the class kubernetes.denyPodAnnotation");
+	refused("createRuntime", state_of("k2", "\"io.kubernetes.cri.container-name\": \"app\", "
+		"\"rdt.resources.beta.kubernetes.io/container.app\": \"gold\""), -EPERM,
+		"container k2: RDT class 'gold' is not allowed from pod annotations (annotation "
+		"rdt.resources.beta.kubernetes.io/container.app): the goresctrl configuration "
+		"applied gives the class kubernetes.denyPodAnnotation");
+	refused("createRuntime", state_of("k3", "\"rdtalloc.group\": \"gold\""), -EPERM,
+		"container k3: RDT class 'gold' is not allowed from pod annotations (annotation "
+		"rdtalloc.group, which a pod may carry): the goresctrl configuration applied gives "
+		"the class kubernetes.denyPodAnnotation");
+	refused("createRuntime", state_of("k4", "\"io.kubernetes.cri.rdt-class\": \"silver\""),
+		-EPERM, "container k4: RDT class 'silver' is not allowed from container "
+		"annotations (annotation io.kubernetes.cri.rdt-class): the goresctrl "
+		"configuration applied gives the class kubernetes.denyContainerAnnotation");
+	/* the default class: nothing to place, but refused as the others are */
+	refused("createRuntime", state_of("k8", "\"rdt.resources.beta.kubernetes.io/pod\": "
+						"\"system/default\""), -EPERM,
+		"container k8: RDT class 'system/default' is not allowed from pod annotations "
+		"(annotation rdt.resources.beta.kubernetes.io/pod): the goresctrl configuration "
+		"applied gives the class kubernetes.denyPodAnnotation");
+	assert_int_equal(hook("createRuntime", state_of("k9", "\"io.kubernetes.cri.rdt-class\": "
+							"\"\""), &what), 0);
+	assert_int_equal(what, RDTALLOC_OCI_IGNORED);
+	/* refused: nothing changed, no record */
+	group_of_child(name, sizeof(name));
+	assert_string_equal(name, "default");
+	/* the kind not denied */
+	placed_in("k5", "\"io.kubernetes.cri.rdt-class\": \"gold\"", "gold");
+	placed_in("k6", "\"rdt.resources.beta.kubernetes.io/pod\": \"silver\"", "silver");
+	/* the same file without the options: no longer reserved (the change: k6's task) */
+	r = open_dir();
+	assert_int_equal(rdtalloc_goresctrl_apply(r, open_yaml, strlen(open_yaml), 0, NULL, 0,
+						  NULL), 1);
+	rdtalloc_close(r);
+	placed_in("k7", "\"rdt.resources.beta.kubernetes.io/pod\": \"gold\"", "gold");
+	assert_int_equal(hook("createRuntime", state_of("k10", "\"rdt.resources.beta.kubernetes.io/"
+							"pod\": \"system/default\""), &what), 0);
+	assert_int_equal(what, RDTALLOC_OCI_IGNORED);
+	/* a value Go's decoder would not read as a bool: refused, named */
+	r = open_dir();
+	assert_int_equal(rdtalloc_goresctrl_apply(r, "partitions:\n  p:\n    classes:\n      x:\n"
+		"        kubernetes:\n          denyPodAnnotation: \"true\"\n", 95, 0, NULL, 0,
+		NULL), -EINVAL);
+	assert_string_equal(rdtalloc_errmsg(r), "goresctrl configuration: class x, kubernetes."
+			    "denyPodAnnotation: not a boolean (line 6): true or false");
+	rdtalloc_close(r);
+}
+
 static void shared_made_group(void **state)
 {
 	const char *ann = "\"rdtalloc.group\": \"pod\", \"rdtalloc.schema\": \"L3:0=3\"";
@@ -306,6 +438,7 @@ int main(void)
 		cmocka_unit_test(existing_group_stays),
 		cmocka_unit_test(shared_made_group),
 		cmocka_unit_test(cri_classes),
+		cmocka_unit_test(class_policy),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

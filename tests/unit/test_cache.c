@@ -457,7 +457,9 @@ static void api_replay(void **state)
 	r = tu_eph(M2V);
 	assert_int_equal(rdtalloc_sim_replay(r, 1, 1, groups, traces, 0, &geo, out), -EINVAL);
 	assert_string_equal(rdtalloc_errmsg(r), "L3 cache id 1: 16777216 bytes are not 20 ways of "
-			    "whole 64-byte sets");
+			    "whole 64-byte sets, which the model needs; model the nearest size "
+			    "below that is: --machine 'topology=package:1 l3:1(size=16380KiB) "
+			    "core:1 pu:1;l3.cbm_len=20;l3.min_cbm_bits=1'");
 	assert_int_equal(rdtalloc_sim_replay(r, 7, 1, groups, traces, 0, &geo, out), -ENOENT);
 	assert_string_equal(rdtalloc_errmsg(r), "no L3 cache id 7 (rdtctl info)");
 	rdtalloc_close(r);
