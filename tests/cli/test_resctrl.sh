@@ -938,6 +938,19 @@ expect_file "names: and runtime-n's" "$MNT/runtime-n/schemata" "    L3:0=30000;1
 kill "$TN" 2>/dev/null
 wait "$TN" 2>/dev/null
 rmdir "$MNT/${P}x:y" "$MNT/runtime-n"
+# a class whose oldest group is removed keeps its control group and name (nothing is
+# renamed), until a remount names it after its oldest group again
+ok "names: c1" group create c1 --schema "L3:0=3;1=3"
+ok "names: c2 shares c1's" group create c2 --schema "L3:0=3;1=3"
+ok "names: c1 removed" group remove c1
+got=$(mine)
+if [ "$got" = "${P}c1 " ]; then pass; else fail "names: c2's class left '$got'"; fi
+umount_fs
+mount_fs
+ok "names: c2's class after a remount" sync
+got=$(mine)
+if [ "$got" = "${P}c2 " ]; then pass; else fail "names: after the remount '$got'"; fi
+ok "names: reset at last" reset
 umount_fs
 
 finish
