@@ -112,7 +112,7 @@ static void print_backend(json_object *o)
 		       "change)\n");
 	else if (*jget_str(o, "state_id"))
 		printf("state:    id %s (what it owns outside its file carries it: resctrl "
-		       "control groups rdtalloc-%s-N)\n", jget_str(o, "state_id"),
+		       "control groups rdtalloc-%s-GROUP)\n", jget_str(o, "state_id"),
 		       jget_str(o, "state_id"));
 	else
 		printf("state:    no id (made before ids: its resctrl control groups are "

@@ -186,7 +186,7 @@ RDTALLOC_API const char *rdtalloc_backend_reason(const rdtalloc_t *r);
 /*
  * The id of r's state (0.4): eight lowercase hex digits chosen when the
  * state was created, "" for a state made before ids. What the state owns
- * outside its file carries it (resctrl: the control groups rdtalloc-ID-N).
+ * outside its file carries it (resctrl: the control groups rdtalloc-ID-...).
  */
 RDTALLOC_API const char *rdtalloc_state_id(const rdtalloc_t *r);
 /*

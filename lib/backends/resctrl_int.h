@@ -6,13 +6,14 @@
  * The kernel gives one CLOSID per control group. Our groups share CLOSIDs
  * when their masks are equal, so here a *class* - the set of our groups
  * whose schemas are identical in every domain - is one control group that we
- * create, named rdtalloc-<n>; the default group is the root group. Control
- * groups we did not create are never written, moved or removed, and count
- * against the CLOSIDs.
+ * create, named rdtalloc-ID-<its oldest group> when made; the default group
+ * is the root group. Control groups we did not create are never written,
+ * moved or removed, and count against the CLOSIDs.
  *
  * Every write call is realised by comparing the kernel with the new state:
- * classes are matched to our directories (same schemata first, then the one
- * most of its groups were in), then mkdir, schemata, cpus_list and task moves
+ * classes are matched to our directories (the one named after the class's
+ * oldest group first, then the same schemata, then the one most of its
+ * groups were in), then mkdir, schemata, cpus_list and task moves
  * are done with an undo log, and directories no class holds are removed. A
  * failure undoes the earlier steps, so the kernel and the state file agree.
  *
@@ -73,10 +74,14 @@ struct rc_undo {
 struct rc_ctx {
 	char root[PATH_MAX];
 	/*
-	 * Our control groups are PREFIXN: rdtalloc-ID-N for a state with an id,
-	 * rdtalloc-N for one made before ids. Another state's are not ours.
+	 * Our control groups start with prefix: rdtalloc-ID- for a state with
+	 * an id (then a group's name, or a number an earlier version gave),
+	 * rdtalloc- for one made before ids (then only a number: rdtalloc-<n>,
+	 * as anything else there may be another state's). Another state's are
+	 * not ours.
 	 */
 	char prefix[32];
+	bool numbered;			/* a state made before ids: rdtalloc-<n> */
 	int lock_fd;			/* the root, flock'ed around every change; -1 */
 	int fail_group;			/* the group the last check refused, -1: none */
 	unsigned int lock_depth;
@@ -106,7 +111,7 @@ struct rc_ctx {
 /* One top-level control group of the kernel's. */
 struct rc_dir {
 	char name[64];
-	int n;				/* rdtalloc-<n>; -1: not ours */
+	bool ours;			/* named with our prefix (resctrl_view.c) */
 	uint64_t *key;			/* ours: its schemata in our key layout */
 	bool key_ok;
 	int cls;			/* the class it holds after the change; -1: none */
@@ -114,7 +119,7 @@ struct rc_dir {
 	bool created, remove;
 };
 
-/* A class: our groups (ascending seq) with one key. */
+/* A class: our groups (ascending seq) with one key; classes by their oldest group. */
 struct rc_class {
 	const uint64_t *key;
 	int *groups;
@@ -174,6 +179,11 @@ int rc_class_number(struct rdtalloc *r, const struct rc_view *v, int g, unsigned
 bool rc_created_any(const struct rc_view *v);
 void rc_describe_done(const struct rc_ctx *c, char *buf, size_t len);
 const char *rc_dir_name(const struct rc_view *v, int k);
+int rc_dir_name_for(const struct rc_ctx *c, const struct rdt_state *st, const struct rc_view *v,
+		    int k, char *name, size_t len);
+int rc_dir_named(const struct rc_view *v, const char *name);
+void rc_dir_name_try(const struct rc_ctx *c, const struct rdt_state *st, const struct rc_view *v,
+		     int k, unsigned int n, char *name, size_t len);
 int rc_dir_with_key(const struct rc_view *v, const uint64_t *key);
 int rc_drop_moved(struct rdtalloc *r, unsigned int *moved, char *where, size_t len);
 char *rc_format_schemata(const struct rdt_state *st, const uint64_t *key);

@@ -284,7 +284,7 @@ int rc_realise(struct rdtalloc *r, const struct rdt_state *before)
 		struct rc_dir *dir = &v.dirs[d];
 		bool same;
 
-		if (dir->n < 0 || dir->created || dir->was < 0)
+		if (!dir->ours || dir->created || dir->was < 0)
 			continue;
 		/* the same groups as before: its children stay where they are */
 		same = !dir->remove && bv.cls[dir->was].ngroups == v.cls[dir->cls].ngroups;

@@ -118,7 +118,7 @@ static void describe_drift(struct rdtalloc *r, char *buf, size_t len)
 		text = cpus = NULL;
 	}
 	for (d = 0; d < v.ndirs; d++)
-		stale += v.dirs[d].n > 0 && v.dirs[d].remove;
+		stale += v.dirs[d].ours && v.dirs[d].remove;
 	/* a MON group of ours removed (a monitoring tool's cleanup, an rmdir) */
 	if (ctx_of(r)->mon && (mons = calloc(v.ncls + 1, sizeof(*mons)))) {
 		for (k = 0; k <= v.ncls; k++)
@@ -188,6 +188,7 @@ int rc_open_ops(struct rdtalloc *r)
 
 	snprintf(c->prefix, sizeof(c->prefix), "%s%s%s", RC_PREFIX, r->st->id,
 		 r->st->id[0] ? "-" : "");
+	c->numbered = !r->st->id[0];
 	/* CDP is how resctrl was mounted: a new state has it as the kernel does */
 	for (res = 0, ret = 0; r->fresh && !ret && res < RDT_NRES; res++)
 		if (c->cdp[res] && !r->st->cdp[res] && rdt_set_cdp(r->st, res, true))
@@ -503,7 +504,7 @@ int rc_drift(struct rdtalloc *r, int (*cb)(const char *group, const char *what, 
 		}
 	}
 	for (d = 0; !ret && d < v.ndirs; d++) {
-		if (v.dirs[d].n > 0 && v.dirs[d].remove) {
+		if (v.dirs[d].ours && v.dirs[d].remove) {
 			snprintf(what, sizeof(what), "control group %s is ours but no group has its "
 				 "schemata: left over", v.dirs[d].name);
 			ret = cb("", what, arg);
@@ -621,7 +622,7 @@ static int find_listing(struct rdtalloc *r, const struct rc_view *v, pid_t tid, 
 
 		if (first < 0)
 			i = (int)d;
-		if (i < 0 || v->dirs[i].n < 0 || v->dirs[i].cls < 0)
+		if (i < 0 || !v->dirs[i].ours || v->dirs[i].cls < 0)
 			continue;
 		ret = rc_read_tasks(r, v->dirs[i].name, &tids, &n);
 		if (ret)
@@ -688,7 +689,7 @@ int rc_group_closid(struct rdtalloc *r, int g, unsigned int adom, unsigned int *
 	return ret;
 }
 
-/* One control group per class: its number, its masks in this domain, its groups. */
+/* One control group per class: its number, its masks in this domain, its groups; by number. */
 int rc_closids(struct rdtalloc *r, int res, int dom, struct rdtalloc_closid_info *out,
 		      size_t max)
 {
@@ -705,7 +706,7 @@ int rc_closids(struct rdtalloc *r, int res, int dom, struct rdtalloc_closid_info
 		if (k && v.cls[k - 1].dir < 0)
 			continue;	/* no control group: no CLOSID in the kernel (drift) */
 		if ((size_t)n < max) {
-			out[n].closid = k ? (unsigned int)v.dirs[v.cls[k - 1].dir].n : 0;
+			out[n].closid = k;	/* rc_class_number's */
 			out[n].mask = key[s * 2];
 			out[n].code_mask = r->st->cdp[res] ? key[s * 2 + 1] : key[s * 2];
 			out[n].refcount = k ? v.cls[k - 1].ngroups : 1;
@@ -713,15 +714,7 @@ int rc_closids(struct rdtalloc *r, int res, int dom, struct rdtalloc_closid_info
 		n++;
 	}
 	rc_view_free(&v);
-	/* ascending by number, as the other backends list CLOSIDs */
-	for (int a = 1; a < n && (size_t)a < max; a++)
-		for (int b = a; b > 0 && out[b].closid < out[b - 1].closid; b--) {
-			struct rdtalloc_closid_info t = out[b];
-
-			out[b] = out[b - 1];
-			out[b - 1] = t;
-		}
-	return n;
+	return n;	/* ascending by number, as the other backends list CLOSIDs */
 }
 
 int rc_sim_switch_allowed(struct rdtalloc *r)

@@ -22,17 +22,43 @@ int rc_class_in(const struct rdt_state *st, const struct rc_view *v,
 }
 
 /*
- * Choose a directory for every class: the one with its schemata already;
- * else the one most of its groups were in before (so their tasks and
- * children stay put); else any of ours no class wants; else a new one.
+ * A class keeps the directory named after its oldest group, the name a
+ * remount would give it (rc_dir_name_for), wherever that one is ours and
+ * free: so a name says whose it is, and stays so across a remount. It
+ * costs no CLOSID - every directory of ours is used before one is made -
+ * only, when a class's oldest group leaves it, the moves of the others'
+ * tasks rather than its own. A state made before ids is numbered: no name.
  */
-static void assign_dirs(const struct rdt_state *st, struct rc_view *v,
+static void keep_named(const struct rc_ctx *c, const struct rdt_state *st, struct rc_view *v)
+{
+	char name[sizeof(v->dirs[0].name)];
+	unsigned int k;
+	int d;
+
+	for (k = 0; !c->numbered && k < v->ncls; k++) {
+		rc_dir_name_try(c, st, v, (int)k, 1, name, sizeof(name));
+		d = rc_dir_named(v, name);
+		if (d >= 0 && v->dirs[d].ours && v->dirs[d].cls < 0) {
+			v->cls[k].dir = d;
+			v->dirs[d].cls = (int)k;
+		}
+	}
+}
+
+/*
+ * Choose a directory for every class: the one named after it (keep_named);
+ * else the one with its schemata already; else the one most of its groups
+ * were in before (so their tasks and children stay put); else any of ours
+ * no class wants; else a new one.
+ */
+static void assign_dirs(const struct rc_ctx *c, const struct rdt_state *st, struct rc_view *v,
 			const struct rdt_state *before, struct rc_view *bv)
 {
 	unsigned int k, i, d;
 
+	keep_named(c, st, v);
 	for (k = 0; k < v->ncls; k++) {
-		int hit = rc_dir_with_key(v, v->cls[k].key);
+		int hit = v->cls[k].dir >= 0 ? -1 : rc_dir_with_key(v, v->cls[k].key);
 
 		if (hit >= 0) {
 			v->cls[k].dir = hit;
@@ -48,7 +74,7 @@ static void assign_dirs(const struct rdt_state *st, struct rc_view *v,
 		for (d = 0; d < v->ndirs; d++) {
 			unsigned int votes = 0;
 
-			if (v->dirs[d].n < 0 || v->dirs[d].cls >= 0 || v->dirs[d].was < 0)
+			if (!v->dirs[d].ours || v->dirs[d].cls >= 0 || v->dirs[d].was < 0)
 				continue;
 			for (i = 0; i < v->cls[k].ngroups; i++) {
 				int g = v->cls[k].groups[i];
@@ -69,7 +95,7 @@ static void assign_dirs(const struct rdt_state *st, struct rc_view *v,
 	for (k = 0, d = 0; k < v->ncls; k++) {
 		if (v->cls[k].dir >= 0)
 			continue;
-		while (d < v->ndirs && (v->dirs[d].n < 0 || v->dirs[d].cls >= 0))
+		while (d < v->ndirs && (!v->dirs[d].ours || v->dirs[d].cls >= 0))
 			d++;
 		if (d == v->ndirs)
 			break;
@@ -77,7 +103,7 @@ static void assign_dirs(const struct rdt_state *st, struct rc_view *v,
 		v->dirs[d].cls = (int)k;
 	}
 	for (d = 0; d < v->ndirs; d++)
-		v->dirs[d].remove = v->dirs[d].n > 0 && v->dirs[d].cls < 0;
+		v->dirs[d].remove = v->dirs[d].ours && v->dirs[d].cls < 0;
 }
 
 /* Which class of the state before each of our directories held (by its schemata). */
@@ -86,7 +112,7 @@ static void mark_was(struct rc_view *v, const struct rc_view *bv)
 	unsigned int d, k;
 
 	for (d = 0; bv && d < v->ndirs; d++)
-		for (k = 0; v->dirs[d].n > 0 && v->dirs[d].key_ok && k < bv->ncls; k++)
+		for (k = 0; v->dirs[d].ours && v->dirs[d].key_ok && k < bv->ncls; k++)
 			if (!memcmp(v->dirs[d].key, bv->cls[k].key, v->nkey * sizeof(uint64_t))) {
 				v->dirs[d].was = (int)k;
 				break;
@@ -113,21 +139,14 @@ int rc_new_dir(struct rdtalloc *r, struct rc_view *v, int k)
 	struct rc_ctx *c = ctx_of(r);
 	struct rc_undo u = { .op = UNDO_RMDIR };
 	char path[PATH_MAX], status[256];
-	unsigned int i;
 	struct rc_dir *d;
-	int n;
 
-	for (n = 1; n <= RC_DIR_MAX; n++) {
-		for (i = 0; i < v->ndirs && v->dirs[i].n != n; i++)
-			;
-		if (i == v->ndirs)
-			break;
-	}
-	if (n > RC_DIR_MAX || v->ndirs == RC_DIR_MAX)
+	if (v->ndirs == RC_DIR_MAX)
 		return rdt_fail(r, -E2BIG, "resctrl: too many control groups");
 	d = &v->dirs[v->ndirs];
 	memset(d, 0, sizeof(*d));
-	snprintf(d->name, sizeof(d->name), "%s%d", c->prefix, n);
+	if (rc_dir_name_for(c, r->st, v, k, d->name, sizeof(d->name)))
+		return rdt_fail(r, -E2BIG, "resctrl: too many control groups");
 	rc_rel_path(c, d->name, "", path, sizeof(path));
 	if (mkdir(path, 0755)) {
 		int err = -errno;
@@ -150,7 +169,7 @@ int rc_new_dir(struct rdtalloc *r, struct rc_view *v, int k)
 		rmdir(path);
 		return rdt_fail(r, -ENOMEM, "out of memory");
 	}
-	d->n = n;
+	d->ours = true;
 	d->cls = k;
 	d->was = -1;
 	d->created = true;
@@ -298,7 +317,7 @@ static int check_foreign_cpus(struct rdtalloc *r, const struct rdt_state *st,
 		unsigned int n = 0;
 		char *text;
 
-		if (v->dirs[d].n > 0)
+		if (v->dirs[d].ours)
 			continue;
 		ret = rc_read_small(r, v->dirs[d].name, "cpus_list", &text);
 		if (ret)
@@ -370,7 +389,7 @@ static int check_foreign_exclusive(struct rdtalloc *r, const struct rdt_state *s
 	if (!theirs)
 		return rdt_fail(r, -ENOMEM, "out of memory");
 	for (d = 0; d < v->ndirs && !ret; d++) {
-		if (v->dirs[d].n > 0)
+		if (v->dirs[d].ours)
 			continue;
 		ret = rc_read_small(r, v->dirs[d].name, "mode", &text);
 		if (ret)
@@ -612,7 +631,7 @@ int rc_move_cgroups(struct rdtalloc *r, struct rc_view *v, const struct rdt_stat
 		ret = rdt_fail(r, -ENOMEM, "out of memory");
 	/* where the kernel has each task now, in our directories */
 	for (d = 0; !ret && d < v->ndirs; d++) {
-		if (v->dirs[d].n < 0 || v->dirs[d].remove)
+		if (!v->dirs[d].ours || v->dirs[d].remove)
 			continue;
 		ret = rc_read_tasks(r, v->dirs[d].name, &lists[d], &nl[d]);
 		if (!ret && nl[d])
@@ -699,7 +718,7 @@ void rc_names_not_ours(const struct rc_view *v, char *buf, size_t len)
 
 	buf[0] = '\0';
 	for (d = 0; d < v->ndirs && off < len; d++) {
-		if (v->dirs[d].n > 0)
+		if (v->dirs[d].ours)
 			continue;
 		if (k++ == 3) {
 			off += (size_t)snprintf(buf + off, len - off, ", ...");
@@ -753,7 +772,7 @@ int rc_write_modes(struct rdtalloc *r, struct rc_view *v, const struct rdt_state
 	 * widened onto its ways, as it is removed only at the end.
 	 */
 	for (unsigned int d = 0; !ret && !on && d < v->ndirs; d++)
-		if (v->dirs[d].n > 0 && v->dirs[d].remove)
+		if (v->dirs[d].ours && v->dirs[d].remove)
 			ret = rc_write_logged(r, v->dirs[d].name, "mode", "shareable\n", same_word);
 	return ret;
 }
@@ -782,7 +801,7 @@ int rc_plan(struct rdtalloc *r, const struct rdt_state *st, const struct rdt_sta
 	if (ret)
 		return ret;
 	mark_was(v, before ? bv : NULL);
-	assign_dirs(st, v, before, before ? bv : NULL);
+	assign_dirs(ctx_of(r), st, v, before, before ? bv : NULL);
 	ret = check_closids(r, v);
 	if (!ret)
 		ret = check_foreign_cpus(r, st, v);

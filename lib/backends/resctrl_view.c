@@ -461,21 +461,81 @@ void rc_unlock(struct rdtalloc *r)
 
 /* ---- The view: the kernel's directories and the state's classes ------------ */
 
-static bool is_ours(const struct rc_ctx *c, const char *name, int *n)
+/*
+ * Ours by name: our prefix, then a group's name as rc_dir_name_for() makes
+ * it ([A-Za-z0-9_.-], "+N" on a collision) - which covers the numbers an
+ * earlier version gave (rdtalloc-ID-<n>), adopted as they are. A state made
+ * before ids owns only rdtalloc-<n>: under the bare prefix anything else
+ * may be a state's with an id (rdtalloc-ID-...).
+ */
+static bool is_ours(const struct rc_ctx *c, const char *name)
 {
+	static const char chars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+				    "0123456789_.-+";
 	size_t plen = strlen(c->prefix);
 	const char *p = name + plen;
 	char *end;
 	long v;
 
-	if (!plen || strncmp(name, c->prefix, plen) || !isdigit((unsigned char)*p) ||
-	    (*p == '0' && p[1]))
+	if (!plen || strncmp(name, c->prefix, plen) || !*p)
+		return false;
+	if (!c->numbered)
+		return p[strspn(p, chars)] == '\0';
+	if (!isdigit((unsigned char)*p) || (*p == '0' && p[1]))
 		return false;
 	v = strtol(p, &end, 10);
-	if (*end || v < 1 || v > RC_DIR_MAX)
-		return false;
-	*n = (int)v;
-	return true;
+	return !*end && v >= 1 && v <= RC_DIR_MAX;
+}
+
+/* The control group called name in v; -1 when none. */
+int rc_dir_named(const struct rc_view *v, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < v->ndirs; i++)
+		if (!strcmp(v->dirs[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+/*
+ * The name of a new control group for class k of st: our prefix and the
+ * class's oldest group's name (cut to fit 63 bytes), so that a person can
+ * tell whose it is and a remount, which removes them all, makes the same
+ * names again from the same state (classes are made oldest first, so a
+ * collision goes the same way too). Taken already (a control group that
+ * kept the name of a group that left it, or two long names alike): "+2",
+ * "+3"... - '+' is no group name's, so no other group's name is taken. A
+ * state made before ids keeps rdtalloc-<n>, the smallest n free.
+ */
+int rc_dir_name_for(const struct rc_ctx *c, const struct rdt_state *st, const struct rc_view *v,
+		    int k, char *name, size_t len)
+{
+	unsigned int n;
+
+	for (n = 1; n <= RC_DIR_MAX + 1; n++) {
+		rc_dir_name_try(c, st, v, k, n, name, len);
+		if (rc_dir_named(v, name) < 0)
+			return 0;
+	}
+	return -E2BIG;
+}
+
+/* The n-th name rc_dir_name_for() tries for class k (1: the one a remount gives). */
+void rc_dir_name_try(const struct rc_ctx *c, const struct rdt_state *st, const struct rc_view *v,
+		     int k, unsigned int n, char *name, size_t len)
+{
+	const char *g = st->groups[v->cls[k].groups[0]].name;
+	size_t plen = strlen(c->prefix);
+	char sfx[16] = "";
+
+	if (c->numbered) {
+		snprintf(name, len, "%s%u", c->prefix, n);
+		return;
+	}
+	if (n > 1)
+		snprintf(sfx, sizeof(sfx), "+%u", n);
+	snprintf(name, len, "%s%.*s%s", c->prefix, (int)(len - 1 - plen - strlen(sfx)), g, sfx);
 }
 
 /* A top-level directory but info/ and the monitoring ones is a control group. */
@@ -539,8 +599,8 @@ int rc_list_dirs(struct rdtalloc *r, const struct rdt_state *st, struct rc_view 
 		d = &v->dirs[v->ndirs++];
 		memcpy(d->name, e->d_name, strlen(e->d_name) + 1);	/* length checked */
 		d->cls = d->was = -1;
-		if (!is_ours(c, d->name, &d->n)) {
-			d->n = -1;
+		d->ours = is_ours(c, d->name);
+		if (!d->ours) {
 			v->nforeign++;
 			continue;
 		}
@@ -563,6 +623,15 @@ int rc_list_dirs(struct rdtalloc *r, const struct rdt_state *st, struct rc_view 
 static const struct rdt_state *cmp_st;
 static size_t cmp_nkey;
 static const uint64_t *cmp_keys;
+
+/* Classes by their oldest group (rc_make_classes), so made and numbered in that order. */
+static int cmp_class_age(const void *a, const void *b)
+{
+	uint64_t x = cmp_st->groups[((const struct rc_class *)a)->groups[0]].seq;
+	uint64_t y = cmp_st->groups[((const struct rc_class *)b)->groups[0]].seq;
+
+	return (x > y) - (x < y);
+}
 
 static int cmp_group_key(const void *a, const void *b)
 {
@@ -631,11 +700,13 @@ int rc_make_classes(struct rdtalloc *r, const struct rdt_state *st, struct rc_vi
 			}
 		cmp_keys = v->keys;
 		k->dir = -1;
-		for (unsigned int a = 0; a < k->ngroups; a++)
-			v->cls_of[k->groups[a]] = (int)v->ncls;
 		v->ncls++;
 	}
 	free(order);
+	qsort(v->cls, v->ncls, sizeof(*v->cls), cmp_class_age);
+	for (i = 0; i < v->ncls; i++)
+		for (j = 0; j < v->cls[i].ngroups; j++)
+			v->cls_of[v->cls[i].groups[j]] = (int)i;
 	return 0;
 }
 
@@ -645,7 +716,7 @@ int rc_dir_with_key(const struct rc_view *v, const uint64_t *key)
 	unsigned int i;
 
 	for (i = 0; i < v->ndirs; i++)
-		if (v->dirs[i].n > 0 && v->dirs[i].key_ok && v->dirs[i].cls < 0 &&
+		if (v->dirs[i].ours && v->dirs[i].key_ok && v->dirs[i].cls < 0 &&
 		    !memcmp(v->dirs[i].key, key, v->nkey * sizeof(uint64_t)))
 			return (int)i;
 	return -1;
@@ -657,7 +728,7 @@ static int dir_drifted(const struct rc_view *v)
 	unsigned int i, k;
 
 	for (i = 0; i < v->ndirs; i++) {
-		if (v->dirs[i].n <= 0 || v->dirs[i].cls >= 0)
+		if (!v->dirs[i].ours || v->dirs[i].cls >= 0)
 			continue;
 		for (k = 0; v->dirs[i].key_ok && k < v->ncls; k++)
 			if (!memcmp(v->dirs[i].key, v->cls[k].key, v->nkey * sizeof(uint64_t)))
@@ -711,8 +782,10 @@ int rc_view_current(struct rdtalloc *r, struct rc_view *v)
 }
 
 /*
- * The class number the API reports for group g: n of rdtalloc-<n>, 0 for
- * the root; -ESTALE (said) when its control group is missing: drift.
+ * The class number the API reports for group g: 0 for the root, else its
+ * class's place among the classes by their oldest group (1 the oldest), a
+ * number the state alone decides, as the names; -ESTALE (said) when its
+ * control group is missing: drift.
  */
 int rc_class_number(struct rdtalloc *r, const struct rc_view *v, int g, unsigned int *n)
 {
@@ -722,7 +795,7 @@ int rc_class_number(struct rdtalloc *r, const struct rc_view *v, int g, unsigned
 		return rdt_fail(r, -ESTALE, "group %s: its control group is missing in %s (drift: "
 				"the next change, or the agent, makes it again)",
 				r->st->groups[g].name, ctx_of(r)->root);
-	*n = k < 0 ? 0 : (unsigned int)v->dirs[v->cls[k].dir].n;
+	*n = k < 0 ? 0 : (unsigned int)k + 1;
 	return 0;
 }
 

@@ -151,7 +151,7 @@ struct rdt_state {
 	const struct rdt_machine *m;	/* not owned */
 	/*
 	 * Names what this state owns outside its file, where the owner must be
-	 * told from other states' (resctrl control groups: rdtalloc-ID-N).
+	 * told from other states' (resctrl control groups: rdtalloc-ID-...).
 	 */
 	char id[RDT_STATE_ID_LEN + 1];
 	enum rdt_precedence precedence;	/* fixed when the state is created */

@@ -323,10 +323,10 @@ if [ -n "$FS" ] && [ -x "$FS" ] && [ -c /dev/fuse ]; then
 	A=$P
 	rc group create rt --schema 'L3:0=f'
 	expect_rc 0 "resctrl: group rt"
-	# our control group: rdtalloc-ID-1, ID the state's
+	# our control group: rdtalloc-ID-rt, ID the state's, rt its group's name
 	rc -j info
 	RG=rdtalloc-$(printf '%s' "$OUT" |
-		python3 -c 'import json, sys; print(json.load(sys.stdin)["backend"]["state_id"])')-1
+		python3 -c 'import json, sys; print(json.load(sys.stdin)["backend"]["state_id"])')-rt
 	rc cgroup bind rt "$NAME"
 	expect_rc 0 "resctrl: cgroup bind"
 	if [ "$(lists "$RG")" = "$A" ]; then pass; else

@@ -2,7 +2,7 @@
 # test_resctrl: rdtctl on the resctrl backend, against the resctrl emulator
 # (rdtalloc-resctrlfs, a FUSE filesystem; $RDTALLOC_TEST_RESCTRLFS names it).
 # What is checked is what the kernel would hold: one control group per
-# distinct schema (rdtalloc-<n>), whatever the number of our groups; groups
+# distinct schema (rdtalloc-ID-GROUP), whatever the number of our groups; groups
 # split and merged with their tasks; control groups not ours never touched;
 # no free CLOSID as a named error that changes nothing; the kernel's own
 # refusals quoted; the kernel brought back to the state at open.
@@ -102,7 +102,7 @@ case $ID in
 esac
 P=rdtalloc-$ID-
 ok "info: the id" info
-expect_out_has "info: the id" "state:    id $ID (what it owns outside its file carries it: resctrl control groups rdtalloc-$ID-N)"
+expect_out_has "info: the id" "state:    id $ID (what it owns outside its file carries it: resctrl control groups rdtalloc-$ID-GROUP)"
 ok "info" info
 expect_out_has "info: backend" "backend:  resctrl (backend 'resctrl' requested by the caller; resctrl at $MNT: CLOSIDs in use: the root, 0 groups of ours, 0 not ours; 15 free of 16)"
 expect_out_has "info: rule" "rule:     precedence=task (a task of a non-default group runs with its group's allocation on every CPU; other tasks with the CPU's group's)"
@@ -138,7 +138,7 @@ while [ $i -lt 40 ]; do
 	rdt -q group create "g$i" --schema "L3:0=$m;1=$m" || fail "create g$i"
 	i=$((i + 1))
 done
-expect_file "5 distinct schemas, 5 control groups" /dev/stdin "$(printf "${P}%s\n" 1 2 3 4 5)" <<EOF
+expect_file "5 distinct schemas, 5 control groups" /dev/stdin "$(printf "${P}%s\n" g0 g1 g2 g3 g4)" <<EOF
 $(ours)
 EOF
 got=$(cat "$MNT"/"$P"*/schemata | sort | tr -d ' ' | tr '\n' ' ')
@@ -182,36 +182,38 @@ spawn sleep 300
 T2=$SPAWNED
 ok "bind T1 to a" task bind a "$T1"
 ok "bind T2 to b" task bind b "$T2"
-expect_file "a and b share one control group" /dev/stdin "${P}1" <<EOF
+expect_file "a and b share one control group, named after a" /dev/stdin "${P}a" <<EOF
 $(ours)
 EOF
-expect_lists "both in it" "$MNT/${P}1/tasks" "$T1" "$T2"
+expect_lists "both in it" "$MNT/${P}a/tasks" "$T1" "$T2"
 ok "task show a" -j task show a
 json "a's tasks" "d['tasks']" "[$T1]"
 ok "task show b" -j task show b
 json "b's tasks" "d['tasks']" "[$T2]"
 ok "split b off" schema set b "L3:0=f0;1=f0"
-expect_file "split: two control groups" /dev/stdin "$(printf '%s1\n%s2' "$P" "$P")" <<EOF
+expect_file "split: two control groups" /dev/stdin "$(printf '%sa\n%sb' "$P" "$P")" <<EOF
 $(ours)
 EOF
-expect_lists "split: T1 stays" "$MNT/${P}1/tasks" "$T1"
-expect_lists "split: T2 moved" "$MNT/${P}2/tasks" "$T2"
-expect_not_lists "split: T2 left" "$MNT/${P}1/tasks" "$T2"
-expect_file "split: b's schemata" "$MNT/${P}2/schemata" "    L3:0=f0;1=f0"
+expect_lists "split: T1 stays" "$MNT/${P}a/tasks" "$T1"
+expect_lists "split: T2 moved" "$MNT/${P}b/tasks" "$T2"
+expect_not_lists "split: T2 left" "$MNT/${P}a/tasks" "$T2"
+expect_file "split: b's schemata" "$MNT/${P}b/schemata" "    L3:0=f0;1=f0"
 ok "task group of T2" -j task show b
 json "T2 is b's" "d['tasks']" "[$T2]"
 ok "merge a into b's schema" schema set a "L3:0=f0;1=f0"
-expect_file "merge: one control group" /dev/stdin "${P}2" <<EOF
+# a merge keeps the control group named after the class's oldest group (a)
+expect_file "merge: one control group, a's" /dev/stdin "${P}a" <<EOF
 $(ours)
 EOF
-expect_lists "merge: T1 moved" "$MNT/${P}2/tasks" "$T1" "$T2"
+expect_lists "merge: T2 moved" "$MNT/${P}a/tasks" "$T1" "$T2"
+expect_file "merge: a's control group rewritten" "$MNT/${P}a/schemata" "    L3:0=f0;1=f0"
 ok "cpu bind a 1" cpu bind a 1
-expect_file "cpus_list" "$MNT/${P}2/cpus_list" "1"
+expect_file "cpus_list" "$MNT/${P}a/cpus_list" "1"
 ok "cpu assoc" -j cpu assoc
 json "cpu assoc: class numbers, the rule" "[(c['cpu'], c['group'], c['closid'], c['precedence']) for c in d]" \
-	'[[0, "default", 0, "task"], [1, "a", 2, "task"], [2, "default", 0, "task"], [3, "default", 0, "task"]]'
+	'[[0, "default", 0, "task"], [1, "a", 1, "task"], [2, "default", 0, "task"], [3, "default", 0, "task"]]'
 ok "unbind T2" task bind default "$T2"
-expect_not_lists "unbound: T2 left" "$MNT/${P}2/tasks" "$T2"
+expect_not_lists "unbound: T2 left" "$MNT/${P}a/tasks" "$T2"
 expect_lists "unbound: T2 in the root" "$MNT/tasks" "$T2"
 kill "$T1"
 wait "$T1" 2>/dev/null
@@ -235,7 +237,7 @@ echo exclusive >"$MNT/runtime-x/mode" || fail "runtime-x exclusive"
 failure "overlapping an exclusive group" \
 	"resctrl: group x would overlap 'runtime-x', an exclusive group librdtalloc did not create (L3 cache id 0: 0xf0000 and 0xc0000); the kernel refuses that: nothing was changed" \
 	schema set x "L3:0=f0000;1=f0000"
-expect_file "refused: x's control group as before" "$MNT/${P}1/schemata" "    L3:0=f;1=f"
+expect_file "refused: x's control group as before" "$MNT/${P}x/schemata" "    L3:0=f;1=f"
 ok "x's schema as before" schema show x
 expect_out "x's schema as before" "L3:0=0000f;1=0000f"
 echo shareable >"$MNT/runtime-x/mode"
@@ -467,19 +469,19 @@ STATE=$STATE_B
 ok "state B: a group" group create q --schema "L3:0=3000;1=3000"
 PB=rdtalloc-$(rdt -j info | python3 -c 'import json, sys; print(json.load(sys.stdin)["backend"]["state_id"])')-
 if [ "$PA" != "$PB" ]; then pass; else fail "two states with one id $PA"; fi
-expect_file "B's control group" "$MNT/${PB}1/schemata" "    L3:0=3000;1=3000"
-expect_file "A's control group untouched" "$MNT/${PA}1/schemata" "    L3:0=f;1=f"
+expect_file "B's control group" "$MNT/${PB}q/schemata" "    L3:0=3000;1=3000"
+expect_file "A's control group untouched" "$MNT/${PA}p/schemata" "    L3:0=f;1=f"
 spawn sleep 300
 TB=$SPAWNED
 ok "state B: a task" task bind q "$TB"
 STATE=$STATE_A
 ok "state A opens" info
-expect_out_contains "A: B's group is not ours" "1 group of ours, 1 not ours (${PB}1)"
+expect_out_contains "A: B's group is not ours" "1 group of ours, 1 not ours (${PB}q)"
 case $OUT in *"disagreed"*) fail "A repaired something of B's: $OUT" ;; *) pass ;; esac
-expect_lists "B's task stays in B's group" "$MNT/${PB}1/tasks" "$TB"
+expect_lists "B's task stays in B's group" "$MNT/${PB}q/tasks" "$TB"
 ok "state A resets" reset
-expect_file "B's group survives A's reset" "$MNT/${PB}1/schemata" "    L3:0=3000;1=3000"
-expect_lists "and B's task" "$MNT/${PB}1/tasks" "$TB"
+expect_file "B's group survives A's reset" "$MNT/${PB}q/schemata" "    L3:0=3000;1=3000"
+expect_lists "and B's task" "$MNT/${PB}q/tasks" "$TB"
 STATE=$STATE_B
 ok "state B after A's reset" -j task show q
 json "B still has its task" "d['tasks']" "[$TB]"
@@ -491,7 +493,7 @@ STATE=$STATE_A
 # an exclusive group, then reset and apply --prune: the kernel takes every step
 ok "default off the low ways" schema set default "L3:0=ffff0;1=ffff0"
 ok "an exclusive group" group create ex --schema "L3:0=f;1=f" --exclusive
-expect_file "ex exclusive in the kernel" "$MNT/${PA}1/mode" "exclusive"
+expect_file "ex exclusive in the kernel" "$MNT/${PA}ex/mode" "exclusive"
 ok "reset with an exclusive group" reset
 expect_file "reset: root all ways" "$MNT/schemata" "    L3:0=fffff;1=fffff"
 if [ -z "$(ours)" ]; then pass; else fail "reset left $(ours)"; fi
@@ -500,7 +502,7 @@ ok "an exclusive group again" group create ex --schema "L3:0=f;1=f" --exclusive
 printf 'group default\n\tschema L3:0=fffff;1=fffff\n' >"$TMP/wide.conf"
 ok "apply --prune --dry-run" apply --prune --dry-run "$TMP/wide.conf"
 expect_out_contains "dry run: valid" "is valid: applying it would make 2 changes"
-expect_file "dry run: nothing written" "$MNT/${PA}1/mode" "exclusive"
+expect_file "dry run: nothing written" "$MNT/${PA}ex/mode" "exclusive"
 ok "apply --prune" apply --prune "$TMP/wide.conf"
 expect_file "apply --prune: root all ways" "$MNT/schemata" "    L3:0=fffff;1=fffff"
 if [ -z "$(ours)" ]; then pass; else fail "apply --prune left $(ours)"; fi
@@ -582,7 +584,7 @@ PM=rdtalloc-$(rdt -j info | python3 -c 'import json, sys; print(json.load(sys.st
 spawn sleep 300
 TM=$SPAWNED
 ok "bind TM" task bind db "$TM"
-expect_lists "TM in db's control group" "$MNT/${PM}1/tasks" "$TM"
+expect_lists "TM in db's control group" "$MNT/${PM}db/tasks" "$TM"
 echo "$TM" >"$MNT/tasks"
 ok "task show db after another tool moved TM" task show db
 expect_out "not listed: the kernel has it elsewhere" ""
@@ -592,7 +594,7 @@ json "moved, in the document" "d['moved']" "[{\"tid\": $TM, \"where\": \"\"}]"
 ok "info" info
 expect_out_contains "info reports it" "1 bound task had been moved by another tool ($TM to the root) and its binding goes at the next change"
 ok "task bind db TM: where the task really is" task bind db "$TM"
-expect_lists "TM back in db's control group" "$MNT/${PM}1/tasks" "$TM"
+expect_lists "TM back in db's control group" "$MNT/${PM}db/tasks" "$TM"
 expect_not_lists "and out of the root" "$MNT/tasks" "$TM"
 ok "info after the bind" info
 case $OUT in *"moved by another tool"*) fail "still reported after the bind: $OUT" ;; *) pass ;; esac
@@ -837,5 +839,118 @@ sys.exit(0 if a.get("drift") and "drift" not in b and all("drift" not in g for g
 	"$TMP/mon2" && pass || fail "drift not read again per sample: $(cat "$TMP/mon2")"
 umount_fs
 MACHINE=$MACHINE_SAVED
+
+# ---- control groups named after a group of their class, the same after a remount -----
+STATE=$TMP/state-names
+mkdir -m 700 "$STATE"
+mount_fs
+# mine: our control groups, sorted, on one line
+mine() { (cd "$MNT" && ls -d "$P"* 2>/dev/null) | LC_ALL=C sort | tr '\n' ' '; }
+# classes: (number, groups) of every class, from closids -j
+classes() { rdt -j closids L3 | python3 -c 'import json, sys
+print([(c["closid"], c["groups"]) for c in json.load(sys.stdin)[0]["closids"]])'; }
+# made in this order, their schemas sort the other way (an earlier version numbered by schema)
+ok "names: zz" group create zz --schema "L3:0=f0;1=f0"
+ok "names: aa" group create aa --schema "L3:0=f;1=f"
+ok "names: ab shares aa's" group create ab --schema "L3:0=f;1=f"
+L1=$(printf 'l%.0s' $(seq 60))a01
+L2=$(printf 'l%.0s' $(seq 60))b02
+ok "names: a 63-byte group name" group create "$L1" --schema "L3:0=f00;1=f00"
+ok "names: another, alike in its first 45 bytes" group create "$L2" --schema "L3:0=f000;1=f000"
+ID=$(rdt -j info | python3 -c 'import json, sys; print(json.load(sys.stdin)["backend"]["state_id"])')
+P=rdtalloc-$ID-
+# the prefix is 18 bytes: 45 of a name fit in 63; a collision gets "+2" (no group name has '+')
+want=$(printf '%s\n' "${P}aa" "${P}zz" "${P}$(printf %.45s "$L1")" "${P}$(printf %.43s "$L2")+2" |
+	LC_ALL=C sort | tr '\n' ' ')
+got=$(mine)
+if [ "$got" = "$want" ]; then pass; else
+	fail "names: each class named after its oldest group: '$got', wanted '$want'"; fi
+for d in $(mine); do
+	if [ ${#d} -le 63 ]; then pass; else fail "names: $d is ${#d} bytes, over 63"; fi
+done
+expect_file "names: zz's control group holds zz's schema" "$MNT/${P}zz/schemata" "    L3:0=f0;1=f0"
+expect_file "names: aa and ab share aa's" "$MNT/${P}aa/schemata" "    L3:0=f;1=f"
+spawn sleep 300
+TN=$SPAWNED
+ok "names: bind a task to ab" task bind ab "$TN"
+expect_lists "names: in aa's control group" "$MNT/${P}aa/tasks" "$TN"
+before_cls=$(classes)
+if [ "$before_cls" = "[(0, ['default']), (1, ['zz']), (2, ['aa', 'ab']), (3, ['$L1']), (4, ['$L2'])]" ]
+then pass; else fail "names: class numbers by the oldest group: $before_cls"; fi
+before_names=$(mine)
+# a remount removes every control group: the state realised again makes the same names
+umount_fs
+mount_fs
+if [ -z "$(mine)" ]; then pass; else fail "names: the remount left $(mine)"; fi
+ok "names: the state realised again after a remount" sync
+got=$(mine)
+if [ "$got" = "$before_names" ]; then pass; else
+	fail "names: changed with the remount: '$before_names' -> '$got'"; fi
+expect_lists "names: ab's task placed again in aa's" "$MNT/${P}aa/tasks" "$TN"
+got=$(classes)
+if [ "$got" = "$before_cls" ]; then pass; else
+	fail "names: class numbers changed with the remount: '$before_cls' -> '$got'"; fi
+# an earlier version's numbered control group is adopted by its schemata, not made again
+umount_fs
+mount_fs
+mkdir "$MNT/${P}7"
+echo "L3:0=f;1=f" >"$MNT/${P}7/schemata"
+echo "$TN" >"$MNT/${P}7/tasks"
+# another tool's: under our prefix with a character no name of ours has, and its own
+mkdir "$MNT/${P}x:y" "$MNT/runtime-n"
+echo "L3:0=c0000;1=c0000" >"$MNT/${P}x:y/schemata"
+echo "L3:0=30000;1=30000" >"$MNT/runtime-n/schemata"
+ok "names: realised beside an earlier version's and another tool's" sync
+want=$(printf '%s\n' "${P}7" "${P}zz" "${P}$(printf %.45s "$L1")" "${P}$(printf %.43s "$L2")+2" \
+	"${P}x:y" | LC_ALL=C sort | tr '\n' ' ')
+got=$(mine)
+if [ "$got" = "$want" ]; then pass; else
+	fail "names: ${P}7 not adopted for aa's class: '$got', wanted '$want'"; fi
+expect_lists "names: the task stays in ${P}7" "$MNT/${P}7/tasks" "$TN"
+ok "names: task show ab" -j task show ab
+json "names: ab's task, in the adopted control group" "d['tasks']" "[$TN]"
+ok "names: info" info
+expect_out_contains "names: the other tools' counted as not ours" "4 groups of ours, 2 not ours ("
+case $OUT in *disagree*) fail "names: the adopted one is drift: $OUT" ;; *) pass ;; esac
+# a state made before ids owns only rdtalloc-<n>: not ours, nor another tool's
+STATE_N=$STATE
+STATE=$TMP/state-noid
+mkdir -m 700 "$STATE"
+ok "names: a second state" group create old --schema "L3:0=300;1=300"
+rmdir "$MNT/rdtalloc-$(rdt -j info |
+	python3 -c 'import json, sys; print(json.load(sys.stdin)["backend"]["state_id"])')-old"
+python3 -c 'import json, sys
+d = json.load(open(sys.argv[1])); del d["id"]; json.dump(d, open(sys.argv[1], "w"))' "$STATE/state.json"
+ok "names: the state without an id realised" sync
+expect_file "names: its rdtalloc-1" "$MNT/rdtalloc-1/schemata" "    L3:0=300;1=300"
+ok "names: the state without an id: info" info
+expect_out_contains "names: ours are not its" "1 group of ours, 6 not ours ("
+ok "names: it resets" reset
+if [ ! -d "$MNT/rdtalloc-1" ]; then pass; else fail "names: its reset left rdtalloc-1"; fi
+STATE=$STATE_N
+got=$(mine)
+if [ "$got" = "$want" ]; then pass; else fail "names: its reset touched ours: '$got'"; fi
+ok "names: reset" reset
+got=$(mine)
+if [ "$got" = "${P}x:y " ]; then pass; else fail "names: our reset removed '$got'"; fi
+expect_file "names: the other tool's schemata untouched" "$MNT/${P}x:y/schemata" "    L3:0=c0000;1=c0000"
+expect_file "names: and runtime-n's" "$MNT/runtime-n/schemata" "    L3:0=30000;1=30000"
+kill "$TN" 2>/dev/null
+wait "$TN" 2>/dev/null
+rmdir "$MNT/${P}x:y" "$MNT/runtime-n"
+# a class whose oldest group is removed keeps its control group and name (nothing is
+# renamed), until a remount names it after its oldest group again
+ok "names: c1" group create c1 --schema "L3:0=3;1=3"
+ok "names: c2 shares c1's" group create c2 --schema "L3:0=3;1=3"
+ok "names: c1 removed" group remove c1
+got=$(mine)
+if [ "$got" = "${P}c1 " ]; then pass; else fail "names: c2's class left '$got'"; fi
+umount_fs
+mount_fs
+ok "names: c2's class after a remount" sync
+got=$(mine)
+if [ "$got" = "${P}c2 " ]; then pass; else fail "names: after the remount '$got'"; fi
+ok "names: reset at last" reset
+umount_fs
 
 finish

@@ -121,23 +121,23 @@ static rdtalloc_t *open_rc(void)
 	return r;
 }
 
-/* Our control group n ("rdtalloc-ID-n"), or a file in it: "rdtalloc-ID-n/file". */
-static const char *D(int n, const char *file)
+/* Our control group named n ("rdtalloc-ID-n"), or a file in it: "rdtalloc-ID-n/file". */
+static const char *D(const char *n, const char *file)
 {
-	static char buf[4][96];
+	static char buf[4][128];
 	static int k;
 
 	k = (k + 1) % 4;
-	snprintf(buf[k], sizeof(buf[k]), "%s%d%s%s", fx.prefix, n, *file ? "/" : "", file);
+	snprintf(buf[k], sizeof(buf[k]), "%s%s%s%s", fx.prefix, n, *file ? "/" : "", file);
 	return buf[k];
 }
 
 /* "rdtalloc-ID-a rdtalloc-ID-b", as ours() lists them */
-static const char *D2(int a, int b)
+static const char *D2(const char *a, const char *b)
 {
-	static char buf[192];
+	static char buf[256];
 
-	snprintf(buf, sizeof(buf), "%s%d %s%d", fx.prefix, a, fx.prefix, b);
+	snprintf(buf, sizeof(buf), "%s%s %s%s", fx.prefix, a, fx.prefix, b);
 	return buf;
 }
 
@@ -275,28 +275,32 @@ static void classes_and_numbers(void **state)
 	assert_ok(r, rdtalloc_group_create(r, "a"));
 	assert_ok(r, rdtalloc_group_create(r, "b"));
 	assert_ok(r, rdtalloc_group_create(r, "c"));
-	/* a new group has the default's schema but its own control group */
-	assert_string_equal(ours(), D(1, ""));
+	/* a new group has the default's schema but its own control group, named after a */
+	assert_string_equal(ours(), D("a", ""));
+	/* a leaves and keeps its name: b and c get one of b's */
 	assert_ok(r, rdtalloc_set_schema(r, "a", "L3:0=f;1=f"));
+	assert_string_equal(ours(), D2("a", "b"));
 	assert_ok(r, rdtalloc_set_schema(r, "b", "L3:0=f;1=f"));
 	assert_ok(r, rdtalloc_set_schema(r, "c", "L3:0=f0;1=f0"));
-	/* c kept rdtalloc-1 (it was alone there at the end), a and b share one */
-	assert_string_equal(ours(), D2(1, 2));
-	assert_string_equal(kfile(D(1, "schemata")), "    L3:0=f0;1=f0");
-	assert_string_equal(kfile(D(2, "schemata")), "    L3:0=f;1=f");
-	assert_int_equal(tu_closid(r, "a", "L3", 0), 2);
-	assert_int_equal(tu_closid(r, "b", "L3", 1), 2);
-	assert_int_equal(tu_closid(r, "c", "L3", 0), 1);
+	/* c kept b's control group (it was alone there at the end), a and b share a's */
+	assert_string_equal(ours(), D2("a", "b"));
+	assert_string_equal(kfile(D("b", "schemata")), "    L3:0=f0;1=f0");
+	assert_string_equal(kfile(D("a", "schemata")), "    L3:0=f;1=f");
+	/* class numbers: by their oldest group */
+	assert_int_equal(tu_closid(r, "a", "L3", 0), 1);
+	assert_int_equal(tu_closid(r, "b", "L3", 1), 1);
+	assert_int_equal(tu_closid(r, "c", "L3", 0), 2);
 	assert_int_equal(tu_closid(r, NULL, "L3", 0), 0);
 	n = rdtalloc_closids(r, "L3", 1, cl, 16);
 	assert_int_equal(n, 3);
 	assert_int_equal(cl[0].closid, 0);
 	assert_int_equal(cl[0].mask, 0xfffff);
 	assert_int_equal(cl[1].closid, 1);
-	assert_int_equal(cl[1].mask, 0xf0);
-	assert_int_equal(cl[1].refcount, 1);
+	assert_int_equal(cl[1].mask, 0xf);
+	assert_int_equal(cl[1].refcount, 2);
 	assert_int_equal(cl[2].closid, 2);
-	assert_int_equal(cl[2].refcount, 2);
+	assert_int_equal(cl[2].mask, 0xf0);
+	assert_int_equal(cl[2].refcount, 1);
 	/* registers are the kernel's */
 	assert_err(r, rdtalloc_read_pqr(r, 0, (unsigned int *)&n), -EOPNOTSUPP);
 	assert_err(r, rdtalloc_sim_switch(r, 0, 0, NULL), -EOPNOTSUPP);
@@ -320,10 +324,10 @@ static void tasks_and_precedence(void **state)
 	assert_ok(r, rdtalloc_group_create(r, "q"));
 	assert_ok(r, rdtalloc_set_schema(r, "q", "L3:0=c;1=c"));
 	assert_ok(r, rdtalloc_bind_cpu(r, "q", 1));
-	assert_string_equal(kfile(D(2, "cpus_list")), "1");
+	assert_string_equal(kfile(D("q", "cpus_list")), "1");
 	t = spawn_sleeper();
 	assert_ok(r, rdtalloc_bind_task(r, "p", t));
-	assert_true(klists(D(1, ""), t));
+	assert_true(klists(D("p", ""), t));
 	/* resctrl's rule: p's task keeps p's allocation on q's CPU */
 	assert_ok(r, rdtalloc_effective_closid(r, 1, t, &k));
 	assert_int_equal(k, 1);
@@ -437,8 +441,8 @@ static void unwritable_state_undoes_the_kernel(void **state)
 	assert_int_equal(rmdir(tmp), 0);
 	after = snapshot(r);
 	assert_string_equal(after, before);
-	assert_string_equal(ours(), D(1, ""));
-	assert_true(klists(D(1, ""), t));
+	assert_string_equal(ours(), D("p", ""));
+	assert_true(klists(D("p", ""), t));
 	free(after);
 	free(before);
 	reap(t);
@@ -463,15 +467,15 @@ static void open_repairs_ours_adopts_the_root(void **state)
 	assert_ok(r, rdtalloc_group_create(r, "p"));
 	assert_ok(r, rdtalloc_set_schema(r, "p", "L3:0=f00;1=f00"));
 	rdtalloc_close(r);
-	assert_int_equal(rmdir(tu_path(fx.mnt, D(1, ""))), 0);
+	assert_int_equal(rmdir(tu_path(fx.mnt, D("p", ""))), 0);
 	assert_int_equal(tu_write(tu_path(fx.mnt, "schemata"), "L3:0=1\n"), 0);
 	r = open_rc();
 	tu_msg_has(rdtalloc_backend_reason(r), "the kernel disagreed with the state and was "
 		   "brought back to it");
 	tu_msg_has(rdtalloc_backend_reason(r), "the root group's schemata, set outside this "
 		   "state, were adopted as the default group's schema");
-	assert_string_equal(ours(), D(1, ""));
-	assert_string_equal(kfile(D(1, "schemata")), "    L3:0=f00;1=f00");
+	assert_string_equal(ours(), D("p", ""));
+	assert_string_equal(kfile(D("p", "schemata")), "    L3:0=f00;1=f00");
 	assert_string_equal(kfile("schemata"), "    L3:0=1;1=ff");
 	assert_ok(r, rdtalloc_get_schema(r, NULL, buf, sizeof(buf)));
 	tu_msg_has(buf, "L3:0=00001;1=000ff");
@@ -541,13 +545,13 @@ static void two_states_share_a_mount(void **state)
 	assert_ok(b, rdtalloc_set_schema(b, "y", "L3:0=c;1=c"));
 	tb = spawn_sleeper();
 	assert_ok(b, rdtalloc_bind_task(b, "y", tb));
-	snprintf(buf, sizeof(buf), "%s1/schemata", pa);
+	snprintf(buf, sizeof(buf), "%sx/schemata", pa);
 	assert_string_equal(kfile(buf), "    L3:0=3;1=3");
-	snprintf(buf, sizeof(buf), "%s1", pa);
+	snprintf(buf, sizeof(buf), "%sx", pa);
 	assert_true(klists(buf, ta));
-	snprintf(buf, sizeof(buf), "%s1/schemata", pb);
+	snprintf(buf, sizeof(buf), "%sy/schemata", pb);
 	assert_string_equal(kfile(buf), "    L3:0=c;1=c");
-	snprintf(buf, sizeof(buf), "%s1", pb);
+	snprintf(buf, sizeof(buf), "%sy", pb);
 	assert_true(klists(buf, tb));
 	/* a reopened, and both again: nobody repairs the other */
 	rdtalloc_close(a);
@@ -562,13 +566,13 @@ static void two_states_share_a_mount(void **state)
 		assert_int_equal(rdtalloc_open(&b, &o), 0);
 	}
 	assert_null(strstr(rdtalloc_backend_reason(b), "disagreed"));
-	snprintf(buf, sizeof(buf), "%s1", pb);
+	snprintf(buf, sizeof(buf), "%sy", pb);
 	assert_true(klists(buf, tb));
 	/* b's reset removes b's groups only */
 	assert_ok(b, rdtalloc_reset(b));
-	snprintf(buf, sizeof(buf), "%s1/schemata", pa);
+	snprintf(buf, sizeof(buf), "%sx/schemata", pa);
 	assert_string_equal(kfile(buf), "    L3:0=3;1=3");
-	snprintf(buf, sizeof(buf), "%s1", pa);
+	snprintf(buf, sizeof(buf), "%sx", pa);
 	assert_true(klists(buf, ta));
 	assert_string_equal(ours(), buf);
 	rdtalloc_close(b);
@@ -622,7 +626,7 @@ static void changes_wait_for_the_resctrl_lock(void **state)
 	assert_int_equal(waitpid(worker, &status, 0), worker);
 	assert_true(WIFEXITED(status));
 	assert_int_equal(WEXITSTATUS(status), 0);
-	assert_string_equal(ours(), D(1, ""));
+	assert_string_equal(ours(), D("w", ""));
 	rdtalloc_close(r);
 	r = open_rc();
 	assert_ok(r, rdtalloc_reset(r));
