@@ -628,8 +628,12 @@ static int check_header(const struct rfs_model *md, json_object *o, char *err, s
 	return check_mb(md, o, err, errlen);
 }
 
+static int load_abmc(struct rfs_model *md, json_object *o, char *err, size_t errlen);
+
+/* MON groups, then their counters (abmc before them: an assignment restarts a counter) */
 static int load_monitoring(struct rfs_model *md, json_object *o, char *err, size_t errlen)
 {
+	json_object *abmc = get(o, "abmc", json_type_object);
 	json_object *mons = get(o, "mon_groups", json_type_array);
 	json_object *cnts = get(o, "counters", json_type_array);
 	size_t k;
@@ -639,6 +643,8 @@ static int load_monitoring(struct rfs_model *md, json_object *o, char *err, size
 		return 0;
 	for (k = 0; mons && !ret && k < json_object_array_length(mons); k++)
 		ret = load_mon(md, json_object_array_get_idx(mons, k), err, errlen);
+	if (!ret && abmc)
+		ret = load_abmc(md, abmc, err, errlen);
 	for (k = 0; cnts && !ret && k < json_object_array_length(cnts); k++)
 		ret = load_counter(md, json_object_array_get_idx(cnts, k), err, errlen);
 	return ret;
@@ -757,16 +763,13 @@ static int load_mbps_events(struct rfs_model *md, json_object *arr, char *err, s
 
 static int load_x(struct rfs_model *md, json_object *o, char *err, size_t errlen)
 {
-	json_object *abmc = get(o, "abmc", json_type_object), *io = get(o, "io_alloc",
-									  json_type_boolean);
+	json_object *io = get(o, "io_alloc", json_type_boolean);
 	json_object *pc = get(o, "pkg_counters", json_type_array);
 	json_object *ev = get(o, "mba_mbps_events", json_type_array);
 	unsigned int closid;
 	size_t k;
 	int ret = 0;
 
-	if (abmc)
-		ret = load_abmc(md, abmc, err, errlen);
 	for (k = 0; pc && md->pkgcnt && !ret && k < json_object_array_length(pc); k++)
 		ret = load_pkg_counter(md, json_object_array_get_idx(pc, k), err, errlen);
 	if (!ret && ev)

@@ -127,6 +127,11 @@ errtext() {
 	fi
 }
 
+# names DIR: the entries of DIR on one line, sorted, space-separated.
+names() {
+	ls "$1" | tr '\n' ' ' | sed 's/ $//'
+}
+
 finish() {
 	echo "$PASS passed, $FAIL failed"
 	[ "$FAIL" = 0 ]
