@@ -30,15 +30,27 @@ enum { MBK_CLOSIDS, MBK_UNITS, MBK_MIN, MBK_GRAN, MBK_MAX, MB_KEYS };
 /* L3 monitoring: after MB. */
 #define K_MON0 (K_MB0 + MB_KEYS)
 enum { MONK_RMIDS, MONK_SCALE, MONK_WIDTH, MONK_EVENTS, MONK_THRESHOLD, MONK_BW, MONK_MBM_CF,
-       MON_KEYS };
-#define NKEYS (K_MON0 + MON_KEYS)
+       MONK_CNTRS, MONK_ASSIGN, MONK_ASSIGN_ON_MKDIR, MONK_SNC, MON_KEYS };
+/* Keys of the 6.14-7.2 features that are not per resource: after monitoring. */
+#define K_X0 (K_MON0 + MON_KEYS)
+enum { XK_IO_ALLOC, XK_PKG_EVENTS, XK_PKG_RMIDS, XK_ARCH, X_KEYS };
+#define NKEYS (K_X0 + X_KEYS)
+#define XKEY(xk) (K_X0 + (xk))
 #define MONKEY(mk) (K_MON0 + (mk))
 #define RKEY(res, rk) (K_RES0 + (res) * RES_KEYS + (rk))
 #define MBKEY(mk) (K_MB0 + (mk))
 
 static const char *const mb_key_names[MB_KEYS] = { "closids", "units", "min", "gran", "max" };
 static const char *const mon_key_names[MON_KEYS] = { "rmids", "scale", "width", "events",
-						     "threshold", "bw", "mbm_cf" };
+						     "threshold", "bw", "mbm_cf", "cntrs",
+						     "assign", "assign_on_mkdir", "snc" };
+static const char *const x_key_names[X_KEYS] = { "l3.io_alloc", "pkg.events", "pkg.rmids",
+						 "arch" };
+/* intel_aet.c's events, in its order, and the group each belongs to */
+static const char *const pkg_event_names[RDT_PKG_NEVENTS] = {
+	"core_energy", "activity", "stalls_llc_hit", "c1_res", "unhalted_core_cycles",
+	"stalls_llc_miss", "c6_res", "unhalted_ref_cycles", "uops_retired",
+};
 static const char *const mon_event_names[] = { "llc_occupancy", "mbm_total_bytes",
 					       "mbm_local_bytes" };
 
@@ -97,6 +109,8 @@ static void key_name(unsigned int k, char *buf, size_t len)
 
 	if (k < K_RES0)
 		snprintf(buf, len, "%s", plain[k]);
+	else if (k >= K_X0)
+		snprintf(buf, len, "%s", x_key_names[k - K_X0]);
 	else if (k >= K_MON0)
 		snprintf(buf, len, "mon.%s", mon_key_names[k - K_MON0]);
 	else if (k >= K_MB0)
@@ -511,18 +525,89 @@ static int parse_mon_events(struct errbuf *e, const char *name, struct setting *
 static int check_mon_value(struct errbuf *e, unsigned int mk, const char *name,
 			   struct setting *st)
 {
-	static const uint64_t lo[MON_KEYS] = { 0, 1, 24, 0, 0, 1, 0 };
+	static const uint64_t lo[MON_KEYS] = { 0, 1, 24, 0, 0, 1, 0, 0, 0, 0, 1 };
 	static const uint64_t hi[MON_KEYS] = { RDT_MAX_RMIDS, UINT32_MAX, 62, 0,
-					       UINT64_C(1) << 50, UINT64_C(1) << 50, 1 };
+					       UINT64_C(1) << 50, UINT64_C(1) << 50, 1,
+					       RDT_MAX_CNTRS, 0, 1, RDT_MAX_SNC };
 	const char *v = st->text;
 
 	if (mk == MONK_EVENTS)
 		return parse_mon_events(e, name, st);
+	if (mk == MONK_ASSIGN) {
+		if (strcmp(v, "mbm_event") && strcmp(v, "default"))
+			return machine_fail(e, -EINVAL, PFX "%s=%s: must be 'mbm_event' or 'default'",
+				    name, v);
+		st->num = !strcmp(v, "mbm_event");
+		return 0;
+	}
 	if (!parse_dec(v, &st->num))
 		return machine_fail(e, -EINVAL, PFX "%s=%s: not a number", name, v);
 	if (st->num < lo[mk] || st->num > hi[mk])
 		return machine_fail(e, -EINVAL, PFX "%s=%s: must be %llu..%llu", name, v,
 			    (unsigned long long)lo[mk], (unsigned long long)hi[mk]);
+	return 0;
+}
+
+const char *rdt_machine_pkg_event_name(unsigned int i)
+{
+	return i < RDT_PKG_NEVENTS ? pkg_event_names[i] : NULL;
+}
+
+unsigned int rdt_machine_pkg_event_group(unsigned int i)
+{
+	return i >= RDT_PKG_NEVENTS ? 0 : i < 2 ? RDT_PKG_ENERGY : RDT_PKG_PERF;
+}
+
+bool rdt_machine_pkg_event_fixed(unsigned int i)
+{
+	return rdt_machine_pkg_event_group(i) == RDT_PKG_ENERGY;
+}
+
+/* pkg.events: the kernel's group names (its rdt= boot option's), or "none". */
+static int parse_pkg_events(struct errbuf *e, struct setting *st)
+{
+	char *copy = strdup(st->text), *p = copy, *tok;
+	unsigned int bit;
+	int ret = 0;
+
+	if (!copy)
+		return machine_oom(e);
+	st->num = 0;
+	while (!ret && strcmp(st->text, "none") && (tok = strsep(&p, ",")) != NULL) {
+		bit = !strcmp(tok, "energy") ? RDT_PKG_ENERGY : !strcmp(tok, "perf") ? RDT_PKG_PERF : 0;
+		if (!bit)
+			ret = machine_fail(e, -EINVAL, PFX "pkg.events=%s: unknown group '%.40s' "
+				   "(known: energy, perf, or none)", st->text, tok);
+		else if (st->num & bit)
+			ret = machine_fail(e, -EINVAL, PFX "pkg.events=%s: group '%s' given twice",
+				   st->text, tok);
+		st->num |= bit;
+	}
+	free(copy);
+	return ret;
+}
+
+static int check_x_value(struct errbuf *e, unsigned int xk, const char *name, struct setting *st)
+{
+	const char *v = st->text;
+
+	switch (xk) {
+	case XK_PKG_EVENTS:
+		return parse_pkg_events(e, st);
+	case XK_ARCH:
+		if (strcmp(v, "x86") && strcmp(v, "mpam"))
+			return machine_fail(e, -EINVAL, PFX "arch=%s: must be 'x86' or 'mpam'", v);
+		st->num = !strcmp(v, "mpam");
+		return 0;
+	default:
+		break;
+	}
+	if (!parse_dec(v, &st->num))
+		return machine_fail(e, -EINVAL, PFX "%s=%s: not a number", name, v);
+	if (xk == XK_IO_ALLOC && st->num > 1)
+		return machine_fail(e, -EINVAL, PFX "%s=%s: must be 0 or 1", name, v);
+	if (xk == XK_PKG_RMIDS && (st->num < 1 || st->num > RDT_MAX_RMIDS))
+		return machine_fail(e, -EINVAL, PFX "%s=%s: must be 1..%u", name, v, RDT_MAX_RMIDS);
 	return 0;
 }
 
@@ -544,6 +629,8 @@ static int check_value(struct errbuf *e, unsigned int k, const char *name, struc
 		st->num = !strcmp(v, "virtual");
 		return 0;
 	}
+	if (k >= K_X0)
+		return check_x_value(e, k - K_X0, name, st);
 	if (k >= K_MON0)
 		return check_mon_value(e, k - K_MON0, name, st);
 	if (k >= K_MB0)
@@ -879,8 +966,8 @@ static int domain_cpus(hwloc_obj_t o, const struct rdt_machine *m, struct rdt_do
  * has none (synthetic topologies) - and for the whole level if OS indexes
  * would repeat.
  */
-static int collect_domains(struct errbuf *e, hwloc_topology_t t, hwloc_obj_type_t type,
-			   struct rdt_machine *m, enum rdt_res res)
+static int collect_objs(struct errbuf *e, hwloc_topology_t t, hwloc_obj_type_t type,
+			const struct rdt_machine *m, struct rdt_domain **out, unsigned int *nout)
 {
 	int nobj = hwloc_get_nbobjs_by_type(t, type), i;
 	unsigned int n = 0, *logical, *tmp;
@@ -902,9 +989,11 @@ static int collect_domains(struct errbuf *e, hwloc_topology_t t, hwloc_obj_type_
 			continue;
 		d[n].cache_id = o->os_index != HWLOC_UNKNOWN_INDEX ? o->os_index
 								   : o->logical_index;
-		d[n].cache_size = o->attr->cache.size;
-		d[n].ways = o->attr->cache.associativity > 0 ?
-			    (unsigned int)o->attr->cache.associativity : 0;
+		if (hwloc_obj_type_is_cache(type)) {
+			d[n].cache_size = o->attr->cache.size;
+			d[n].ways = o->attr->cache.associativity > 0 ?
+				    (unsigned int)o->attr->cache.associativity : 0;
+		}
 		logical[n++] = o->logical_index;
 	}
 	if (!ids_unique(d, n, tmp))
@@ -913,14 +1002,20 @@ static int collect_domains(struct errbuf *e, hwloc_topology_t t, hwloc_obj_type_
 	qsort(d, n, sizeof(*d), cmp_domain);
 	free(logical);
 	free(tmp);
-	m->dom[res] = d;
-	m->ndom[res] = n;
+	*out = d;
+	*nout = n;
 	return 0;
 nomem:
 	free_domains(d, d ? n + 1 : 0);
 	free(logical);
 	free(tmp);
 	return machine_oom(e);
+}
+
+static int collect_domains(struct errbuf *e, hwloc_topology_t t, hwloc_obj_type_t type,
+			   struct rdt_machine *m, enum rdt_res res)
+{
+	return collect_objs(e, t, type, m, &m->dom[res], &m->ndom[res]);
 }
 
 static int build_cpu_tables(struct errbuf *e, struct rdt_machine *m)
@@ -1119,6 +1214,64 @@ static uint64_t mon_get(const struct spec *sp, unsigned int mk, uint64_t def)
 }
 
 /*
+ * mon.snc: the L3 monitoring scope is a NUMA node, snc of them per L3
+ * domain. As the kernel (snc_get_config()), num_rmids and the occupancy
+ * scale are the hardware's divided by snc; a domain's CPUs split into its
+ * nodes as rdt_machine_snc_node() says, each node at least one.
+ */
+static int resolve_snc(struct errbuf *e, const struct spec *sp, struct rdt_machine *m)
+{
+	struct rdt_mon *mon = &m->mon;
+	unsigned int d;
+
+	mon->hw_rmids = mon->rmids;
+	mon->hw_scale = mon->scale;
+	mon->snc = (unsigned int)mon_get(sp, MONK_SNC, 1);
+	if (mon->snc == 1)
+		return 0;
+	for (d = 0; d < m->ndom[RDT_L3]; d++)
+		if (m->dom[RDT_L3][d].ncpus < mon->snc)
+			return machine_fail(e, -EINVAL, PFX "mon.snc=%u: L3 cache id %u has %u CPUs, "
+				    "fewer than its nodes", mon->snc, m->dom[RDT_L3][d].cache_id,
+				    m->dom[RDT_L3][d].ncpus);
+	if (mon->rmids < mon->snc)
+		return machine_fail(e, -EINVAL, PFX "mon.snc=%u: fewer RMIDs (mon.rmids=%u) than "
+			    "nodes", mon->snc, mon->rmids);
+	mon->rmids /= mon->snc;
+	mon->scale = mon->scale / mon->snc ? mon->scale / mon->snc : 1;
+	return 0;
+}
+
+/* mon.cntrs, mon.assign, mon.assign_on_mkdir: ABMC's counters (6.18). */
+static int resolve_cntrs(struct errbuf *e, const struct spec *sp, struct rdt_machine *m)
+{
+	const struct setting *as = &sp->s[MONKEY(MONK_ASSIGN)];
+	const struct setting *om = &sp->s[MONKEY(MONK_ASSIGN_ON_MKDIR)];
+	struct rdt_mon *mon = &m->mon;
+
+	mon->cntrs = (unsigned int)mon_get(sp, MONK_CNTRS, 0);
+	if (!mon->cntrs) {
+		if (as->set && as->num)
+			return machine_fail(e, -EINVAL, PFX "mon.assign=mbm_event: needs assignable "
+				    "counters (mon.cntrs)");
+		if (om->explicit)
+			return machine_fail(e, -EINVAL, PFX "mon.assign_on_mkdir=%s: needs assignable "
+				    "counters (mon.cntrs)", om->text);
+		return 0;
+	}
+	if (!(mon->events & (RDT_MON_EVENTS_ALL & ~1u)))
+		return machine_fail(e, -EINVAL, PFX "mon.cntrs=%u: counters are assigned to MBM "
+			    "events and mon.events has none", mon->cntrs);
+	if (mon->snc > 1)
+		return machine_fail(e, -EINVAL, PFX "mon.cntrs=%u: assignable counters and SNC "
+			    "(mon.snc=%u) do not coexist (the kernel cannot sum them)", mon->cntrs,
+			    mon->snc);
+	mon->assign = mon_get(sp, MONK_ASSIGN, 1) != 0;
+	mon->assign_on_mkdir = mon_get(sp, MONK_ASSIGN_ON_MKDIR, 1) != 0;
+	return 0;
+}
+
+/*
  * L3 monitoring from the mon.* keys: present, with the simulation's
  * defaults, wherever there are L3 domains, unless mon.rmids=0. The
  * threshold a freed RMID must fall under before it is reused is, as in
@@ -1130,6 +1283,7 @@ static int resolve_mon(struct errbuf *e, const struct spec *sp, struct rdt_machi
 	uint64_t size = m->ndom[RDT_L3] ? m->dom[RDT_L3][0].cache_size : 0;
 	unsigned int mk;
 	char name[32];
+	int ret;
 
 	memset(mon, 0, sizeof(*mon));
 	mon->rmids = (unsigned int)mon_get(sp, MONK_RMIDS, RDT_SIM_RMIDS);
@@ -1151,10 +1305,99 @@ static int resolve_mon(struct errbuf *e, const struct spec *sp, struct rdt_machi
 	mon->width = (unsigned int)mon_get(sp, MONK_WIDTH, RDT_SIM_MON_WIDTH);
 	mon->events = (unsigned int)mon_get(sp, MONK_EVENTS, RDT_MON_EVENTS_ALL);
 	mon->bw = mon_get(sp, MONK_BW, RDT_SIM_MON_BW);
+	ret = resolve_snc(e, sp, m);
+	if (ret)
+		return ret;
 	mon->threshold = size / mon->rmids / mon->scale * mon->scale;
 	mon->threshold = mon_get(sp, MONK_THRESHOLD, mon->threshold);
 	mon->mbm_cf = mon_get(sp, MONK_MBM_CF, 0) != 0;
+	return resolve_cntrs(e, sp, m);
+}
+
+static uint64_t x_get(const struct spec *sp, unsigned int xk, uint64_t def)
+{
+	const struct setting *st = &sp->s[XKEY(xk)];
+
+	return st->set ? st->num : def;
+}
+
+/* pkg.*: AET's PERF_PKG resource (7.0), one domain per package of the topology. */
+static int resolve_pkg(struct errbuf *e, hwloc_topology_t t, const struct spec *sp,
+		       struct rdt_machine *m)
+{
+	const struct setting *rm = &sp->s[XKEY(XK_PKG_RMIDS)];
+
+	m->pkg.groups = (unsigned int)x_get(sp, XK_PKG_EVENTS, 0);
+	if (!m->pkg.groups) {
+		if (rm->explicit)
+			return machine_fail(e, -EINVAL, PFX "pkg.rmids=%s: needs pkg.events", rm->text);
+		return 0;
+	}
+	m->pkg.rmids = (unsigned int)x_get(sp, XK_PKG_RMIDS, RDT_PKG_RMIDS);
+	if (collect_objs(e, t, HWLOC_OBJ_PACKAGE, m, &m->pkgdom, &m->npkg))
+		return -ENOMEM;
+	if (!m->npkg)
+		return machine_fail(e, -EINVAL, PFX "pkg.events=%s: the topology has no package",
+			    sp->s[XKEY(XK_PKG_EVENTS)].text);
 	return 0;
+}
+
+/*
+ * arch=mpam: what 7.1's mpam_resctrl.c gives resctrl, checked rather than
+ * implied so that a description says what it models: caches with any
+ * mask (sparse) that all agents share (shareable_bits the whole mask, so
+ * no group can be exclusive), no CDP, MB in percent, llc_occupancy the
+ * only event, none of the x86 extensions.
+ */
+static int check_mpam(struct errbuf *e, const struct rdt_machine *m)
+{
+	const struct rdt_mon *mon = &m->mon;
+	unsigned int r;
+
+	for (r = 0; r < RDT_NRES; r++) {
+		const struct rdt_caps *c = &m->caps[r];
+		uint64_t all = c->cbm_len >= 64 ? UINT64_MAX : (UINT64_C(1) << c->cbm_len) - 1;
+
+		if (!c->present)
+			continue;
+		if (c->cdp)
+			return machine_fail(e, -EINVAL, PFX "arch=mpam: %s.cdp=1: MPAM's resctrl has "
+				    "no CDP", res_prefix[r]);
+		if (!c->sparse)
+			return machine_fail(e, -EINVAL, PFX "arch=mpam: %s.sparse=0: MPAM's portion "
+				    "bitmaps take any mask", res_prefix[r]);
+		if (c->shareable_bits != all)
+			return machine_fail(e, -EINVAL, PFX "arch=mpam: %s.shareable_bits=0x%llx: MPAM "
+				    "shows the whole mask (0x%llx) as shareable", res_prefix[r],
+				    (unsigned long long)c->shareable_bits, (unsigned long long)all);
+	}
+	if (m->caps[RDT_MB].present && (m->caps[RDT_MB].mb_amd || m->caps[RDT_MB].mb_mbps))
+		return machine_fail(e, -EINVAL, PFX "arch=mpam: MB is in percent (mb.units=percent)");
+	if (mon->rmids && (mon->events & ~1u))
+		return machine_fail(e, -EINVAL, PFX "arch=mpam: mon.events: 7.1's MPAM counts "
+			    "llc_occupancy only");
+	if (mon->cntrs || mon->snc > 1 || m->caps[RDT_L3].io_alloc || m->pkg.groups)
+		return machine_fail(e, -EINVAL, PFX "arch=mpam: %s is x86 only",
+			    mon->cntrs ? "mon.cntrs" : mon->snc > 1 ? "mon.snc" :
+			    m->caps[RDT_L3].io_alloc ? "l3.io_alloc" : "pkg.events");
+	return 0;
+}
+
+/* l3.io_alloc, pkg.*, arch: after everything else, which they depend on. */
+static int resolve_x(struct errbuf *e, hwloc_topology_t t, const struct spec *sp,
+		     struct rdt_machine *m)
+{
+	const struct setting *io = &sp->s[XKEY(XK_IO_ALLOC)];
+	int ret;
+
+	if (io->set && io->num && !m->caps[RDT_L3].present)
+		return machine_fail(e, -EINVAL, PFX "l3.io_alloc=1: needs L3 allocation");
+	m->caps[RDT_L3].io_alloc = io->set && io->num;
+	ret = resolve_pkg(e, t, sp, m);
+	if (ret)
+		return ret;
+	m->mpam = x_get(sp, XK_ARCH, 0) != 0;
+	return m->mpam ? check_mpam(e, m) : 0;
 }
 
 static bool is_default_mon(const struct rdt_machine *m)
@@ -1165,6 +1408,7 @@ static bool is_default_mon(const struct rdt_machine *m)
 	if (!m->ndom[RDT_L3])
 		return !mon->rmids;
 	return mon->rmids == RDT_SIM_RMIDS && mon->scale == RDT_SIM_MON_SCALE && !mon->mbm_cf &&
+	       mon->snc <= 1 && !mon->cntrs &&
 	       mon->width == RDT_SIM_MON_WIDTH && mon->events == RDT_MON_EVENTS_ALL &&
 	       mon->bw == RDT_SIM_MON_BW &&
 	       mon->threshold == size / mon->rmids / mon->scale * mon->scale;
@@ -1249,8 +1493,8 @@ static void sb_mon(struct sbuf *b, const struct rdt_mon *mon)
 		sb_printf(b, "mon.rmids=0;");
 		return;
 	}
-	sb_printf(b, "mon.rmids=%u;mon.scale=%u;mon.width=%u;mon.events=", mon->rmids,
-		  mon->scale, mon->width);
+	sb_printf(b, "mon.rmids=%u;mon.scale=%u;mon.width=%u;mon.events=", mon->hw_rmids,
+		  mon->hw_scale, mon->width);
 	for (i = 0; i < 3; i++)
 		if (mon->events & (1u << i))
 			sb_printf(b, "%s%s", n++ ? "," : "", mon_event_names[i]);
@@ -1259,6 +1503,25 @@ static void sb_mon(struct sbuf *b, const struct rdt_mon *mon)
 	/* only when set: the descriptions states recorded before it stay the same */
 	if (mon->mbm_cf)
 		sb_printf(b, "mon.mbm_cf=1;");
+	if (mon->cntrs)
+		sb_printf(b, "mon.cntrs=%u;mon.assign=%s;mon.assign_on_mkdir=%d;", mon->cntrs,
+			  mon->assign ? "mbm_event" : "default", mon->assign_on_mkdir);
+	if (mon->snc > 1)
+		sb_printf(b, "mon.snc=%u;", mon->snc);
+}
+
+/* The 6.14-7.2 keys, each only when it is not the default. */
+static void sb_x(struct sbuf *b, const struct rdt_machine *m)
+{
+	if (m->caps[RDT_L3].io_alloc)
+		sb_printf(b, "l3.io_alloc=1;");
+	if (m->pkg.groups)
+		sb_printf(b, "pkg.events=%s%s%s;pkg.rmids=%u;",
+			  m->pkg.groups & RDT_PKG_ENERGY ? "energy" : "",
+			  m->pkg.groups == (RDT_PKG_ENERGY | RDT_PKG_PERF) ? "," : "",
+			  m->pkg.groups & RDT_PKG_PERF ? "perf" : "", m->pkg.rmids);
+	if (m->mpam)
+		sb_printf(b, "arch=mpam;");
 }
 
 static bool is_default_l3(const struct rdt_caps *c)
@@ -1277,7 +1540,8 @@ static int canonical(struct errbuf *e, const char *topo, struct rdt_machine *m)
 	unsigned int r;
 
 	if (!topo && is_default_l3(&m->caps[RDT_L3]) && !m->caps[RDT_L2].present &&
-	    !m->caps[RDT_MB].present && !m->virtual_tasks && is_default_mon(m)) {
+	    !m->caps[RDT_MB].present && !m->virtual_tasks && is_default_mon(m) &&
+	    !m->caps[RDT_L3].io_alloc && !m->pkg.groups && !m->mpam) {
 		m->desc = strdup("");
 		return m->desc ? 0 : machine_oom(e);
 	}
@@ -1298,6 +1562,7 @@ static int canonical(struct errbuf *e, const char *topo, struct rdt_machine *m)
 	/* the default monitoring adds nothing: descriptions made before it keep their form */
 	if (!is_default_mon(m))
 		sb_mon(&b, &m->mon);
+	sb_x(&b, m);
 	sb_printf(&b, "tasks=%s", m->virtual_tasks ? "virtual" : "real");
 	if (b.oom) {
 		free(b.p);
@@ -1367,6 +1632,8 @@ static int assemble(struct errbuf *e, hwloc_topology_t t, const struct spec *sp,
 	if (!ret)
 		ret = resolve_mon(e, sp, m);
 	if (!ret)
+		ret = resolve_x(e, t, sp, m);
+	if (!ret)
 		ret = build_cpu_tables(e, m);
 	if (!ret)
 		ret = check_l2_in_l3(e, m);
@@ -1429,6 +1696,7 @@ void rdt_machine_free(struct rdt_machine *m)
 		free_domains(m->dom[r], m->ndom[r]);
 		free(m->cpu_dom[r]);
 	}
+	free_domains(m->pkgdom, m->npkg);
 	free(m->cpu_present);
 	free(m->desc);
 	free(m);
@@ -1469,6 +1737,20 @@ int rdt_machine_cpu_domain(const struct rdt_machine *m, enum rdt_res res, int cp
 			if (m->dom[res][i].cpus[c] == cpu)
 				return (int)i;
 	return -1;
+}
+
+int rdt_machine_snc_node(const struct rdt_machine *m, int cpu)
+{
+	unsigned int snc = m->mon.snc > 1 ? m->mon.snc : 1, c;
+	int d = rdt_machine_cpu_domain(m, RDT_L3, cpu);
+	const struct rdt_domain *dom;
+
+	if (d < 0)
+		return -1;
+	dom = &m->dom[RDT_L3][d];
+	for (c = 0; c < dom->ncpus && dom->cpus[c] != cpu; c++)
+		;
+	return (int)((unsigned int)d * snc + c * snc / dom->ncpus);
 }
 
 const char *rdt_res_name(enum rdt_res res)

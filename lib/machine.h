@@ -50,6 +50,11 @@ struct rdt_caps {
 	 * meaning unthrottled); no register holds them.
 	 */
 	bool mb_mbps;
+	/*
+	 * L3 only (6.19, AMD SDCIAE): io_alloc can be enabled; it takes the
+	 * highest usable CLOSID (closids - 1, closids / 2 - 1 with CDP).
+	 */
+	bool io_alloc;
 };
 
 /*
@@ -79,6 +84,40 @@ struct rdt_mon {
 	uint64_t threshold;		/* a freed RMID is reused once it holds less (bytes) */
 	uint64_t bw;			/* bytes per second */
 	bool mbm_cf;			/* MBM counts need the erratum's correction (mbm_cf.c) */
+	/*
+	 * Sub-NUMA clustering: snc nodes share each L3 domain (0 or 1: none).
+	 * rmids and scale above are what resctrl shows, the hardware's divided
+	 * by snc as the kernel divides them; hw_rmids and hw_scale are the
+	 * hardware's (the description's mon.rmids, mon.scale).
+	 */
+	unsigned int snc;
+	unsigned int hw_rmids, hw_scale;
+	/*
+	 * Counter assignment (6.18, AMD ABMC): cntrs assignable counters per L3
+	 * domain (0: none, MBM events count for every RMID); assign: the
+	 * mbm_event mode is on at mount; assign_on_mkdir: a new group gets a
+	 * counter per MBM event and domain.
+	 */
+	unsigned int cntrs;
+	bool assign;
+	bool assign_on_mkdir;
+};
+
+/*
+ * Intel AET telemetry (7.0): the PERF_PKG resource, one domain per package.
+ * Events come in the kernel's groups: energy (core_energy, activity) and
+ * perf (the seven perf events), RDT_PKG_* bits.
+ */
+#define RDT_PKG_ENERGY 1u
+#define RDT_PKG_PERF 2u
+#define RDT_PKG_NEVENTS 9
+#define RDT_PKG_RMIDS 576		/* RMIDs of both groups' XML descriptions */
+#define RDT_MAX_CNTRS 1024		/* assignable counters per L3 domain, at most */
+#define RDT_MAX_SNC 8			/* SNC nodes per L3 domain, at most */
+
+struct rdt_pkg {
+	unsigned int groups;		/* RDT_PKG_*; 0: no PERF_PKG */
+	unsigned int rmids;		/* info/PERF_PKG_MON/num_rmids */
 };
 
 struct rdt_domain {
@@ -101,6 +140,11 @@ struct rdt_machine {
 	bool *cpu_present;		/* [ncpus]: exists, online and usable */
 	bool virtual_tasks;		/* tasks=virtual: any tid > 0 is accepted */
 	char note[160];			/* detection remark for `info` ("" when none) */
+	/* Arm MPAM as 7.1's resctrl shows it (docs/machine.md, "arch") */
+	bool mpam;
+	struct rdt_pkg pkg;
+	unsigned int npkg;		/* PERF_PKG domains: the packages, ascending id */
+	struct rdt_domain *pkgdom;
 	/*
 	 * Appended by machine.c: per resource, [ncpus] domain index of each CPU
 	 * (-1: absent), so that rdt_machine_cpu_domain() is O(1). NULL in a
@@ -126,6 +170,22 @@ int rdt_machine_cpu_domain(const struct rdt_machine *m, enum rdt_res res, int cp
 /* resctrl's name of a monitoring event bit ("llc_occupancy", ...); and back (0: unknown). */
 const char *rdt_machine_mon_event_name(unsigned int bit);
 unsigned int rdt_machine_mon_event_parse(const char *name);
+
+/*
+ * PERF_PKG event i (0 .. RDT_PKG_NEVENTS - 1) in the kernel's order:
+ * its file name and its group (RDT_PKG_*); fixed point (Joules, Farads)
+ * or a count.
+ */
+const char *rdt_machine_pkg_event_name(unsigned int i);
+unsigned int rdt_machine_pkg_event_group(unsigned int i);
+bool rdt_machine_pkg_event_fixed(unsigned int i);
+
+/*
+ * SNC node of cpu (its NUMA node id, 0 .. ndom[L3] * snc - 1) or -1. The
+ * CPUs of an L3 domain, ascending, are split into snc equal runs; node ids
+ * count on across the domains.
+ */
+int rdt_machine_snc_node(const struct rdt_machine *m, int cpu);
 
 /* "L3" / "L2" / "MB"; and back (-1 when unknown; case-insensitive). */
 const char *rdt_res_name(enum rdt_res res);

@@ -235,6 +235,100 @@ static const struct rdt_preset presets[] = {
 			  "; monitoring: CPUID 0xF of the Zen 4 7995WX recording (256 RMIDs, 64 bytes "
 			  "per count, width offset 20: 44 bits)",
 	},
+	/*
+	 * AMD EPYC 9755 (Turin, Zen 5), 128 cores = 16 CCDs x 8 cores. The
+	 * allocation and MB numbers are the Zen 4 CCD's (amd-genoa): no Zen 5
+	 * CPUID recording was found, so they are carried over, not read.
+	 * What Linux 6.18 - 7.1 shows on ABMC hardware is from the resctrl
+	 * survey (/work/shared/reference/resctrl-6.14-7.2.md, sources S1, S6):
+	 * mbm_assign_mode "[mbm_event]" by default, num_mbm_cntrs "0=32;1=32"
+	 * (resctrl.rst's example, and intel-cmt-cat#311 on AMD), auto-assign
+	 * on mkdir; io_alloc from SDCIAE (tip 7923ae76, resctrl.rst io_alloc).
+	 * L3 32 MB per CCD: 512 MB over 16 CCDs (AMD EPYC 9005 product page).
+	 */
+	{
+		.name = "amd-turin",
+		.vendor = "AuthenticAMD",
+		.part = "AMD EPYC 9755 (Turin, Zen 5), 2 sockets",
+		.desc = "topology=package:2 l3:16(size=32768KiB) core:8 pu:2;l3.closids=16;"
+			"l3.cbm_len=16;l3.min_cbm_bits=0;l3.shareable_bits=0;l3.cdp=1;l3.sparse=1;"
+			"mb.closids=16;mb.units=amd;mb.max=2048;"
+			"mon.rmids=256;mon.scale=64;mon.width=44;"
+			"mon.cntrs=32;mon.assign=mbm_event;mon.assign_on_mkdir=1;l3.io_alloc=1",
+		.source = "constructed: allocation, MB and monitoring as amd-genoa (Zen 4 CCD "
+			  "CPUID, no Zen 5 recording found); ABMC: resctrl.rst (Linux 6.18, "
+			  "torvalds/linux cb9f145f Documentation/filesystems/resctrl.rst: "
+			  "[mbm_event], num_mbm_cntrs 0=32;1=32) and intel-cmt-cat#311 (AMD, 32 "
+			  "counters per domain); io_alloc: SDCIAE, tip 7923ae76 and resctrl.rst "
+			  "@fabd5a8d (7.1); 512 MB L3 over 16 CCDs (AMD EPYC 9005 product page)",
+	},
+	/*
+	 * Intel Xeon 6980P (Granite Rapids-AP), 128 cores, 2 threads each, 504
+	 * MB L3 per socket, booted in SNC-3: three NUMA nodes share each L3, so
+	 * resctrl's L3 monitoring is per node (mon_L3_XX/mon_sub_L3_YY) and
+	 * num_rmids is the hardware's / 3 (the resctrl survey, section 6,
+	 * from fs/resctrl/rdtgroup.c @0ecc988b and the SNC series). The CAT
+	 * numbers are constructed: Sapphire Rapids' (sapphirerapids-sp); no
+	 * Granite Rapids CPUID recording was found. 512 RMIDs: constructed.
+	 */
+	{
+		.name = "intel-gnr-snc3",
+		.vendor = "GenuineIntel",
+		.part = "Intel Xeon 6980P (Granite Rapids-AP) in SNC-3, 2 sockets",
+		.desc = "topology=package:2 l3:1(size=516096KiB) core:128 pu:2;l3.closids=15;"
+			"l3.cbm_len=15;l3.min_cbm_bits=1;l3.shareable_bits=0x6000;l3.cdp=0;"
+			"l3.sparse=0;mon.rmids=512;mon.scale=106496;mon.width=24;mon.snc=3",
+		.source = "constructed: CAT as sapphirerapids-sp, 512 RMIDs and the scale "
+			  "assumed; SNC-3 layout and the RMIDs and scale divided by the nodes: "
+			  "fs/resctrl/rdtgroup.c mkdir_mondata_subdir_snc (torvalds/linux "
+			  "0ecc988b), arch/x86 snc_get_config (SNC series); 504 MB L3: Intel Xeon "
+			  "6980P product page",
+	},
+	/*
+	 * Intel Xeon 6+ (Clearwater Forest), 288 E-cores without SMT per
+	 * socket: AET telemetry through resctrl's PERF_PKG resource (Linux
+	 * 7.0): the energy group (core_energy, activity; GUID 0x26696143) and
+	 * the perf group (seven events; GUID 0x26557651), 576 RMIDs each, per
+	 * package (arch/x86/kernel/cpu/resctrl/intel_aet.c @dcb49710, the
+	 * survey's section 5). CAT and L3 monitoring numbers constructed.
+	 */
+	{
+		.name = "intel-cwf",
+		.vendor = "GenuineIntel",
+		.part = "Intel Xeon 6+ (Clearwater Forest), 288 cores, 2 sockets",
+		.desc = "topology=package:2 l3:1(size=589824KiB) core:288 pu:1;l3.closids=16;"
+			"l3.cbm_len=12;l3.min_cbm_bits=1;l3.shareable_bits=0;l3.cdp=1;l3.sparse=0;"
+			"mon.rmids=1024;mon.scale=65536;mon.width=24;"
+			"pkg.events=energy,perf;pkg.rmids=576",
+		.source = "PERF_PKG: arch/x86/kernel/cpu/resctrl/intel_aet.c and resctrl.rst "
+			  "(torvalds/linux dcb49710, Linux 7.0): groups energy (0x26696143) and "
+			  "perf (0x26557651), 576 RMIDs; constructed: CAT, L3 monitoring and "
+			  "the 576 MB L3 (no recording found)",
+	},
+	/*
+	 * A Neoverse V2-class MPAM system (72 cores, one socket, a 114 MiB
+	 * system-level cache as L3) as Linux 7.1's drivers/resctrl/
+	 * mpam_resctrl.c shows it: L3 from the cache portion bitmap (16 bits
+	 * here) with sparse masks and shareable_bits the whole mask, no CDP,
+	 * MB in percent from MBW_MAX (a 7-bit bwa_wd: granularity
+	 * DIV_ROUND_UP(100, 128) = 1, minimum 100 / 128 rounded = 1),
+	 * llc_occupancy the only event, num_rmids = PMGs x PARTIDs (2 x 64).
+	 * The widths are constructed; the rules are the survey's section 7.
+	 */
+	{
+		.name = "arm-mpam",
+		.vendor = "ARM",
+		.part = "Arm Neoverse V2-class MPAM system, 72 cores, 1 socket",
+		.desc = "topology=package:1 l3:1(size=116736KiB) core:72 pu:1;l3.closids=64;"
+			"l3.cbm_len=16;l3.min_cbm_bits=1;l3.shareable_bits=0xffff;l3.cdp=0;"
+			"l3.sparse=1;mb.closids=64;mb.units=percent;mb.min=1;mb.gran=1;mb.max=100;"
+			"mon.rmids=128;mon.scale=1;mon.width=62;mon.events=llc_occupancy;arch=mpam",
+		.source = "drivers/resctrl/mpam_resctrl.c (torvalds/linux fb481ec0, Linux 7.1) "
+			  "and Documentation/arch/arm64/mpam.rst (6b4ee752): sparse masks, "
+			  "shareable_bits the whole mask, no CDP, MB percent from MBW_MAX, "
+			  "llc_occupancy only, num_rmids = PMGs x PARTIDs; constructed: the "
+			  "bitmap and bandwidth widths, 64 PARTIDs, 2 PMGs, the topology",
+	},
 };
 
 #define NPRESETS (sizeof(presets) / sizeof(presets[0]))

@@ -25,6 +25,11 @@ enum node_kind {
 	N_MON,			/* <group>/mon_groups/<name> */
 	N_MON_DATA,		/* <group or MON group>/mon_data */
 	N_MON_DOM,		/* .../mon_data/mon_L3_XX */
+	N_MON_SUB,		/* .../mon_L3_XX/mon_sub_L3_YY (SNC) */
+	N_PKG_DOM,		/* .../mon_data/mon_PERF_PKG_XX */
+	N_INFO_PKG,		/* info/PERF_PKG_MON */
+	N_EVCFG,		/* info/L3_MON/event_configs */
+	N_EVCFG_EV,		/* info/L3_MON/event_configs/<event> */
 };
 
 enum file_id {
@@ -35,6 +40,9 @@ enum file_id {
 	F_THREAD_THROTTLE_MODE,
 	F_NUM_RMIDS, F_MON_FEATURES, F_MAX_THRESHOLD,
 	F_MON_EVENT,
+	F_MBM_ASSIGN_MODE, F_NUM_MBM_CNTRS, F_AVAIL_MBM_CNTRS, F_ASSIGN_ON_MKDIR,
+	F_EVENT_FILTER, F_MBM_ASSIGNMENTS, F_MBPS_EVENT, F_IO_ALLOC, F_IO_ALLOC_CBM,
+	F_PKG_EVENT,
 };
 
 struct rfs_file {
@@ -97,6 +105,31 @@ static const struct rfs_file mon_files[] = {
 	{ "num_rmids", F_NUM_RMIDS, 0444 },
 };
 
+/* info/L3_MON/ where counters are assignable (6.18); mbm_assign_mode is always there */
+static const struct rfs_file cntr_files[] = {
+	{ "available_mbm_cntrs", F_AVAIL_MBM_CNTRS, 0444 },
+	{ "mbm_assign_on_mkdir", F_ASSIGN_ON_MKDIR, 0644 },
+	{ "num_mbm_cntrs", F_NUM_MBM_CNTRS, 0444 },
+};
+static const struct rfs_file assign_mode_file = { "mbm_assign_mode", F_MBM_ASSIGN_MODE, 0644 };
+static const struct rfs_file event_filter_file = { "event_filter", F_EVENT_FILTER, 0644 };
+/* every CTRL_MON and MON group's, where counters are assignable */
+static const struct rfs_file assignments_file = { "mbm_L3_assignments", F_MBM_ASSIGNMENTS,
+						  0644 };
+/* a CTRL_MON group's when mounted with mba_MBps (6.14) */
+static const struct rfs_file mbps_event_file = { "mba_MBps_event", F_MBPS_EVENT, 0644 };
+/* every cache schema's info directory when L3 has io_alloc (6.19) */
+static const struct rfs_file io_files[] = {
+	{ "io_alloc", F_IO_ALLOC, 0644 },
+	{ "io_alloc_cbm", F_IO_ALLOC_CBM, 0644 },
+};
+/* info/PERF_PKG_MON/ (7.0) */
+static const struct rfs_file pkg_info_files[] = {
+	{ "mon_features", F_MON_FEATURES, 0444 },
+	{ "num_rmids", F_NUM_RMIDS, 0444 },
+};
+static struct rfs_file pkg_event_files[RDT_PKG_NEVENTS];
+
 static const struct rfs_file info_files[] = {
 	{ "last_cmd_status", F_LAST_CMD_STATUS, 0444 },
 };
@@ -109,7 +142,11 @@ struct node {
 	int sch;			/* N_INFO_RES and its files, else -1 */
 	bool mon;			/* N_INFO_MON and its files */
 	int mg;				/* MON group (N_MON and below), else -1 */
-	unsigned int dom;		/* N_MON_DOM and its files: L3 domain index */
+	unsigned int dom;		/* N_MON_DOM: L3 domain index; N_MON_SUB: node index */
+	bool l3sum;			/* an event of mon_L3_XX summing its SNC nodes */
+	int pkg;			/* N_PKG_DOM and its files: package index, else -1 */
+	unsigned int ev;		/* N_EVCFG_EV, F_PKG_EVENT: the event */
+	bool info;			/* under info/ */
 	const struct rfs_file *file;	/* N_FILE */
 };
 
@@ -120,6 +157,11 @@ static time_t mount_time;
 
 void rfs_fs_setup(struct rfs_model *model, const char *state)
 {
+	unsigned int e;
+
+	for (e = 0; e < RDT_PKG_NEVENTS; e++)
+		pkg_event_files[e] = (struct rfs_file){ rdt_machine_pkg_event_name(e),
+							F_PKG_EVENT, 0444 };
 	md = model;
 	state_path = state;
 	mount_time = time(NULL);
@@ -182,6 +224,8 @@ static int resolve_in_info(struct node *n, const char *name, bool in_res)
 	if (in_res) {
 		res_files(n->sch, &t, &cnt);
 		n->file = find_file(t, cnt, name);
+		if (!n->file && md->sch[n->sch].fmt == RFS_FMT_BITMAP && md->m->caps[RDT_L3].io_alloc)
+			n->file = find_file(io_files, N(io_files), name);
 		if (!n->file)
 			return -ENOENT;
 		n->kind = N_FILE;
@@ -195,6 +239,10 @@ static int resolve_in_info(struct node *n, const char *name, bool in_res)
 	if (!strcmp(name, "L3_MON") && md->m->mon.rmids) {
 		n->kind = N_INFO_MON;
 		n->mon = true;
+		return 0;
+	}
+	if (!strcmp(name, "PERF_PKG_MON") && md->pkgcnt) {
+		n->kind = N_INFO_PKG;
 		return 0;
 	}
 	n->sch = find_schema(name);
@@ -224,11 +272,37 @@ static int resolve_mon_dom(struct node *n, const char *name)
 	char want[32];
 	unsigned int d;
 
-	for (d = 0; d < md->nmondom; d++) {
-		snprintf(want, sizeof(want), "mon_L3_%02u", md->mondom[d].cache_id);
+	for (d = 0; d < md->m->ndom[RDT_L3]; d++) {
+		snprintf(want, sizeof(want), "mon_L3_%02u", md->m->dom[RDT_L3][d].cache_id);
 		if (!strcmp(want, name)) {
 			n->kind = N_MON_DOM;
 			n->dom = d;
+			return 0;
+		}
+	}
+	for (d = 0; md->pkgcnt && d < md->m->npkg; d++) {
+		snprintf(want, sizeof(want), "mon_PERF_PKG_%02u", md->m->pkgdom[d].cache_id);
+		if (!strcmp(want, name)) {
+			n->kind = N_PKG_DOM;
+			n->pkg = (int)d;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+/* mon_sub_L3_YY in mon_L3_XX: one of its SNC nodes. */
+static int resolve_mon_sub(struct node *n, const char *name)
+{
+	char want[32];
+	unsigned int k, node;
+
+	for (k = 0; md->snc > 1 && k < md->snc; k++) {
+		node = n->dom * md->snc + k;
+		snprintf(want, sizeof(want), "mon_sub_L3_%02u", md->mondom[node].cache_id);
+		if (!strcmp(want, name)) {
+			n->kind = N_MON_SUB;
+			n->dom = node;
 			return 0;
 		}
 	}
@@ -240,9 +314,61 @@ static int resolve_event(struct node *n, const char *name)
 	int e = rfs_mon_event_find(name);
 
 	if (e < 0 || !(md->m->mon.events & (1u << e)))
-		return -ENOENT;
+		return n->kind == N_MON_DOM ? resolve_mon_sub(n, name) : -ENOENT;
+	n->l3sum = n->kind == N_MON_DOM && md->snc > 1;
 	n->kind = N_FILE;
 	n->file = &event_files[e];
+	return 0;
+}
+
+static int resolve_pkg_event(struct node *n, const char *name)
+{
+	int e = rfs_pkg_event_find(md, name);
+
+	if (e < 0)
+		return -ENOENT;
+	n->kind = N_FILE;
+	n->ev = (unsigned int)e;
+	n->file = &pkg_event_files[e];
+	return 0;
+}
+
+/* The MBM events of event_configs/ (enabled ones, where counters are assignable). */
+static int resolve_evcfg(struct node *n, const char *name)
+{
+	int e = rfs_mon_event_find(name);
+
+	if (e < 1 || !(md->m->mon.events & (1u << e)))
+		return -ENOENT;
+	n->kind = N_EVCFG_EV;
+	n->ev = (unsigned int)e;
+	return 0;
+}
+
+/* Files of groups that came with 6.14-7.2: mbm_L3_assignments, mba_MBps_event. */
+static const struct rfs_file *new_group_file(const struct node *n, const char *name)
+{
+	if (md->assigned && !strcmp(name, assignments_file.name))
+		return &assignments_file;
+	if (md->mba_mbps && n->kind != N_MON && !strcmp(name, mbps_event_file.name))
+		return &mbps_event_file;
+	return NULL;
+}
+
+static int resolve_info_mon(struct node *n, const char *name)
+{
+	n->file = find_file(mon_files, N(mon_files), name);
+	if (!n->file && !strcmp(name, assign_mode_file.name))
+		n->file = &assign_mode_file;
+	if (!n->file && md->assigned)
+		n->file = find_file(cntr_files, N(cntr_files), name);
+	if (!n->file && md->assigned && !strcmp(name, "event_configs")) {
+		n->kind = N_EVCFG;
+		return 0;
+	}
+	if (!n->file)
+		return -ENOENT;
+	n->kind = N_FILE;
 	return 0;
 }
 
@@ -254,12 +380,15 @@ static int resolve_step(struct node *n, const char *name)
 	case N_ROOT:
 		if (!strcmp(name, "info")) {
 			n->kind = N_INFO;
+			n->info = true;
 			return 0;
 		}
 		/* the root is a control group too */
 		__attribute__((fallthrough));
 	case N_GROUP:
 		n->file = find_file(group_files, N(group_files), name);
+		if (!n->file)
+			n->file = new_group_file(n, name);
 		if (n->file) {
 			n->kind = N_FILE;
 			return 0;
@@ -287,22 +416,37 @@ static int resolve_step(struct node *n, const char *name)
 		}
 		n->file = find_file(mon_group_files, N(mon_group_files), name);
 		if (!n->file)
+			n->file = new_group_file(n, name);
+		if (!n->file)
 			return -ENOENT;
 		n->kind = N_FILE;
 		return 0;
 	case N_MON_DATA:
 		return resolve_mon_dom(n, name);
 	case N_MON_DOM:
+	case N_MON_SUB:
 		return resolve_event(n, name);
+	case N_PKG_DOM:
+		return resolve_pkg_event(n, name);
 	case N_INFO:
 		return resolve_in_info(n, name, false);
 	case N_INFO_RES:
 		return resolve_in_info(n, name, true);
 	case N_INFO_MON:
-		n->file = find_file(mon_files, N(mon_files), name);
+		return resolve_info_mon(n, name);
+	case N_INFO_PKG:
+		n->file = find_file(pkg_info_files, N(pkg_info_files), name);
 		if (!n->file)
 			return -ENOENT;
 		n->kind = N_FILE;
+		return 0;
+	case N_EVCFG:
+		return resolve_evcfg(n, name);
+	case N_EVCFG_EV:
+		if (strcmp(name, event_filter_file.name))
+			return -ENOENT;
+		n->kind = N_FILE;
+		n->file = &event_filter_file;
 		return 0;
 	case N_FILE:
 		return -ENOTDIR;
@@ -315,7 +459,7 @@ static int resolve(const char *path, struct node *n)
 	char name[RFS_NAME_MAX + 1];
 	int ret;
 
-	*n = (struct node){ .kind = N_ROOT, .sch = -1, .mg = -1 };
+	*n = (struct node){ .kind = N_ROOT, .sch = -1, .mg = -1, .pkg = -1 };
 	while ((ret = next_comp(&path, name, sizeof(name))) > 0) {
 		ret = resolve_step(n, name);
 		if (ret)
@@ -326,9 +470,7 @@ static int resolve(const char *path, struct node *n)
 
 static bool in_info(const struct node *n)
 {
-	return n->kind == N_INFO || n->kind == N_INFO_RES || n->mon ||
-	       (n->kind == N_FILE && n->sch >= 0) ||
-	       (n->kind == N_FILE && n->file->id == F_LAST_CMD_STATUS);
+	return n->info;
 }
 
 /* Save after a change; a failure is logged, the change itself stands. */
@@ -402,12 +544,29 @@ static void fill_files(void *buf, fuse_fill_dir_t fill, const struct rfs_file *t
 		fill(buf, t[i].name, &file_type, 0, 0);
 }
 
+/* mon_data/: mon_L3_XX per L3 cache id, mon_PERF_PKG_XX per package. */
+static void fill_mon_data(void *buf, fuse_fill_dir_t fill)
+{
+	char dn[32];
+	unsigned int i;
+
+	for (i = 0; i < md->m->ndom[RDT_L3]; i++) {
+		snprintf(dn, sizeof(dn), "mon_L3_%02u", md->m->dom[RDT_L3][i].cache_id);
+		fill(buf, dn, &dir_type, 0, 0);
+	}
+	for (i = 0; md->pkgcnt && i < md->m->npkg; i++) {
+		snprintf(dn, sizeof(dn), "mon_PERF_PKG_%02u", md->m->pkgdom[i].cache_id);
+		fill(buf, dn, &dir_type, 0, 0);
+	}
+}
+
 static int op_readdir(const char *path, void *buf, fuse_fill_dir_t fill, off_t off,
 		      struct fuse_file_info *fi, enum fuse_readdir_flags flags)
 {
 	const struct rfs_file *t;
 	struct node n;
 	unsigned int i;
+	char dn[32];
 	size_t cnt;
 	int ret;
 
@@ -425,6 +584,10 @@ static int op_readdir(const char *path, void *buf, fuse_fill_dir_t fill, off_t o
 	case N_ROOT:
 	case N_GROUP:
 		fill_files(buf, fill, group_files, N(group_files));
+		if (md->assigned)
+			fill(buf, assignments_file.name, &file_type, 0, 0);
+		if (md->mba_mbps)
+			fill(buf, mbps_event_file.name, &file_type, 0, 0);
 		if (md->nrmid) {
 			fill(buf, "mon_groups", &dir_type, 0, 0);
 			fill(buf, "mon_data", &dir_type, 0, 0);
@@ -443,20 +606,28 @@ static int op_readdir(const char *path, void *buf, fuse_fill_dir_t fill, off_t o
 		break;
 	case N_MON:
 		fill_files(buf, fill, mon_group_files, N(mon_group_files));
+		if (md->assigned)
+			fill(buf, assignments_file.name, &file_type, 0, 0);
 		fill(buf, "mon_data", &dir_type, 0, 0);
 		break;
 	case N_MON_DATA:
-		for (i = 0; i < md->nmondom; i++) {
-			char dn[32];
-
-			snprintf(dn, sizeof(dn), "mon_L3_%02u", md->mondom[i].cache_id);
-			fill(buf, dn, &dir_type, 0, 0);
-		}
+		fill_mon_data(buf, fill);
 		break;
 	case N_MON_DOM:
+	case N_MON_SUB:
 		for (i = 0; i < RFS_MON_EVENTS; i++)
 			if (md->m->mon.events & (1u << i))
 				fill(buf, event_files[i].name, &file_type, 0, 0);
+		for (i = 0; n.kind == N_MON_DOM && md->snc > 1 && i < md->snc; i++) {
+			snprintf(dn, sizeof(dn), "mon_sub_L3_%02u",
+				 md->mondom[n.dom * md->snc + i].cache_id);
+			fill(buf, dn, &dir_type, 0, 0);
+		}
+		break;
+	case N_PKG_DOM:
+		for (i = 0; i < RDT_PKG_NEVENTS; i++)
+			if (md->m->pkg.groups & rdt_machine_pkg_event_group(i))
+				fill(buf, pkg_event_files[i].name, &file_type, 0, 0);
 		break;
 	case N_INFO:
 		fill_files(buf, fill, info_files, N(info_files));
@@ -464,13 +635,33 @@ static int op_readdir(const char *path, void *buf, fuse_fill_dir_t fill, off_t o
 			fill(buf, md->sch[i].name, &dir_type, 0, 0);
 		if (md->m->mon.rmids)
 			fill(buf, "L3_MON", &dir_type, 0, 0);
+		if (md->pkgcnt)
+			fill(buf, "PERF_PKG_MON", &dir_type, 0, 0);
 		break;
 	case N_INFO_MON:
 		fill_files(buf, fill, mon_files, N(mon_files));
+		fill(buf, assign_mode_file.name, &file_type, 0, 0);
+		if (md->assigned) {
+			fill_files(buf, fill, cntr_files, N(cntr_files));
+			fill(buf, "event_configs", &dir_type, 0, 0);
+		}
+		break;
+	case N_INFO_PKG:
+		fill_files(buf, fill, pkg_info_files, N(pkg_info_files));
+		break;
+	case N_EVCFG:
+		for (i = 1; i < RFS_MON_EVENTS; i++)
+			if (md->m->mon.events & (1u << i))
+				fill(buf, rfs_mon_event_name(i), &dir_type, 0, 0);
+		break;
+	case N_EVCFG_EV:
+		fill(buf, event_filter_file.name, &file_type, 0, 0);
 		break;
 	case N_INFO_RES:
 		res_files(n.sch, &t, &cnt);
 		fill_files(buf, fill, t, cnt);
+		if (md->sch[n.sch].fmt == RFS_FMT_BITMAP && md->m->caps[RDT_L3].io_alloc)
+			fill_files(buf, fill, io_files, N(io_files));
 		break;
 	case N_FILE:
 		break;
@@ -516,6 +707,12 @@ static void show_info_res(const struct node *n, struct rfs_buf *b)
 		/* Per-core throttling; "per-thread" parts are not modelled. */
 		rfs_buf_printf(b, "max\n");
 		break;
+	case F_IO_ALLOC:
+		rfs_io_alloc_show(md, (unsigned int)n->sch, b);
+		break;
+	case F_IO_ALLOC_CBM:
+		rfs_io_alloc_cbm_show(md, (unsigned int)n->sch, b);
+		break;
 	default:
 		break;
 	}
@@ -540,9 +737,41 @@ static void show_info_mon(const struct node *n, struct rfs_buf *b)
 	case F_MAX_THRESHOLD:
 		rfs_buf_printf(b, "%llu\n", (unsigned long long)md->m->mon.threshold);
 		break;
+	case F_MBM_ASSIGN_MODE:
+		rfs_abmc_mode_show(md, b);
+		break;
+	case F_NUM_MBM_CNTRS:
+	case F_AVAIL_MBM_CNTRS:
+		rfs_abmc_cntrs_show(md, n->file->id == F_AVAIL_MBM_CNTRS, b);
+		break;
+	case F_ASSIGN_ON_MKDIR:
+		rfs_abmc_on_mkdir_show(md, b);
+		break;
+	case F_EVENT_FILTER:
+		rfs_abmc_filter_show(md, n->ev, b);
+		break;
 	default:
 		break;
 	}
+}
+
+/* info/PERF_PKG_MON */
+static void show_info_pkg(const struct node *n, struct rfs_buf *b)
+{
+	unsigned int e;
+
+	if (n->file->id == F_NUM_RMIDS) {
+		rfs_buf_printf(b, "%u\n", md->m->pkg.rmids);
+		return;
+	}
+	for (e = 0; e < RDT_PKG_NEVENTS; e++)
+		if (md->m->pkg.groups & rdt_machine_pkg_event_group(e))
+			rfs_buf_printf(b, "%s\n", rdt_machine_pkg_event_name(e));
+}
+
+static unsigned int group_rmid(const struct node *n)
+{
+	return n->mg >= 0 ? md->mon[n->mg].rmid : md->grp[n->closid].rmid;
 }
 
 static void show(const struct node *n, struct rfs_buf *b)
@@ -555,6 +784,10 @@ static void show(const struct node *n, struct rfs_buf *b)
 		show_info_mon(n, b);
 		return;
 	}
+	if (n->info && n->file->id != F_LAST_CMD_STATUS) {
+		show_info_pkg(n, b);
+		return;
+	}
 	switch (n->file->id) {
 	case F_CPUS:
 	case F_CPUS_LIST:
@@ -564,8 +797,21 @@ static void show(const struct node *n, struct rfs_buf *b)
 			rfs_cpus_show(md, n->closid, n->file->id == F_CPUS_LIST, b);
 		break;
 	case F_MON_EVENT:
-		rfs_mon_data_show(md, n->closid, n->mg, n->dom,
-				  (unsigned int)(n->file - event_files), b);
+		if (n->l3sum)
+			rfs_mon_data_show_l3(md, n->closid, n->mg, n->dom,
+					     (unsigned int)(n->file - event_files), b);
+		else
+			rfs_mon_data_show(md, n->closid, n->mg, n->dom,
+					  (unsigned int)(n->file - event_files), b);
+		break;
+	case F_PKG_EVENT:
+		rfs_pkg_data_show(md, n->closid, n->mg, (unsigned int)n->pkg, n->ev, b);
+		break;
+	case F_MBM_ASSIGNMENTS:
+		rfs_abmc_assignments_show(md, group_rmid(n), b);
+		break;
+	case F_MBPS_EVENT:
+		rfs_mbps_event_show(md, n->closid, b);
 		break;
 	case F_MODE:
 		rfs_mode_show(md, n->closid, b);
@@ -668,6 +914,20 @@ static int dispatch_write(const struct node *n, char *buf, size_t len)
 		return rfs_schemata_write(md, n->closid, buf, len);
 	case F_TASKS:
 		return rfs_tasks_write(md, n->closid, n->mg, buf, ctx->pid, ctx->uid);
+	case F_MBM_ASSIGN_MODE:
+		return rfs_abmc_mode_write(md, buf, len);
+	case F_ASSIGN_ON_MKDIR:
+		return rfs_abmc_on_mkdir_write(md, buf);
+	case F_EVENT_FILTER:
+		return rfs_abmc_filter_write(md, n->ev, buf, len);
+	case F_MBM_ASSIGNMENTS:
+		return rfs_abmc_assignments_write(md, group_rmid(n), buf, len);
+	case F_MBPS_EVENT:
+		return rfs_mbps_event_write(md, n->closid, buf, len);
+	case F_IO_ALLOC:
+		return rfs_io_alloc_write(md, (unsigned int)n->sch, buf);
+	case F_IO_ALLOC_CBM:
+		return rfs_io_alloc_cbm_write(md, (unsigned int)n->sch, buf, len);
 	default:
 		return -EINVAL;
 	}

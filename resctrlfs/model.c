@@ -23,6 +23,46 @@ static uint64_t *ctrl_at(const struct rfs_model *md, const struct rfs_schema *s,
 	return &s->ctrl[(size_t)d * md->nclosid + closid];
 }
 
+uint64_t *rfs_ctrl_at(const struct rfs_model *md, const struct rfs_schema *s, unsigned int d,
+		      unsigned int closid)
+{
+	return ctrl_at(md, s, d, closid);
+}
+
+/*
+ * closid_allocated(): a group's, or io_alloc's while it is enabled. The
+ * io_alloc CLOSID has no group, so its mode is neither shareable nor
+ * exclusive (rdtgroup_mode_by_closid() finds none).
+ */
+static bool closid_taken(const struct rfs_model *md, unsigned int closid)
+{
+	return md->grp[closid].used || (int)closid == md->io_closid;
+}
+
+static bool closid_shareable(const struct rfs_model *md, unsigned int closid)
+{
+	return md->grp[closid].used && md->grp[closid].mode == RFS_MODE_SHAREABLE;
+}
+
+static bool closid_exclusive(const struct rfs_model *md, unsigned int closid)
+{
+	return md->grp[closid].used && md->grp[closid].mode == RFS_MODE_EXCLUSIVE;
+}
+
+/*
+ * The start of a command written to a file that wants a trailing newline:
+ * without it, -EINVAL with last_cmd_status left as it was; else the
+ * newline is cut and the status cleared.
+ */
+int rfs_cmd_begin(struct rfs_model *md, char *buf, size_t len)
+{
+	if (len == 0 || buf[len - 1] != '\n')
+		return -EINVAL;
+	buf[len - 1] = '\0';
+	rfs_status_clear(md);
+	return 0;
+}
+
 void rfs_status_clear(struct rfs_model *md)
 {
 	md->status_len = 0;
@@ -134,7 +174,8 @@ static int add_mb_schema(struct rfs_model *md, char *err, size_t errlen)
 	s->bw_gran = c->mb_gran ? c->mb_gran : 1;	/* AMD's is always 1 */
 	s->max_bw = mb_max(c);
 	s->delay_linear = !c->mb_amd;
-	s->throttle_max = !c->mb_amd;
+	/* MPAM has no throttle mode: thread_throttle_mode_init() makes no file */
+	s->throttle_max = !c->mb_amd && !md->m->mpam;
 	s->mbps = md->mba_mbps;
 	/* rdtgroup_init_mba(): MBA_MAX_MBPS under mba_MBps, else the maximum. */
 	s->dflt = s->mbps ? RFS_MBA_MAX_MBPS : s->max_bw;
@@ -207,14 +248,18 @@ static int check_cdp(struct rfs_model *md, char *err, size_t errlen)
 }
 
 /*
- * supports_mba_mbps(): MB with a linear scale at L3 scope. The kernel also
- * wants MBM, which this emulator does not model, so that part is not asked.
+ * supports_mba_mbps(): an MBM event, MB with a linear scale, MB's scope the
+ * L3 monitoring's (not under SNC, whose monitoring is per node). 7.2 also
+ * refuses it where counters are assignable (f52abe65); its exact text was
+ * not read, so the same one is given.
  */
 static int check_mba_mbps(struct rfs_model *md, char *err, size_t errlen)
 {
 	const struct rdt_caps *c = &md->m->caps[RDT_MB];
+	const struct rdt_mon *mon = &md->m->mon;
+	bool mbm = mon->rmids && (mon->events & 6u);
 
-	if (md->mba_mbps && (!c->present || c->mb_amd)) {
+	if (md->mba_mbps && (!c->present || c->mb_amd || !mbm || mon->snc > 1 || mon->cntrs)) {
 		snprintf(err, errlen, "--mba-mbps: mba_MBps requires MBM and linear scale "
 			 "MBA at L3 scope (give an Intel --mb)");
 		return -EINVAL;
@@ -259,6 +304,7 @@ int rfs_model_init(struct rfs_model *md, struct rdt_machine *m, bool cdpl3, bool
 	md->cdp[RDT_L2] = cdpl2;
 	md->mba_mbps = mba_mbps;
 	md->ncpus = m->ncpus;
+	md->io_closid = -1;
 	ret = check_cdp(md, err, errlen);
 	if (!ret)
 		ret = check_mba_mbps(md, err, errlen);
@@ -308,6 +354,7 @@ void rfs_model_free(struct rfs_model *md)
 	free(md->tasks);
 	rfs_mon_free(md);
 	memset(md, 0, sizeof(*md));
+	md->io_closid = -1;
 }
 
 int rfs_group_find(const struct rfs_model *md, const char *name)
@@ -347,11 +394,11 @@ static int init_domain(struct rfs_model *md, struct rfs_schema *s, unsigned int 
 		return 0;
 	}
 	for (i = 0; i < md->nclosid; i++) {
-		if (!md->grp[i].used || i == closid)
+		if (!closid_taken(md, i) || i == closid)
 			continue;
 		c = *ctrl_at(md, s, d, i) | (peer ? *ctrl_at(md, peer, d, i) : 0);
 		used |= c;
-		if (md->grp[i].mode == RFS_MODE_SHAREABLE)
+		if (closid_shareable(md, i))
 			val |= c;
 	}
 	val |= ~used & s->cbm_mask;
@@ -364,7 +411,7 @@ static int init_domain(struct rfs_model *md, struct rfs_schema *s, unsigned int 
 	return 0;
 }
 
-static int init_alloc(struct rfs_model *md, unsigned int closid)
+int rfs_init_alloc(struct rfs_model *md, unsigned int closid)
 {
 	unsigned int i, d, n = 0;
 	uint64_t *vals;
@@ -400,7 +447,7 @@ int rfs_mkdir(struct rfs_model *md, const char *name, uid_t uid, gid_t gid)
 	    (md->nrmid && (!strcmp(name, "mon_groups") || !strcmp(name, "mon_data"))))
 		return -EEXIST;
 	rfs_status_clear(md);
-	for (closid = 1; closid < md->nclosid && md->grp[closid].used; closid++)
+	for (closid = 1; closid < md->nclosid && closid_taken(md, closid); closid++)
 		;
 	if (closid == md->nclosid) {
 		rfs_status_printf(md, "Out of CLOSIDs\n");
@@ -411,7 +458,7 @@ int rfs_mkdir(struct rfs_model *md, const char *name, uid_t uid, gid_t gid)
 	ret = rfs_rmid_alloc(md, &g->rmid);
 	if (ret)
 		return ret;
-	ret = init_alloc(md, closid);
+	ret = rfs_init_alloc(md, closid);
 	if (ret) {
 		rfs_rmid_free(md, g->rmid);
 		return ret;
@@ -419,9 +466,11 @@ int rfs_mkdir(struct rfs_model *md, const char *name, uid_t uid, gid_t gid)
 	g->used = true;
 	snprintf(g->name, sizeof(g->name), "%s", name);
 	g->mode = RFS_MODE_SHAREABLE;
+	g->mbps_event = 0;
 	memset(g->cpus, 0, md->ncpus);
 	g->uid = uid;
 	g->gid = gid;
+	rfs_abmc_mkdir(md, g->rmid);
 	md->dirty = true;
 	return 0;
 }
@@ -494,19 +543,19 @@ static bool overlaps_one(const struct rfs_model *md, const struct rfs_schema *s,
 	if (!exclusive && (cbm & s->shareable))
 		return true;
 	for (i = 0; i < md->nclosid; i++) {
-		if (!md->grp[i].used || i == closid)
+		if (!closid_taken(md, i) || i == closid)
 			continue;
 		if (!(cbm & *ctrl_at(md, s, d, i)))
 			continue;
-		if (!exclusive || md->grp[i].mode == RFS_MODE_EXCLUSIVE)
+		if (!exclusive || closid_exclusive(md, i))
 			return true;
 	}
 	return false;
 }
 
 /* With CDP, CODE and DATA share the ways: check the sibling schema too. */
-static bool cbm_overlaps(const struct rfs_model *md, const struct rfs_schema *s,
-			 unsigned int d, uint64_t cbm, unsigned int closid, bool exclusive)
+bool rfs_cbm_overlaps(const struct rfs_model *md, const struct rfs_schema *s, unsigned int d,
+		      uint64_t cbm, unsigned int closid, bool exclusive)
 {
 	if (overlaps_one(md, s, d, cbm, closid, exclusive))
 		return true;
@@ -515,8 +564,8 @@ static bool cbm_overlaps(const struct rfs_model *md, const struct rfs_schema *s,
 }
 
 /* cbm_validate(): the checks and texts of the kernel, in its order. */
-static int cbm_validate(struct rfs_model *md, const struct rfs_schema *s, const char *buf,
-			uint64_t *out)
+int rfs_cbm_validate(struct rfs_model *md, const struct rfs_schema *s, const char *buf,
+		     uint64_t *out)
 {
 	unsigned long long val;
 	unsigned int first, zero;
@@ -589,13 +638,13 @@ static int parse_cbm(struct rfs_model *md, unsigned int si, unsigned int d, char
 		rfs_status_printf(md, "Duplicate domain %u\n", s->dom[d].cache_id);
 		return -EINVAL;
 	}
-	if (cbm_validate(md, s, buf, &val))
+	if (rfs_cbm_validate(md, s, buf, &val))
 		return -EINVAL;
-	if (cbm_overlaps(md, s, d, val, closid, true)) {
+	if (rfs_cbm_overlaps(md, s, d, val, closid, true)) {
 		rfs_status_printf(md, "Overlaps with exclusive group\n");
 		return -EINVAL;
 	}
-	if (mode == RFS_MODE_EXCLUSIVE && cbm_overlaps(md, s, d, val, closid, false)) {
+	if (mode == RFS_MODE_EXCLUSIVE && rfs_cbm_overlaps(md, s, d, val, closid, false)) {
 		rfs_status_printf(md, "Overlaps with other group\n");
 		return -EINVAL;
 	}
@@ -754,7 +803,7 @@ static bool can_be_exclusive(struct rfs_model *md, unsigned int closid)
 		if (s->fmt != RFS_FMT_BITMAP)
 			continue;
 		for (d = 0; d < s->ndom; d++) {
-			if (cbm_overlaps(md, s, d, *ctrl_at(md, s, d, closid), closid, false)) {
+			if (rfs_cbm_overlaps(md, s, d, *ctrl_at(md, s, d, closid), closid, false)) {
 				rfs_status_printf(md, "Schemata overlaps\n");
 				return false;
 			}
@@ -866,7 +915,7 @@ void rfs_bit_usage_show(const struct rfs_model *md, unsigned int si, struct rfs_
 	int bit;
 
 	for (d = 0; d < s->ndom; d++) {
-		uint64_t sw = 0, excl = 0;
+		uint64_t sw = 0, excl = 0, hwio = 0;
 
 		if (d)
 			rfs_buf_putc(b, ';');
@@ -879,8 +928,11 @@ void rfs_bit_usage_show(const struct rfs_model *md, unsigned int si, struct rfs_
 			else
 				sw |= *ctrl_at(md, s, d, i);
 		}
+		/* 6.19: the io_alloc CLOSID's ways are the hardware's too */
+		if (md->io_closid >= 0 && s->res == RDT_L3)
+			hwio = *ctrl_at(md, s, d, (unsigned int)md->io_closid);
 		for (bit = (int)s->cbm_len - 1; bit >= 0; bit--) {
-			bool hw = s->shareable >> bit & 1, swb = sw >> bit & 1;
+			bool hw = (s->shareable | hwio) >> bit & 1, swb = sw >> bit & 1;
 
 			if (hw && swb)
 				rfs_buf_putc(b, 'X');
@@ -895,6 +947,38 @@ void rfs_bit_usage_show(const struct rfs_model *md, unsigned int si, struct rfs_
 		}
 	}
 	rfs_buf_putc(b, '\n');
+}
+
+/*
+ * The event the software controller reads: local bandwidth where the
+ * machine counts it, else total (resctrl_l3_mon_resource_init()).
+ */
+static unsigned int mbps_event(const struct rfs_model *md, unsigned int closid)
+{
+	if (md->grp[closid].mbps_event)
+		return md->grp[closid].mbps_event;
+	return md->m->mon.events & (1u << 2) ? 2 : 1;
+}
+
+void rfs_mbps_event_show(const struct rfs_model *md, unsigned int closid, struct rfs_buf *b)
+{
+	rfs_buf_printf(b, "%s\n", rfs_mon_event_name(mbps_event(md, closid)));
+}
+
+int rfs_mbps_event_write(struct rfs_model *md, unsigned int closid, char *buf, size_t len)
+{
+	int e;
+
+	if (rfs_cmd_begin(md, buf, len))
+		return -EINVAL;
+	e = rfs_mon_event_find(buf);
+	if (e < 1 || !(md->m->mon.events & (1u << e))) {
+		rfs_status_printf(md, "Unsupported event id '%s'\n", buf);
+		return -EINVAL;
+	}
+	md->grp[closid].mbps_event = (unsigned int)e;
+	md->dirty = true;
+	return 0;
 }
 
 /* One decimal field of --mb, up to the next ':' (or the end). */

@@ -70,16 +70,53 @@ static void counters_reset(struct rfs_model *md, unsigned int rmid, enum rfs_cnt
 			*rfs_mon_counter(md, rmid, d, e) = (struct rfs_counter){ .state = s };
 }
 
+/*
+ * SNC: the monitoring domains are the nodes, snc per L3 domain, each with
+ * its CPUs (rdt_machine_snc_node()) and its node id as the id.
+ */
+static int snc_domains(struct rfs_model *md)
+{
+	const struct rdt_machine *m = md->m;
+	unsigned int n = m->ndom[RDT_L3] * md->snc, i, c;
+	struct rdt_domain *nd = calloc(n ? n : 1, sizeof(*nd));
+
+	if (!nd)
+		return -ENOMEM;
+	md->snc_dom = nd;
+	md->mondom = nd;
+	md->nmondom = n;
+	for (i = 0; i < n; i++) {
+		const struct rdt_domain *l3 = &m->dom[RDT_L3][i / md->snc];
+
+		nd[i].cache_id = i;
+		nd[i].cache_size = l3->cache_size / md->snc;
+		nd[i].cpus = malloc((l3->ncpus ? l3->ncpus : 1) * sizeof(int));
+		if (!nd[i].cpus)
+			return -ENOMEM;
+		for (c = 0; c < l3->ncpus; c++)
+			if (rdt_machine_snc_node(m, l3->cpus[c]) == (int)i)
+				nd[i].cpus[nd[i].ncpus++] = l3->cpus[c];
+	}
+	return 0;
+}
+
 int rfs_mon_init(struct rfs_model *md)
 {
 	const struct rdt_machine *m = md->m;
 	unsigned int i;
+	int ret;
 
 	if (!m->mon.rmids)
 		return 0;
 	md->nrmid = m->mon.rmids;
+	/* AET: groups that monitor are limited by both resources' RMIDs */
+	if (m->pkg.groups && m->pkg.rmids < md->nrmid)
+		md->nrmid = m->pkg.rmids;
+	md->snc = m->mon.snc > 1 ? m->mon.snc : 1;
 	md->nmondom = m->ndom[RDT_L3];
 	md->mondom = m->dom[RDT_L3];
+	if (md->snc > 1 && snc_domains(md))
+		return -ENOMEM;
 	md->rmid_used = calloc(md->nrmid, 1);
 	md->mon = calloc(md->nrmid, sizeof(*md->mon));
 	md->cnt = calloc((size_t)md->nrmid * (md->nmondom ? md->nmondom : 1) * RFS_MON_EVENTS,
@@ -93,7 +130,8 @@ int rfs_mon_init(struct rfs_model *md)
 	}
 	md->rmid_used[0] = 1;
 	counters_reset(md, 0, RFS_CNT_VALUE);
-	return 0;
+	ret = rfs_pkg_init(md);
+	return ret ? ret : rfs_abmc_init(md);
 }
 
 void rfs_mon_free(struct rfs_model *md)
@@ -106,6 +144,12 @@ void rfs_mon_free(struct rfs_model *md)
 	free(md->mon);
 	free(md->rmid_used);
 	free(md->cnt);
+	free(md->pkgcnt);
+	rfs_abmc_free(md);
+	if (md->snc_dom)
+		for (i = 0; i < md->nmondom; i++)
+			free(md->snc_dom[i].cpus);
+	free(md->snc_dom);
 }
 
 int rfs_rmid_alloc(struct rfs_model *md, unsigned int *rmid)
@@ -119,6 +163,7 @@ int rfs_rmid_alloc(struct rfs_model *md, unsigned int *rmid)
 		if (!md->rmid_used[r]) {
 			md->rmid_used[r] = 1;
 			counters_reset(md, r, RFS_CNT_FRESH);
+			rfs_pkg_reset(md, r, RFS_CNT_FRESH);
 			*rmid = r;
 			return 0;
 		}
@@ -129,8 +174,10 @@ int rfs_rmid_alloc(struct rfs_model *md, unsigned int *rmid)
 
 void rfs_rmid_free(struct rfs_model *md, unsigned int rmid)
 {
-	if (md->nrmid && rmid && rmid < md->nrmid)
+	if (md->nrmid && rmid && rmid < md->nrmid) {
+		rfs_abmc_release(md, rmid);	/* counters go back at rmdir */
 		md->rmid_used[rmid] = 0;
+	}
 }
 
 int rfs_mon_find(const struct rfs_model *md, unsigned int parent, const char *name)
@@ -171,6 +218,7 @@ int rfs_mon_mkdir(struct rfs_model *md, unsigned int parent, const char *name, u
 	memset(mg->cpus, 0, md->ncpus);
 	mg->uid = uid;
 	mg->gid = gid;
+	rfs_abmc_mkdir(md, rmid);
 	md->dirty = true;
 	return 0;
 }
@@ -275,22 +323,72 @@ static void add_counter(const struct rfs_counter *c, struct rfs_counter *sum)
 		sum->state = c->state;
 }
 
+/*
+ * One RMID's counter into the sum, unless in mbm_event mode the event has
+ * no counter there: such RMIDs are left out, and a group none of whose
+ * RMIDs has one reads "Unassigned" (its sum is of the assigned ones).
+ */
+static void add_rmid(const struct rfs_model *md, unsigned int rmid, unsigned int dom,
+		     unsigned int event, struct rfs_counter *sum, unsigned int *n)
+{
+	if (!rfs_abmc_is_assigned(md, rmid, dom, event))
+		return;
+	(*n)++;
+	add_counter(rfs_mon_counter(md, rmid, dom, event), sum);
+}
+
+static struct rfs_counter group_sum(const struct rfs_model *md, unsigned int closid, int mon,
+				    unsigned int dom, unsigned int event)
+{
+	struct rfs_counter sum = { .state = RFS_CNT_VALUE };
+	unsigned int i, n = 0;
+
+	if (mon >= 0) {
+		add_rmid(md, md->mon[mon].rmid, dom, event, &sum, &n);
+	} else {
+		add_rmid(md, md->grp[closid].rmid, dom, event, &sum, &n);
+		for (i = 0; i < md->nrmid; i++)
+			if (md->mon[i].used && md->mon[i].parent == closid)
+				add_rmid(md, md->mon[i].rmid, dom, event, &sum, &n);
+	}
+	if (!n)
+		sum.state = RFS_CNT_UNASSIGNED;
+	return sum;
+}
+
+static void print_counter(const struct rfs_counter *c, struct rfs_buf *b)
+{
+	if (c->state == RFS_CNT_VALUE)
+		rfs_buf_printf(b, "%llu\n", (unsigned long long)c->value);
+	else
+		rfs_buf_printf(b, "%s\n", rfs_cnt_state_name(c->state));
+}
+
 void rfs_mon_data_show(const struct rfs_model *md, unsigned int closid, int mon,
 		       unsigned int dom, unsigned int event, struct rfs_buf *b)
 {
-	struct rfs_counter sum = { .state = RFS_CNT_VALUE };
-	unsigned int i;
+	struct rfs_counter c = group_sum(md, closid, mon, dom, event);
 
-	if (mon >= 0) {
-		add_counter(rfs_mon_counter(md, md->mon[mon].rmid, dom, event), &sum);
-	} else {
-		add_counter(rfs_mon_counter(md, md->grp[closid].rmid, dom, event), &sum);
-		for (i = 0; i < md->nrmid; i++)
-			if (md->mon[i].used && md->mon[i].parent == closid)
-				add_counter(rfs_mon_counter(md, md->mon[i].rmid, dom, event), &sum);
+	print_counter(&c, b);
+}
+
+/*
+ * SNC: mon_L3_XX/<event> sums the nodes of L3 domain l3; it reads a value
+ * when any node does (__l3_mon_event_count_sum()), else "Unavailable".
+ */
+void rfs_mon_data_show_l3(const struct rfs_model *md, unsigned int closid, int mon,
+			  unsigned int l3, unsigned int event, struct rfs_buf *b)
+{
+	struct rfs_counter sum = { .state = RFS_CNT_UNAVAILABLE };
+	unsigned int k;
+
+	for (k = 0; k < md->snc; k++) {
+		struct rfs_counter c = group_sum(md, closid, mon, l3 * md->snc + k, event);
+
+		if (c.state != RFS_CNT_VALUE)
+			continue;
+		sum.value += c.value;
+		sum.state = RFS_CNT_VALUE;
 	}
-	if (sum.state == RFS_CNT_VALUE)
-		rfs_buf_printf(b, "%llu\n", (unsigned long long)sum.value);
-	else
-		rfs_buf_printf(b, "%s\n", rfs_cnt_state_name(sum.state));
+	print_counter(&sum, b);
 }

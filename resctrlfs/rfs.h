@@ -68,6 +68,7 @@ struct rfs_group {
 	uid_t uid;			/* owner of the directory and its files */
 	gid_t gid;
 	unsigned int rmid;		/* its own RMID, where the machine monitors */
+	unsigned int mbps_event;	/* mba_MBps_event: 1 total, 2 local; 0 the default */
 };
 
 /* mon.c: monitoring groups, RMIDs and their counters (mon_data). */
@@ -134,7 +135,26 @@ struct rfs_model {
 	unsigned int nmondom;		/* the L3 domains */
 	const struct rdt_domain *mondom;
 	struct rfs_counter *cnt;	/* [(rmid * nmondom + dom) * RFS_MON_EVENTS + event] */
+	/*
+	 * SNC (mon.snc > 1): the monitoring domains above are the nodes, ids
+	 * the node ids, snc of them per L3 domain (mondom[d] is in L3 domain
+	 * d / snc); mon_L3_XX sums its nodes. Without SNC they are the L3s.
+	 */
+	unsigned int snc;
+	struct rdt_domain *snc_dom;	/* owned: the nodes, when snc > 1 */
+	/* abmc.c: counter assignment (mbm_event mode) */
+	bool assign;			/* info/L3_MON/mbm_assign_mode is [mbm_event] */
+	bool assign_on_mkdir;
+	uint32_t filter[2];		/* event_filter of mbm_total_bytes, mbm_local_bytes */
+	uint8_t *assigned;		/* [(rmid * nmondom + dom) * 2 + event - 1] */
+	unsigned int *cntr_used;	/* [nmondom] */
+	/* ioalloc.c: the L3 io_alloc CLOSID while enabled, else -1 */
+	int io_closid;
+	/* pkg.c: PERF_PKG counters [(rmid * npkg + pkg) * RDT_PKG_NEVENTS + event] */
+	struct rfs_counter *pkgcnt;
 };
+
+
 
 /* A growing output buffer; on allocation failure it keeps err set. */
 struct rfs_buf {
@@ -161,6 +181,7 @@ void rfs_mb_describe(const struct rdt_machine *m, char *buf, size_t len);
 void rfs_model_free(struct rfs_model *md);
 
 void rfs_status_clear(struct rfs_model *md);
+int rfs_cmd_begin(struct rfs_model *md, char *buf, size_t len);
 void rfs_status_printf(struct rfs_model *md, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void rfs_status_show(const struct rfs_model *md, struct rfs_buf *b);
@@ -179,6 +200,9 @@ void rfs_cpus_show(const struct rfs_model *md, unsigned int closid, bool list,
 		   struct rfs_buf *b);
 int rfs_cpus_write(struct rfs_model *md, unsigned int closid, bool list, char *buf);
 void rfs_bit_usage_show(const struct rfs_model *md, unsigned int s, struct rfs_buf *b);
+/* mba_MBps_event of a control group (6.14), mounted with mba_MBps */
+void rfs_mbps_event_show(const struct rfs_model *md, unsigned int closid, struct rfs_buf *b);
+int rfs_mbps_event_write(struct rfs_model *md, unsigned int closid, char *buf, size_t len);
 
 /* cpumask.c: the kernel's bitmap text forms, over nbits bits in bits[]. */
 int rfs_bitmap_parse(const char *buf, uint8_t *bits, unsigned int nbits);
@@ -188,6 +212,7 @@ void rfs_bitmap_print_list(const uint8_t *bits, unsigned int nbits, struct rfs_b
 /* kstrtoul()/kstrtoint() rules: whole string, optional trailing '\n'. */
 int rfs_kstrtoull(const char *s, unsigned int base, unsigned long long *res);
 int rfs_kstrtoint(const char *s, unsigned int base, int *res);
+int rfs_kstrtobool(const char *s, bool *out);
 bool rfs_isspace(char c);
 char *rfs_strim(char *s);
 
@@ -221,11 +246,58 @@ int rfs_mon_cpus_write(struct rfs_model *md, int mon, bool list, char *buf);
 /* mon_data/mon_L3_XX/<event> of a control group (mon < 0) or a MON group. */
 void rfs_mon_data_show(const struct rfs_model *md, unsigned int closid, int mon,
 		       unsigned int dom, unsigned int event, struct rfs_buf *b);
+/* With SNC: mon_L3_XX/<event>, the sum over the nodes of L3 domain l3. */
+void rfs_mon_data_show_l3(const struct rfs_model *md, unsigned int closid, int mon,
+			  unsigned int l3, unsigned int event, struct rfs_buf *b);
 const char *rfs_mon_event_name(unsigned int event);
 struct rfs_counter *rfs_mon_counter(const struct rfs_model *md, unsigned int rmid,
 				    unsigned int dom, unsigned int event);
 int rfs_mon_event_find(const char *name);
 const char *rfs_cnt_state_name(enum rfs_cnt_state s);
+
+/* abmc.c: ABMC counter assignment (Linux 6.18) */
+#define RFS_CNTR_NOT_ENABLED "mbm_event counter assignment mode is not enabled\n"
+int rfs_abmc_init(struct rfs_model *md);
+void rfs_abmc_free(struct rfs_model *md);
+bool rfs_abmc_is_assigned(const struct rfs_model *md, unsigned int rmid, unsigned int dom,
+			  unsigned int event);
+/* Counters for a new group (mbm_assign_on_mkdir); failures only in last_cmd_status. */
+void rfs_abmc_mkdir(struct rfs_model *md, unsigned int rmid);
+void rfs_abmc_release(struct rfs_model *md, unsigned int rmid);
+int rfs_abmc_set(struct rfs_model *md, unsigned int rmid, unsigned int dom, unsigned int event,
+		 bool on);
+void rfs_abmc_mode_show(const struct rfs_model *md, struct rfs_buf *b);
+int rfs_abmc_mode_write(struct rfs_model *md, char *buf, size_t len);
+void rfs_abmc_cntrs_show(struct rfs_model *md, bool available, struct rfs_buf *b);
+void rfs_abmc_on_mkdir_show(struct rfs_model *md, struct rfs_buf *b);
+int rfs_abmc_on_mkdir_write(struct rfs_model *md, char *buf);
+void rfs_abmc_filter_show(struct rfs_model *md, unsigned int event, struct rfs_buf *b);
+int rfs_abmc_filter_write(struct rfs_model *md, unsigned int event, char *buf, size_t len);
+void rfs_abmc_assignments_show(struct rfs_model *md, unsigned int rmid, struct rfs_buf *b);
+int rfs_abmc_assignments_write(struct rfs_model *md, unsigned int rmid, char *buf, size_t len);
+
+/* ioalloc.c: L3 io_alloc (Linux 6.19; '*' and "Invalid domain" 7.1) */
+void rfs_io_alloc_show(const struct rfs_model *md, unsigned int si, struct rfs_buf *b);
+int rfs_io_alloc_write(struct rfs_model *md, unsigned int si, char *buf);
+void rfs_io_alloc_cbm_show(struct rfs_model *md, unsigned int si, struct rfs_buf *b);
+int rfs_io_alloc_cbm_write(struct rfs_model *md, unsigned int si, char *buf, size_t len);
+/* model.c, shared with ioalloc.c */
+int rfs_init_alloc(struct rfs_model *md, unsigned int closid);
+int rfs_cbm_validate(struct rfs_model *md, const struct rfs_schema *s, const char *buf,
+		     uint64_t *out);
+bool rfs_cbm_overlaps(const struct rfs_model *md, const struct rfs_schema *s, unsigned int d,
+		      uint64_t cbm, unsigned int closid, bool exclusive);
+uint64_t *rfs_ctrl_at(const struct rfs_model *md, const struct rfs_schema *s, unsigned int d,
+		      unsigned int closid);
+
+/* pkg.c: the PERF_PKG resource of Intel AET (Linux 7.0) */
+int rfs_pkg_init(struct rfs_model *md);
+void rfs_pkg_reset(struct rfs_model *md, unsigned int rmid, enum rfs_cnt_state s);
+struct rfs_counter *rfs_pkg_counter(const struct rfs_model *md, unsigned int rmid,
+				    unsigned int pkg, unsigned int event);
+void rfs_pkg_data_show(const struct rfs_model *md, unsigned int closid, int mon,
+		       unsigned int pkg, unsigned int event, struct rfs_buf *b);
+int rfs_pkg_event_find(const struct rfs_model *md, const char *name);
 
 /* state.c */
 int rfs_state_load(struct rfs_model *md, const char *path, char *err, size_t errlen);

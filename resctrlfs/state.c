@@ -153,6 +153,83 @@ static json_object *tasks_json(const struct rfs_model *md)
 	return arr;
 }
 
+/* [a, b, c]: a small array of ints */
+static json_object *ints(int a, int b, int c)
+{
+	json_object *t = json_object_new_array();
+
+	json_object_array_add(t, json_object_new_int(a));
+	json_object_array_add(t, json_object_new_int(b));
+	json_object_array_add(t, json_object_new_int(c));
+	return t;
+}
+
+/* Counter assignment: the mode, auto-assignment, filters and each counter held. */
+static json_object *abmc_json(const struct rfs_model *md)
+{
+	json_object *o = json_object_new_object(), *arr = json_object_new_array();
+	unsigned int r, d, e;
+
+	json_object_object_add(o, "mbm_event", json_object_new_boolean(md->assign));
+	json_object_object_add(o, "on_mkdir", json_object_new_boolean(md->assign_on_mkdir));
+	json_object_object_add(o, "filters", ints((int)md->filter[0], (int)md->filter[1], 0));
+	for (r = 0; r < md->nrmid; r++)
+		for (d = 0; md->rmid_used[r] && d < md->nmondom; d++)
+			for (e = 1; e <= 2; e++)
+				if (md->assign && rfs_abmc_is_assigned(md, r, d, e))
+					json_object_array_add(arr, ints((int)r,
+						(int)md->mondom[d].cache_id, (int)e));
+	json_object_object_add(o, "assigned", arr);
+	return o;
+}
+
+static json_object *pkg_counters_json(const struct rfs_model *md)
+{
+	json_object *arr = json_object_new_array();
+	unsigned int r, p, e;
+
+	for (r = 0; r < md->nrmid; r++) {
+		for (p = 0; md->rmid_used[r] && p < md->m->npkg; p++) {
+			for (e = 0; e < RDT_PKG_NEVENTS; e++) {
+				const struct rfs_counter *c = rfs_pkg_counter(md, r, p, e);
+				json_object *o;
+
+				if (c->state == RFS_CNT_FRESH)
+					continue;
+				o = json_object_new_object();
+				json_object_object_add(o, "rmid", json_object_new_int((int)r));
+				json_object_object_add(o, "package",
+					json_object_new_int((int)md->m->pkgdom[p].cache_id));
+				json_object_object_add(o, "event", json_object_new_string(
+					rdt_machine_pkg_event_name(e)));
+				json_object_object_add(o, "value", c->state == RFS_CNT_VALUE ?
+					json_object_new_int64((int64_t)c->value) :
+					json_object_new_string(rfs_cnt_state_name(c->state)));
+				json_object_array_add(arr, o);
+			}
+		}
+	}
+	return arr;
+}
+
+/* What 6.14-7.2 added; every key optional, so files from before still load. */
+static void x_json(const struct rfs_model *md, json_object *o)
+{
+	json_object *ev = json_object_new_array();
+	unsigned int i;
+
+	if (md->assigned)
+		json_object_object_add(o, "abmc", abmc_json(md));
+	if (md->m->caps[RDT_L3].io_alloc)
+		json_object_object_add(o, "io_alloc", json_object_new_boolean(md->io_closid >= 0));
+	if (md->pkgcnt)
+		json_object_object_add(o, "pkg_counters", pkg_counters_json(md));
+	for (i = 0; md->mba_mbps && i < md->nclosid; i++)
+		if (md->grp[i].used && md->grp[i].mbps_event)
+			json_object_array_add(ev, ints((int)i, (int)md->grp[i].mbps_event, 0));
+	json_object_object_add(o, "mba_mbps_events", ev);
+}
+
 static json_object *model_json(const struct rfs_model *md)
 {
 	json_object *o = json_object_new_object();
@@ -174,6 +251,7 @@ static json_object *model_json(const struct rfs_model *md)
 		json_object_object_add(o, "mon_groups", mons_json(md));
 		json_object_object_add(o, "counters", counters_json(md));
 	}
+	x_json(md, o);
 	return o;
 }
 
@@ -373,6 +451,27 @@ static int load_mon(struct rfs_model *md, json_object *o, char *err, size_t errl
 	return 0;
 }
 
+/* A count, or one of the n states the kernel prints instead; -EINVAL if neither. */
+static int counter_value(json_object *val, const enum rfs_cnt_state *states, size_t n,
+			 struct rfs_counter *c)
+{
+	size_t k;
+
+	if (json_object_is_type(val, json_type_int) && json_object_get_int64(val) >= 0) {
+		*c = (struct rfs_counter){ .state = RFS_CNT_VALUE,
+					   .value = (uint64_t)json_object_get_int64(val) };
+		return 0;
+	}
+	for (k = 0; k < n; k++) {
+		if (json_object_is_type(val, json_type_string) &&
+		    !strcmp(json_object_get_string(val), rfs_cnt_state_name(states[k]))) {
+			*c = (struct rfs_counter){ .state = states[k] };
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
 /* A planted counter: a count of bytes, or the state the kernel prints instead. */
 static int load_counter(struct rfs_model *md, json_object *o, char *err, size_t errlen)
 {
@@ -381,7 +480,7 @@ static int load_counter(struct rfs_model *md, json_object *o, char *err, size_t 
 	json_object *rmid = get(o, "rmid", json_type_int), *cid = get(o, "cache_id", json_type_int);
 	json_object *ev = get(o, "event", json_type_string), *val;
 	struct rfs_counter *c;
-	unsigned int d, k;
+	unsigned int d;
 	int r, e;
 
 	if (!rmid || !cid || !ev || !json_object_object_get_ex(o, "value", &val)) {
@@ -401,18 +500,8 @@ static int load_counter(struct rfs_model *md, json_object *o, char *err, size_t 
 		return -EINVAL;
 	}
 	c = rfs_mon_counter(md, (unsigned int)r, d, (unsigned int)e);
-	if (json_object_is_type(val, json_type_int) && json_object_get_int64(val) >= 0) {
-		*c = (struct rfs_counter){ .state = RFS_CNT_VALUE,
-					   .value = (uint64_t)json_object_get_int64(val) };
+	if (!counter_value(val, states, sizeof(states) / sizeof(states[0]), c))
 		return 0;
-	}
-	for (k = 0; k < sizeof(states) / sizeof(states[0]); k++) {
-		if (json_object_is_type(val, json_type_string) &&
-		    !strcmp(json_object_get_string(val), rfs_cnt_state_name(states[k]))) {
-			*c = (struct rfs_counter){ .state = states[k] };
-			return 0;
-		}
-	}
 	snprintf(err, errlen, "counter of rmid %d: value is neither a byte count nor "
 		 "Unavailable, Error or Unassigned", r);
 	return -EINVAL;
@@ -539,8 +628,12 @@ static int check_header(const struct rfs_model *md, json_object *o, char *err, s
 	return check_mb(md, o, err, errlen);
 }
 
+static int load_abmc(struct rfs_model *md, json_object *o, char *err, size_t errlen);
+
+/* MON groups, then their counters (abmc before them: an assignment restarts a counter) */
 static int load_monitoring(struct rfs_model *md, json_object *o, char *err, size_t errlen)
 {
+	json_object *abmc = get(o, "abmc", json_type_object);
 	json_object *mons = get(o, "mon_groups", json_type_array);
 	json_object *cnts = get(o, "counters", json_type_array);
 	size_t k;
@@ -550,9 +643,150 @@ static int load_monitoring(struct rfs_model *md, json_object *o, char *err, size
 		return 0;
 	for (k = 0; mons && !ret && k < json_object_array_length(mons); k++)
 		ret = load_mon(md, json_object_array_get_idx(mons, k), err, errlen);
+	if (!ret && abmc)
+		ret = load_abmc(md, abmc, err, errlen);
 	for (k = 0; cnts && !ret && k < json_object_array_length(cnts); k++)
 		ret = load_counter(md, json_object_array_get_idx(cnts, k), err, errlen);
 	return ret;
+}
+
+/* An array of n ints into v, or false. */
+static bool get_ints(json_object *a, int *v, size_t n)
+{
+	size_t i;
+
+	if (!json_object_is_type(a, json_type_array) || json_object_array_length(a) != n)
+		return false;
+	for (i = 0; i < n; i++) {
+		json_object *x = json_object_array_get_idx(a, i);
+
+		if (!json_object_is_type(x, json_type_int))
+			return false;
+		v[i] = json_object_get_int(x);
+	}
+	return true;
+}
+
+static int mon_dom_index(const struct rfs_model *md, int id)
+{
+	unsigned int d;
+
+	for (d = 0; d < md->nmondom; d++)
+		if ((int)md->mondom[d].cache_id == id)
+			return (int)d;
+	return -1;
+}
+
+static int load_abmc(struct rfs_model *md, json_object *o, char *err, size_t errlen)
+{
+	json_object *on = get(o, "mbm_event", json_type_boolean);
+	json_object *mk = get(o, "on_mkdir", json_type_boolean);
+	json_object *f = get(o, "filters", json_type_array), *as = get(o, "assigned", json_type_array);
+	int fv[3], v[3], d;
+	size_t k;
+
+	if (!md->assigned || !on || !mk || !get_ints(f, fv, 3) || !as || fv[0] < 0 || fv[0] > 0x7f ||
+	    fv[1] < 0 || fv[1] > 0x7f) {
+		snprintf(err, errlen, "abmc: lacks mbm_event, on_mkdir, filters or assigned, or "
+			 "the machine has no assignable counters");
+		return -EINVAL;
+	}
+	for (k = 0; k < md->nrmid; k++)
+		rfs_abmc_release(md, (unsigned int)k);
+	md->assign = true;	/* so that counters can be set; the mode follows */
+	for (k = 0; k < json_object_array_length(as); k++) {
+		if (!get_ints(json_object_array_get_idx(as, k), v, 3) || v[0] < 0 ||
+		    (unsigned int)v[0] >= md->nrmid || !md->rmid_used[v[0]] ||
+		    (d = mon_dom_index(md, v[1])) < 0 || v[2] < 1 || v[2] > 2 ||
+		    rfs_abmc_set(md, (unsigned int)v[0], (unsigned int)d, (unsigned int)v[2], true)) {
+			snprintf(err, errlen, "abmc.assigned[%zu]: no such RMID in use, domain or "
+				 "event, or no counter left", k);
+			return -EINVAL;
+		}
+	}
+	md->assign = json_object_get_boolean(on);
+	md->assign_on_mkdir = json_object_get_boolean(mk);
+	md->filter[0] = (uint32_t)fv[0];
+	md->filter[1] = (uint32_t)fv[1];
+	return 0;
+}
+
+static int load_pkg_counter(struct rfs_model *md, json_object *o, char *err, size_t errlen)
+{
+	static const enum rfs_cnt_state pkg_states[] = { RFS_CNT_UNAVAILABLE, RFS_CNT_ERROR };
+	json_object *rmid = get(o, "rmid", json_type_int), *pk = get(o, "package", json_type_int);
+	json_object *ev = get(o, "event", json_type_string), *val;
+	struct rfs_counter *c;
+	unsigned int p;
+	int r, e;
+
+	if (!rmid || !pk || !ev || !json_object_object_get_ex(o, "value", &val)) {
+		snprintf(err, errlen, "a PERF_PKG counter lacks rmid, package, event or value");
+		return -EINVAL;
+	}
+	r = json_object_get_int(rmid);
+	e = rfs_pkg_event_find(md, json_object_get_string(ev));
+	for (p = 0; p < md->m->npkg && (int)md->m->pkgdom[p].cache_id != json_object_get_int(pk);
+	     p++)
+		;
+	if (r < 0 || (unsigned int)r >= md->nrmid || !md->rmid_used[r] || e < 0 ||
+	    p == md->m->npkg) {
+		snprintf(err, errlen, "PERF_PKG counter of rmid %d, package %d, %s: no such RMID in "
+			 "use, package or event", r, json_object_get_int(pk),
+			 json_object_get_string(ev));
+		return -EINVAL;
+	}
+	c = rfs_pkg_counter(md, (unsigned int)r, p, (unsigned int)e);
+	if (!counter_value(val, pkg_states, 2, c))
+		return 0;
+	snprintf(err, errlen, "PERF_PKG counter of rmid %d: value is neither a count nor "
+		 "Unavailable or Error", r);
+	return -EINVAL;
+}
+
+static int load_mbps_events(struct rfs_model *md, json_object *arr, char *err, size_t errlen)
+{
+	size_t k;
+	int v[3];
+
+	for (k = 0; k < json_object_array_length(arr); k++) {
+		if (!md->mba_mbps || !get_ints(json_object_array_get_idx(arr, k), v, 3) ||
+		    v[0] < 0 || (unsigned int)v[0] >= md->nclosid || !md->grp[v[0]].used ||
+		    v[1] < 1 || v[1] > 2 || !(md->m->mon.events & (1u << v[1]))) {
+			snprintf(err, errlen, "mba_mbps_events[%zu]: no such group or event", k);
+			return -EINVAL;
+		}
+		md->grp[v[0]].mbps_event = (unsigned int)v[1];
+	}
+	return 0;
+}
+
+static int load_x(struct rfs_model *md, json_object *o, char *err, size_t errlen)
+{
+	json_object *io = get(o, "io_alloc", json_type_boolean);
+	json_object *pc = get(o, "pkg_counters", json_type_array);
+	json_object *ev = get(o, "mba_mbps_events", json_type_array);
+	unsigned int closid;
+	size_t k;
+	int ret = 0;
+
+	for (k = 0; pc && md->pkgcnt && !ret && k < json_object_array_length(pc); k++)
+		ret = load_pkg_counter(md, json_object_array_get_idx(pc, k), err, errlen);
+	if (!ret && ev)
+		ret = load_mbps_events(md, ev, err, errlen);
+	if (ret || !io || !json_object_get_boolean(io))
+		return ret;
+	closid = md->sch[md->nsch - 1].num_closid - 1;
+	for (k = 0; k < md->nsch; k++)
+		if (md->sch[k].res == RDT_L3)
+			closid = md->sch[k].num_closid - 1;
+	if (!md->m->caps[RDT_L3].io_alloc || closid >= md->nclosid || md->grp[closid].used) {
+		snprintf(err, errlen, "io_alloc: enabled on a machine without it, or its CLOSID "
+			 "%u is a group's", closid);
+		return -EINVAL;
+	}
+	md->io_closid = (int)closid;
+	return 0;
 }
 
 static int load_json(struct rfs_model *md, json_object *o, char *err, size_t errlen)
@@ -589,6 +823,8 @@ static int load_json(struct rfs_model *md, json_object *o, char *err, size_t err
 		ret = load_monitoring(md, o, err, errlen);
 	if (!ret)
 		ret = load_tasks(md, tasks, err, errlen);
+	if (!ret)
+		ret = load_x(md, o, err, errlen);
 	if (!ret) {
 		snprintf(md->status, sizeof(md->status), "%s", json_object_get_string(status));
 		md->status_len = strlen(md->status);

@@ -58,6 +58,20 @@ $T;mb.min=10
 $T;l3.closids=16;mb.closids=32
 $T;mb.closids=8;mb.units=percent;mb.max=200
 topology=package:1 l2:1 l3:2 core:1 pu:1;l2.closids=4
+$T;mon.assign=on
+$T;mon.assign=mbm_event
+$T;mon.cntrs=4;mon.events=llc_occupancy
+$T;mon.cntrs=4;mon.snc=2
+$T;mon.snc=3
+$T;mon.snc=2;mon.rmids=1
+topology=package:1 l2:1 core:2 pu:1;l3.closids=0;l2.closids=4;l3.io_alloc=1
+$T;pkg.events=power
+$T;pkg.rmids=8
+topology=l3:1 core:2 pu:1;pkg.events=energy
+$T;arch=mpam
+$T;arch=mpam;l3.cdp=0;l3.sparse=1
+$T;arch=mpam;l3.cdp=0;l3.sparse=1;l3.shareable_bits=0xfffff
+$T;arch=mpam;l3.cdp=0;l3.sparse=1;l3.shareable_bits=0xfffff;mon.events=llc_occupancy;l3.io_alloc=1
 EOF
 doc_block "$DOCS/machine.md" "### Errors" >"$TMP/machine.quoted"
 if [ "$(wc -l <"$TMP/machine.quoted")" -eq "$(wc -l <"$TMP/machines")" ]; then pass; else

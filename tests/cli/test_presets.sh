@@ -5,7 +5,9 @@
 # /dev/fuse let it mount): a group is made with a schema of every resource
 # the machine has - each cache at its least mask, MB at its maximum - and
 # every later command reads that state back (schema show, group show, save,
-# apply of the saved file, which must change nothing). An AMD preset once
+# apply of the saved file, which must change nothing). The emulator's
+# files of 6.14-7.2 (mbm_assign_mode, mbm_L3_assignments, mon_sub_L3_XX,
+# mon_PERF_PKG_XX, io_alloc) must not trip the resctrl backend. An AMD preset once
 # left a state whose own reader refused it ("group 'default' has a bad
 # bandwidth"): every command after the first failed.
 . "$(dirname "$0")/lib.sh"
@@ -99,6 +101,11 @@ round_trip()
 PRESETS=$(grep -E '^[a-z0-9-]+$' "$TMP/presets")
 if [ "$(printf '%s\n' "$PRESETS" | wc -l)" -ge 8 ]; then pass; else
 	fail "info --presets lists few presets: $PRESETS"; fi
+# the machines of resctrl 6.18-7.1 (ABMC, io_alloc, SNC, AET, MPAM) are among them
+for p in amd-turin intel-gnr-snc3 intel-cwf arm-mpam; do
+	if printf '%s\n' "$PRESETS" | grep -qx "$p"; then pass; else
+		fail "info --presets lacks $p"; fi
+done
 resctrl=false
 if [ "$(id -u)" -eq 0 ] && [ -c /dev/fuse ] && [ -n "$FS" ] && [ -x "$FS" ]; then
 	resctrl=true

@@ -127,6 +127,31 @@ errtext() {
 	fi
 }
 
+# refused_start NAME MESSAGE ARGS...: the daemon refuses to start with ARGS
+# and prints MESSAGE ("-" to skip); one that mounts after all is stopped
+# (SIGTERM after 5 s) and counted as a failure rather than hanging.
+refused_start() {
+	rs_name=$1
+	rs_msg=$2
+	shift 2
+	if timeout 5 "$BIN" "$MNT" -f "$@" 2>"$TMP/log"; then
+		fail "$rs_name: it started"
+		return
+	fi
+	if [ "$rs_msg" != "-" ]; then
+		check "$rs_name" "$rs_msg" "$(cat "$TMP/log")"
+	elif mounted; then
+		fail "$rs_name: it mounted"
+	else
+		pass
+	fi
+}
+
+# names DIR: the entries of DIR on one line, sorted, space-separated.
+names() {
+	ls "$1" | tr '\n' ' ' | sed 's/ $//'
+}
+
 finish() {
 	echo "$PASS passed, $FAIL failed"
 	[ "$FAIL" = 0 ]

@@ -293,6 +293,118 @@ static void test_preset_overrides(void **state)
 	rdt_machine_free(a);
 }
 
+/*
+ * The keys of the 6.14-7.2 features: defaults, the canonical form (each key
+ * only when it is not the default, so older descriptions keep theirs), and
+ * every error with its message.
+ */
+static void test_feature_keys(void **state)
+{
+	struct rdt_machine *m;
+
+	m = build_ok("topology=package:2 l3:1 core:2 pu:1;mon.cntrs=4");
+	assert_int_equal(m->mon.cntrs, 4);
+	assert_true(m->mon.assign);
+	assert_true(m->mon.assign_on_mkdir);
+	assert_string_equal(m->desc, "topology=package:2 l3:1 core:2 pu:1;l3.closids=16;"
+			    "l3.cbm_len=20;l3.min_cbm_bits=1;l3.shareable_bits=0;l3.cdp=1;"
+			    "l3.sparse=0;mon.rmids=128;mon.scale=65536;mon.width=24;mon.events="
+			    "llc_occupancy,mbm_total_bytes,mbm_local_bytes;mon.threshold=131072;"
+			    "mon.bw=20000000000;mon.cntrs=4;mon.assign=mbm_event;"
+			    "mon.assign_on_mkdir=1;tasks=real");
+	rdt_machine_free(m);
+	m = build_ok("topology=package:1 l3:1 core:2 pu:1;mon.cntrs=4;mon.assign=default;"
+		     "mon.assign_on_mkdir=0;l3.io_alloc=1;pkg.events=perf;pkg.rmids=8");
+	assert_false(m->mon.assign);
+	assert_false(m->mon.assign_on_mkdir);
+	assert_true(m->caps[RDT_L3].io_alloc);
+	assert_int_equal(m->pkg.groups, RDT_PKG_PERF);
+	assert_int_equal(m->pkg.rmids, 8);
+	assert_int_equal(m->npkg, 1);
+	assert_non_null(strstr(m->desc, ";mon.cntrs=4;mon.assign=default;mon.assign_on_mkdir=0;"
+			       "l3.io_alloc=1;pkg.events=perf;pkg.rmids=8;tasks=real"));
+	rdt_machine_free(m);
+	m = build_ok("topology=package:1 l3:2 core:3 pu:1;mon.snc=3;mon.rmids=100");
+	assert_int_equal(m->mon.rmids, 33);
+	assert_int_equal(m->mon.hw_rmids, 100);
+	assert_int_equal(m->mon.scale, 21845);
+	assert_int_equal(rdt_machine_snc_node(m, 2), 2);
+	assert_int_equal(rdt_machine_snc_node(m, 3), 3);
+	assert_non_null(strstr(m->desc, "mon.rmids=100;mon.scale=65536;"));
+	assert_non_null(strstr(m->desc, ";mon.snc=3;tasks=real"));
+	rdt_machine_free(m);
+	/* the canonical form builds the same machine */
+	m = build_ok("preset=arm-mpam");
+	{
+		struct rdt_machine *m2 = build_ok(m->desc);
+
+		assert_string_equal(m2->desc, m->desc);
+		assert_true(m2->mpam);
+		rdt_machine_free(m2);
+	}
+	assert_non_null(strstr(m->desc, ";arch=mpam;tasks=real"));
+	rdt_machine_free(m);
+}
+
+static void test_feature_key_errors(void **state)
+{
+	const char *t = "topology=package:1 l3:1 core:2 pu:1;";
+	char d[256];
+	static const struct {
+		const char *keys, *msg;
+	} c[] = {
+		{ "mon.cntrs=2000", "mon.cntrs=2000: must be 0..1024" },
+		{ "mon.assign=on", "mon.assign=on: must be 'mbm_event' or 'default'" },
+		{ "mon.assign=mbm_event", "mon.assign=mbm_event: needs assignable counters "
+		  "(mon.cntrs)" },
+		{ "mon.assign_on_mkdir=1", "mon.assign_on_mkdir=1: needs assignable counters "
+		  "(mon.cntrs)" },
+		{ "mon.assign_on_mkdir=2", "mon.assign_on_mkdir=2: must be 0..1" },
+		{ "mon.cntrs=4;mon.events=llc_occupancy", "mon.cntrs=4: counters are assigned "
+		  "to MBM events and mon.events has none" },
+		{ "mon.cntrs=4;mon.snc=2", "mon.cntrs=4: assignable counters and SNC (mon.snc=2) "
+		  "do not coexist (the kernel cannot sum them)" },
+		{ "mon.snc=0", "mon.snc=0: must be 1..8" },
+		{ "mon.snc=3", "mon.snc=3: L3 cache id 0 has 2 CPUs, fewer than its nodes" },
+		{ "mon.snc=2;mon.rmids=1", "mon.snc=2: fewer RMIDs (mon.rmids=1) than nodes" },
+		{ "mon.rmids=0;mon.cntrs=4", "mon.cntrs=4: L3 monitoring is off (mon.rmids=0)" },
+		{ "l3.io_alloc=2", "l3.io_alloc=2: must be 0 or 1" },
+		{ "l3.closids=0;l2.closids=4;l3.io_alloc=1", "l2.closids=4: the topology has no "
+		  "L2 cache" },
+		{ "pkg.events=power", "pkg.events=power: unknown group 'power' (known: energy, "
+		  "perf, or none)" },
+		{ "pkg.events=perf,perf", "pkg.events=perf,perf: group 'perf' given twice" },
+		{ "pkg.rmids=8", "pkg.rmids=8: needs pkg.events" },
+		{ "pkg.events=energy;pkg.rmids=0", "pkg.rmids=0: must be 1..1024" },
+		{ "arch=riscv", "arch=riscv: must be 'x86' or 'mpam'" },
+		{ "arch=mpam", "arch=mpam: l3.cdp=1: MPAM's resctrl has no CDP" },
+		{ "arch=mpam;l3.cdp=0", "arch=mpam: l3.sparse=0: MPAM's portion bitmaps take "
+		  "any mask" },
+		{ "arch=mpam;l3.cdp=0;l3.sparse=1", "arch=mpam: l3.shareable_bits=0x0: MPAM shows "
+		  "the whole mask (0xfffff) as shareable" },
+		{ "arch=mpam;l3.cdp=0;l3.sparse=1;l3.shareable_bits=0xfffff",
+		  "arch=mpam: mon.events: 7.1's MPAM counts llc_occupancy only" },
+		{ "arch=mpam;l3.cdp=0;l3.sparse=1;l3.shareable_bits=0xfffff;mb.closids=4;"
+		  "mb.units=amd", "arch=mpam: MB is in percent (mb.units=percent)" },
+		{ "arch=mpam;l3.cdp=0;l3.sparse=1;l3.shareable_bits=0xfffff;"
+		  "mon.events=llc_occupancy;l3.io_alloc=1", "arch=mpam: l3.io_alloc is x86 only" },
+		{ "arch=mpam;l3.cdp=0;l3.sparse=1;l3.shareable_bits=0xfffff;"
+		  "mon.events=llc_occupancy;pkg.events=energy", "arch=mpam: pkg.events is x86 only" },
+	};
+	char msg[512];
+	unsigned int i;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		snprintf(d, sizeof(d), "%s%s", t, c[i].keys);
+		snprintf(msg, sizeof(msg), "machine description: %s", c[i].msg);
+		expect_err(d, -EINVAL, msg);
+	}
+	expect_err("topology=l3:1 core:2 pu:1;pkg.events=energy", -EINVAL,
+		   "machine description: pkg.events=energy: the topology has no package");
+	expect_err("topology=package:1 l2:1 core:2 pu:1;l3.closids=0;l2.closids=4;l3.io_alloc=1",
+		   -EINVAL, "machine description: l3.io_alloc=1: needs L3 allocation");
+}
+
 static void test_errors(void **state)
 {
 	const char *t = "topology=package:2 l3:1 core:2 pu:1;";
@@ -336,7 +448,8 @@ static void test_errors(void **state)
 	expect_err("preset=pentium", -EINVAL,
 		   "machine description: unknown preset 'pentium' (known: haswell-ep, "
 		   "broadwell-ep, skylake-sp, cascadelake-sp, icelake-sp, sapphirerapids-sp, "
-		   "atom-c3000, amd-milan, amd-genoa)");
+		   "atom-c3000, amd-milan, amd-genoa, amd-turin, intel-gnr-snc3, intel-cwf, "
+		   "arm-mpam)");
 	expect_err("topology=pu:5000", -EINVAL,
 		   "machine description: topology 'pu:5000' has more than 4096 PUs");
 	expect_err("topology=package:64 l3:1 core:64 pu:2", -EINVAL,
@@ -730,6 +843,8 @@ int main(void)
 		cmocka_unit_test(test_canonical),
 		cmocka_unit_test(test_preset_overrides),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_feature_keys),
+		cmocka_unit_test(test_feature_key_errors),
 		cmocka_unit_test(test_hwloc_level_overflow),
 		cmocka_unit_test(test_topology_levels),
 		cmocka_unit_test(test_topology_chars),

@@ -53,6 +53,11 @@ static const struct want wants[] = {
 	  "amd-ryzen-5800x-zen3.txt" },
 	{ "amd-genoa", "AuthenticAMD", 384, { { 16, 16, 0, 24, 16, 0, true, true } },
 	  "amd-threadripper-7995wx-zen4.txt" },
+	{ "amd-turin", "AuthenticAMD", 512, { { 16, 16, 0, 32, 16, 0, true, true } }, NULL },
+	{ "intel-gnr-snc3", "GenuineIntel", 512, { { 15, 15, 1, 2, 256, 0x6000, false, false } },
+	  NULL },
+	{ "intel-cwf", "GenuineIntel", 576, { { 16, 12, 1, 2, 288, 0, true, false } }, NULL },
+	{ "arm-mpam", "ARM", 72, { { 64, 16, 1, 1, 72, 0xffff, false, true } }, NULL },
 };
 
 #define NWANT (sizeof(wants) / sizeof(wants[0]))
@@ -171,10 +176,11 @@ static void test_lookup(void **state)
 	assert_null(rdt_preset_lookup("Skylake-SP"));
 	assert_null(rdt_preset_lookup(""));
 	assert_null(rdt_preset_lookup(NULL));
-	assert_ptr_equal(rdt_preset_find("amd-genoa"), rdt_preset_at(NWANT - 1));
+	assert_ptr_equal(rdt_preset_find("arm-mpam"), rdt_preset_at(NWANT - 1));
 	n = rdt_preset_names(names, sizeof(names));
 	assert_string_equal(names, "haswell-ep, broadwell-ep, skylake-sp, cascadelake-sp, "
-			    "icelake-sp, sapphirerapids-sp, atom-c3000, amd-milan, amd-genoa");
+			    "icelake-sp, sapphirerapids-sp, atom-c3000, amd-milan, amd-genoa, "
+			    "amd-turin, intel-gnr-snc3, intel-cwf, arm-mpam");
 	assert_int_equal(n, (int)strlen(names));
 	/* like snprintf: the full length even when it is cut */
 	assert_int_equal(rdt_preset_names(names, 5), n);
@@ -200,6 +206,10 @@ static const struct {
 	{ "atom-c3000", 0, 2ULL << 20 },		/* L2 per 2-core module */
 	{ "amd-milan", 32ULL << 20, 0 },		/* per CCD */
 	{ "amd-genoa", 32ULL << 20, 0 },
+	{ "amd-turin", 32ULL << 20, 0 },		/* 512 MB over 16 CCDs */
+	{ "intel-gnr-snc3", 504ULL << 20, 0 },
+	{ "intel-cwf", 576ULL << 20, 0 },		/* constructed */
+	{ "arm-mpam", 114ULL << 20, 0 },		/* constructed */
 };
 
 #define SYNTHETIC (16ULL << 20)	/* hwloc's synthetic L3 size */
@@ -303,6 +313,59 @@ static int walk_cb(const char *name, const char *desc, const char *source, void 
 	return w->seen == w->stop_at ? 42 : 0;
 }
 
+/* The 6.14-7.2 features of the four newest presets, as their sources give them. */
+static void test_new_features(void **state)
+{
+	struct rdt_machine *m = build("preset=amd-turin");
+
+	assert_int_equal(m->mon.cntrs, 32);
+	assert_true(m->mon.assign);
+	assert_true(m->mon.assign_on_mkdir);
+	assert_true(m->caps[RDT_L3].io_alloc);
+	assert_int_equal(m->mon.snc, 1);
+	assert_false(m->mpam);
+	assert_int_equal(m->pkg.groups, 0);
+	rdt_machine_free(m);
+
+	m = build("preset=intel-gnr-snc3");
+	assert_int_equal(m->mon.snc, 3);
+	assert_int_equal(m->mon.hw_rmids, 512);
+	assert_int_equal(m->mon.rmids, 170);		/* 512 / 3, as the kernel divides */
+	assert_int_equal(m->mon.hw_scale, 106496);
+	assert_int_equal(m->mon.scale, 35498);
+	assert_int_equal(m->mon.cntrs, 0);
+	assert_false(m->caps[RDT_L3].io_alloc);
+	/* nodes 0-2 on the first L3, 3-5 on the second; 256 CPUs each: 86, 85, 85 */
+	assert_int_equal(rdt_machine_snc_node(m, 0), 0);
+	assert_int_equal(rdt_machine_snc_node(m, 85), 0);
+	assert_int_equal(rdt_machine_snc_node(m, 86), 1);
+	assert_int_equal(rdt_machine_snc_node(m, 255), 2);
+	assert_int_equal(rdt_machine_snc_node(m, 256), 3);
+	assert_int_equal(rdt_machine_snc_node(m, 511), 5);
+	assert_int_equal(rdt_machine_snc_node(m, 512), -1);
+	rdt_machine_free(m);
+
+	m = build("preset=intel-cwf");
+	assert_int_equal(m->pkg.groups, RDT_PKG_ENERGY | RDT_PKG_PERF);
+	assert_int_equal(m->pkg.rmids, 576);
+	assert_int_equal(m->npkg, 2);
+	assert_int_equal(m->pkgdom[1].cache_id, 1);
+	assert_int_equal(m->pkgdom[1].ncpus, 288);
+	assert_int_equal(m->pkgdom[1].cpus[0], 288);
+	rdt_machine_free(m);
+
+	m = build("preset=arm-mpam");
+	assert_true(m->mpam);
+	assert_false(m->caps[RDT_L3].cdp);
+	assert_true(m->caps[RDT_MB].present);
+	assert_false(m->caps[RDT_MB].mb_amd);
+	assert_int_equal(m->caps[RDT_MB].mb_min, 1);	/* round(100 / 2^7) */
+	assert_int_equal(m->caps[RDT_MB].mb_gran, 1);	/* DIV_ROUND_UP(100, 2^7) */
+	assert_int_equal(m->mon.events, 1);		/* llc_occupancy */
+	assert_int_equal(m->mon.rmids, 128);		/* 2 PMGs x 64 PARTIDs */
+	rdt_machine_free(m);
+}
+
 static void test_foreach(void **state)
 {
 	struct walk w = { 0 };
@@ -329,6 +392,7 @@ int main(void)
 		cmocka_unit_test(test_cache_sizes),
 		cmocka_unit_test(test_alloc_bytes),
 		cmocka_unit_test(test_foreach),
+		cmocka_unit_test(test_new_features),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
