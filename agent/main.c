@@ -498,7 +498,6 @@ static void sync_now(struct agent *a, bool full)
 		count_scan_lag(a, full || !a->last_full, rep.tasks_moved);
 }
 
-
 /*
  * --config: the file applied with --prune when its text differs from what
  * was applied last (a kubelet swaps a ConfigMap's file by symlinks; the

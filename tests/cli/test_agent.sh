@@ -338,4 +338,15 @@ expect_out_contains "sync says what it found and did" "resctrl differed from the
 rc info
 case $OUT in *"drift:"*) fail "drift left after sync: $OUT" ;; *) pass ;; esac
 
+# no backend given where resctrl is mounted: resctrl, the one that allocates
+env -u RDTALLOC_BACKEND "$RDTALLOC_AGENT" --resctrl-root "$MNT" --machine "$MACHINE" \
+	--state-dir "$STATE" --listen none 2>>"$TMP/agent.log" &
+APID=$!
+within 5 test -s "$STATE/agent.json"
+rc -j agent status
+json "no backend given: the agent takes resctrl" "d['backend']" resctrl
+kill -TERM "$APID"
+wait "$APID"
+APID=
+
 finish
