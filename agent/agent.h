@@ -24,6 +24,7 @@
 #include <rdtalloc/rdtalloc.h>
 
 #define AGENT_LAG_BUCKETS 10
+#define AGENT_DOMAINS_MAX 16	/* L3 domains whose controller agent status shows */
 
 /* What the agent has done, for the status file and /metrics (under mu). */
 struct agent_stats {
@@ -38,6 +39,14 @@ struct agent_stats {
 	uint64_t control_intervals, control_decisions, control_errors;
 	char last_error[256];
 	bool bpf;			/* membership from the BPF program, else the scan */
+	/* --control: each domain's last decision (control.c), for agent status */
+	struct agent_decision {
+		unsigned int cache_id;
+		uint64_t interval;
+		double at;		/* CLOCK_REALTIME seconds; 0: this slot is unused */
+		char action[32];
+		char reason[192];
+	} decisions[AGENT_DOMAINS_MAX];
 };
 
 extern const double agent_lag_le[AGENT_LAG_BUCKETS];
@@ -50,6 +59,8 @@ struct agent {
 	double scan;			/* seconds between full syncs (the fallback's pace) */
 	bool no_bpf;
 	bool control;			/* --control: run the state's controller */
+	char backend[32];		/* the backend in use: named, or auto's choice */
+	double last_full;		/* CLOCK_MONOTONIC end of the last full sync; 0: none */
 	const char *config;		/* --config: applied (pruning) at start and when it changes */
 	char config_sum[65];		/* what was applied last: its text's FNV-1a, hex */
 	char config_bad[65];		/* what failed last (said once, tried each tick) */

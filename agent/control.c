@@ -23,6 +23,25 @@ struct control {
 	char said[256];			/* the last failure said (said once until it changes) */
 };
 
+/* The domain's last decision, for agent.json (rdtctl agent status); under st->mu. */
+static void keep_decision(struct agent_stats *st, const struct rdtalloc_control_record *rec)
+{
+	struct agent_decision *d = NULL;
+	size_t i;
+
+	st->control_decisions++;
+	for (i = 0; i < AGENT_DOMAINS_MAX && !d; i++)
+		if (!st->decisions[i].at || st->decisions[i].cache_id == rec->cache_id)
+			d = &st->decisions[i];
+	if (!d)
+		return;		/* more domains than status shows: counted only */
+	d->cache_id = rec->cache_id;
+	d->interval = rec->interval;
+	d->at = agent_now();
+	snprintf(d->action, sizeof(d->action), "%s", rec->action ? rec->action : "");
+	snprintf(d->reason, sizeof(d->reason), "%s", rec->reason ? rec->reason : "");
+}
+
 static int on_record(const struct rdtalloc_control_record *rec, void *arg)
 {
 	struct control *c = arg;
@@ -31,7 +50,7 @@ static int on_record(const struct rdtalloc_control_record *rec, void *arg)
 	if (rec->kind == RDTALLOC_CONTROL_INTERVAL)
 		c->a->st.control_intervals++;
 	else if (rec->kind == RDTALLOC_CONTROL_DECISION)
-		c->a->st.control_decisions++;
+		keep_decision(&c->a->st, rec);
 	pthread_mutex_unlock(&c->a->st.mu);
 	/* the group it is about by name, where there is one */
 	if (rec->kind == RDTALLOC_CONTROL_DECISION)

@@ -20,6 +20,7 @@
 #include <sys/epoll.h>
 #include <sys/file.h>
 #include <sys/inotify.h>
+#include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
 #include <sys/timerfd.h>
@@ -37,11 +38,13 @@ const double agent_lag_le[AGENT_LAG_BUCKETS] = {
 };
 
 static const char usage_text[] =
-"Usage: rdtalloc-agent [--backend NAME] [--state-dir DIR] [--machine DESC]\n"
+"Usage: rdtalloc-agent [--backend resctrl|msr|sim] [--state-dir DIR] [--machine DESC]\n"
 "                      [--resctrl-root DIR] [--msr-root DIR] [--listen ADDR:PORT|none]\n"
 "                      [--interval S] [--scan S] [--no-bpf] [--config FILE] [--control]\n"
 "Keeps one state true between commands: tasks joining bound cgroups placed,\n"
 "drift repaired, containers gone without poststop released; serves /metrics.\n"
+"  --backend NAME      resctrl or msr; without it, the one that allocates on this\n"
+"                      host, or none (it refuses to start); sim only by name\n"
 "  --listen ADDR:PORT  where /metrics and /healthz are served (default\n"
 "                      127.0.0.1:9431, loopback only; none: no HTTP)\n"
 "  --interval S        seconds between drift checks (default 1)\n"
@@ -51,7 +54,8 @@ static const char usage_text[] =
 "                      start and whenever the file changes (a ConfigMap)\n"
 "  --control           run the controller the state keeps (rdtctl control set;\n"
 "                      docs/control.md), its decisions logged\n"
-"See docs/agent.md and rdtctl(1), rdtctl agent.\n";
+"SIGHUP reloads --config and the state; SIGTERM stops it.\n"
+"See rdtalloc-agent(8), docs/agent.md and rdtctl(1), rdtctl agent.\n";
 
 static bool g_quiet_log;
 
@@ -244,6 +248,66 @@ static int take_lock(struct agent *a)
 	return fd;	/* held until exit */
 }
 
+/* s as a JSON string: quotes, backslashes and control characters escaped. */
+static void put_json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; s && *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch == '"' || ch == '\\')
+			fprintf(f, "\\%c", ch);
+		else if (ch < 0x20)
+			fprintf(f, "\\u%04x", ch);
+		else
+			fputc(ch, f);
+	}
+	fputc('"', f);
+}
+
+/* The controllers the state keeps, each with its domain's last decision (--control). */
+static void put_controllers(FILE *f, struct agent *a, const struct agent_stats *s)
+{
+	struct rdtalloc_control_group g[64];
+	unsigned int ids[AGENT_DOMAINS_MAX];
+	int nd = a->r ? rdtalloc_domains(a->r, "L3", ids, AGENT_DOMAINS_MAX) : 0;
+	bool first = true;
+
+	fputs(", \"controllers\": [", f);
+	for (int d = 0; d < nd && d < AGENT_DOMAINS_MAX; d++) {
+		struct rdtalloc_control_conf conf = { .sz = sizeof(conf), .cache_id = (int)ids[d] };
+		const struct agent_decision *last = NULL;
+		int n;
+
+		for (size_t k = 0; k < 64; k++)
+			g[k].sz = sizeof(g[k]);
+		n = rdtalloc_control_get(a->r, &conf, g, 64);
+		if (n <= 0 || conf.cache_id != (int)ids[d])
+			continue;
+		fprintf(f, "%s{\"domain\": %u, \"groups\": [", first ? "" : ", ", ids[d]);
+		for (int k = 0; k < n && k < 64; k++) {
+			fputs(k ? ", " : "", f);
+			put_json_str(f, g[k].group);
+		}
+		fputs("], \"last_decision\": ", f);
+		for (size_t k = 0; k < AGENT_DOMAINS_MAX; k++)
+			if (s->decisions[k].at && s->decisions[k].cache_id == ids[d])
+				last = &s->decisions[k];
+		if (last) {
+			fprintf(f, "{\"at\": %.3f, \"interval\": %llu, \"action\": ", last->at,
+				(unsigned long long)last->interval);
+			put_json_str(f, last->action);
+			fputs(", \"reason\": ", f);
+			put_json_str(f, last->reason);
+			fputs("}}", f);
+		} else {
+			fputs("null}", f);
+		}
+		first = false;
+	}
+	fputc(']', f);
+}
+
 /* agent.json: what this agent is and has done, replaced whole. */
 static void write_status(struct agent *a)
 {
@@ -259,27 +323,81 @@ static void write_status(struct agent *a)
 	f = fopen(tmp, "we");
 	if (!f)
 		return;
-	fprintf(f, "{\"pid\": %d, \"state\": \"%s\", \"backend\": \"%s\", \"membership\": \"%s\", "
-		"\"listen\": %s%s%s, \"started\": %.3f, \"last_sync\": %.3f, \"syncs\": %llu, "
-		"\"repairs\": %llu, \"tasks_moved\": %llu, \"dropped\": %llu, "
+	fprintf(f, "{\"pid\": %d, \"version\": ", (int)getpid());
+	put_json_str(f, rdtalloc_version_string());
+	fputs(", \"state\": ", f);
+	put_json_str(f, a->state_path);
+	fputs(", \"backend\": ", f);
+	put_json_str(f, a->backend);
+	fprintf(f, ", \"membership\": \"%s\", \"listen\": ", s.bpf ? "bpf" : "scan");
+	if (a->listen)
+		put_json_str(f, a->listen);
+	else
+		fputs("null", f);
+	fprintf(f, ", \"interval\": %g, \"control\": %s, \"started\": %.3f, \"last_sync\": %.3f, "
+		"\"syncs\": %llu, \"repairs\": %llu, \"tasks_moved\": %llu, \"dropped\": %llu, "
 		"\"containers_released\": %llu, \"events\": %llu, \"events_lost\": %llu, "
-		"\"errors\": %llu, \"last_error\": \"", (int)getpid(), a->state_path,
-		a->r ? rdtalloc_backend(a->r) : "", s.bpf ? "bpf" : "scan", a->listen ? "\"" : "",
-		a->listen ? a->listen : "null", a->listen ? "\"" : "", s.started, s.last_sync,
-		(unsigned long long)s.syncs, (unsigned long long)s.repairs,
+		"\"errors\": %llu, \"last_error\": ", a->interval, a->control ? "true" : "false",
+		s.started, s.last_sync, (unsigned long long)s.syncs, (unsigned long long)s.repairs,
 		(unsigned long long)(s.tasks_moved + s.placed), (unsigned long long)s.dropped,
 		(unsigned long long)s.containers_released, (unsigned long long)s.events,
 		(unsigned long long)s.events_lost,
 		(unsigned long long)(s.sync_errors + s.place_errors));
-	for (const char *p = s.last_error; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fputc('\\', f);
-		if ((unsigned char)*p >= 0x20)
-			fputc(*p, f);
-	}
-	fputs("\"}\n", f);
+	put_json_str(f, s.last_error);
+	put_controllers(f, a, &s);
+	fputs("}\n", f);
 	if (fclose(f) || rename(tmp, path))
 		unlink(tmp);
+}
+
+/*
+ * The backend: the one named (--backend, RDTALLOC_BACKEND), else the one
+ * that allocates on this host. The library's `auto` falls back to the
+ * simulator where nothing allocates; an agent there would answer 200 on
+ * /healthz and keep nothing, so it refuses instead, saying why. A look
+ * (read only) finds auto's choice without making or touching a state.
+ */
+static int choose_backend(struct agent *a)
+{
+	struct rdtalloc_opts o = a->opts;
+	rdtalloc_t *r;
+	int ret;
+
+	if (a->opts.backend && strcmp(a->opts.backend, "auto")) {
+		snprintf(a->backend, sizeof(a->backend), "%s", a->opts.backend);
+		return 0;
+	}
+	o.backend = "auto";
+	o.flags |= RDTALLOC_F_READ_ONLY;
+	ret = rdtalloc_open(&r, &o);
+	if (ret) {
+		agent_log("%s", rdtalloc_errmsg(NULL));
+		return ret;
+	}
+	snprintf(a->backend, sizeof(a->backend), "%s", rdtalloc_backend(r));
+	if (!strcmp(a->backend, "sim")) {
+		agent_log("no backend allocates on this host (%s): the agent keeps a state on "
+			  "resctrl or msr, and on the simulator only when asked by name "
+			  "(--backend sim)", rdtalloc_backend_reason(r));
+		rdtalloc_close(r);
+		return -ENODEV;
+	}
+	rdtalloc_close(r);
+	a->opts.backend = a->backend;	/* reopened later: the same backend, not a new guess */
+	return 0;
+}
+
+/* The controller's perf events take descriptors: as many as this process may have. */
+static void raise_nofile(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur >= rl.rlim_max)
+		return;
+	rl.rlim_cur = rl.rlim_max;
+	if (setrlimit(RLIMIT_NOFILE, &rl))
+		agent_log("cannot raise the open files limit to %llu: %s",
+			  (unsigned long long)rl.rlim_max, strerror(errno));
 }
 
 static int open_ctx(struct agent *a, bool quiet)
@@ -305,6 +423,23 @@ static int open_ctx(struct agent *a, bool quiet)
 	if (slash)
 		*slash = '\0';
 	return 0;
+}
+
+/*
+ * Without BPF a join is found by the next full sync: the time since the
+ * previous one bounds its lag, and the histogram gets that bound (the
+ * first sync's catch-up has none: its joins happened while no agent ran).
+ */
+static void count_scan_lag(struct agent *a, bool full, unsigned int moved)
+{
+	double now = agent_mono();
+
+	if (!full)
+		return;
+	if (!a->st.bpf && a->last_full)
+		for (unsigned int i = 0; i < moved; i++)
+			agent_count_lag(a, now - a->last_full);
+	a->last_full = now;
 }
 
 /* One sync; a context that fails is opened anew (a remount, CDP toggled) and tried once more. */
@@ -352,6 +487,15 @@ static void sync_now(struct agent *a, bool full)
 		agent_log("sync works again");
 	if (!ret && rep.what[0])
 		agent_log("%s", rep.what);
+	if (!ret && !a->last_full)
+		agent_log("caught up with what happened while no agent ran: %u task%s placed, "
+			  "%u binding%s dropped, %u container%s released, %u repair%s",
+			  rep.tasks_moved, rep.tasks_moved == 1 ? "" : "s", rep.dropped,
+			  rep.dropped == 1 ? "" : "s", rep.containers_released,
+			  rep.containers_released == 1 ? "" : "s", rep.repairs,
+			  rep.repairs == 1 ? "" : "s");
+	if (!ret)
+		count_scan_lag(a, full || !a->last_full, rep.tasks_moved);
 }
 
 /*
@@ -413,6 +557,21 @@ static void apply_config(struct agent *a)
 	snprintf(a->config_sum, sizeof(a->config_sum), "%s", sum);
 }
 
+/* SIGHUP: --config read and applied again, the state opened anew, the watched cgroups too. */
+static void reload(struct agent *a, struct membership *memb)
+{
+	agent_log("SIGHUP: reloading --config and the state");
+	rdtalloc_close(a->r);
+	a->r = NULL;
+	if (open_ctx(a, false))
+		agent_log("the state cannot be opened now: the next sync tries again");
+	a->config_sum[0] = a->config_bad[0] = '\0';
+	apply_config(a);
+	if (memb && membership_refresh(memb))
+		agent_log("the bound cgroups could not be read");
+	sync_now(a, true);
+}
+
 static volatile sig_atomic_t g_stop;
 
 int main(int argc, char **argv)
@@ -433,8 +592,9 @@ int main(int argc, char **argv)
 	if (ret >= 0)
 		return ret;
 	pthread_mutex_init(&a.st.mu, NULL);
-	if (open_ctx(&a, false))
+	if (choose_backend(&a) || open_ctx(&a, false))
 		return 1;
+	raise_nofile();
 	lock = take_lock(&a);
 	if (lock < 0) {
 		rdtalloc_close(a.r);
@@ -495,7 +655,7 @@ int main(int argc, char **argv)
 	next_full = agent_mono() + a.scan;
 	write_status(&a);
 	agent_log("serving %s (backend %s; joins seen by %s; drift checked every %g s%s%s)",
-		  a.state_path, rdtalloc_backend(a.r), memb ? "the BPF program" : "a scan",
+		  a.state_path, a.backend, memb ? "the BPF program" : "a scan",
 		  a.interval, a.listen ? "; metrics on " : "", a.listen ? a.listen : "");
 #ifdef RDTALLOC_HAVE_SYSTEMD
 	sd_notifyf(0, "READY=1\nSTATUS=serving %s (%s)\nMAINPID=%d", a.state_path,
@@ -515,10 +675,15 @@ int main(int argc, char **argv)
 			if (fd == sfd) {
 				struct signalfd_siginfo si;
 
-				if (read(sfd, &si, sizeof(si)) == sizeof(si)) {
-					agent_log("signal %u: stopping", si.ssi_signo);
-					g_stop = 1;
+				if (read(sfd, &si, sizeof(si)) != sizeof(si))
+					continue;
+				if (si.ssi_signo == SIGHUP) {
+					reload(&a, memb);
+					write_status(&a);
+					continue;
 				}
+				agent_log("signal %u: stopping", si.ssi_signo);
+				g_stop = 1;
 			} else if (memb && fd == membership_fd(memb)) {
 				membership_poll(memb);
 			} else if (fd == ifd) {

@@ -2,9 +2,20 @@
 /*
  * metrics: GET /metrics (the Prometheus text exposition, one consistent
  * sample a scrape) and GET /healthz, served by libmicrohttpd on its own
- * thread with a context of its own, so that a scrape never waits on, nor
- * holds up, the loop that places tasks. The monitoring families carry the
- * names `rdtctl monitor --format prometheus` uses.
+ * thread (epoll: the controller's perf events take descriptors past
+ * FD_SETSIZE) with a context of its own opened for each scrape, read only,
+ * so that a scrape never waits on, nor holds up, the loop that places
+ * tasks, and never answers from a state replaced since (reset --machine).
+ * The monitoring families carry the names `rdtctl monitor --format
+ * prometheus` uses.
+ *
+ * The DaemonSet listens on the pod's address: a client may be hostile.
+ * Each address holds at most PER_IP_MAX connections, all of them
+ * CONN_MAX, and a request's headers must be complete HEADERS_S seconds
+ * after the connection opened (or the last response ended) - a client
+ * sending a header line every few seconds is cut off, so that probes
+ * always find room. What the server has to say about clients is logged at
+ * most LOG_BURST lines a minute.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -15,18 +26,41 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <microhttpd.h>
 
 #include "agent.h"
 
 #define SCRAPE_MAX (64u << 20)		/* bytes of one exposition */
+#define CONN_MAX 256u			/* connections at once */
+#define PER_IP_MAX 32u			/* of them from one address */
+#define HEADERS_S 5.0			/* seconds a request's headers may take in all */
+#define IDLE_S 10u			/* seconds without a byte moving (a response too) */
+#define LOG_BURST 10u			/* the server's lines a minute, at most */
+
+/* One client connection: how long its request's headers have taken. */
+struct conn {
+	struct conn *prev, *next;
+	int fd;
+	double since;			/* CLOCK_MONOTONIC: opened, or last response ended */
+	bool busy;			/* headers complete: a request is being answered */
+	bool cut;			/* shut down for its headers' deadline */
+};
 
 struct metrics {
 	struct agent *a;
 	struct MHD_Daemon *d;
-	rdtalloc_t *r;			/* this thread's own context */
-	pthread_mutex_t mu;		/* one scrape at a time on r */
+	rdtalloc_t *r;			/* the scrape's own context, opened for it */
+	pthread_mutex_t mu;		/* one scrape at a time */
+	pthread_mutex_t cmu;		/* conns, and the log's budget */
+	struct conn *conns;
+	pthread_t reaper;
+	bool reaping;
+	volatile int stop;
+	double log_window;		/* CLOCK_MONOTONIC start of this minute's budget */
+	unsigned int logged, suppressed;
 };
 
 /* Text grown as it is written; NULL s: out of memory. */
@@ -210,6 +244,9 @@ static void agent_figures(struct metrics *m, struct text *t)
 	    s.lag_count);
 	put(t, "rdtalloc_agent_membership_lag_seconds_sum %.9f\n", s.lag_sum);
 	put(t, "rdtalloc_agent_membership_lag_seconds_count %" PRIu64 "\n", s.lag_count);
+	family(t, "rdtalloc_agent_backend", "gauge", "The backend the agent keeps the state on "
+	       "(1; sim: simulated, nothing is partitioned).");
+	put(t, "rdtalloc_agent_backend{backend=\"%s\"} 1\n", m->a->backend);
 	family(t, "rdtalloc_agent_bpf", "gauge", "1: joins are seen by the BPF program; 0: the "
 	       "agent scans (the fallback).");
 	put(t, "rdtalloc_agent_bpf %d\n", s.bpf ? 1 : 0);
@@ -243,37 +280,48 @@ static enum MHD_Result plain(struct MHD_Connection *conn, unsigned int code, con
 		      MHD_NO;
 }
 
-static enum MHD_Result handle(void *cls, struct MHD_Connection *conn, const char *url,
-			      const char *method, const char *version, const char *data,
-			      size_t *size, void **state)
+/* /healthz: 200 while syncs succeed, 503 after three intervals (and 5 s) without one. */
+static enum MHD_Result health(struct metrics *m, struct MHD_Connection *conn)
 {
-	struct metrics *m = cls;
-	struct text t = { 0 };
+	struct agent *a = m->a;
 	char msg[512];
 	double age;
 
-	(void)version;
-	(void)data;
-	(void)size;
-	(void)state;
-	if (strcmp(method, "GET") && strcmp(method, "HEAD"))
-		return plain(conn, MHD_HTTP_METHOD_NOT_ALLOWED, "GET only\n");
-	if (!strcmp(url, "/healthz")) {
-		pthread_mutex_lock(&m->a->st.mu);
-		age = agent_now() - m->a->st.last_sync;
-		snprintf(msg, sizeof(msg), "last sync %.1f s ago%s%s\n", age,
-			 m->a->st.last_error[0] ? "; last error: " : "", m->a->st.last_error);
-		pthread_mutex_unlock(&m->a->st.mu);
-		/* three intervals without a good sync: something is wrong */
-		if (age > 3 * m->a->interval + 5)
-			return plain(conn, MHD_HTTP_SERVICE_UNAVAILABLE, msg);
-		return plain(conn, MHD_HTTP_OK, msg);
-	}
-	if (strcmp(url, "/metrics"))
-		return plain(conn, MHD_HTTP_NOT_FOUND, "not found: /metrics, /healthz\n");
+	pthread_mutex_lock(&a->st.mu);
+	age = agent_now() - a->st.last_sync;
+	snprintf(msg, sizeof(msg), "last sync %.1f s ago; backend %s%s%s%s\n", age, a->backend,
+		 strcmp(a->backend, "sim") ? "" : " (simulated: nothing is partitioned)",
+		 a->st.last_error[0] ? "; last error: " : "", a->st.last_error);
+	pthread_mutex_unlock(&a->st.mu);
+	if (age > 3 * a->interval + 5)
+		return plain(conn, MHD_HTTP_SERVICE_UNAVAILABLE, msg);
+	return plain(conn, MHD_HTTP_OK, msg);
+}
+
+/*
+ * A context for this scrape only, read only: the state as it is now (a
+ * `reset --machine` or a state made anew since is what the scrape sees),
+ * or 503 with why it cannot be read - never figures of a state gone.
+ */
+static enum MHD_Result scrape(struct metrics *m, struct MHD_Connection *conn)
+{
+	struct rdtalloc_opts o = m->a->opts;
+	struct text t = { 0 };
+	char msg[600];
+	int ret;
+
+	o.flags |= RDTALLOC_F_READ_ONLY | RDTALLOC_F_MON_TOTALS;
 	pthread_mutex_lock(&m->mu);
+	ret = rdtalloc_open(&m->r, &o);
+	if (ret) {
+		snprintf(msg, sizeof(msg), "the state cannot be read: %s\n", rdtalloc_errmsg(NULL));
+		pthread_mutex_unlock(&m->mu);
+		return plain(conn, MHD_HTTP_SERVICE_UNAVAILABLE, msg);
+	}
 	monitoring(m, &t);
 	closids(m, &t);
+	rdtalloc_close(m->r);
+	m->r = NULL;
 	pthread_mutex_unlock(&m->mu);
 	agent_figures(m, &t);
 	if (t.failed || !t.s) {
@@ -281,6 +329,171 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn, const char
 		return plain(conn, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory\n");
 	}
 	return respond(conn, MHD_HTTP_OK, t.s, t.len, "text/plain; version=0.0.4; charset=utf-8");
+}
+
+static struct conn *conn_of(struct MHD_Connection *conn)
+{
+	const union MHD_ConnectionInfo *ci =
+		MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+
+	return ci ? ci->socket_context : NULL;
+}
+
+static enum MHD_Result handle(void *cls, struct MHD_Connection *conn, const char *url,
+			      const char *method, const char *version, const char *data,
+			      size_t *size, void **state)
+{
+	struct metrics *m = cls;
+	struct conn *c = conn_of(conn);
+
+	(void)version;
+	(void)data;
+	(void)size;
+	(void)state;
+	if (c) {
+		/* the headers are in: the deadline is the response's idle timeout now */
+		pthread_mutex_lock(&m->cmu);
+		c->busy = true;
+		pthread_mutex_unlock(&m->cmu);
+	}
+	if (strcmp(method, "GET") && strcmp(method, "HEAD"))
+		return plain(conn, MHD_HTTP_METHOD_NOT_ALLOWED, "GET only\n");
+	if (!strcmp(url, "/healthz"))
+		return health(m, conn);
+	if (strcmp(url, "/metrics"))
+		return plain(conn, MHD_HTTP_NOT_FOUND, "not found: /metrics, /healthz\n");
+	return scrape(m, conn);
+}
+
+/* A response sent (or a request abandoned): the next request's headers start their clock. */
+static void completed(void *cls, struct MHD_Connection *conn, void **state,
+		      enum MHD_RequestTerminationCode toe)
+{
+	struct metrics *m = cls;
+	struct conn *c = conn_of(conn);
+
+	(void)state;
+	(void)toe;
+	if (!c)
+		return;
+	pthread_mutex_lock(&m->cmu);
+	c->busy = false;
+	c->since = agent_mono();
+	pthread_mutex_unlock(&m->cmu);
+}
+
+/*
+ * Connections as they open and close. MHD tells of a close before it
+ * closes the descriptor, under cmu here, so the reaper never shuts down a
+ * descriptor that has become another's.
+ */
+static void notify(void *cls, struct MHD_Connection *conn, void **sock,
+		   enum MHD_ConnectionNotificationCode toe)
+{
+	struct metrics *m = cls;
+	const union MHD_ConnectionInfo *ci;
+	struct conn *c;
+
+	if (toe == MHD_CONNECTION_NOTIFY_STARTED) {
+		ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+		c = calloc(1, sizeof(*c));
+		if (!c || !ci) {
+			free(c);
+			return;		/* not tracked: MHD's idle timeout still ends it */
+		}
+		c->fd = ci->connect_fd;
+		c->since = agent_mono();
+		pthread_mutex_lock(&m->cmu);
+		c->next = m->conns;
+		if (m->conns)
+			m->conns->prev = c;
+		m->conns = c;
+		pthread_mutex_unlock(&m->cmu);
+		*sock = c;
+		return;
+	}
+	c = *sock;
+	if (!c)
+		return;
+	pthread_mutex_lock(&m->cmu);
+	if (c->prev)
+		c->prev->next = c->next;
+	else
+		m->conns = c->next;
+	if (c->next)
+		c->next->prev = c->prev;
+	pthread_mutex_unlock(&m->cmu);
+	free(c);
+	*sock = NULL;
+}
+
+/* A line of the server's about clients, LOG_BURST a minute at most (under cmu). */
+static void log_limited(struct metrics *m, const char *fmt, va_list ap)
+{
+	char line[512];
+	double now = agent_mono();
+	size_t n;
+
+	if (now - m->log_window >= 60) {
+		if (m->suppressed)
+			agent_log("http: %u more messages about clients in the last minute, not "
+				  "logged", m->suppressed);
+		m->log_window = now;
+		m->logged = m->suppressed = 0;
+	}
+	if (m->logged >= LOG_BURST) {
+		m->suppressed++;
+		return;
+	}
+	m->logged++;
+	vsnprintf(line, sizeof(line), fmt, ap);
+	n = strlen(line);
+	while (n && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+		line[--n] = '\0';
+	agent_log("http: %s", line);
+}
+
+static void mhd_log(void *cls, const char *fmt, va_list ap)
+{
+	struct metrics *m = cls;
+
+	pthread_mutex_lock(&m->cmu);
+	log_limited(m, fmt, ap);
+	pthread_mutex_unlock(&m->cmu);
+}
+
+static void say(struct metrics *m, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	log_limited(m, fmt, ap);
+	va_end(ap);
+}
+
+/* Every quarter second: connections whose headers took too long are shut down. */
+static void *reap(void *arg)
+{
+	struct metrics *m = arg;
+
+	while (!m->stop) {
+		double now;
+
+		nanosleep(&(struct timespec){ .tv_nsec = 250000000L }, NULL);
+		now = agent_mono();
+		pthread_mutex_lock(&m->cmu);
+		for (struct conn *c = m->conns; c; c = c->next) {
+			if (c->busy || c->cut || now - c->since <= HEADERS_S)
+				continue;
+			/* MHD then reads the end of the stream and closes it */
+			shutdown(c->fd, SHUT_RDWR);
+			c->cut = true;
+			say(m, "a client's request headers took more than %g s: connection closed",
+			    HEADERS_S);
+		}
+		pthread_mutex_unlock(&m->cmu);
+	}
+	return NULL;
 }
 
 /* "127.0.0.1:9431", "[::1]:9431", "0.0.0.0:9431": an address and a port. */
@@ -327,6 +540,24 @@ static int parse_listen(const char *s, struct sockaddr_storage *ss, socklen_t *l
 	return -EINVAL;
 }
 
+/*
+ * Whether the address can be bound: MHD's own failure says only that it
+ * failed, and "in use" is the case an operator can act on (a second agent
+ * for another state on the default port).
+ */
+static int listen_probe(const struct sockaddr_storage *ss, socklen_t sl)
+{
+	int one = 1, ret = 0, fd = socket(ss->ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	if (fd < 0)
+		return -errno;
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (bind(fd, (const struct sockaddr *)ss, sl))
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
 struct metrics *metrics_start(struct agent *a, char *why, size_t len)
 {
 	struct sockaddr_storage ss;
@@ -345,32 +576,44 @@ struct metrics *metrics_start(struct agent *a, char *why, size_t len)
 		return NULL;
 	}
 	m->a = a;
+	m->log_window = agent_mono();
 	pthread_mutex_init(&m->mu, NULL);
-	{
-		struct rdtalloc_opts o = a->opts;
-
-		o.flags |= RDTALLOC_F_NO_CREATE;
-		ret = rdtalloc_open(&m->r, &o);
-	}
-	if (ret) {
-		snprintf(why, len, "%s", rdtalloc_errmsg(NULL));
+	pthread_mutex_init(&m->cmu, NULL);
+	ret = listen_probe(&ss, sl);
+	if (ret == -EADDRINUSE) {
+		snprintf(why, len, "cannot listen on %s: the address is in use (another agent, for "
+			 "another state, serves there?): give this one --listen ADDRESS:PORT, or "
+			 "--listen none", a->listen);
 		goto fail;
 	}
-	m->d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG |
+	if (ret) {
+		snprintf(why, len, "cannot listen on %s: %s", a->listen, strerror(-ret));
+		goto fail;
+	}
+	m->d = MHD_start_daemon(MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ERROR_LOG |
 				(ss.ss_family == AF_INET6 ? MHD_USE_IPv6 : 0),
 				0, NULL, NULL, handle, m,
+				MHD_OPTION_EXTERNAL_LOGGER, mhd_log, m,
 				MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
-				MHD_OPTION_CONNECTION_LIMIT, (unsigned int)16,
-				MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)10,
+				MHD_OPTION_CONNECTION_LIMIT, CONN_MAX,
+				MHD_OPTION_PER_IP_CONNECTION_LIMIT, PER_IP_MAX,
+				MHD_OPTION_CONNECTION_TIMEOUT, IDLE_S,
+				MHD_OPTION_NOTIFY_CONNECTION, notify, m,
+				MHD_OPTION_NOTIFY_COMPLETED, completed, m,
 				MHD_OPTION_END);
 	if (!m->d) {
 		snprintf(why, len, "cannot listen on %s: %s", a->listen, strerror(errno));
 		goto fail;
 	}
-	(void)sl;
+	if (pthread_create(&m->reaper, NULL, reap, m)) {
+		snprintf(why, len, "cannot start the HTTP server's reaper thread");
+		MHD_stop_daemon(m->d);
+		goto fail;
+	}
+	m->reaping = true;
 	return m;
 fail:
-	rdtalloc_close(m->r);
+	pthread_mutex_destroy(&m->cmu);
 	pthread_mutex_destroy(&m->mu);
 	free(m);
 	return NULL;
@@ -380,8 +623,11 @@ void metrics_stop(struct metrics *m)
 {
 	if (!m)
 		return;
+	m->stop = 1;
+	if (m->reaping)
+		pthread_join(m->reaper, NULL);
 	MHD_stop_daemon(m->d);
-	rdtalloc_close(m->r);
+	pthread_mutex_destroy(&m->cmu);
 	pthread_mutex_destroy(&m->mu);
 	free(m);
 }

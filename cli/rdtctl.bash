@@ -248,7 +248,8 @@ _rdtctl()
 			if [[ -z $verb && $cur != -* ]]; then
 				_rdtctl_reply "status"
 			else
-				_rdtctl_reply "--listen --interval --scan --no-bpf --config"
+				_rdtctl_reply "--listen --interval --scan --no-bpf --config
+					--control"
 			fi
 			;;
 		esac

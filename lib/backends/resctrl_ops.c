@@ -216,12 +216,15 @@ int rc_open_ops(struct rdtalloc *r)
 		ret = rc_realise(r, NULL);
 	/* what was done, from the undo log: said by the first sync (agent, rdtctl sync) */
 	c->open_what[0] = '\0';
+	c->open_repairs = c->open_moved = 0;
+	/* tasks placed by the open alone (joins while no agent ran) are counted too */
+	if (!ret && !r->fresh)
+		c->open_moved = c->moved;
 	if (!ret && !r->fresh && c->changes > c->moved) {
 		char done[384];
 
 		rc_describe_done(c, done, sizeof(done));
 		c->open_repairs = c->changes - c->moved;
-		c->open_moved = c->moved;
 		snprintf(c->open_what, sizeof(c->open_what), "resctrl differed from the state: %s",
 			 done);
 	}
@@ -335,10 +338,11 @@ int rc_sync(struct rdtalloc *r, bool full, struct rdt_sync_out *out)
 	}
 	n = 0;
 	/* what this context's open repaired, said once */
+	out->repairs += c->open_repairs;
+	out->moved += c->open_moved;
+	c->open_repairs = c->open_moved = 0;
 	if (c->open_what[0]) {
 		n += (size_t)snprintf(out->what, sizeof(out->what), "%s", c->open_what);
-		out->repairs += c->open_repairs;
-		out->moved += c->open_moved;
 		c->open_what[0] = '\0';
 	}
 	if (drift[0] && c->changes > c->moved && n < sizeof(out->what)) {

@@ -111,7 +111,7 @@ DB=$(dir_of db)
 [ -n "$BATCH" ] && [ -n "$DB" ] && [ "$BATCH" != "$DB" ] && pass || fail "control groups of batch and db: '$BATCH' '$DB'"
 
 rc agent status
-expect_rc 0 "agent status without an agent"
+expect_rc 3 "agent status without an agent (LSB: not running)"
 expect_out "no agent" "no agent serves $STATE/state.json (start one: rdtctl agent, or the rdtalloc-agent service)"
 
 # a build without BPF (RDTALLOC_BPF=OFF) has an agent that scans: it must say so
@@ -187,14 +187,21 @@ case $(cat "$TMP/health") in "200 last sync "*) pass ;; *) fail "/healthz: $(cat
 kill -KILL "$APID"
 wait "$APID" 2>/dev/null
 rc agent status
+expect_rc 3 "agent status after kill -9"
 expect_out "killed: not running" "no agent serves $STATE/state.json (start one: rdtctl agent, or the rdtalloc-agent service)"
 start_in "$CG"
 LATE=$P
 sleep 0.3
 in_tasks "$BATCH/tasks" "$LATE" && fail "placed with no agent running?" || pass
+: >"$TMP/agent.log"
 start_agent
 if within 3 in_tasks "$BATCH/mon_groups/batch/tasks" "$LATE"; then pass; else
 	fail "the join made while the agent was dead was not placed at its restart"; fi
+# ... counted and said
+caught="caught up with what happened while no agent ran: [1-9][0-9]* tasks\{0,1\} placed"
+grep -q "^rdtalloc-agent: $caught" "$TMP/agent.log" && pass || fail "the catch-up was not logged: $(cat "$TMP/agent.log")"
+rc -j agent status
+json "the catch-up counted in tasks_moved" "d['tasks_moved'] >= 1" true
 
 # SIGTERM: a clean stop
 kill -TERM "$APID"
@@ -212,6 +219,17 @@ expect_out_has "status says it is the fallback" "joins: the fallback: a full syn
 start_in "$CG/sub"
 if within 4 in_tasks "$BATCH/mon_groups/batch/tasks" "$P"; then pass; else
 	fail "the fallback's scan did not place a join"; fi
+# its lag, bounded by the time since the scan before, in the histogram too
+sleep 0.2
+python3 - "$PORT" >"$TMP/metrics" 2>&1 <<'PY'
+import sys, urllib.request
+url = "http://127.0.0.1:%s/metrics" % sys.argv[1]
+print(urllib.request.urlopen(url, timeout=5).read().decode(), end="")
+PY
+grep -q '^rdtalloc_agent_membership_lag_seconds_count [1-9]' "$TMP/metrics" && pass ||
+	fail "--no-bpf: the lag histogram is empty: $(grep lag_seconds_count "$TMP/metrics")"
+grep -q '^rdtalloc_agent_membership_lag_seconds_bucket{le="5"} [1-9]' "$TMP/metrics" && pass ||
+	fail "--no-bpf: a join found by a 1 s scan not within 5 s: $(grep lag_seconds "$TMP/metrics")"
 
 # a container gone without poststop: released by the agent
 start_in "$CG/c1"
@@ -319,5 +337,16 @@ expect_rc 0 "sync over drift"
 expect_out_contains "sync says what it found and did" "resctrl differed from the state: made "
 rc info
 case $OUT in *"drift:"*) fail "drift left after sync: $OUT" ;; *) pass ;; esac
+
+# no backend given where resctrl is mounted: resctrl, the one that allocates
+env -u RDTALLOC_BACKEND "$RDTALLOC_AGENT" --resctrl-root "$MNT" --machine "$MACHINE" \
+	--state-dir "$STATE" --listen none 2>>"$TMP/agent.log" &
+APID=$!
+within 5 test -s "$STATE/agent.json"
+rc -j agent status
+json "no backend given: the agent takes resctrl" "d['backend']" resctrl
+kill -TERM "$APID"
+wait "$APID"
+APID=
 
 finish

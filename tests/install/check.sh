@@ -105,6 +105,11 @@ if [ -x "$build/agent/rdtalloc-agent" ]; then
 	else
 		fail "rdtalloc-agent.service: $(grep ExecStart= "$unit" 2>&1)"
 	fi
+	if grep -qx "RequiresMountsFor=/sys/fs/resctrl" "$unit"; then
+		pass "rdtalloc-agent.service waits for /sys/fs/resctrl"
+	else
+		fail "rdtalloc-agent.service has no RequiresMountsFor=/sys/fs/resctrl"
+	fi
 	if [ -f "$prefix/share/rdtalloc/agent.md" ]; then pass "installed share/rdtalloc/agent.md"
 	else fail "installed share/rdtalloc/agent.md"; fi
 	try "the installed rdtalloc-agent runs" env LD_LIBRARY_PATH="$(dirname \
@@ -242,6 +247,41 @@ if [ "$(pkg-config --modversion rdtalloc 2>&1)" = "$version" ]; then
 else
 	fail "pkg-config --modversion rdtalloc = '$(pkg-config --modversion rdtalloc 2>&1)'," \
 		"header says $version"
+fi
+# One version: the newest node of lib/rdtalloc.map is the release, and the
+# .pc, the header, rdtctl --version, rdtalloc-agent --version, the .so file's
+# name and the DaemonSet's image (and the Dockerfile's tag) all say it.
+node=$(sed -n 's/^RDTALLOC_\([0-9][0-9]*\.[0-9][0-9]*\)[ 	]*{.*/\1/p' "$src/lib/rdtalloc.map" |
+	sort -t. -k1,1n -k2,2n | tail -n 1)
+if [ -n "$node" ] && [ "$version" = "$node.0" ]; then
+	pass "the version $version is lib/rdtalloc.map's newest node RDTALLOC_$node"
+else
+	fail "the header says $version, lib/rdtalloc.map's newest node is RDTALLOC_$node"
+fi
+if [ "$(env -i "$prefix/bin/rdtctl" --version)" = "rdtctl $node.0 (librdtalloc $node.0)" ]; then
+	pass "rdtctl --version says $node.0"
+else
+	fail "rdtctl --version: '$(env -i "$prefix/bin/rdtctl" --version 2>&1)', want $node.0"
+fi
+if [ -x "$build/agent/rdtalloc-agent" ]; then
+	if [ "$(env -i "$prefix/bin/rdtalloc-agent" --version)" = "rdtalloc-agent $node.0" ]; then
+		pass "rdtalloc-agent --version says $node.0"
+	else
+		fail "rdtalloc-agent --version: '$(env -i "$prefix/bin/rdtalloc-agent" --version 2>&1)'"
+	fi
+fi
+if [ "$(basename "$(readlink -f "$so")")" = "librdtalloc.so.$node.0" ]; then
+	pass "the library file is librdtalloc.so.$node.0"
+else
+	fail "the library file is $(basename "$(readlink -f "$so")"), want librdtalloc.so.$node.0"
+fi
+image=$(sed -n 's/^ *image: *\(.*\)$/\1/p' "$src/deploy/kubernetes/rdtalloc.yaml")
+if [ "$image" = "rdtalloc:$node" ] &&
+   grep -q "docker build -t rdtalloc:$node " "$src/deploy/Dockerfile"; then
+	pass "deploy/: the image is rdtalloc:$node"
+else
+	fail "deploy/: the DaemonSet's image is '$image' (and the Dockerfile's tag" \
+		"'$(grep -o 'build -t [^ ]*' "$src/deploy/Dockerfile")'), want rdtalloc:$node"
 fi
 cflags=$(pkg-config --cflags rdtalloc)
 libs=$(pkg-config --libs rdtalloc)
@@ -389,14 +429,18 @@ if try "find_package(rdtalloc) configures" \
 fi
 # Every installed man page says which release it documents.
 mm=${version%.*}
-for page in $(find "$prefix" -path '*/man1/*.1'); do
-	if grep -q "^\.TH [^ ]* 1 \"[0-9]*\" \"librdtalloc $mm\"" "$page"; then
+for page in $(find "$prefix" -path '*/man1/*.1' -o -path '*/man8/*.8'); do
+	if grep -q "^\.TH [^ ]* [18] \"[0-9]*\" \"librdtalloc $mm\"" "$page"; then
 		pass "man page ${page##*/} is for librdtalloc $mm"
 	else
 		fail "man page ${page##*/}: footer $(sed -n 's/^\.TH //p' "$page"), not librdtalloc $mm"
 	fi
 done
 [ -n "$(find "$prefix" -path '*/man1/rdtctl.1')" ] || fail "rdtctl.1 not installed"
+if [ -x "$build/agent/rdtalloc-agent" ] && [ -z "$(find "$prefix" -path '*/man8/rdtalloc-agent.8')" ]
+then
+	fail "rdtalloc-agent.8 not installed"
+fi
 
 # A version the package does not have is refused.
 mkdir -p "$work/cmake-v"
