@@ -1100,6 +1100,9 @@ struct rdtalloc_control_record {
 	const char *action;		/* decisions: probe, keep, rollback, bound, phase */
 	const char *reason;		/* with the figures behind it */
 	uint64_t base, measured;	/* misses per interval compared (0: none) */
+	/* since 0.8 (sz covers them): */
+	const char *group;		/* decisions: the group it concerns, NULL: none */
+	uint64_t margin;		/* keep/rollback: the margin it was judged by */
 };
 
 /* Called for every record; a non-zero return ends the run with it. */

@@ -59,6 +59,8 @@ struct rdt_ctl_event {
 	char why[RDT_CTL_WHY];
 	bool changed;			/* the masks change for the next interval */
 	uint64_t base, measured;	/* the figures compared (misses per interval) */
+	int group;			/* the group it concerns, -1: none (all shared) */
+	uint64_t margin;		/* keep/rollback: the margin it was judged by */
 };
 
 struct rdt_ctl {
@@ -102,6 +104,17 @@ struct rdt_ctl {
 	/* the schemata writes of the last window */
 	uint64_t *writes;		/* [window] groups changed per interval, a ring */
 	struct rdt_ctl_sample last[RDT_CTL_MAX];
+	struct rdt_ctl_sample before[RDT_CTL_MAX];	/* the interval before last */
+	/* each group's misses in the last intervals under cur (phase changes per group) */
+	uint64_t ghist[4][RDT_CTL_MAX];
+	unsigned int gn;
+	/* a rollback's cost in the interval after it, charged against the budget */
+	bool after_rollback;
+	uint64_t rb_base;
+	/* the probe is a stream confined: kept unless it is worse (no gain needed) */
+	bool probe_lenient;
+	/* at the last phase change: misses jumped while occupancy fell */
+	bool squeezed[RDT_CTL_MAX];
 };
 
 /*

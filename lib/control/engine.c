@@ -264,6 +264,27 @@ static void hist_add(struct rdt_ctl *c, uint64_t v)
 	c->hist[c->nhist++] = v;
 }
 
+static void hist_reset(struct rdt_ctl *c)
+{
+	c->nhist = 0;
+	c->gn = 0;
+}
+
+/* the interval's total and each group's misses, under cur */
+static void hist_push(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t tot)
+{
+	unsigned int cap = sizeof(c->ghist) / sizeof(c->ghist[0]);
+
+	hist_add(c, tot);
+	if (c->gn == cap) {
+		memmove(c->ghist, c->ghist + 1, (cap - 1) * sizeof(c->ghist[0]));
+		c->gn--;
+	}
+	for (unsigned int i = 0; i < c->n; i++)
+		c->ghist[c->gn][i] = s[i].misses;
+	c->gn++;
+}
+
 /* cur's misses per interval (the last four) and their spread */
 static void baseline(struct rdt_ctl *c)
 {
@@ -319,6 +340,15 @@ static int over_bound(const struct rdt_ctl *c, const struct rdt_ctl_sample *s)
 static double miss_ratio(const struct rdt_ctl_sample *s)
 {
 	return s->accesses ? (double)s->misses / (double)s->accesses : 1.0;
+}
+
+/*
+ * A stream: a group that misses nearly all it touches (counted references
+ * needed) gains nothing from ways and pollutes what others reuse.
+ */
+static bool is_stream(const struct rdt_ctl_sample *s)
+{
+	return s->accesses && s->misses >= 64 && s->misses * 10 >= s->accesses * 9;
 }
 
 static unsigned int ceil_ways(const struct rdt_ctl *c, uint64_t bytes)
@@ -381,6 +411,9 @@ static bool apply_move(const struct rdt_ctl *c, struct rdt_ctl_layout *l, unsign
 		if (k != RDT_CTL_SHARED || c->goal[g].exclusive)
 			return false;
 		w = ceil_ways(c, c->last[g].occ_bytes);
+		/* squeezed by a phase change: what it holds is what it was left */
+		if (c->squeezed[g] && w < pool / 2)
+			w = pool / 2;
 		if (w < 1)
 			w = 1;
 		if (w > pool - 1)
@@ -447,7 +480,8 @@ static void shared_of(const struct rdt_ctl *c, struct rdt_ctl_layout *l)
 {
 	*l = c->cur;
 	for (unsigned int i = 0; i < c->n; i++)
-		if (!c->goal[i].exclusive && !bounded(c, i) && l->kind[i] != RDT_CTL_SHARED) {
+		if (!c->goal[i].exclusive && !bounded(c, i) && l->kind[i] != RDT_CTL_SHARED &&
+		    !(l->kind[i] == RDT_CTL_CONFINED && is_stream(&c->last[i]))) {
 			l->kind[i] = RDT_CTL_SHARED;
 			l->w[i] = 0;
 		}
@@ -504,9 +538,15 @@ static int pick(struct rdt_ctl *c, struct rdt_ctl_layout *out, int *pg, int *pm)
 
 		/* a group pollutes by what it fills: its misses */
 		score[MV_CONFINE] = mr >= 0.2 && others && mine ? 4.0 + (double)s->misses * mr : 0;
+		/* a stream first: confining it costs it nothing */
+		if (score[MV_CONFINE] && is_stream(s))
+			score[MV_CONFINE] = 6.0 + (double)s->misses;
 		score[MV_GROW] = reuses && mine ? 3.0 + (double)s->misses : 0;
 		score[MV_UNCONFINE] = reuses && mine ? 2.5 + (double)s->misses : 0;
 		score[MV_RESERVE] = mr < 0.5 && mine ? 2.0 + (double)s->misses * (1 - mr) : 0;
+		/* squeezed by a phase change: the likely winner is a block of its own */
+		if (score[MV_RESERVE] && c->squeezed[g])
+			score[MV_RESERVE] = 5.0 + (double)s->misses;
 		score[MV_SHRINK] = others ? 1.0 + 1.0 / (1.0 + (double)s->misses) : 0;
 		score[MV_UNRESERVE] = others || mine ? 0.5 : 0;
 		score[MV_SWAP] = others && mine ? 4.5 + (double)s->misses * mr : 0;
@@ -532,8 +572,10 @@ static int pick(struct rdt_ctl *c, struct rdt_ctl_layout *out, int *pg, int *pm)
 }
 
 static void say(struct rdt_ctl_event *ev, const char *action, bool changed, uint64_t base,
-		uint64_t measured)
+		uint64_t measured, int group, uint64_t margin)
 {
+	ev->group = group;
+	ev->margin = margin;
 	ev->action = action;
 	ev->changed = changed;
 	ev->base = base;
@@ -566,21 +608,23 @@ static void end_probe(struct rdt_ctl *c)
 	c->next_probe = c->t + PROBE_GAP;
 }
 
-static void rollback(struct rdt_ctl *c, struct rdt_ctl_event *ev, uint64_t tot, const char *why)
+static void rollback(struct rdt_ctl *c, struct rdt_ctl_event *ev, uint64_t tot, const char *why,
+		     uint64_t mk)
 {
 	char what[96];
 
-	if (c->probe_sum > c->probe_n * c->base)
-		c->spent += c->probe_sum - c->probe_n * c->base;
 	refuse(c, c->probe_g, c->probe_m, tot > c->base + 2 * margin(c));
+	/* lines it evicted stay evicted: the interval after costs too, and is charged */
+	c->after_rollback = true;
+	c->rb_base = c->base;
 	set_change(c, &c->prev);
 	describe(c, &c->cur, what, sizeof(what));
 	snprintf(ev->why, sizeof(ev->why), "%s: %llu misses per interval in %u of the probe "
 		 "against %llu before (spread %llu); back to %s", why, (unsigned long long)tot,
 		 c->probe_n, (unsigned long long)c->base, (unsigned long long)c->noise, what);
-	say(ev, "rollback", true, c->base, tot);
+	say(ev, "rollback", true, c->base, tot, c->probe_g, mk);
 	end_probe(c);
-	c->nhist = 0;	/* cur's figures were before the probe: measure again */
+	hist_reset(c);	/* cur's figures were before the probe: measure again */
 }
 
 /* The margin a mean of k intervals must beat: the spread shrinks with their root. */
@@ -602,6 +646,9 @@ static void probing(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t 
 
 	c->probe_n++;
 	c->probe_sum += tot;
+	/* what probing costs is counted as it happens */
+	if (tot > c->base)
+		c->spent += tot - c->base;
 	if (c->probe_n > 1)
 		c->probe_tail += tot;
 	if (b >= 0 && c->probe_n > 1) {
@@ -609,21 +656,22 @@ static void probing(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t 
 
 		snprintf(why, sizeof(why), "group %d over its bound (%.2f of it)", b,
 			 bound_load(c, (unsigned int)b, s));
-		rollback(c, ev, tot, why);
+		rollback(c, ev, tot, why, mg);
 		return;
 	}
 	if (c->probe_n < c->probe_len) {
 		if (tot > c->base + 2 * mg) {
 			if (shared)
 				c->shared_rate = tot;
-			rollback(c, ev, tot, "worse at once");
+			rollback(c, ev, tot, "worse at once", 2 * mg);
 		}
 		return;
 	}
 	/* the intervals after the first decide: their mean against what cur measured */
 	mean = c->probe_tail / (c->probe_len - 1);
 	mk = margin_of(c, c->probe_len - 1);
-	if ((!shared && mean + mk < c->base) || (shared && mean <= c->base + mk / 2)) {
+	if ((!shared && !c->probe_lenient && mean + mk < c->base) ||
+	    ((shared || c->probe_lenient) && mean <= c->base + mk / 2)) {
 		char what[96];
 
 		describe(c, &c->cur, what, sizeof(what));
@@ -631,7 +679,7 @@ static void probing(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t 
 			 "before (spread %llu, margin %llu)", what, (unsigned long long)mean,
 			 (unsigned long long)c->base, (unsigned long long)c->noise,
 			 (unsigned long long)mk);
-		say(ev, "keep", false, c->base, mean);
+		say(ev, "keep", false, c->base, mean, c->probe_g, mk);
 		if (shared)
 			c->shared_rate = mean;
 		else if (all_shared(c, &c->prev))
@@ -641,16 +689,17 @@ static void probing(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t 
 			c->shared_due = c->t + c->shared_gap;
 		} else if (c->probe_g >= 0) {
 			c->backoff_len[c->probe_g][c->probe_m] = 0;
+			c->squeezed[c->probe_g] = false;
 		}
 		end_probe(c);
 		c->next_probe = c->t + 1;	/* a move that paid: look on soon */
-		c->nhist = 0;
-		hist_add(c, tot);
+		hist_reset(c);
+		hist_push(c, s, tot);
 		return;
 	}
 	if (shared)
 		c->shared_rate = mean;
-	rollback(c, ev, mean, shared ? "all shared is worse" : "no better");
+	rollback(c, ev, mean, shared ? "all shared is worse" : "no better", mk);
 }
 
 /* A bound broken: a block of its own for the group, or a larger one, now. */
@@ -701,10 +750,10 @@ static bool bound_move(struct rdt_ctl *c, unsigned int b, const struct rdt_ctl_s
 	if (heavy >= 0)
 		snprintf(ev->why + strlen(ev->why), sizeof(ev->why) - strlen(ev->why),
 			 ", group %d confined to one way", heavy);
-	say(ev, "bound", true, 0, 0);
+	say(ev, "bound", true, 0, 0, (int)b, 0);
 	c->bound_hold = c->t + 2;
 	c->met_run[b] = 0;
-	c->nhist = 0;
+	hist_reset(c);
 	c->next_probe = c->t + PROBE_GAP;
 	return true;
 }
@@ -719,6 +768,7 @@ static bool start_probe(struct rdt_ctl *c, const struct rdt_ctl_layout *l, int g
 		return false;
 	c->probe_g = g;
 	c->probe_m = m;
+	c->probe_lenient = g >= 0 && m == MV_CONFINE && is_stream(&c->last[g]);
 	c->phase = PROBING;
 	c->probe_n = 0;
 	c->probe_sum = 0;
@@ -736,7 +786,7 @@ static bool start_probe(struct rdt_ctl *c, const struct rdt_ctl_layout *l, int g
 		snprintf(ev->why, sizeof(ev->why), "all shared measured again against %llu "
 			 "misses per interval, spread %llu", (unsigned long long)c->base,
 			 (unsigned long long)c->noise);
-	say(ev, "probe", true, c->base, 0);
+	say(ev, "probe", true, c->base, 0, g, margin(c));
 	return true;
 }
 
@@ -763,6 +813,82 @@ static bool bound_trim(struct rdt_ctl *c, const struct rdt_ctl_sample *s,
 	return false;
 }
 
+/* How far group g's misses moved from its mean under cur: beyond what is a jump? */
+static uint64_t group_jump(const struct rdt_ctl *c, unsigned int g, uint64_t v, uint64_t *mean)
+{
+	uint64_t sum = 0, d = 0, jump;
+	unsigned int i;
+
+	for (i = 0; i < c->gn; i++) {
+		sum += c->ghist[i][g];
+		if (i)
+			d += c->ghist[i][g] > c->ghist[i - 1][g] ?
+			     c->ghist[i][g] - c->ghist[i - 1][g] : c->ghist[i - 1][g] - c->ghist[i][g];
+	}
+	*mean = sum / c->gn;
+	jump = 4 * (c->gn > 1 ? d / (c->gn - 1) : *mean / 10) + *mean / 4;
+	jump = jump < 64 ? 64 : jump;
+	return (v > *mean ? v - *mean : *mean - v) > jump ? (v > *mean ? v - *mean : *mean - v) : 0;
+}
+
+/*
+ * A phase change: the total beyond four spreads and a seventh, or one
+ * group's misses beyond four of its spreads and a quarter (and 64 either
+ * way). The group that moved most (-1: the total alone), -2: none.
+ */
+static int phase_change(const struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t tot)
+{
+	uint64_t jump = 4 * c->noise + c->base / 7, best = 0, mean, j;
+	int g = -2;
+
+	jump = jump < 64 ? 64 : jump;
+	if ((tot > c->base && tot - c->base > jump) || (tot < c->base && c->base - tot > jump))
+		g = -1;
+	for (unsigned int i = 0; c->gn >= 2 && i < c->n; i++) {
+		j = group_jump(c, i, s[i].misses, &mean);
+		if (j > best) {
+			best = j;
+			g = (int)i;
+		}
+	}
+	return g;
+}
+
+/*
+ * After a phase change what was refused may be tried again, the layout
+ * kept is measured against all shared before anything new is probed, and
+ * a group whose misses jumped while its occupancy fell is squeezed: a
+ * block of its own is the first move tried for it.
+ */
+static void phase(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t tot, int pg,
+		  struct rdt_ctl_event *ev)
+{
+	uint64_t mean;
+	size_t o;
+
+	snprintf(ev->why, sizeof(ev->why), "%llu misses against %llu per interval (spread "
+		 "%llu): refused moves may be tried again", (unsigned long long)tot,
+		 (unsigned long long)c->base, (unsigned long long)c->noise);
+	for (unsigned int i = 0; i < c->n; i++) {
+		c->squeezed[i] = group_jump(c, i, s[i].misses, &mean) && s[i].misses > mean &&
+				 s[i].occ_bytes < c->before[i].occ_bytes;
+		o = strlen(ev->why);
+		if (c->squeezed[i])
+			snprintf(ev->why + o, sizeof(ev->why) - o, "; group %u squeezed (%llu "
+				 "misses, was %llu)", i, (unsigned long long)s[i].misses,
+				 (unsigned long long)mean);
+	}
+	say(ev, "phase", false, c->base, tot, pg, 0);
+	c->shared_rate = all_shared(c, &c->cur) ? tot : 0;
+	memset(c->backoff_until, 0, sizeof(c->backoff_until));
+	memset(c->backoff_len, 0, sizeof(c->backoff_len));
+	c->shared_gap = SHARED_GAP_MIN;
+	c->shared_due = c->t + 1;	/* the kept layout is verified first */
+	c->next_probe = c->t + 1;
+	hist_reset(c);
+	hist_push(c, s, tot);
+}
+
 static void steady(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t tot,
 		   struct rdt_ctl_event *ev)
 {
@@ -774,32 +900,22 @@ static void steady(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t t
 		return;
 	if (c->changed_last) {
 		c->changed_last = false;	/* a transitional interval: not cur's figure */
+		if (c->after_rollback && tot > c->rb_base)
+			c->spent += tot - c->rb_base;
+		c->after_rollback = false;
 		return;
 	}
 	if (c->nhist >= 2) {
-		baseline(c);
-		uint64_t jump = 4 * c->noise + c->base / 7;
+		int pg;
 
-		jump = jump < 64 ? 64 : jump;
-		if ((tot > c->base && tot - c->base > jump) ||
-		    (tot < c->base && c->base - tot > jump)) {
-			snprintf(ev->why, sizeof(ev->why), "%llu misses against %llu per interval "
-				 "(spread %llu): refused moves may be tried again",
-				 (unsigned long long)tot, (unsigned long long)c->base,
-				 (unsigned long long)c->noise);
-			say(ev, "phase", false, c->base, tot);
-			c->shared_rate = all_shared(c, &c->cur) ? tot : 0;
-			memset(c->backoff_until, 0, sizeof(c->backoff_until));
-			memset(c->backoff_len, 0, sizeof(c->backoff_len));
-			c->shared_gap = SHARED_GAP_MIN;
-			c->shared_due = c->t + 2;
-			c->next_probe = c->t + 2;
-			c->nhist = 0;
-			hist_add(c, tot);
+		baseline(c);
+		pg = phase_change(c, s, tot);
+		if (pg >= -1) {
+			phase(c, s, tot, pg, ev);
 			return;
 		}
 	}
-	hist_add(c, tot);
+	hist_push(c, s, tot);
 	if (all_shared(c, &c->cur))
 		c->shared_rate = tot;
 	else if (c->shared_rate > tot)
@@ -839,6 +955,8 @@ void rdt_ctl_step(struct rdt_ctl *c, const struct rdt_ctl_sample *s, struct rdt_
 	int before = c->phase;
 
 	memset(ev, 0, sizeof(*ev));
+	ev->group = -1;
+	memcpy(c->before, c->last, c->n * sizeof(*s));
 	memcpy(c->last, s, c->n * sizeof(*s));
 	c->seen += tot;
 	/* the slot the next interval reuses */

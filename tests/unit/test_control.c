@@ -171,15 +171,115 @@ static void test_probe_within_noise(void **state)
 	struct rdt_ctl_event ev;
 
 	engine(&c, 2, 0xff, NULL, 0);
+	/* group 1 misses much of what it touches, but not all: no stream */
+	feed(&c, 500, 800, &ev);
+	feed(&c, 450, 800, &ev);
+	feed(&c, 550, 800, &ev);		/* 1300 a interval, spread 100: margin 200 */
+	assert_string_equal(ev.action, "probe");
+	tu_msg_has(ev.why, "confine group 1");
+	feed(&c, 450, 800, &ev);
+	assert_null(ev.action);
+	feed(&c, 350, 800, &ev);		/* 1150 against 1300: no better */
+	assert_string_equal(ev.action, "rollback");
+	tu_msg_has(ev.why, "no better: 1150 misses per interval in 2 of the probe against 1300");
+	assert_int_equal(ev.group, 1);
+	assert_int_equal(ev.margin, 200);
+	rdt_ctl_free(&c);
+}
+
+/*
+ * A stream (misses all it touches) confined needs no gain to be kept: it
+ * costs the stream nothing. Within the margin, and it stays; the record
+ * names the group and the margin.
+ */
+static void test_stream_kept_without_gain(void **state)
+{
+	struct rdt_ctl c;
+	struct rdt_ctl_event ev;
+	uint64_t m[2];
+
+	engine(&c, 2, 0xff, NULL, 0);
 	feed(&c, 500, 1000, &ev);
 	feed(&c, 450, 1000, &ev);
 	feed(&c, 550, 1000, &ev);		/* 1500 a interval, spread 100: margin 200 */
 	assert_string_equal(ev.action, "probe");
-	feed(&c, 450, 1000, &ev);
-	assert_null(ev.action);
-	feed(&c, 350, 1000, &ev);		/* 1350 against 1500: no better */
+	assert_int_equal(ev.group, 1);
+	feed(&c, 500, 1000, &ev);
+	feed(&c, 540, 1000, &ev);		/* 1540 against 1500: no gain, no worse */
+	assert_string_equal(ev.action, "keep");
+	assert_int_equal(ev.group, 1);
+	assert_int_equal(ev.margin, 200);
+	rdt_ctl_masks(&c, &c.cur, m);
+	assert_int_equal(m[1], 0x01);
+	rdt_ctl_free(&c);
+}
+
+/*
+ * What probing costs is charged as it happens, the interval after a
+ * rollback too (lines evicted stay evicted): 900 + 400 over the base.
+ */
+static void test_probe_cost_charged(void **state)
+{
+	struct rdt_ctl c;
+	struct rdt_ctl_event ev;
+
+	engine(&c, 2, 0xff, NULL, 0);
+	feed(&c, 500, 800, &ev);
+	feed(&c, 500, 800, &ev);
+	feed(&c, 500, 800, &ev);
+	assert_string_equal(ev.action, "probe");
+	assert_int_equal(c.spent, 0);
+	feed(&c, 1400, 800, &ev);		/* 2200 against 1300: plainly worse */
 	assert_string_equal(ev.action, "rollback");
-	tu_msg_has(ev.why, "no better: 1350 misses per interval in 2 of the probe against 1500");
+	assert_int_equal(c.spent, 900);
+	feed(&c, 900, 800, &ev);		/* back, and still 400 over */
+	assert_null(ev.action);
+	assert_int_equal(c.spent, 1300);
+	rdt_ctl_free(&c);
+}
+
+/*
+ * One group's misses jump while what it holds falls: a phase change named
+ * by that group, which is squeezed. The layout kept is measured against
+ * all shared first; then the first move tried is a block for that group,
+ * half the pool or more.
+ */
+static void test_phase_squeezed(void **state)
+{
+	struct rdt_ctl c;
+	struct rdt_ctl_event ev;
+	struct rdt_ctl_sample s[2] = {
+		{ .accesses = 3000, .misses = 100, .occ_bytes = 6 * 4096 },
+		{ .accesses = 3000, .misses = 100, .occ_bytes = 2 * 4096 },
+	};
+	struct rdt_ctl_layout l;
+
+	engine(&c, 2, 0xff, NULL, 0);
+	memset(&l, 0, sizeof(l));
+	l.kind[1] = RDT_CTL_RESERVED, l.w[1] = 4;	/* a layout kept before */
+	assert_true(rdt_ctl_adopt(&c, &l));
+	for (int i = 0; i < 4; i++) {
+		rdt_ctl_step(&c, s, &ev);
+		assert_null(ev.action);
+	}
+	s[0].misses = 600, s[0].occ_bytes = 2 * 4096;	/* squeezed */
+	rdt_ctl_step(&c, s, &ev);
+	assert_string_equal(ev.action, "phase");
+	assert_int_equal(ev.group, 0);
+	tu_msg_has(ev.why, "group 0 squeezed (600 misses, was 100)");
+	rdt_ctl_step(&c, s, &ev);
+	assert_string_equal(ev.action, "probe");
+	assert_int_equal(ev.group, -1);
+	tu_msg_has(ev.why, "all shared measured again");
+	rdt_ctl_step(&c, s, &ev);
+	rdt_ctl_step(&c, s, &ev);
+	assert_string_equal(ev.action, "keep");	/* 700 against 700 */
+	rdt_ctl_step(&c, s, &ev);
+	assert_string_equal(ev.action, "probe");
+	assert_int_equal(ev.group, 0);
+	tu_msg_has(ev.why, "reserve group 0");
+	assert_int_equal(c.cur.kind[0], RDT_CTL_RESERVED);
+	assert_int_equal(c.cur.w[0], 4);		/* half of 8, not its 2 ways held */
 	rdt_ctl_free(&c);
 }
 
@@ -508,6 +608,9 @@ int main(void)
 		cmocka_unit_test(test_probe_kept),
 		cmocka_unit_test(test_probe_rolled_back),
 		cmocka_unit_test(test_probe_within_noise),
+		cmocka_unit_test(test_stream_kept_without_gain),
+		cmocka_unit_test(test_probe_cost_charged),
+		cmocka_unit_test(test_phase_squeezed),
 		cmocka_unit_test(test_bound),
 		cmocka_unit_test(test_write_limit),
 		cmocka_unit_test_setup_teardown(test_sim_exact, setup, teardown),
