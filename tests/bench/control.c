@@ -522,6 +522,35 @@ static uint64_t oracle(const struct mix *m)
 	return tot;
 }
 
+/*
+ * Can a block of its own meet group b's bound? The fewest intervals after
+ * the third over it under any static plan that gives b ways no other
+ * group fills.
+ */
+static int bound_by_block(const struct mix *m, int b)
+{
+	int best = -1;
+
+	for (int p = 0; p < nplans; p++) {
+		struct run r;
+		uint64_t miss[MAXG], others = 0;
+		int over = 0;
+
+		for (int g = 0; g < m->n; g++)
+			if (g != b)
+				others |= plans[p][g];
+		if (plans[p][b] & others)
+			continue;
+		run_init(&r, m);
+		for (int t = 0; run_interval(&r, plans[p], miss); t++)
+			over += t >= 3 && (double)miss[b] / K > m->bound[b];
+		rdt_cache_free(&r.c);
+		if (best < 0 || over < best)
+			best = over;
+	}
+	return best;
+}
+
 /* The controller's reported masks replayed here: the same counts? */
 static bool same_as_reported(const struct mix *m, const struct lib_run *lr)
 {
@@ -672,12 +701,14 @@ static void one_mix(rdtalloc_t *r, const struct mix *m, struct verdicts *v)
 			over += (double)ctl->misses[t][b] / (double)ctl->accesses[t][b] >
 				m->bound[b];
 		}
-		int allowed = after / 20 > 1 ? after / 20 : 1;
+		int allowed = after / 20 > 1 ? after / 20 : 1, block = bound_by_block(m, b);
 
 		printf("    bound %.3f on g%d: over it in %d of %d intervals after the third "
-		       "(allowed %d): %s\n", m->bound[b], b, over, after, allowed,
-		       over <= allowed ? "met" : "MISSED");
-		judge(v, over <= allowed);
+		       "(allowed %d; the best block of its own: %d): %s\n", m->bound[b], b, over,
+		       after, allowed, block, over <= allowed ? "met" : block > allowed ?
+		       "missed, and no block of its own meets it (not a target)" : "MISSED");
+		if (block <= allowed || over <= allowed)
+			judge(v, over <= allowed);
 		free(ctl);
 		free(off);
 		return;
