@@ -55,6 +55,7 @@ static const char *const mv_name[MV_N] = {
 #define SHARED_GAP_MIN 24u
 #define SHARED_GAP_MAX 128u
 #define PROBE_GAP 3u		/* intervals between a change and the next probe */
+#define PROBE_RISK 3u		/* margins of budget a probe needs left to start */
 
 static unsigned int popcount64(uint64_t v)
 {
@@ -335,6 +336,20 @@ static int over_bound(const struct rdt_ctl *c, const struct rdt_ctl_sample *s)
 		if (bounded(c, i) && bound_load(c, i, s) > 1.0)
 			return (int)i;
 	return -1;
+}
+
+/*
+ * A bounded group over its bound, or above nine tenths of it two intervals
+ * running (it is about to break it: a way more before it does); -1: none.
+ */
+static int bound_due(const struct rdt_ctl *c, const struct rdt_ctl_sample *s)
+{
+	int b = over_bound(c, s);
+
+	for (unsigned int i = 0; b < 0 && i < c->n; i++)
+		if (bounded(c, i) && bound_load(c, i, s) > 0.9 && bound_load(c, i, c->before) > 0.9)
+			b = (int)i;
+	return b;
 }
 
 static double miss_ratio(const struct rdt_ctl_sample *s)
@@ -711,14 +726,24 @@ static bool bound_move(struct rdt_ctl *c, unsigned int b, const struct rdt_ctl_s
 	double load = bound_load(c, b, s);
 	int heavy = -1;
 
+	/*
+	 * Sized by how far over it is, so that one move meets it where one
+	 * can: a first block of what it holds, at least a quarter of the pool
+	 * per unit of load (up to two); a block grown by half, or twice its
+	 * excess, if that is more.
+	 */
 	if (l.kind[b] != RDT_CTL_RESERVED) {
 		w = ceil_ways(c, s[b].occ_bytes);
+		k = (unsigned int)((double)pool * (load < 2 ? load : 2) / 4 + 0.999);
+		w = w < k ? k : w;
 		w = w < 2 ? 2 : w;
 		l.kind[b] = RDT_CTL_RESERVED;
 		l.w[b] = 0;
 		pool = c->nallowed - reserved_ways(c, &l);
 	} else {
-		w = l.w[b] + (l.w[b] + 1) / 2;
+		k = (unsigned int)((double)l.w[b] * 2 * (load < 2 ? load - 1 : 1) + 0.999);
+		w = (l.w[b] + 1u) / 2u;
+		w = l.w[b] + (w > k ? w : k);
 		pool += l.w[b];
 	}
 	if (w > pool - (has_pooled(c, &l) ? 1 : 0) && has_pooled(c, &l))
@@ -889,14 +914,33 @@ static void phase(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t to
 	hist_push(c, s, tot);
 }
 
+/* Back to all shared without a probe: nothing left to verify the layout kept with. */
+static void floor_unverified(struct rdt_ctl *c, struct rdt_ctl_event *ev)
+{
+	struct rdt_ctl_layout l;
+
+	shared_of(c, &l);
+	if (same_layout(c, &l, &c->cur) || !may_write(c, writes_between(c, &c->cur, &l), false))
+		return;
+	set_change(c, &l);
+	snprintf(ev->why, sizeof(ev->why), "the probing budget is spent (%llu misses lost): "
+		 "all shared, the layout kept not verified since the phase changed",
+		 (unsigned long long)c->spent);
+	say(ev, "rollback", true, c->base, 0, -1, 0);
+	c->shared_rate = 0;
+	hist_reset(c);
+}
+
 static void steady(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t tot,
 		   struct rdt_ctl_event *ev)
 {
 	struct rdt_ctl_layout l;
 	int b = over_bound(c, s), g, m;
-	uint64_t allowance;
+	uint64_t allowance, left;
+	int bg;
 
-	if (b >= 0 && c->t >= c->bound_hold && bound_move(c, (unsigned int)b, s, ev))
+	if (c->t >= c->bound_hold && (bg = bound_due(c, s)) >= 0 &&
+	    bound_move(c, (unsigned int)bg, s, ev))
 		return;
 	if (c->changed_last) {
 		c->changed_last = false;	/* a transitional interval: not cur's figure */
@@ -932,8 +976,13 @@ static void steady(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t t
 		return;
 	baseline(c);
 	allowance = c->seen / 100 + 25ull * c->n + c->earned / 2;
-	if (c->spent >= allowance)
+	left = c->spent < allowance ? allowance - c->spent : 0;
+	if (!left) {
+		/* no budget to verify what is kept: the floor, unverified */
+		if (!all_shared(c, &c->cur) && c->t >= c->shared_due)
+			floor_unverified(c, ev);
 		return;
+	}
 	if (b < 0 && bound_trim(c, s, ev))
 		return;
 	/* all shared is measured again even where there is little to gain: it is the floor */
@@ -943,9 +992,15 @@ static void steady(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t t
 			return;
 	}
 	/* nothing to gain beyond the noise */
-	if (c->base < 64)
+	if (c->base < 64 || pick(c, &l, &g, &m) < 0)
 		return;
-	if (pick(c, &l, &g, &m) >= 0)
+	/*
+	 * A probe may cost up to twice the margin in its first interval
+	 * before it is rolled back, and the interval after: it starts only
+	 * with that much budget left. A stream confined costs the stream
+	 * nothing.
+	 */
+	if (left >= PROBE_RISK * margin(c) || (m == MV_CONFINE && is_stream(&c->last[g])))
 		start_probe(c, &l, g, m, ev, mv_name[m]);
 }
 

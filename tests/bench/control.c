@@ -306,8 +306,9 @@ static int stretches(const struct mix *m, int *bounds)
 			last = (int)((off + K - 1) / K);
 			if (last > total)
 				total = last;
+			/* an interval the boundary falls inside goes with the phase before */
 			if (p + 1 < MAXPH && m->ph[g][p + 1])
-				bounds[nb++] = (int)(off / K) + 1;
+				bounds[nb++] = (int)((off + K - 1) / K);
 		}
 	}
 	bounds[nb++] = total;
@@ -497,6 +498,7 @@ static uint64_t oracle(const struct mix *m)
 	run_init(&best, m);
 	for (int s = 0; s + 1 < nb; s++) {
 		uint64_t bmiss = UINT64_MAX;
+		int bp = 0;
 
 		for (int p = 0; p < nplans; p++) {
 			uint64_t sum = 0;
@@ -510,11 +512,19 @@ static uint64_t oracle(const struct mix *m)
 			}
 			if (sum < bmiss) {
 				bmiss = sum;
+				bp = p;
 				run_copy(&best, &trial);
 			}
 		}
 		tot += bmiss;
 		run_copy(&cur, &best);
+		if (getenv("BENCH_CONTROL_VERBOSE")) {
+			printf("      oracle, intervals %d-%d: %llu misses,", bounds[s],
+			       bounds[s + 1] - 1, (unsigned long long)bmiss);
+			for (int g = 0; g < m->n; g++)
+				printf(" g%d=%llx", g, (unsigned long long)plans[bp][g]);
+			printf("\n");
+		}
 	}
 	rdt_cache_free(&cur.c);
 	rdt_cache_free(&trial.c);
@@ -865,6 +875,23 @@ int main(int argc, char **argv)
 		  { { "sqlite3.1@1+15", "sqlite3.2@1+15", "sqlite3.1@16+15" },
 		    { "gzip.2@1+15", "stream@0+15", "gzip.2@16+15" },
 		    { "python3.1@5+15", "xz.1@1+15", "python3.2@5+15" } }, { 0.05 }, 64, 1 },
+		{ "P few misses 7", 2,
+		  { { "sqlite3.1@1+7", "xz.1@1+7", "sqlite3.1@8+7", "xz.1@8+7" },
+		    { "bzip2.1@1+7", "sort.1@1+7", "bzip2.1@8+7", "sort.1@8+7" } }, { 0 }, 64, 1 },
+		{ "P few misses 3 groups 9", 3,
+		  { { "xz.2@1+9", "sqlite3.2@1+9", "xz.2@10+9" },
+		    { "sort.2@1+9", "bzip2.2@1+9", "sort.2@10+9" },
+		    { "python3.1@20+27" } }, { 0 }, 64, 1 },
+		{ "P python3|xz|sort 15", 3,
+		  { { "python3.2@2+15", "gzip.2@2+15" }, { "xz.2@2+15", "python3.1@2+15" },
+		    { "sort.1@2+30" } }, { 0 }, 64, 1 },
+		{ "P swap gzip/python3 6", 2,
+		  { { "gzip.1@1+6", "python3.2@1+6", "gzip.1@7+6", "python3.2@7+6", "gzip.1@13+6" },
+		    { "python3.1@1+6", "gzip.2@1+6", "python3.1@7+6", "gzip.2@7+6",
+		      "python3.1@13+6" } }, { 0 }, 64, 1 },
+		{ "P bound python3 phases", 3,
+		  { { "python3.1@3+12", "python3.2@3+12", "python3.1@15+12" }, { "stream@0+36" },
+		    { "sqlite3.1@1+12", "gzip.1@1+12", "sqlite3.2@1+12" } }, { 0.06 }, 64, 1 },
 		{ "H swap python3/xz 7", 2,
 		  { { "python3.1@3+7", "xz.1@3+7", "python3.1@10+7", "xz.1@10+7",
 		      "python3.1@17+7" },

@@ -171,6 +171,7 @@ static void test_probe_within_noise(void **state)
 	struct rdt_ctl_event ev;
 
 	engine(&c, 2, 0xff, NULL, 0);
+	c.seen = 100000;			/* a long run behind it: budget for probes */
 	/* group 1 misses much of what it touches, but not all: no stream */
 	feed(&c, 500, 800, &ev);
 	feed(&c, 450, 800, &ev);
@@ -224,6 +225,7 @@ static void test_probe_cost_charged(void **state)
 	struct rdt_ctl_event ev;
 
 	engine(&c, 2, 0xff, NULL, 0);
+	c.seen = 100000;
 	feed(&c, 500, 800, &ev);
 	feed(&c, 500, 800, &ev);
 	feed(&c, 500, 800, &ev);
@@ -302,18 +304,102 @@ static void test_bound(void **state)
 	rdt_ctl_step(&c, s, &ev);
 	assert_string_equal(ev.action, "bound");
 	assert_true(ev.changed);
-	tu_msg_has(ev.why, "group 0 at 3.00 of its bound: gets 3 ways of its own");
+	/* three times over: half the pool (a quarter per unit of load, up to two), not its 3 held */
+	tu_msg_has(ev.why, "group 0 at 3.00 of its bound: gets 4 ways of its own");
+	assert_int_equal(ev.group, 0);
 	rdt_ctl_masks(&c, &c.cur, m);
-	assert_int_equal(m[0], 0xe0);
-	assert_int_equal(m[1], 0x1f);
-	/* still over after the transitional interval: a larger block */
+	assert_int_equal(m[0], 0xf0);
+	assert_int_equal(m[1], 0x0f);
+	/* still over after the transitional interval: a larger block, by twice the excess */
 	rdt_ctl_step(&c, s, &ev);
 	assert_null(ev.action);
 	rdt_ctl_step(&c, s, &ev);
 	assert_string_equal(ev.action, "bound");
 	rdt_ctl_masks(&c, &c.cur, m);
-	assert_int_equal(m[0], 0xf8);
-	assert_int_equal(m[1], 0x07);
+	assert_int_equal(m[0], 0xfe);		/* all but the one way the pool needs */
+	assert_int_equal(m[1], 0x01);
+	rdt_ctl_free(&c);
+}
+
+/* Above nine tenths of its bound two intervals running: a way more before it breaks it. */
+static void test_bound_near(void **state)
+{
+	struct rdt_ctl_goal g[2] = {
+		{ .bound_ratio = 0.1, .bound_bytes = 0, .exclusive = false },
+		{ .bound_ratio = 0, .bound_bytes = 0, .exclusive = false },
+	};
+	struct rdt_ctl_sample s[2] = {
+		{ .accesses = 1000, .misses = 95, .occ_bytes = 2 * 4096 },
+		{ .accesses = 1000, .misses = 1000, .occ_bytes = 5 * 4096 },
+	};
+	struct rdt_ctl c;
+	struct rdt_ctl_event ev;
+
+	engine(&c, 2, 0xff, g, 0);
+	rdt_ctl_step(&c, s, &ev);		/* 0.95 once: not yet */
+	assert_null(ev.action);
+	rdt_ctl_step(&c, s, &ev);
+	assert_string_equal(ev.action, "bound");
+	tu_msg_has(ev.why, "group 0 at 0.95 of its bound: gets 2 ways of its own");
+	assert_int_equal(c.cur.kind[0], RDT_CTL_RESERVED);
+	rdt_ctl_free(&c);
+}
+
+/*
+ * A probe that is not a stream confined starts only with three margins of
+ * budget left (what a probe plainly worse may cost before it is rolled
+ * back, and the interval after): early in a run with a wide spread it
+ * waits; a stream's confinement does not.
+ */
+static void test_probe_needs_budget(void **state)
+{
+	struct rdt_ctl c;
+	struct rdt_ctl_event ev;
+
+	engine(&c, 2, 0xff, NULL, 0);
+	feed(&c, 500, 800, &ev);
+	feed(&c, 450, 800, &ev);
+	feed(&c, 550, 800, &ev);		/* margin 200: 600 needed, 50 + 38 there */
+	assert_null(ev.action);
+	rdt_ctl_free(&c);
+	engine(&c, 2, 0xff, NULL, 0);
+	feed(&c, 500, 1000, &ev);
+	feed(&c, 450, 1000, &ev);
+	feed(&c, 550, 1000, &ev);		/* a stream: confined all the same */
+	assert_string_equal(ev.action, "probe");
+	tu_msg_has(ev.why, "confine group 1");
+	rdt_ctl_free(&c);
+}
+
+/*
+ * The budget spent and the phase changed: the layout kept cannot be
+ * verified, so all shared is put back without a probe.
+ */
+static void test_floor_unverified(void **state)
+{
+	struct rdt_ctl c;
+	struct rdt_ctl_event ev;
+	struct rdt_ctl_layout l;
+	uint64_t m[2];
+
+	engine(&c, 2, 0xff, NULL, 0);
+	memset(&l, 0, sizeof(l));
+	l.kind[1] = RDT_CTL_RESERVED, l.w[1] = 4;
+	assert_true(rdt_ctl_adopt(&c, &l));
+	c.spent = 100000;
+	for (int i = 0; i < 4; i++) {
+		feed(&c, 500, 100, &ev);
+		assert_null(ev.action);
+	}
+	feed(&c, 1500, 100, &ev);
+	assert_string_equal(ev.action, "phase");
+	feed(&c, 1500, 100, &ev);
+	assert_string_equal(ev.action, "rollback");
+	assert_int_equal(ev.group, -1);
+	tu_msg_has(ev.why, "the probing budget is spent (100000 misses lost): all shared");
+	rdt_ctl_masks(&c, &c.cur, m);
+	assert_int_equal(m[0], 0xff);
+	assert_int_equal(m[1], 0xff);
 	rdt_ctl_free(&c);
 }
 
@@ -612,6 +698,9 @@ int main(void)
 		cmocka_unit_test(test_probe_cost_charged),
 		cmocka_unit_test(test_phase_squeezed),
 		cmocka_unit_test(test_bound),
+		cmocka_unit_test(test_bound_near),
+		cmocka_unit_test(test_probe_needs_budget),
+		cmocka_unit_test(test_floor_unverified),
 		cmocka_unit_test(test_write_limit),
 		cmocka_unit_test_setup_teardown(test_sim_exact, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sim_off_is_replay, setup, teardown),
