@@ -113,8 +113,18 @@ struct rdt_ctl {
 	uint64_t rb_base;
 	/* the probe is a stream confined: kept unless it is worse (no gain needed) */
 	bool probe_lenient;
-	/* at the last phase change: misses jumped while occupancy fell */
-	bool squeezed[RDT_CTL_MAX];
+	/* the probe is the move a phase change's signals point to: a quarter margin will do */
+	bool probe_likely;
+	/*
+	 * At the last phase change: misses jumped while occupancy fell
+	 * (squeezed: a block of its own first) or rose (a new polluter:
+	 * confined first).
+	 */
+	bool squeezed[RDT_CTL_MAX], polluter[RDT_CTL_MAX];
+	uint64_t gocc[4][RDT_CTL_MAX];	/* each group's occupancy, as ghist */
+	/* a group's shift seen once: a phase when the next interval shows it too */
+	signed char pend_sign[RDT_CTL_MAX];
+	uint64_t pend_mean[RDT_CTL_MAX], pend_jump[RDT_CTL_MAX];
 };
 
 /*

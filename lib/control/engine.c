@@ -269,6 +269,7 @@ static void hist_reset(struct rdt_ctl *c)
 {
 	c->nhist = 0;
 	c->gn = 0;
+	memset(c->pend_sign, 0, sizeof(c->pend_sign));
 }
 
 /* the interval's total and each group's misses, under cur */
@@ -279,10 +280,13 @@ static void hist_push(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_
 	hist_add(c, tot);
 	if (c->gn == cap) {
 		memmove(c->ghist, c->ghist + 1, (cap - 1) * sizeof(c->ghist[0]));
+		memmove(c->gocc, c->gocc + 1, (cap - 1) * sizeof(c->gocc[0]));
 		c->gn--;
 	}
-	for (unsigned int i = 0; i < c->n; i++)
+	for (unsigned int i = 0; i < c->n; i++) {
 		c->ghist[c->gn][i] = s[i].misses;
+		c->gocc[c->gn][i] = s[i].occ_bytes;
+	}
 	c->gn++;
 }
 
@@ -366,6 +370,13 @@ static bool is_stream(const struct rdt_ctl_sample *s)
 	return s->accesses && s->misses >= 64 && s->misses * 10 >= s->accesses * 9;
 }
 
+/* A move the signals of a phase change point to: it needs budget left,
+ * not three margins of it, and a quarter margin of gain. */
+static bool likely(const struct rdt_ctl *c, int g, int m)
+{
+	return (m == MV_RESERVE && c->squeezed[g]) || (m == MV_CONFINE && c->polluter[g]);
+}
+
 static unsigned int ceil_ways(const struct rdt_ctl *c, uint64_t bytes)
 {
 	return (unsigned int)((bytes + c->way_bytes - 1) / c->way_bytes);
@@ -403,7 +414,8 @@ static bool apply_move(const struct rdt_ctl *c, struct rdt_ctl_layout *l, unsign
 		if (k != RDT_CTL_SHARED || bounded(c, g) || c->goal[g].exclusive || pool < 2)
 			return false;
 		l->kind[g] = RDT_CTL_CONFINED;
-		l->w[g] = 1;
+		/* a new polluter that reuses some: a quarter of the pool, not one way */
+		l->w[g] = (unsigned char)(c->polluter[g] && pool / 4 > 1 ? pool / 4 : 1);
 		break;
 	case MV_GROW:
 		if (k != RDT_CTL_CONFINED)
@@ -556,11 +568,14 @@ static int pick(struct rdt_ctl *c, struct rdt_ctl_layout *out, int *pg, int *pm)
 		/* a stream first: confining it costs it nothing */
 		if (score[MV_CONFINE] && is_stream(s))
 			score[MV_CONFINE] = 6.0 + (double)s->misses;
+		/* a new polluter since the phase changed: the likely winner */
+		if (c->polluter[g] && all - s->misses >= 64 && s->misses >= 64)
+			score[MV_CONFINE] = 5.5 + (double)s->misses;
 		score[MV_GROW] = reuses && mine ? 3.0 + (double)s->misses : 0;
 		score[MV_UNCONFINE] = reuses && mine ? 2.5 + (double)s->misses : 0;
 		score[MV_RESERVE] = mr < 0.5 && mine ? 2.0 + (double)s->misses * (1 - mr) : 0;
 		/* squeezed by a phase change: the likely winner is a block of its own */
-		if (score[MV_RESERVE] && c->squeezed[g])
+		if (c->squeezed[g] && mr < 0.5 && s->misses >= 64)
 			score[MV_RESERVE] = 5.0 + (double)s->misses;
 		score[MV_SHRINK] = others ? 1.0 + 1.0 / (1.0 + (double)s->misses) : 0;
 		score[MV_UNRESERVE] = others || mine ? 0.5 : 0;
@@ -685,7 +700,7 @@ static void probing(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t 
 	/* the intervals after the first decide: their mean against what cur measured */
 	mean = c->probe_tail / (c->probe_len - 1);
 	mk = margin_of(c, c->probe_len - 1);
-	if ((!shared && !c->probe_lenient && mean + mk < c->base) ||
+	if ((!shared && !c->probe_lenient && mean + (c->probe_likely ? mk / 4 : mk) < c->base) ||
 	    ((shared || c->probe_lenient) && mean <= c->base + mk / 2)) {
 		char what[96];
 
@@ -703,8 +718,11 @@ static void probing(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t 
 			c->shared_gap = SHARED_GAP_MIN;
 			c->shared_due = c->t + c->shared_gap;
 		} else if (c->probe_g >= 0) {
+			if (c->probe_likely)	/* built on all shared: it was the floor's test */
+				c->shared_due = c->t + c->shared_gap;
 			c->backoff_len[c->probe_g][c->probe_m] = 0;
 			c->squeezed[c->probe_g] = false;
+			c->polluter[c->probe_g] = false;
 		}
 		end_probe(c);
 		c->next_probe = c->t + 1;	/* a move that paid: look on soon */
@@ -794,6 +812,7 @@ static bool start_probe(struct rdt_ctl *c, const struct rdt_ctl_layout *l, int g
 	c->probe_g = g;
 	c->probe_m = m;
 	c->probe_lenient = g >= 0 && m == MV_CONFINE && is_stream(&c->last[g]);
+	c->probe_likely = g >= 0 && likely(c, g, m);
 	c->phase = PROBING;
 	c->probe_n = 0;
 	c->probe_sum = 0;
@@ -838,42 +857,66 @@ static bool bound_trim(struct rdt_ctl *c, const struct rdt_ctl_sample *s,
 	return false;
 }
 
-/* How far group g's misses moved from its mean under cur: beyond what is a jump? */
-static uint64_t group_jump(const struct rdt_ctl *c, unsigned int g, uint64_t v, uint64_t *mean)
+/* Group g's misses under cur: their mean and interval-to-interval spread. */
+static void group_stats(const struct rdt_ctl *c, unsigned int g, uint64_t *mean, uint64_t *spread,
+			uint64_t *occ)
 {
-	uint64_t sum = 0, d = 0, jump;
-	unsigned int i;
+	uint64_t sum = 0, d = 0, o = 0;
 
-	for (i = 0; i < c->gn; i++) {
+	for (unsigned int i = 0; i < c->gn; i++) {
 		sum += c->ghist[i][g];
+		o += c->gocc[i][g];
 		if (i)
 			d += c->ghist[i][g] > c->ghist[i - 1][g] ?
 			     c->ghist[i][g] - c->ghist[i - 1][g] : c->ghist[i - 1][g] - c->ghist[i][g];
 	}
 	*mean = sum / c->gn;
-	jump = 4 * (c->gn > 1 ? d / (c->gn - 1) : *mean / 10) + *mean / 4;
-	jump = jump < 64 ? 64 : jump;
-	return (v > *mean ? v - *mean : *mean - v) > jump ? (v > *mean ? v - *mean : *mean - v) : 0;
+	*occ = o / c->gn;
+	*spread = c->gn > 1 ? d / (c->gn - 1) : *mean / 10;
+}
+
+static uint64_t absdiff(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : b - a;
 }
 
 /*
- * A phase change: the total beyond four spreads and a seventh, or one
- * group's misses beyond four of its spreads and a quarter (and 64 either
- * way). The group that moved most (-1: the total alone), -2: none.
+ * A phase change: the total beyond four spreads and a seventh (and 64);
+ * one group's misses beyond four of its spreads and a quarter (and 64) in
+ * one interval, or beyond two and an eighth (and 32) in two running, the
+ * same way. The group that moved most (-1: the total alone), -2: none.
  */
-static int phase_change(const struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t tot)
+static int phase_change(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t tot)
 {
-	uint64_t jump = 4 * c->noise + c->base / 7, best = 0, mean, j;
+	uint64_t jump = 4 * c->noise + c->base / 7, best = 0, mean, sp, occ, d, big, small;
 	int g = -2;
 
 	jump = jump < 64 ? 64 : jump;
-	if ((tot > c->base && tot - c->base > jump) || (tot < c->base && c->base - tot > jump))
+	if (absdiff(tot, c->base) > jump)
 		g = -1;
 	for (unsigned int i = 0; c->gn >= 2 && i < c->n; i++) {
-		j = group_jump(c, i, s[i].misses, &mean);
-		if (j > best) {
-			best = j;
+		signed char sign;
+
+		group_stats(c, i, &mean, &sp, &occ);
+		d = absdiff(s[i].misses, mean);
+		sign = s[i].misses > mean ? 1 : -1;
+		big = 4 * sp + mean / 4;
+		big = big < 64 ? 64 : big;
+		small = 2 * sp + mean / 8;
+		small = small < 32 ? 32 : small;
+		if (c->pend_sign[i] == sign && absdiff(s[i].misses, c->pend_mean[i]) > c->pend_jump[i] &&
+		    (s[i].misses > c->pend_mean[i] ? 1 : -1) == sign)
+			d = big + 1;	/* the second interval of a shift */
+		if (d > big && d > best) {
+			best = d;
 			g = (int)i;
+		}
+		if (c->pend_sign[i] != sign && d > small) {
+			c->pend_sign[i] = sign;
+			c->pend_mean[i] = mean;
+			c->pend_jump[i] = small;
+		} else if (d <= small) {
+			c->pend_sign[i] = 0;
 		}
 	}
 	return g;
@@ -882,36 +925,72 @@ static int phase_change(const struct rdt_ctl *c, const struct rdt_ctl_sample *s,
 /*
  * After a phase change what was refused may be tried again, the layout
  * kept is measured against all shared before anything new is probed, and
- * a group whose misses jumped while its occupancy fell is squeezed: a
- * block of its own is the first move tried for it.
+ * each group's role is read from its signals: misses up while what it
+ * holds fell, squeezed (a block of its own is the first move tried for
+ * it); misses up while what it holds rose, a new polluter (confined
+ * first, to a quarter of the pool).
  */
 static void phase(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t tot, int pg,
 		  struct rdt_ctl_event *ev)
 {
-	uint64_t mean;
+	uint64_t mean, sp, occ, ref, half = c->way_bytes / 2;
 	size_t o;
 
 	snprintf(ev->why, sizeof(ev->why), "%llu misses against %llu per interval (spread "
 		 "%llu): refused moves may be tried again", (unsigned long long)tot,
 		 (unsigned long long)c->base, (unsigned long long)c->noise);
 	for (unsigned int i = 0; i < c->n; i++) {
-		c->squeezed[i] = group_jump(c, i, s[i].misses, &mean) && s[i].misses > mean &&
-				 s[i].occ_bytes < c->before[i].occ_bytes;
+		group_stats(c, i, &mean, &sp, &occ);
+		ref = c->pend_sign[i] > 0 ? c->pend_mean[i] : mean;
+		c->squeezed[i] = s[i].misses > ref + 32 && s[i].misses > ref + ref / 4 &&
+				 s[i].occ_bytes + half < occ;
+		c->polluter[i] = s[i].misses > ref + 32 && s[i].misses > ref + ref / 4 &&
+				 s[i].occ_bytes > occ + half && !is_stream(&s[i]) &&
+				 !bounded(c, i) && !c->goal[i].exclusive;
 		o = strlen(ev->why);
-		if (c->squeezed[i])
-			snprintf(ev->why + o, sizeof(ev->why) - o, "; group %u squeezed (%llu "
-				 "misses, was %llu)", i, (unsigned long long)s[i].misses,
-				 (unsigned long long)mean);
+		if (c->squeezed[i] || c->polluter[i])
+			snprintf(ev->why + o, sizeof(ev->why) - o, "; group %u %s (%llu misses, was "
+				 "%llu)", i, c->squeezed[i] ? "squeezed" : "a new polluter",
+				 (unsigned long long)s[i].misses, (unsigned long long)ref);
 	}
 	say(ev, "phase", false, c->base, tot, pg, 0);
 	c->shared_rate = all_shared(c, &c->cur) ? tot : 0;
 	memset(c->backoff_until, 0, sizeof(c->backoff_until));
 	memset(c->backoff_len, 0, sizeof(c->backoff_len));
 	c->shared_gap = SHARED_GAP_MIN;
-	c->shared_due = c->t + 1;	/* the kept layout is verified first */
+	/* the kept layout is verified first */
+	c->shared_due = c->t + (all_shared(c, &c->cur) ? SHARED_GAP_MIN : 1);
 	c->next_probe = c->t + 1;
 	hist_reset(c);
 	hist_push(c, s, tot);
+}
+
+/*
+ * After a phase change whose signals name a group's role (a new polluter,
+ * a group squeezed), the layout kept is put to the test by the likely
+ * winner built on all shared - every placement of the layout kept
+ * dropped but a stream's, that one move applied - rather than by all
+ * shared alone: both answer whether the layout kept still pays.
+ */
+static bool likely_on_shared(struct rdt_ctl *c, struct rdt_ctl_event *ev)
+{
+	struct rdt_ctl_layout l;
+
+	for (unsigned int g = 0; g < c->n; g++) {
+		unsigned int m = c->polluter[g] ? MV_CONFINE : MV_RESERVE;
+
+		if ((!c->polluter[g] && !c->squeezed[g]) || c->backoff_until[g][m] > c->t ||
+		    c->last[g].misses < 64)
+			continue;
+		shared_of(c, &l);
+		if (!apply_move(c, &l, g, m) || same_layout(c, &l, &c->cur))
+			continue;
+		if (start_probe(c, &l, (int)g, (int)m, ev, c->polluter[g] ?
+				"all shared but the new polluter confined:" :
+				"all shared but a block for the squeezed"))
+			return true;
+	}
+	return false;
 }
 
 /* Back to all shared without a probe: nothing left to verify the layout kept with. */
@@ -987,6 +1066,8 @@ static void steady(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t t
 		return;
 	/* all shared is measured again even where there is little to gain: it is the floor */
 	if (!all_shared(c, &c->cur) && c->t >= c->shared_due) {
+		if (likely_on_shared(c, ev))
+			return;
 		shared_of(c, &l);
 		if (start_probe(c, &l, -1, 0, ev, "all shared"))
 			return;
@@ -997,10 +1078,12 @@ static void steady(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t t
 	/*
 	 * A probe may cost up to twice the margin in its first interval
 	 * before it is rolled back, and the interval after: it starts only
-	 * with that much budget left. A stream confined costs the stream
+	 * with that much budget left (some, for the move a phase change's
+	 * signals point to). A stream confined costs the stream
 	 * nothing.
 	 */
-	if (left >= PROBE_RISK * margin(c) || (m == MV_CONFINE && is_stream(&c->last[g])))
+	if (left >= (likely(c, g, m) ? 0 : PROBE_RISK) * margin(c) ||
+	    (m == MV_CONFINE && is_stream(&c->last[g])))
 		start_probe(c, &l, g, m, ev, mv_name[m]);
 }
 

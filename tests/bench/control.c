@@ -416,6 +416,15 @@ static int collect(const struct rdtalloc_control_record *rec, void *arg)
 	}
 	if (rec->interval >= IV_MAX)
 		return -E2BIG;
+	if (getenv("BENCH_CONTROL_DUMP")) {
+		printf("      %3llu:", (unsigned long long)rec->interval);
+		for (size_t i = 0; i < rec->ngroups; i++)
+			printf(" g%zu %5llu/%3llu ways %4llx", i,
+			       (unsigned long long)rec->groups[i].misses,
+			       (unsigned long long)rec->groups[i].llc_occupancy / (64 * SETS),
+			       (unsigned long long)rec->groups[i].mask);
+		printf("\n");
+	}
 	for (size_t i = 0; i < rec->ngroups; i++) {
 		lr->misses[rec->interval][i] = rec->groups[i].misses;
 		lr->accesses[rec->interval][i] = rec->groups[i].accesses;

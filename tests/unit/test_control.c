@@ -242,9 +242,9 @@ static void test_probe_cost_charged(void **state)
 
 /*
  * One group's misses jump while what it holds falls: a phase change named
- * by that group, which is squeezed. The layout kept is measured against
- * all shared first; then the first move tried is a block for that group,
- * half the pool or more.
+ * by that group, which is squeezed. The layout kept (a block for group 1)
+ * is put to the test at once by the likely winner built on all shared: a
+ * block for group 0 of half the pool, not of the 2 ways it was left.
  */
 static void test_phase_squeezed(void **state)
 {
@@ -255,6 +255,7 @@ static void test_phase_squeezed(void **state)
 		{ .accesses = 3000, .misses = 100, .occ_bytes = 2 * 4096 },
 	};
 	struct rdt_ctl_layout l;
+	uint64_t m[2];
 
 	engine(&c, 2, 0xff, NULL, 0);
 	memset(&l, 0, sizeof(l));
@@ -271,17 +272,44 @@ static void test_phase_squeezed(void **state)
 	tu_msg_has(ev.why, "group 0 squeezed (600 misses, was 100)");
 	rdt_ctl_step(&c, s, &ev);
 	assert_string_equal(ev.action, "probe");
-	assert_int_equal(ev.group, -1);
-	tu_msg_has(ev.why, "all shared measured again");
+	assert_int_equal(ev.group, 0);
+	tu_msg_has(ev.why, "all shared but a block for the squeezed group 0");
+	rdt_ctl_masks(&c, &c.cur, m);
+	assert_int_equal(m[0], 0xf0);		/* half of 8, not its 2 ways held */
+	assert_int_equal(m[1], 0x0f);		/* group 1's block given back */
+	rdt_ctl_free(&c);
+}
+
+/*
+ * One group's misses and what it holds both rise: a new polluter. With
+ * all shared in force, the first probe confines it to a quarter of the
+ * pool (not one way: it reuses some), with no more budget than there is.
+ */
+static void test_phase_polluter(void **state)
+{
+	struct rdt_ctl c;
+	struct rdt_ctl_event ev;
+	struct rdt_ctl_sample s[2] = {
+		{ .accesses = 3000, .misses = 100, .occ_bytes = 2 * 4096 },
+		{ .accesses = 3000, .misses = 100, .occ_bytes = 6 * 4096 },
+	};
+
+	engine(&c, 2, 0xff, NULL, 0);
+	for (int i = 0; i < 5; i++) {
+		rdt_ctl_step(&c, s, &ev);
+		assert_null(ev.action);
+	}
+	s[0].misses = 400, s[0].occ_bytes = 5 * 4096;
+	s[1].occ_bytes = 3 * 4096;
 	rdt_ctl_step(&c, s, &ev);
-	rdt_ctl_step(&c, s, &ev);
-	assert_string_equal(ev.action, "keep");	/* 700 against 700 */
+	assert_string_equal(ev.action, "phase");
+	tu_msg_has(ev.why, "group 0 a new polluter (400 misses, was 100)");
 	rdt_ctl_step(&c, s, &ev);
 	assert_string_equal(ev.action, "probe");
 	assert_int_equal(ev.group, 0);
-	tu_msg_has(ev.why, "reserve group 0");
-	assert_int_equal(c.cur.kind[0], RDT_CTL_RESERVED);
-	assert_int_equal(c.cur.w[0], 4);		/* half of 8, not its 2 ways held */
+	tu_msg_has(ev.why, "confine group 0");
+	assert_int_equal(c.cur.kind[0], RDT_CTL_CONFINED);
+	assert_int_equal(c.cur.w[0], 2);
 	rdt_ctl_free(&c);
 }
 
@@ -697,6 +725,7 @@ int main(void)
 		cmocka_unit_test(test_stream_kept_without_gain),
 		cmocka_unit_test(test_probe_cost_charged),
 		cmocka_unit_test(test_phase_squeezed),
+		cmocka_unit_test(test_phase_polluter),
 		cmocka_unit_test(test_bound),
 		cmocka_unit_test(test_bound_near),
 		cmocka_unit_test(test_probe_needs_budget),
