@@ -12,13 +12,19 @@
  * stay until evicted), and is kept only when the second beats what the
  * layout it replaced measured just before by more than that layout's own
  * interval-to-interval spread. A probe that is plainly worse after its
- * first interval is rolled back at once. What probing lost is counted,
- * and no probe starts while it is above 1 % of the misses seen (plus 25
- * per group): the price of looking is bounded by what there is to gain.
+ * first interval is rolled back at once. What probing loses is counted
+ * as it happens (the interval after a rollback too: lines evicted stay
+ * evicted), and a probe starts only with budget left for what it may
+ * lose (1 % of the misses seen, 25 per group, half of what kept layouts
+ * saved): the price of looking is bounded by what there is to gain.
  * All-shared is measured again now and then, and kept unless the layout
- * beats it. A jump in the misses of the layout in force, beyond its
- * spread, is taken for a phase change: what was refused may be tried
- * again.
+ * beats it. A stream (a group missing nearly all it touches) is confined
+ * first and kept so without a gain: ways are wasted on it. A shift in
+ * the misses of the layout in force, or of one group's, is taken for a
+ * phase change: what was refused may be tried again, and the signals
+ * name the likely winner (a group squeezed: a block of its own; a new
+ * polluter: confined), which, built on all shared, tests the layout kept
+ * before anything else is probed.
  *
  * A bound goes first: a group over its bound gets a block of its own, or
  * a larger one, at once (no probe: the bound is the goal), and one within
