@@ -125,6 +125,19 @@ struct rdt_ctl {
 	/* a group's shift seen once: a phase when the next interval shows it too */
 	signed char pend_sign[RDT_CTL_MAX];
 	uint64_t pend_mean[RDT_CTL_MAX], pend_jump[RDT_CTL_MAX];
+	/*
+	 * The roles the last phase change showed (bit i: group i a new
+	 * polluter; squeezed), and a small memory of the layouts kept under
+	 * such roles: the same roles again, and the layout that won then is
+	 * the likely winner.
+	 */
+	uint64_t role_pol, role_sq;
+	bool role_tried;		/* the memory's layout probed since that change */
+	struct rdt_ctl_role {
+		uint64_t pol, sq;
+		struct rdt_ctl_layout l;
+	} roles[4];
+	unsigned int nroles;
 };
 
 /*

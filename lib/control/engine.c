@@ -673,12 +673,38 @@ static uint64_t margin_of(const struct rdt_ctl *c, unsigned int k)
 	return m < 16 ? 16 : m;
 }
 
+static int probe_boundary(struct rdt_ctl *c, const struct rdt_ctl_sample *s);
+
+/* The layout kept under the roles the last phase change showed, remembered. */
+static void remember(struct rdt_ctl *c)
+{
+	unsigned int i, cap = sizeof(c->roles) / sizeof(c->roles[0]);
+
+	if (!c->role_pol && !c->role_sq)
+		return;
+	for (i = 0; i < c->nroles; i++)
+		if (c->roles[i].pol == c->role_pol && c->roles[i].sq == c->role_sq)
+			break;
+	if (i == c->nroles) {
+		if (c->nroles == cap) {	/* the oldest goes */
+			memmove(c->roles, c->roles + 1, (cap - 1) * sizeof(c->roles[0]));
+			c->nroles--;
+		}
+		i = c->nroles++;
+	}
+	c->roles[i].pol = c->role_pol;
+	c->roles[i].sq = c->role_sq;
+	c->roles[i].l = c->cur;
+}
+static void phase(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t tot, int pg,
+		  const struct rdt_ctl_layout *from, struct rdt_ctl_event *ev);
+
 static void probing(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t tot,
 		    struct rdt_ctl_event *ev)
 {
 	uint64_t mg = margin(c), mean, mk;
 	bool shared = c->probe_g < 0;
-	int b = over_bound(c, s);
+	int b = over_bound(c, s), pb;
 
 	c->probe_n++;
 	c->probe_sum += tot;
@@ -695,14 +721,29 @@ static void probing(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t 
 		rollback(c, ev, tot, why, mg);
 		return;
 	}
-	if (c->probe_n < c->probe_len) {
-		if (tot > c->base + 2 * mg) {
-			if (shared)
-				c->shared_rate = tot;
-			rollback(c, ev, tot, "worse at once", 2 * mg);
-		}
+	if (c->probe_n < c->probe_len && tot > c->base + 2 * mg) {
+		if (shared)
+			c->shared_rate = tot;
+		rollback(c, ev, tot, "worse at once", 2 * mg);
 		return;
 	}
+	/*
+	 * A phase boundary inside the probe (not plainly worse): a group's
+	 * misses moved the way the probe cannot move them. Its figures are of
+	 * two phases and prove nothing; the layout in force is verified
+	 * afresh, as after any phase change, the roles read against each
+	 * group's history before the probe.
+	 */
+	pb = probe_boundary(c, s);
+	if (pb >= 0) {
+		struct rdt_ctl_layout from = c->prev;
+
+		end_probe(c);
+		phase(c, s, tot, pb, &from, ev);
+		return;
+	}
+	if (c->probe_n < c->probe_len)
+		return;
 	/* the intervals after the first decide: their mean against what cur measured */
 	mean = c->probe_tail / (c->probe_len - 1);
 	mk = margin_of(c, c->probe_len - 1);
@@ -726,6 +767,7 @@ static void probing(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t 
 		} else if (c->probe_g >= 0) {
 			if (c->probe_likely)	/* built on all shared: it was the floor's test */
 				c->shared_due = c->t + c->shared_gap;
+			remember(c);
 			c->backoff_len[c->probe_g][c->probe_m] = 0;
 			c->squeezed[c->probe_g] = false;
 			c->polluter[c->probe_g] = false;
@@ -928,6 +970,63 @@ static int phase_change(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint6
 	return g;
 }
 
+static unsigned int ways_in(const struct rdt_ctl *c, const struct rdt_ctl_layout *l,
+			    unsigned int g)
+{
+	uint64_t m[RDT_CTL_MAX];
+
+	rdt_ctl_masks(c, l, m);
+	return popcount64(m[g]);
+}
+
+/*
+ * Which way a probe pushes the misses of a group whose mask it leaves
+ * alone: up when the groups it moves gain ways in all (more pressure),
+ * down when they lose them, 0 when they keep as many; 2: the probe moves
+ * g itself, whose own figures say nothing of a phase (a loop confined may
+ * miss less while it still holds its lines, more than its misses say).
+ */
+static int probe_pushes(const struct rdt_ctl *c, unsigned int g)
+{
+	uint64_t a[RDT_CTL_MAX], b[RDT_CTL_MAX];
+	int net = 0;
+
+	rdt_ctl_masks(c, &c->cur, a);
+	rdt_ctl_masks(c, &c->prev, b);
+	if (a[g] != b[g])
+		return 2;
+	for (unsigned int i = 0; i < c->n; i++)
+		net += (int)popcount64(a[i]) - (int)popcount64(b[i]);
+	return net > 0 ? 1 : net < 0 ? -1 : 0;
+}
+
+/*
+ * A phase boundary inside a probe: the misses of a group the probe leaves
+ * alone beyond four of its own spreads and a quarter (and 64) of its
+ * history before the probe, the other way than the probe pushes them. The
+ * group that moved most, -1: none.
+ */
+static int probe_boundary(struct rdt_ctl *c, const struct rdt_ctl_sample *s)
+{
+	uint64_t mean, sp, occ, d, big, best = 0;
+	int g = -1;
+
+	for (unsigned int i = 0; c->gn >= 2 && i < c->n; i++) {
+		int sign, push = probe_pushes(c, i);
+
+		group_stats(c, i, &mean, &sp, &occ);
+		d = absdiff(s[i].misses, mean);
+		sign = s[i].misses > mean ? 1 : -1;
+		big = 4 * sp + mean / 4;
+		big = big < 64 ? 64 : big;
+		if (push != 2 && sign != push && d > big && d > best) {
+			best = d;
+			g = (int)i;
+		}
+	}
+	return g;
+}
+
 /*
  * After a phase change what was refused may be tried again, the layout
  * kept is measured against all shared before anything new is probed, and
@@ -937,7 +1036,7 @@ static int phase_change(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint6
  * first, to a quarter of the pool).
  */
 static void phase(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t tot, int pg,
-		  struct rdt_ctl_event *ev)
+		  const struct rdt_ctl_layout *from, struct rdt_ctl_event *ev)
 {
 	uint64_t mean, sp, occ, ref, half = c->way_bytes / 2;
 	size_t o;
@@ -948,8 +1047,10 @@ static void phase(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t to
 	for (unsigned int i = 0; i < c->n; i++) {
 		group_stats(c, i, &mean, &sp, &occ);
 		ref = c->pend_sign[i] > 0 ? c->pend_mean[i] : mean;
+		/* inside a probe: what it holds fell because the probe took ways */
 		c->squeezed[i] = s[i].misses > ref + 32 && s[i].misses > ref + ref / 4 &&
-				 s[i].occ_bytes + half < occ;
+				 s[i].occ_bytes + half < occ &&
+				 (!from || ways_in(c, &c->cur, i) >= ways_in(c, from, i));
 		c->polluter[i] = s[i].misses > ref + 32 && s[i].misses > ref + ref / 4 &&
 				 s[i].occ_bytes > occ + half && !is_stream(&s[i]) &&
 				 !bounded(c, i) && !c->goal[i].exclusive;
@@ -959,6 +1060,13 @@ static void phase(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t to
 				 "%llu)", i, c->squeezed[i] ? "squeezed" : "a new polluter",
 				 (unsigned long long)s[i].misses, (unsigned long long)ref);
 	}
+	c->role_pol = 0;
+	c->role_sq = 0;
+	for (unsigned int i = 0; i < c->n; i++) {
+		c->role_pol |= (uint64_t)c->polluter[i] << i;
+		c->role_sq |= (uint64_t)c->squeezed[i] << i;
+	}
+	c->role_tried = false;
 	say(ev, "phase", false, c->base, tot, pg, 0);
 	c->shared_rate = all_shared(c, &c->cur) ? tot : 0;
 	memset(c->backoff_until, 0, sizeof(c->backoff_until));
@@ -972,6 +1080,35 @@ static void phase(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t to
 }
 
 /*
+ * The roles of the last phase change seen before, and a layout kept under
+ * them: that layout is the likely winner, probed (once) before any other.
+ */
+static bool recalled(struct rdt_ctl *c, struct rdt_ctl_event *ev)
+{
+	int g = -1, m;
+
+	if (c->role_tried || (!c->role_pol && !c->role_sq))
+		return false;
+	for (unsigned int i = 0; i < c->nroles; i++) {
+		const struct rdt_ctl_layout *l = &c->roles[i].l;
+
+		if (c->roles[i].pol != c->role_pol || c->roles[i].sq != c->role_sq ||
+		    !layout_ok(c, l) || same_layout(c, l, &c->cur))
+			continue;
+		g = __builtin_ctzll(c->role_pol | c->role_sq);
+		m = c->polluter[g] ? MV_CONFINE : MV_RESERVE;
+		c->role_tried = true;
+		if (!start_probe(c, l, g, m, ev, "the layout kept when these roles were seen "
+				 "before, for"))
+			return false;
+		/* it won under these roles before: kept unless it is worse now */
+		c->probe_lenient = true;
+		return true;
+	}
+	return false;
+}
+
+/*
  * After a phase change whose signals name a group's role (a new polluter,
  * a group squeezed), the layout kept is put to the test by the likely
  * winner built on all shared - every placement of the layout kept
@@ -981,6 +1118,9 @@ static void phase(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t to
 static bool likely_on_shared(struct rdt_ctl *c, struct rdt_ctl_event *ev)
 {
 	struct rdt_ctl_layout l;
+
+	if (recalled(c, ev))
+		return true;
 
 	for (unsigned int g = 0; g < c->n; g++) {
 		unsigned int m = c->polluter[g] ? MV_CONFINE : MV_RESERVE;
@@ -1040,7 +1180,7 @@ static void steady(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t t
 		baseline(c);
 		pg = phase_change(c, s, tot);
 		if (pg >= -1) {
-			phase(c, s, tot, pg, ev);
+			phase(c, s, tot, pg, NULL, ev);
 			return;
 		}
 	}
@@ -1078,6 +1218,8 @@ static void steady(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t t
 		if (start_probe(c, &l, -1, 0, ev, "all shared"))
 			return;
 	}
+	if (c->base >= 64 && recalled(c, ev))
+		return;
 	/* nothing to gain beyond the noise */
 	if (c->base < 64 || pick(c, &l, &g, &m) < 0)
 		return;

@@ -313,6 +313,96 @@ static void test_phase_polluter(void **state)
 	rdt_ctl_free(&c);
 }
 
+/*
+ * A phase boundary inside a probe: confining the stream (group 1) cannot
+ * raise group 0's misses, yet they jump (the total no worse). A phase
+ * change, named by group 0, at once - not a verdict on figures of two
+ * phases.
+ */
+static void test_probe_boundary(void **state)
+{
+	struct rdt_ctl c;
+	struct rdt_ctl_event ev;
+	uint64_t m[2];
+
+	engine(&c, 2, 0xff, NULL, 0);
+	feed(&c, 500, 1000, &ev);
+	feed(&c, 500, 1000, &ev);
+	feed(&c, 500, 1000, &ev);
+	assert_string_equal(ev.action, "probe");
+	tu_msg_has(ev.why, "confine group 1");
+	feed(&c, 800, 700, &ev);		/* group 0 up by 300 (spread 0): a phase */
+	assert_string_equal(ev.action, "phase");
+	assert_int_equal(ev.group, 0);
+	assert_false(ev.changed);
+	rdt_ctl_masks(&c, &c.cur, m);
+	assert_int_equal(m[1], 0x01);		/* the probe's layout stays, to be verified */
+	rdt_ctl_free(&c);
+}
+
+static void feed_occ(struct rdt_ctl *c, uint64_t m0, unsigned int w0, uint64_t m1,
+		     unsigned int w1, struct rdt_ctl_event *ev)
+{
+	struct rdt_ctl_sample s[2] = {
+		{ .accesses = 3000, .misses = m0, .occ_bytes = w0 * 4096ull },
+		{ .accesses = 3000, .misses = m1, .occ_bytes = w1 * 4096ull },
+	};
+
+	rdt_ctl_step(c, s, ev);
+}
+
+/*
+ * Roles seen again: group 0 a new polluter, its confinement kept; then
+ * group 1's turn, kept too; then group 0 again. The layout kept under
+ * those roles is probed first, and kept without a gain (it won before).
+ */
+static void test_role_recalled(void **state)
+{
+	struct rdt_ctl c;
+	struct rdt_ctl_event ev;
+
+	engine(&c, 2, 0xff, NULL, 0);
+	for (int i = 0; i < 5; i++)
+		feed_occ(&c, 100, 2, 100, 6, &ev);
+	feed_occ(&c, 400, 5, 100, 3, &ev);
+	assert_string_equal(ev.action, "phase");
+	tu_msg_has(ev.why, "group 0 a new polluter");
+	feed_occ(&c, 400, 5, 100, 3, &ev);
+	assert_string_equal(ev.action, "probe");
+	tu_msg_has(ev.why, "confine group 0");
+	feed_occ(&c, 400, 2, 60, 6, &ev);
+	feed_occ(&c, 400, 2, 50, 6, &ev);
+	assert_string_equal(ev.action, "keep");
+	c.next_probe = ~0ull;			/* no other move while the phase lasts */
+	for (int i = 0; i < 3; i++)
+		feed_occ(&c, 400, 2, 50, 6, &ev);
+	feed_occ(&c, 50, 1, 400, 7, &ev);	/* group 1's turn */
+	assert_string_equal(ev.action, "phase");
+	tu_msg_has(ev.why, "group 1 a new polluter");
+	feed_occ(&c, 50, 1, 400, 7, &ev);
+	assert_string_equal(ev.action, "probe");
+	tu_msg_has(ev.why, "the new polluter confined: group 1");
+	feed_occ(&c, 50, 6, 400, 2, &ev);
+	feed_occ(&c, 30, 6, 400, 2, &ev);
+	assert_string_equal(ev.action, "keep");
+	c.next_probe = ~0ull;
+	for (int i = 0; i < 3; i++)
+		feed_occ(&c, 30, 6, 400, 2, &ev);
+	feed_occ(&c, 400, 7, 50, 1, &ev);	/* group 0's turn again */
+	assert_string_equal(ev.action, "phase");
+	tu_msg_has(ev.why, "group 0 a new polluter");
+	feed_occ(&c, 400, 7, 50, 1, &ev);
+	assert_string_equal(ev.action, "probe");
+	tu_msg_has(ev.why, "the layout kept when these roles were seen before, for group 0");
+	assert_int_equal(c.cur.kind[0], RDT_CTL_CONFINED);
+	assert_int_equal(c.cur.kind[1], RDT_CTL_SHARED);
+	feed_occ(&c, 415, 2, 40, 6, &ev);
+	feed_occ(&c, 415, 2, 40, 6, &ev);	/* 455 against 450: within half a margin (16) */
+	assert_string_equal(ev.action, "keep");
+	assert_int_equal(c.cur.kind[0], RDT_CTL_CONFINED);
+	rdt_ctl_free(&c);
+}
+
 /* A group over its miss-ratio bound gets a block of its own at once. */
 static void test_bound(void **state)
 {
@@ -726,6 +816,8 @@ int main(void)
 		cmocka_unit_test(test_probe_cost_charged),
 		cmocka_unit_test(test_phase_squeezed),
 		cmocka_unit_test(test_phase_polluter),
+		cmocka_unit_test(test_probe_boundary),
+		cmocka_unit_test(test_role_recalled),
 		cmocka_unit_test(test_bound),
 		cmocka_unit_test(test_bound_near),
 		cmocka_unit_test(test_probe_needs_budget),
