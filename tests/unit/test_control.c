@@ -137,17 +137,24 @@ static void test_probe_kept(void **state)
 	rdt_ctl_free(&c);
 }
 
+/* Group 0 misses half of what it touches, group 1 all: the stream's confinement probed. */
+static void stream_probed(struct rdt_ctl *c, struct rdt_ctl_event *ev)
+{
+	engine(c, 2, 0xff, NULL, 0);
+	feed(c, 500, 1000, ev);
+	feed(c, 500, 1000, ev);
+	feed(c, 500, 1000, ev);
+	assert_string_equal(ev->action, "probe");
+	tu_msg_has(ev->why, "confine group 1");
+}
+
 static void test_probe_rolled_back(void **state)
 {
 	struct rdt_ctl c;
 	struct rdt_ctl_event ev;
 	uint64_t m[2];
 
-	engine(&c, 2, 0xff, NULL, 0);
-	feed(&c, 500, 1000, &ev);
-	feed(&c, 500, 1000, &ev);
-	feed(&c, 500, 1000, &ev);
-	assert_string_equal(ev.action, "probe");
+	stream_probed(&c, &ev);
 	feed(&c, 1400, 1000, &ev);		/* 2400 against 1500: plainly worse at once */
 	assert_string_equal(ev.action, "rollback");
 	assert_true(ev.changed);
@@ -325,12 +332,7 @@ static void test_probe_boundary(void **state)
 	struct rdt_ctl_event ev;
 	uint64_t m[2];
 
-	engine(&c, 2, 0xff, NULL, 0);
-	feed(&c, 500, 1000, &ev);
-	feed(&c, 500, 1000, &ev);
-	feed(&c, 500, 1000, &ev);
-	assert_string_equal(ev.action, "probe");
-	tu_msg_has(ev.why, "confine group 1");
+	stream_probed(&c, &ev);
 	feed(&c, 800, 700, &ev);		/* group 0 up by 300 (spread 0): a phase */
 	assert_string_equal(ev.action, "phase");
 	assert_int_equal(ev.group, 0);
