@@ -122,6 +122,9 @@ struct rdt_ctl {
 	 */
 	bool squeezed[RDT_CTL_MAX], polluter[RDT_CTL_MAX];
 	uint64_t gocc[4][RDT_CTL_MAX];	/* each group's occupancy, as ghist */
+	/* ghist and gocc before a probe rolled back, for the interval after it */
+	uint64_t rb_ghist[4][RDT_CTL_MAX], rb_gocc[4][RDT_CTL_MAX];
+	unsigned int rb_gn;
 	/* a group's shift seen once: a phase when the next interval shows it too */
 	signed char pend_sign[RDT_CTL_MAX];
 	uint64_t pend_mean[RDT_CTL_MAX], pend_jump[RDT_CTL_MAX];

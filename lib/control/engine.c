@@ -660,7 +660,14 @@ static void rollback(struct rdt_ctl *c, struct rdt_ctl_event *ev, uint64_t tot, 
 		 c->probe_n, (unsigned long long)c->base, (unsigned long long)c->noise, what);
 	say(ev, "rollback", true, c->base, tot, c->probe_g, mk);
 	end_probe(c);
-	hist_reset(c);	/* cur's figures were before the probe: measure again */
+	/*
+	 * cur's figures were before the probe: measure again, but keep each
+	 * group's to see a phase boundary the probe's figures hid.
+	 */
+	memcpy(c->rb_ghist, c->ghist, sizeof(c->ghist));
+	memcpy(c->rb_gocc, c->gocc, sizeof(c->gocc));
+	c->rb_gn = c->gn;
+	hist_reset(c);
 }
 
 /* The margin a mean of k intervals must beat: the spread shrinks with their root. */
@@ -673,7 +680,7 @@ static uint64_t margin_of(const struct rdt_ctl *c, unsigned int k)
 	return m < 16 ? 16 : m;
 }
 
-static int probe_boundary(struct rdt_ctl *c, const struct rdt_ctl_sample *s);
+static int probe_boundary(struct rdt_ctl *c, const struct rdt_ctl_sample *s, bool probe);
 
 /* The layout kept under the roles the last phase change showed, remembered. */
 static void remember(struct rdt_ctl *c)
@@ -734,7 +741,7 @@ static void probing(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t 
 	 * afresh, as after any phase change, the roles read against each
 	 * group's history before the probe.
 	 */
-	pb = probe_boundary(c, s);
+	pb = probe_boundary(c, s, true);
 	if (pb >= 0) {
 		struct rdt_ctl_layout from = c->prev;
 
@@ -1003,16 +1010,17 @@ static int probe_pushes(const struct rdt_ctl *c, unsigned int g)
 /*
  * A phase boundary inside a probe: the misses of a group the probe leaves
  * alone beyond four of its own spreads and a quarter (and 64) of its
- * history before the probe, the other way than the probe pushes them. The
- * group that moved most, -1: none.
+ * history before the probe, the other way than the probe pushes them
+ * (probe false: the first interval after a rollback, any group either
+ * way). The group that moved most, -1: none.
  */
-static int probe_boundary(struct rdt_ctl *c, const struct rdt_ctl_sample *s)
+static int probe_boundary(struct rdt_ctl *c, const struct rdt_ctl_sample *s, bool probe)
 {
 	uint64_t mean, sp, occ, d, big, best = 0;
 	int g = -1;
 
 	for (unsigned int i = 0; c->gn >= 2 && i < c->n; i++) {
-		int sign, push = probe_pushes(c, i);
+		int sign, push = probe ? probe_pushes(c, i) : 0;
 
 		group_stats(c, i, &mean, &sp, &occ);
 		d = absdiff(s[i].misses, mean);
@@ -1139,6 +1147,31 @@ static bool likely_on_shared(struct rdt_ctl *c, struct rdt_ctl_event *ev)
 	return false;
 }
 
+/*
+ * The first interval measured after a rollback, each group's misses
+ * against its own before the probe: a shift beyond four of its spreads
+ * and a quarter (and 64) is a phase boundary the probe's figures hid (it
+ * was judged on figures of two phases), the roles read against that
+ * history.
+ */
+static bool rollback_hid_phase(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t tot,
+			       struct rdt_ctl_event *ev)
+{
+	int g;
+
+	memcpy(c->ghist, c->rb_ghist, sizeof(c->ghist));
+	memcpy(c->gocc, c->rb_gocc, sizeof(c->gocc));
+	c->gn = c->rb_gn;
+	c->rb_gn = 0;
+	g = probe_boundary(c, s, false);
+	if (g >= 0) {
+		phase(c, s, tot, g, NULL, ev);
+		return true;
+	}
+	c->gn = 0;
+	return false;
+}
+
 /* Back to all shared without a probe: nothing left to verify the layout kept with. */
 static void floor_unverified(struct rdt_ctl *c, struct rdt_ctl_event *ev)
 {
@@ -1174,6 +1207,9 @@ static void steady(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t t
 		c->after_rollback = false;
 		return;
 	}
+	if (!c->nhist && c->rb_gn >= 2 && rollback_hid_phase(c, s, tot, ev))
+		return;
+	c->rb_gn = 0;
 	if (c->nhist >= 2) {
 		int pg;
 

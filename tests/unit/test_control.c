@@ -342,6 +342,27 @@ static void test_probe_boundary(void **state)
 	rdt_ctl_free(&c);
 }
 
+/*
+ * A boundary the probe's figures hid: the probe is rolled back (plainly
+ * worse), and the first interval measured after it shows group 0 at 200
+ * misses against its 500 before the probe: a phase change, at once.
+ */
+static void test_phase_after_rollback(void **state)
+{
+	struct rdt_ctl c;
+	struct rdt_ctl_event ev;
+
+	stream_probed(&c, &ev);
+	feed(&c, 200, 1400, &ev);		/* 1600 against 1500: plainly worse */
+	assert_string_equal(ev.action, "rollback");
+	feed(&c, 200, 1000, &ev);		/* the interval after: transitional */
+	assert_null(ev.action);
+	feed(&c, 200, 1000, &ev);
+	assert_string_equal(ev.action, "phase");
+	assert_int_equal(ev.group, 0);
+	rdt_ctl_free(&c);
+}
+
 static void feed_occ(struct rdt_ctl *c, uint64_t m0, unsigned int w0, uint64_t m1,
 		     unsigned int w1, struct rdt_ctl_event *ev)
 {
@@ -819,6 +840,7 @@ int main(void)
 		cmocka_unit_test(test_phase_squeezed),
 		cmocka_unit_test(test_phase_polluter),
 		cmocka_unit_test(test_probe_boundary),
+		cmocka_unit_test(test_phase_after_rollback),
 		cmocka_unit_test(test_role_recalled),
 		cmocka_unit_test(test_bound),
 		cmocka_unit_test(test_bound_near),
