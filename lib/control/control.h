@@ -87,8 +87,8 @@ struct rdt_ctl {
 	uint64_t shared_due;		/* all-shared is measured again then */
 	unsigned int shared_gap;
 	/* moves tried and refused: not again before [g][m] */
-	uint64_t backoff_until[RDT_CTL_MAX][7];
-	unsigned int backoff_len[RDT_CTL_MAX][7];
+	uint64_t backoff_until[RDT_CTL_MAX][8];
+	unsigned int backoff_len[RDT_CTL_MAX][8];
 	int probe_g, probe_m;
 	/*
 	 * What probing cost and what it may cost: 1 % of the misses seen, 25

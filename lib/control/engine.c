@@ -49,11 +49,14 @@ enum {
 	MV_UNRESERVE,		/* block -> shared (exclusive: w + 1) */
 	MV_SWAP,		/* shared -> confined in place of the confined group
 				 * that misses least of what it touches */
+	MV_ISOLATE,		/* shared -> a block of a quarter of the pool: the
+				 * group that misses more than all others together */
 	MV_N,
 };
 
 static const char *const mv_name[MV_N] = {
 	"confine", "grow", "unconfine", "reserve", "shrink", "unreserve", "confine instead",
+	"isolate",
 };
 
 #define BACKOFF_MIN 8u
@@ -478,6 +481,13 @@ static bool apply_move(const struct rdt_ctl *c, struct rdt_ctl_layout *l, unsign
 			l->w[g] = 0;
 		}
 		break;
+	case MV_ISOLATE:
+		/* its lines kept from the others' ways: a small block, not what it holds */
+		if (k != RDT_CTL_SHARED || c->goal[g].exclusive || bounded(c, g) || pool < 4)
+			return false;
+		l->kind[g] = RDT_CTL_RESERVED;
+		l->w[g] = (unsigned char)(pool / 4);
+		break;
 	case MV_SWAP:
 		w = swap_partner(c, l, g);
 		if (w == ~0u)
@@ -586,6 +596,13 @@ static int pick(struct rdt_ctl *c, struct rdt_ctl_layout *out, int *pg, int *pm)
 		score[MV_SHRINK] = others ? 1.0 + 1.0 / (1.0 + (double)s->misses) : 0;
 		score[MV_UNRESERVE] = others || mine ? 0.5 : 0;
 		score[MV_SWAP] = others && mine ? 4.5 + (double)s->misses * mr : 0;
+		/*
+		 * A group that misses more than all others together, and reuses
+		 * some (too little to be confined for it): isolated in a small
+		 * block, the others' ways kept from it.
+		 */
+		score[MV_ISOLATE] = others && mine && s->misses * 2 > all && mr >= 0.02 &&
+				    mr < 0.2 ? 3.5 + (double)s->misses : 0;
 		for (unsigned int m = 0; m < MV_N; m++) {
 			struct rdt_ctl_layout l = c->cur;
 			/* a bound group changes by the bound's rules alone */

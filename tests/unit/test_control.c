@@ -363,6 +363,36 @@ static void test_phase_after_rollback(void **state)
 	rdt_ctl_free(&c);
 }
 
+/*
+ * Group 0 misses more than the two others together, a tenth of what it
+ * touches (too little to be confined for it): isolated in a block of a
+ * quarter of the pool, not given a block of what it holds.
+ */
+static void test_isolate(void **state)
+{
+	struct rdt_ctl c;
+	struct rdt_ctl_event ev;
+	struct rdt_ctl_sample s[3] = {
+		{ .accesses = 6000, .misses = 600, .occ_bytes = 5 * 4096 },
+		{ .accesses = 3000, .misses = 100, .occ_bytes = 2 * 4096 },
+		{ .accesses = 3000, .misses = 100, .occ_bytes = 1 * 4096 },
+	};
+	uint64_t m[3];
+
+	engine(&c, 3, 0xff, NULL, 0);
+	rdt_ctl_step(&c, s, &ev);
+	rdt_ctl_step(&c, s, &ev);
+	assert_null(ev.action);
+	rdt_ctl_step(&c, s, &ev);
+	assert_string_equal(ev.action, "probe");
+	tu_msg_has(ev.why, "isolate group 0");
+	rdt_ctl_masks(&c, &c.cur, m);
+	assert_int_equal(m[0], 0xc0);
+	assert_int_equal(m[1], 0x3f);
+	assert_int_equal(m[2], 0x3f);
+	rdt_ctl_free(&c);
+}
+
 static void feed_occ(struct rdt_ctl *c, uint64_t m0, unsigned int w0, uint64_t m1,
 		     unsigned int w1, struct rdt_ctl_event *ev)
 {
@@ -841,6 +871,7 @@ int main(void)
 		cmocka_unit_test(test_phase_polluter),
 		cmocka_unit_test(test_probe_boundary),
 		cmocka_unit_test(test_phase_after_rollback),
+		cmocka_unit_test(test_isolate),
 		cmocka_unit_test(test_role_recalled),
 		cmocka_unit_test(test_bound),
 		cmocka_unit_test(test_bound_near),
