@@ -24,7 +24,12 @@
  * phase change: what was refused may be tried again, and the signals
  * name the likely winner (a group squeezed: a block of its own; a new
  * polluter: confined), which, built on all shared, tests the layout kept
- * before anything else is probed.
+ * before anything else is probed. A boundary is also seen inside a probe
+ * (a group the probe leaves alone moving against what the probe pushes)
+ * and just after a rollback (each group against its history before the
+ * probe), and roles seen again bring back the layout kept under them,
+ * kept unless worse. A group missing more than all others together, yet
+ * reusing some, is isolated in a small block.
  *
  * A bound goes first: a group over its bound gets a block of its own, or
  * a larger one, at once (no probe: the bound is the goal), and one within
