@@ -59,6 +59,8 @@ struct rdt_ctl_event {
 	char why[RDT_CTL_WHY];
 	bool changed;			/* the masks change for the next interval */
 	uint64_t base, measured;	/* the figures compared (misses per interval) */
+	int group;			/* the group it concerns, -1: none (all shared) */
+	uint64_t margin;		/* keep/rollback: the margin it was judged by */
 };
 
 struct rdt_ctl {
@@ -85,8 +87,8 @@ struct rdt_ctl {
 	uint64_t shared_due;		/* all-shared is measured again then */
 	unsigned int shared_gap;
 	/* moves tried and refused: not again before [g][m] */
-	uint64_t backoff_until[RDT_CTL_MAX][7];
-	unsigned int backoff_len[RDT_CTL_MAX][7];
+	uint64_t backoff_until[RDT_CTL_MAX][8];
+	unsigned int backoff_len[RDT_CTL_MAX][8];
 	int probe_g, probe_m;
 	/*
 	 * What probing cost and what it may cost: 1 % of the misses seen, 25
@@ -98,10 +100,54 @@ struct rdt_ctl {
 	/* a bound group's run of intervals within its bound with room */
 	unsigned int met_run[RDT_CTL_MAX];
 	uint64_t bound_hold;		/* no bound move before this interval */
+	/*
+	 * A phase boundary ended a probe without a verdict: the layout in
+	 * force (cur) is the probe's, verified by nothing yet; what a run that
+	 * stops now must leave is the last one verified before it.
+	 */
+	bool unverified;
+	struct rdt_ctl_layout fallback;
 	bool changed_last;		/* the interval now measured followed a change */
 	/* the schemata writes of the last window */
 	uint64_t *writes;		/* [window] groups changed per interval, a ring */
 	struct rdt_ctl_sample last[RDT_CTL_MAX];
+	struct rdt_ctl_sample before[RDT_CTL_MAX];	/* the interval before last */
+	/* each group's misses in the last intervals under cur (phase changes per group) */
+	uint64_t ghist[4][RDT_CTL_MAX];
+	unsigned int gn;
+	/* a rollback's cost in the interval after it, charged against the budget */
+	bool after_rollback;
+	uint64_t rb_base;
+	/* the probe is a stream confined: kept unless it is worse (no gain needed) */
+	bool probe_lenient;
+	/* the probe is the move a phase change's signals point to: a quarter margin will do */
+	bool probe_likely;
+	/*
+	 * At the last phase change: misses jumped while occupancy fell
+	 * (squeezed: a block of its own first) or rose (a new polluter:
+	 * confined first).
+	 */
+	bool squeezed[RDT_CTL_MAX], polluter[RDT_CTL_MAX];
+	uint64_t gocc[4][RDT_CTL_MAX];	/* each group's occupancy, as ghist */
+	/* ghist and gocc before a probe rolled back, for the interval after it */
+	uint64_t rb_ghist[4][RDT_CTL_MAX], rb_gocc[4][RDT_CTL_MAX];
+	unsigned int rb_gn;
+	/* a group's shift seen once: a phase when the next interval shows it too */
+	signed char pend_sign[RDT_CTL_MAX];
+	uint64_t pend_mean[RDT_CTL_MAX], pend_jump[RDT_CTL_MAX];
+	/*
+	 * The roles the last phase change showed (bit i: group i a new
+	 * polluter; squeezed), and a small memory of the layouts kept under
+	 * such roles: the same roles again, and the layout that won then is
+	 * the likely winner.
+	 */
+	uint64_t role_pol, role_sq;
+	bool role_tried;		/* the memory's layout probed since that change */
+	struct rdt_ctl_role {
+		uint64_t pol, sq;
+		struct rdt_ctl_layout l;
+	} roles[4];
+	unsigned int nroles;
 };
 
 /*

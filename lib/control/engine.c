@@ -12,13 +12,24 @@
  * stay until evicted), and is kept only when the second beats what the
  * layout it replaced measured just before by more than that layout's own
  * interval-to-interval spread. A probe that is plainly worse after its
- * first interval is rolled back at once. What probing lost is counted,
- * and no probe starts while it is above 1 % of the misses seen (plus 25
- * per group): the price of looking is bounded by what there is to gain.
+ * first interval is rolled back at once. What probing loses is counted
+ * as it happens (the interval after a rollback too: lines evicted stay
+ * evicted), and a probe starts only with budget left for what it may
+ * lose (1 % of the misses seen, 25 per group, half of what kept layouts
+ * saved): the price of looking is bounded by what there is to gain.
  * All-shared is measured again now and then, and kept unless the layout
- * beats it. A jump in the misses of the layout in force, beyond its
- * spread, is taken for a phase change: what was refused may be tried
- * again.
+ * beats it. A stream (a group missing nearly all it touches) is confined
+ * first and kept so without a gain: ways are wasted on it. A shift in
+ * the misses of the layout in force, or of one group's, is taken for a
+ * phase change: what was refused may be tried again, and the signals
+ * name the likely winner (a group squeezed: a block of its own; a new
+ * polluter: confined), which, built on all shared, tests the layout kept
+ * before anything else is probed. A boundary is also seen inside a probe
+ * (a group the probe leaves alone moving against what the probe pushes)
+ * and just after a rollback (each group against its history before the
+ * probe), and roles seen again bring back the layout kept under them,
+ * kept unless worse. A group missing more than all others together, yet
+ * reusing some, is isolated in a small block.
  *
  * A bound goes first: a group over its bound gets a block of its own, or
  * a larger one, at once (no probe: the bound is the goal), and one within
@@ -43,11 +54,14 @@ enum {
 	MV_UNRESERVE,		/* block -> shared (exclusive: w + 1) */
 	MV_SWAP,		/* shared -> confined in place of the confined group
 				 * that misses least of what it touches */
+	MV_ISOLATE,		/* shared -> a block of a quarter of the pool: the
+				 * group that misses more than all others together */
 	MV_N,
 };
 
 static const char *const mv_name[MV_N] = {
 	"confine", "grow", "unconfine", "reserve", "shrink", "unreserve", "confine instead",
+	"isolate",
 };
 
 #define BACKOFF_MIN 8u
@@ -55,6 +69,7 @@ static const char *const mv_name[MV_N] = {
 #define SHARED_GAP_MIN 24u
 #define SHARED_GAP_MAX 128u
 #define PROBE_GAP 3u		/* intervals between a change and the next probe */
+#define PROBE_RISK 3u		/* margins of budget a probe needs left to start */
 
 static unsigned int popcount64(uint64_t v)
 {
@@ -264,6 +279,31 @@ static void hist_add(struct rdt_ctl *c, uint64_t v)
 	c->hist[c->nhist++] = v;
 }
 
+static void hist_reset(struct rdt_ctl *c)
+{
+	c->nhist = 0;
+	c->gn = 0;
+	memset(c->pend_sign, 0, sizeof(c->pend_sign));
+}
+
+/* the interval's total and each group's misses, under cur */
+static void hist_push(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t tot)
+{
+	unsigned int cap = sizeof(c->ghist) / sizeof(c->ghist[0]);
+
+	hist_add(c, tot);
+	if (c->gn == cap) {
+		memmove(c->ghist, c->ghist + 1, (cap - 1) * sizeof(c->ghist[0]));
+		memmove(c->gocc, c->gocc + 1, (cap - 1) * sizeof(c->gocc[0]));
+		c->gn--;
+	}
+	for (unsigned int i = 0; i < c->n; i++) {
+		c->ghist[c->gn][i] = s[i].misses;
+		c->gocc[c->gn][i] = s[i].occ_bytes;
+	}
+	c->gn++;
+}
+
 /* cur's misses per interval (the last four) and their spread */
 static void baseline(struct rdt_ctl *c)
 {
@@ -316,9 +356,39 @@ static int over_bound(const struct rdt_ctl *c, const struct rdt_ctl_sample *s)
 	return -1;
 }
 
+/*
+ * A bounded group over its bound, or above nine tenths of it two intervals
+ * running (it is about to break it: a way more before it does); -1: none.
+ */
+static int bound_due(const struct rdt_ctl *c, const struct rdt_ctl_sample *s)
+{
+	int b = over_bound(c, s);
+
+	for (unsigned int i = 0; b < 0 && i < c->n; i++)
+		if (bounded(c, i) && bound_load(c, i, s) > 0.9 && bound_load(c, i, c->before) > 0.9)
+			b = (int)i;
+	return b;
+}
+
 static double miss_ratio(const struct rdt_ctl_sample *s)
 {
 	return s->accesses ? (double)s->misses / (double)s->accesses : 1.0;
+}
+
+/*
+ * A stream: a group that misses nearly all it touches (counted references
+ * needed) gains nothing from ways and pollutes what others reuse.
+ */
+static bool is_stream(const struct rdt_ctl_sample *s)
+{
+	return s->accesses && s->misses >= 64 && s->misses * 10 >= s->accesses * 9;
+}
+
+/* A move the signals of a phase change point to: it needs budget left,
+ * not three margins of it, and a quarter margin of gain. */
+static bool likely(const struct rdt_ctl *c, int g, int m)
+{
+	return (m == MV_RESERVE && c->squeezed[g]) || (m == MV_CONFINE && c->polluter[g]);
 }
 
 static unsigned int ceil_ways(const struct rdt_ctl *c, uint64_t bytes)
@@ -358,7 +428,8 @@ static bool apply_move(const struct rdt_ctl *c, struct rdt_ctl_layout *l, unsign
 		if (k != RDT_CTL_SHARED || bounded(c, g) || c->goal[g].exclusive || pool < 2)
 			return false;
 		l->kind[g] = RDT_CTL_CONFINED;
-		l->w[g] = 1;
+		/* a new polluter that reuses some: a quarter of the pool, not one way */
+		l->w[g] = (unsigned char)(c->polluter[g] && pool / 4 > 1 ? pool / 4 : 1);
 		break;
 	case MV_GROW:
 		if (k != RDT_CTL_CONFINED)
@@ -381,6 +452,9 @@ static bool apply_move(const struct rdt_ctl *c, struct rdt_ctl_layout *l, unsign
 		if (k != RDT_CTL_SHARED || c->goal[g].exclusive)
 			return false;
 		w = ceil_ways(c, c->last[g].occ_bytes);
+		/* squeezed by a phase change: what it holds is what it was left */
+		if (c->squeezed[g] && w < pool / 2)
+			w = pool / 2;
 		if (w < 1)
 			w = 1;
 		if (w > pool - 1)
@@ -411,6 +485,13 @@ static bool apply_move(const struct rdt_ctl *c, struct rdt_ctl_layout *l, unsign
 			l->kind[g] = RDT_CTL_SHARED;
 			l->w[g] = 0;
 		}
+		break;
+	case MV_ISOLATE:
+		/* its lines kept from the others' ways: a small block, not what it holds */
+		if (k != RDT_CTL_SHARED || c->goal[g].exclusive || bounded(c, g) || pool < 4)
+			return false;
+		l->kind[g] = RDT_CTL_RESERVED;
+		l->w[g] = (unsigned char)(pool / 4);
 		break;
 	case MV_SWAP:
 		w = swap_partner(c, l, g);
@@ -447,7 +528,8 @@ static void shared_of(const struct rdt_ctl *c, struct rdt_ctl_layout *l)
 {
 	*l = c->cur;
 	for (unsigned int i = 0; i < c->n; i++)
-		if (!c->goal[i].exclusive && !bounded(c, i) && l->kind[i] != RDT_CTL_SHARED) {
+		if (!c->goal[i].exclusive && !bounded(c, i) && l->kind[i] != RDT_CTL_SHARED &&
+		    !(l->kind[i] == RDT_CTL_CONFINED && is_stream(&c->last[i]))) {
 			l->kind[i] = RDT_CTL_SHARED;
 			l->w[i] = 0;
 		}
@@ -504,12 +586,28 @@ static int pick(struct rdt_ctl *c, struct rdt_ctl_layout *out, int *pg, int *pm)
 
 		/* a group pollutes by what it fills: its misses */
 		score[MV_CONFINE] = mr >= 0.2 && others && mine ? 4.0 + (double)s->misses * mr : 0;
+		/* a stream first: confining it costs it nothing */
+		if (score[MV_CONFINE] && is_stream(s))
+			score[MV_CONFINE] = 6.0 + (double)s->misses;
+		/* a new polluter since the phase changed: the likely winner */
+		if (c->polluter[g] && all - s->misses >= 64 && s->misses >= 64)
+			score[MV_CONFINE] = 5.5 + (double)s->misses;
 		score[MV_GROW] = reuses && mine ? 3.0 + (double)s->misses : 0;
 		score[MV_UNCONFINE] = reuses && mine ? 2.5 + (double)s->misses : 0;
 		score[MV_RESERVE] = mr < 0.5 && mine ? 2.0 + (double)s->misses * (1 - mr) : 0;
+		/* squeezed by a phase change: the likely winner is a block of its own */
+		if (c->squeezed[g] && mr < 0.5 && s->misses >= 64)
+			score[MV_RESERVE] = 5.0 + (double)s->misses;
 		score[MV_SHRINK] = others ? 1.0 + 1.0 / (1.0 + (double)s->misses) : 0;
 		score[MV_UNRESERVE] = others || mine ? 0.5 : 0;
 		score[MV_SWAP] = others && mine ? 4.5 + (double)s->misses * mr : 0;
+		/*
+		 * A group that misses more than all others together, and reuses
+		 * some (too little to be confined for it): isolated in a small
+		 * block, the others' ways kept from it.
+		 */
+		score[MV_ISOLATE] = others && mine && s->misses * 2 > all && mr >= 0.02 &&
+				    mr < 0.2 ? 3.5 + (double)s->misses : 0;
 		for (unsigned int m = 0; m < MV_N; m++) {
 			struct rdt_ctl_layout l = c->cur;
 			/* a bound group changes by the bound's rules alone */
@@ -532,8 +630,10 @@ static int pick(struct rdt_ctl *c, struct rdt_ctl_layout *out, int *pg, int *pm)
 }
 
 static void say(struct rdt_ctl_event *ev, const char *action, bool changed, uint64_t base,
-		uint64_t measured)
+		uint64_t measured, int group, uint64_t margin)
 {
+	ev->group = group;
+	ev->margin = margin;
 	ev->action = action;
 	ev->changed = changed;
 	ev->base = base;
@@ -559,6 +659,8 @@ static void describe(const struct rdt_ctl *c, const struct rdt_ctl_layout *l, ch
 
 static void end_probe(struct rdt_ctl *c)
 {
+	/* a probe's verdict verifies what it was measured against */
+	c->unverified = false;
 	c->phase = STEADY;
 	c->probe_n = 0;
 	c->probe_sum = 0;
@@ -566,21 +668,30 @@ static void end_probe(struct rdt_ctl *c)
 	c->next_probe = c->t + PROBE_GAP;
 }
 
-static void rollback(struct rdt_ctl *c, struct rdt_ctl_event *ev, uint64_t tot, const char *why)
+static void rollback(struct rdt_ctl *c, struct rdt_ctl_event *ev, uint64_t tot, const char *why,
+		     uint64_t mk)
 {
 	char what[96];
 
-	if (c->probe_sum > c->probe_n * c->base)
-		c->spent += c->probe_sum - c->probe_n * c->base;
 	refuse(c, c->probe_g, c->probe_m, tot > c->base + 2 * margin(c));
+	/* lines it evicted stay evicted: the interval after costs too, and is charged */
+	c->after_rollback = true;
+	c->rb_base = c->base;
 	set_change(c, &c->prev);
 	describe(c, &c->cur, what, sizeof(what));
 	snprintf(ev->why, sizeof(ev->why), "%s: %llu misses per interval in %u of the probe "
 		 "against %llu before (spread %llu); back to %s", why, (unsigned long long)tot,
 		 c->probe_n, (unsigned long long)c->base, (unsigned long long)c->noise, what);
-	say(ev, "rollback", true, c->base, tot);
+	say(ev, "rollback", true, c->base, tot, c->probe_g, mk);
 	end_probe(c);
-	c->nhist = 0;	/* cur's figures were before the probe: measure again */
+	/*
+	 * cur's figures were before the probe: measure again, but keep each
+	 * group's to see a phase boundary the probe's figures hid.
+	 */
+	memcpy(c->rb_ghist, c->ghist, sizeof(c->ghist));
+	memcpy(c->rb_gocc, c->gocc, sizeof(c->gocc));
+	c->rb_gn = c->gn;
+	hist_reset(c);
 }
 
 /* The margin a mean of k intervals must beat: the spread shrinks with their root. */
@@ -593,15 +704,44 @@ static uint64_t margin_of(const struct rdt_ctl *c, unsigned int k)
 	return m < 16 ? 16 : m;
 }
 
+static int probe_boundary(struct rdt_ctl *c, const struct rdt_ctl_sample *s, bool probe);
+
+/* The layout kept under the roles the last phase change showed, remembered. */
+static void remember(struct rdt_ctl *c)
+{
+	unsigned int i, cap = sizeof(c->roles) / sizeof(c->roles[0]);
+
+	if (!c->role_pol && !c->role_sq)
+		return;
+	for (i = 0; i < c->nroles; i++)
+		if (c->roles[i].pol == c->role_pol && c->roles[i].sq == c->role_sq)
+			break;
+	if (i == c->nroles) {
+		if (c->nroles == cap) {	/* the oldest goes */
+			memmove(c->roles, c->roles + 1, (cap - 1) * sizeof(c->roles[0]));
+			c->nroles--;
+		}
+		i = c->nroles++;
+	}
+	c->roles[i].pol = c->role_pol;
+	c->roles[i].sq = c->role_sq;
+	c->roles[i].l = c->cur;
+}
+static void phase(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t tot, int pg,
+		  const struct rdt_ctl_layout *from, struct rdt_ctl_event *ev);
+
 static void probing(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t tot,
 		    struct rdt_ctl_event *ev)
 {
 	uint64_t mg = margin(c), mean, mk;
 	bool shared = c->probe_g < 0;
-	int b = over_bound(c, s);
+	int b = over_bound(c, s), pb;
 
 	c->probe_n++;
 	c->probe_sum += tot;
+	/* what probing costs is counted as it happens */
+	if (tot > c->base)
+		c->spent += tot - c->base;
 	if (c->probe_n > 1)
 		c->probe_tail += tot;
 	if (b >= 0 && c->probe_n > 1) {
@@ -609,21 +749,42 @@ static void probing(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t 
 
 		snprintf(why, sizeof(why), "group %d over its bound (%.2f of it)", b,
 			 bound_load(c, (unsigned int)b, s));
-		rollback(c, ev, tot, why);
+		rollback(c, ev, tot, why, mg);
 		return;
 	}
-	if (c->probe_n < c->probe_len) {
-		if (tot > c->base + 2 * mg) {
-			if (shared)
-				c->shared_rate = tot;
-			rollback(c, ev, tot, "worse at once");
-		}
+	if (c->probe_n < c->probe_len && tot > c->base + 2 * mg) {
+		if (shared)
+			c->shared_rate = tot;
+		rollback(c, ev, tot, "worse at once", 2 * mg);
 		return;
 	}
+	/*
+	 * A phase boundary inside the probe (not plainly worse): a group's
+	 * misses moved the way the probe cannot move them. Its figures are of
+	 * two phases and prove nothing; the layout in force is verified
+	 * afresh, as after any phase change, the roles read against each
+	 * group's history before the probe.
+	 */
+	pb = probe_boundary(c, s, true);
+	if (pb >= 0) {
+		struct rdt_ctl_layout from = c->prev;
+		bool was = c->unverified;
+
+		end_probe(c);
+		/* cur is the probe's, unverified until the next verdict */
+		c->unverified = true;
+		if (!was)
+			c->fallback = from;
+		phase(c, s, tot, pb, &from, ev);
+		return;
+	}
+	if (c->probe_n < c->probe_len)
+		return;
 	/* the intervals after the first decide: their mean against what cur measured */
 	mean = c->probe_tail / (c->probe_len - 1);
 	mk = margin_of(c, c->probe_len - 1);
-	if ((!shared && mean + mk < c->base) || (shared && mean <= c->base + mk / 2)) {
+	if ((!shared && !c->probe_lenient && mean + (c->probe_likely ? mk / 4 : mk) < c->base) ||
+	    ((shared || c->probe_lenient) && mean <= c->base + mk / 2)) {
 		char what[96];
 
 		describe(c, &c->cur, what, sizeof(what));
@@ -631,7 +792,7 @@ static void probing(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t 
 			 "before (spread %llu, margin %llu)", what, (unsigned long long)mean,
 			 (unsigned long long)c->base, (unsigned long long)c->noise,
 			 (unsigned long long)mk);
-		say(ev, "keep", false, c->base, mean);
+		say(ev, "keep", false, c->base, mean, c->probe_g, mk);
 		if (shared)
 			c->shared_rate = mean;
 		else if (all_shared(c, &c->prev))
@@ -640,17 +801,22 @@ static void probing(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t 
 			c->shared_gap = SHARED_GAP_MIN;
 			c->shared_due = c->t + c->shared_gap;
 		} else if (c->probe_g >= 0) {
+			if (c->probe_likely)	/* built on all shared: it was the floor's test */
+				c->shared_due = c->t + c->shared_gap;
+			remember(c);
 			c->backoff_len[c->probe_g][c->probe_m] = 0;
+			c->squeezed[c->probe_g] = false;
+			c->polluter[c->probe_g] = false;
 		}
 		end_probe(c);
 		c->next_probe = c->t + 1;	/* a move that paid: look on soon */
-		c->nhist = 0;
-		hist_add(c, tot);
+		hist_reset(c);
+		hist_push(c, s, tot);
 		return;
 	}
 	if (shared)
 		c->shared_rate = mean;
-	rollback(c, ev, mean, shared ? "all shared is worse" : "no better");
+	rollback(c, ev, mean, shared ? "all shared is worse" : "no better", mk);
 }
 
 /* A bound broken: a block of its own for the group, or a larger one, now. */
@@ -662,14 +828,24 @@ static bool bound_move(struct rdt_ctl *c, unsigned int b, const struct rdt_ctl_s
 	double load = bound_load(c, b, s);
 	int heavy = -1;
 
+	/*
+	 * Sized by how far over it is, so that one move meets it where one
+	 * can: a first block of what it holds, at least a quarter of the pool
+	 * per unit of load (up to two); a block grown by half, or twice its
+	 * excess, if that is more.
+	 */
 	if (l.kind[b] != RDT_CTL_RESERVED) {
 		w = ceil_ways(c, s[b].occ_bytes);
+		k = (unsigned int)((double)pool * (load < 2 ? load : 2) / 4 + 0.999);
+		w = w < k ? k : w;
 		w = w < 2 ? 2 : w;
 		l.kind[b] = RDT_CTL_RESERVED;
 		l.w[b] = 0;
 		pool = c->nallowed - reserved_ways(c, &l);
 	} else {
-		w = l.w[b] + (l.w[b] + 1) / 2;
+		k = (unsigned int)((double)l.w[b] * 2 * (load < 2 ? load - 1 : 1) + 0.999);
+		w = (l.w[b] + 1u) / 2u;
+		w = l.w[b] + (w > k ? w : k);
 		pool += l.w[b];
 	}
 	if (w > pool - (has_pooled(c, &l) ? 1 : 0) && has_pooled(c, &l))
@@ -701,10 +877,10 @@ static bool bound_move(struct rdt_ctl *c, unsigned int b, const struct rdt_ctl_s
 	if (heavy >= 0)
 		snprintf(ev->why + strlen(ev->why), sizeof(ev->why) - strlen(ev->why),
 			 ", group %d confined to one way", heavy);
-	say(ev, "bound", true, 0, 0);
+	say(ev, "bound", true, 0, 0, (int)b, 0);
 	c->bound_hold = c->t + 2;
 	c->met_run[b] = 0;
-	c->nhist = 0;
+	hist_reset(c);
 	c->next_probe = c->t + PROBE_GAP;
 	return true;
 }
@@ -719,6 +895,8 @@ static bool start_probe(struct rdt_ctl *c, const struct rdt_ctl_layout *l, int g
 		return false;
 	c->probe_g = g;
 	c->probe_m = m;
+	c->probe_lenient = g >= 0 && m == MV_CONFINE && is_stream(&c->last[g]);
+	c->probe_likely = g >= 0 && likely(c, g, m);
 	c->phase = PROBING;
 	c->probe_n = 0;
 	c->probe_sum = 0;
@@ -736,7 +914,7 @@ static bool start_probe(struct rdt_ctl *c, const struct rdt_ctl_layout *l, int g
 		snprintf(ev->why, sizeof(ev->why), "all shared measured again against %llu "
 			 "misses per interval, spread %llu", (unsigned long long)c->base,
 			 (unsigned long long)c->noise);
-	say(ev, "probe", true, c->base, 0);
+	say(ev, "probe", true, c->base, 0, g, margin(c));
 	return true;
 }
 
@@ -763,43 +941,315 @@ static bool bound_trim(struct rdt_ctl *c, const struct rdt_ctl_sample *s,
 	return false;
 }
 
+/* Group g's misses under cur: their mean and interval-to-interval spread. */
+static void group_stats(const struct rdt_ctl *c, unsigned int g, uint64_t *mean, uint64_t *spread,
+			uint64_t *occ)
+{
+	uint64_t sum = 0, d = 0, o = 0;
+
+	for (unsigned int i = 0; i < c->gn; i++) {
+		sum += c->ghist[i][g];
+		o += c->gocc[i][g];
+		if (i)
+			d += c->ghist[i][g] > c->ghist[i - 1][g] ?
+			     c->ghist[i][g] - c->ghist[i - 1][g] : c->ghist[i - 1][g] - c->ghist[i][g];
+	}
+	*mean = sum / c->gn;
+	*occ = o / c->gn;
+	*spread = c->gn > 1 ? d / (c->gn - 1) : *mean / 10;
+}
+
+static uint64_t absdiff(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : b - a;
+}
+
+/*
+ * A phase change: the total beyond four spreads and a seventh (and 64);
+ * one group's misses beyond four of its spreads and a quarter (and 64) in
+ * one interval, or beyond two and an eighth (and 32) in two running, the
+ * same way. The group that moved most (-1: the total alone), -2: none.
+ */
+static int phase_change(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t tot)
+{
+	uint64_t jump = 4 * c->noise + c->base / 7, best = 0, mean, sp, occ, d, big, small;
+	int g = -2;
+
+	jump = jump < 64 ? 64 : jump;
+	if (absdiff(tot, c->base) > jump)
+		g = -1;
+	for (unsigned int i = 0; c->gn >= 2 && i < c->n; i++) {
+		signed char sign;
+
+		group_stats(c, i, &mean, &sp, &occ);
+		d = absdiff(s[i].misses, mean);
+		sign = s[i].misses > mean ? 1 : -1;
+		big = 4 * sp + mean / 4;
+		big = big < 64 ? 64 : big;
+		small = 2 * sp + mean / 8;
+		small = small < 32 ? 32 : small;
+		if (c->pend_sign[i] == sign && absdiff(s[i].misses, c->pend_mean[i]) > c->pend_jump[i] &&
+		    (s[i].misses > c->pend_mean[i] ? 1 : -1) == sign)
+			d = big + 1;	/* the second interval of a shift */
+		if (d > big && d > best) {
+			best = d;
+			g = (int)i;
+		}
+		if (c->pend_sign[i] != sign && d > small) {
+			c->pend_sign[i] = sign;
+			c->pend_mean[i] = mean;
+			c->pend_jump[i] = small;
+		} else if (d <= small) {
+			c->pend_sign[i] = 0;
+		}
+	}
+	return g;
+}
+
+static unsigned int ways_in(const struct rdt_ctl *c, const struct rdt_ctl_layout *l,
+			    unsigned int g)
+{
+	uint64_t m[RDT_CTL_MAX];
+
+	rdt_ctl_masks(c, l, m);
+	return popcount64(m[g]);
+}
+
+/*
+ * Which way a probe pushes the misses of a group whose mask it leaves
+ * alone: up when the groups it moves gain ways in all (more pressure),
+ * down when they lose them, 0 when they keep as many; 2: the probe moves
+ * g itself, whose own figures say nothing of a phase (a loop confined may
+ * miss less while it still holds its lines, more than its misses say).
+ */
+static int probe_pushes(const struct rdt_ctl *c, unsigned int g)
+{
+	uint64_t a[RDT_CTL_MAX], b[RDT_CTL_MAX];
+	int net = 0;
+
+	rdt_ctl_masks(c, &c->cur, a);
+	rdt_ctl_masks(c, &c->prev, b);
+	if (a[g] != b[g])
+		return 2;
+	for (unsigned int i = 0; i < c->n; i++)
+		net += (int)popcount64(a[i]) - (int)popcount64(b[i]);
+	return net > 0 ? 1 : net < 0 ? -1 : 0;
+}
+
+/*
+ * A phase boundary inside a probe: the misses of a group the probe leaves
+ * alone beyond four of its own spreads and a quarter (and 64) of its
+ * history before the probe, the other way than the probe pushes them
+ * (probe false: the first interval after a rollback, any group either
+ * way). The group that moved most, -1: none.
+ */
+static int probe_boundary(struct rdt_ctl *c, const struct rdt_ctl_sample *s, bool probe)
+{
+	uint64_t mean, sp, occ, d, big, best = 0;
+	int g = -1;
+
+	for (unsigned int i = 0; c->gn >= 2 && i < c->n; i++) {
+		int sign, push = probe ? probe_pushes(c, i) : 0;
+
+		group_stats(c, i, &mean, &sp, &occ);
+		d = absdiff(s[i].misses, mean);
+		sign = s[i].misses > mean ? 1 : -1;
+		big = 4 * sp + mean / 4;
+		big = big < 64 ? 64 : big;
+		if (push != 2 && sign != push && d > big && d > best) {
+			best = d;
+			g = (int)i;
+		}
+	}
+	return g;
+}
+
+/*
+ * After a phase change what was refused may be tried again, the layout
+ * kept is measured against all shared before anything new is probed, and
+ * each group's role is read from its signals: misses up while what it
+ * holds fell, squeezed (a block of its own is the first move tried for
+ * it); misses up while what it holds rose, a new polluter (confined
+ * first, to a quarter of the pool).
+ */
+static void phase(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t tot, int pg,
+		  const struct rdt_ctl_layout *from, struct rdt_ctl_event *ev)
+{
+	uint64_t mean, sp, occ, ref, half = c->way_bytes / 2;
+	size_t o;
+
+	snprintf(ev->why, sizeof(ev->why), "%llu misses against %llu per interval (spread "
+		 "%llu): refused moves may be tried again", (unsigned long long)tot,
+		 (unsigned long long)c->base, (unsigned long long)c->noise);
+	for (unsigned int i = 0; i < c->n; i++) {
+		group_stats(c, i, &mean, &sp, &occ);
+		ref = c->pend_sign[i] > 0 ? c->pend_mean[i] : mean;
+		/* inside a probe: what it holds fell because the probe took ways */
+		c->squeezed[i] = s[i].misses > ref + 32 && s[i].misses > ref + ref / 4 &&
+				 s[i].occ_bytes + half < occ &&
+				 (!from || ways_in(c, &c->cur, i) >= ways_in(c, from, i));
+		c->polluter[i] = s[i].misses > ref + 32 && s[i].misses > ref + ref / 4 &&
+				 s[i].occ_bytes > occ + half && !is_stream(&s[i]) &&
+				 !bounded(c, i) && !c->goal[i].exclusive;
+		o = strlen(ev->why);
+		if (c->squeezed[i] || c->polluter[i])
+			snprintf(ev->why + o, sizeof(ev->why) - o, "; group %u %s (%llu misses, was "
+				 "%llu)", i, c->squeezed[i] ? "squeezed" : "a new polluter",
+				 (unsigned long long)s[i].misses, (unsigned long long)ref);
+	}
+	c->role_pol = 0;
+	c->role_sq = 0;
+	for (unsigned int i = 0; i < c->n; i++) {
+		c->role_pol |= (uint64_t)c->polluter[i] << i;
+		c->role_sq |= (uint64_t)c->squeezed[i] << i;
+	}
+	c->role_tried = false;
+	say(ev, "phase", false, c->base, tot, pg, 0);
+	c->shared_rate = all_shared(c, &c->cur) ? tot : 0;
+	memset(c->backoff_until, 0, sizeof(c->backoff_until));
+	memset(c->backoff_len, 0, sizeof(c->backoff_len));
+	c->shared_gap = SHARED_GAP_MIN;
+	/* the kept layout is verified first */
+	c->shared_due = c->t + (all_shared(c, &c->cur) ? SHARED_GAP_MIN : 1);
+	c->next_probe = c->t + 1;
+	hist_reset(c);
+	hist_push(c, s, tot);
+}
+
+/*
+ * The roles of the last phase change seen before, and a layout kept under
+ * them: that layout is the likely winner, probed (once) before any other.
+ */
+static bool recalled(struct rdt_ctl *c, struct rdt_ctl_event *ev)
+{
+	int g = -1, m;
+
+	if (c->role_tried || (!c->role_pol && !c->role_sq))
+		return false;
+	for (unsigned int i = 0; i < c->nroles; i++) {
+		const struct rdt_ctl_layout *l = &c->roles[i].l;
+
+		if (c->roles[i].pol != c->role_pol || c->roles[i].sq != c->role_sq ||
+		    !layout_ok(c, l) || same_layout(c, l, &c->cur))
+			continue;
+		g = __builtin_ctzll(c->role_pol | c->role_sq);
+		m = c->polluter[g] ? MV_CONFINE : MV_RESERVE;
+		c->role_tried = true;
+		if (!start_probe(c, l, g, m, ev, "the layout kept when these roles were seen "
+				 "before, for"))
+			return false;
+		/* it won under these roles before: kept unless it is worse now */
+		c->probe_lenient = true;
+		return true;
+	}
+	return false;
+}
+
+/*
+ * After a phase change whose signals name a group's role (a new polluter,
+ * a group squeezed), the layout kept is put to the test by the likely
+ * winner built on all shared - every placement of the layout kept
+ * dropped but a stream's, that one move applied - rather than by all
+ * shared alone: both answer whether the layout kept still pays.
+ */
+static bool likely_on_shared(struct rdt_ctl *c, struct rdt_ctl_event *ev)
+{
+	struct rdt_ctl_layout l;
+
+	if (recalled(c, ev))
+		return true;
+
+	for (unsigned int g = 0; g < c->n; g++) {
+		unsigned int m = c->polluter[g] ? MV_CONFINE : MV_RESERVE;
+
+		if ((!c->polluter[g] && !c->squeezed[g]) || c->backoff_until[g][m] > c->t ||
+		    c->last[g].misses < 64)
+			continue;
+		shared_of(c, &l);
+		if (!apply_move(c, &l, g, m) || same_layout(c, &l, &c->cur))
+			continue;
+		if (start_probe(c, &l, (int)g, (int)m, ev, c->polluter[g] ?
+				"all shared but the new polluter confined:" :
+				"all shared but a block for the squeezed"))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The first interval measured after a rollback, each group's misses
+ * against its own before the probe: a shift beyond four of its spreads
+ * and a quarter (and 64) is a phase boundary the probe's figures hid (it
+ * was judged on figures of two phases), the roles read against that
+ * history.
+ */
+static bool rollback_hid_phase(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t tot,
+			       struct rdt_ctl_event *ev)
+{
+	int g;
+
+	memcpy(c->ghist, c->rb_ghist, sizeof(c->ghist));
+	memcpy(c->gocc, c->rb_gocc, sizeof(c->gocc));
+	c->gn = c->rb_gn;
+	c->rb_gn = 0;
+	g = probe_boundary(c, s, false);
+	if (g >= 0) {
+		phase(c, s, tot, g, NULL, ev);
+		return true;
+	}
+	c->gn = 0;
+	return false;
+}
+
+/* Back to all shared without a probe: nothing left to verify the layout kept with. */
+static void floor_unverified(struct rdt_ctl *c, struct rdt_ctl_event *ev)
+{
+	struct rdt_ctl_layout l;
+
+	shared_of(c, &l);
+	if (same_layout(c, &l, &c->cur) || !may_write(c, writes_between(c, &c->cur, &l), false))
+		return;
+	set_change(c, &l);
+	snprintf(ev->why, sizeof(ev->why), "the probing budget is spent (%llu misses lost): "
+		 "all shared, the layout kept not verified since the phase changed",
+		 (unsigned long long)c->spent);
+	say(ev, "rollback", true, c->base, 0, -1, 0);
+	c->shared_rate = 0;
+	hist_reset(c);
+}
+
 static void steady(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t tot,
 		   struct rdt_ctl_event *ev)
 {
 	struct rdt_ctl_layout l;
 	int b = over_bound(c, s), g, m;
-	uint64_t allowance;
+	uint64_t allowance, left;
+	int bg;
 
-	if (b >= 0 && c->t >= c->bound_hold && bound_move(c, (unsigned int)b, s, ev))
+	if (c->t >= c->bound_hold && (bg = bound_due(c, s)) >= 0 &&
+	    bound_move(c, (unsigned int)bg, s, ev))
 		return;
 	if (c->changed_last) {
 		c->changed_last = false;	/* a transitional interval: not cur's figure */
+		if (c->after_rollback && tot > c->rb_base)
+			c->spent += tot - c->rb_base;
+		c->after_rollback = false;
 		return;
 	}
+	if (!c->nhist && c->rb_gn >= 2 && rollback_hid_phase(c, s, tot, ev))
+		return;
+	c->rb_gn = 0;
 	if (c->nhist >= 2) {
-		baseline(c);
-		uint64_t jump = 4 * c->noise + c->base / 7;
+		int pg;
 
-		jump = jump < 64 ? 64 : jump;
-		if ((tot > c->base && tot - c->base > jump) ||
-		    (tot < c->base && c->base - tot > jump)) {
-			snprintf(ev->why, sizeof(ev->why), "%llu misses against %llu per interval "
-				 "(spread %llu): refused moves may be tried again",
-				 (unsigned long long)tot, (unsigned long long)c->base,
-				 (unsigned long long)c->noise);
-			say(ev, "phase", false, c->base, tot);
-			c->shared_rate = all_shared(c, &c->cur) ? tot : 0;
-			memset(c->backoff_until, 0, sizeof(c->backoff_until));
-			memset(c->backoff_len, 0, sizeof(c->backoff_len));
-			c->shared_gap = SHARED_GAP_MIN;
-			c->shared_due = c->t + 2;
-			c->next_probe = c->t + 2;
-			c->nhist = 0;
-			hist_add(c, tot);
+		baseline(c);
+		pg = phase_change(c, s, tot);
+		if (pg >= -1) {
+			phase(c, s, tot, pg, NULL, ev);
 			return;
 		}
 	}
-	hist_add(c, tot);
+	hist_push(c, s, tot);
 	if (all_shared(c, &c->cur))
 		c->shared_rate = tot;
 	else if (c->shared_rate > tot)
@@ -816,20 +1266,37 @@ static void steady(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t t
 		return;
 	baseline(c);
 	allowance = c->seen / 100 + 25ull * c->n + c->earned / 2;
-	if (c->spent >= allowance)
+	left = c->spent < allowance ? allowance - c->spent : 0;
+	if (!left) {
+		/* no budget to verify what is kept: the floor, unverified */
+		if (!all_shared(c, &c->cur) && c->t >= c->shared_due)
+			floor_unverified(c, ev);
 		return;
+	}
 	if (b < 0 && bound_trim(c, s, ev))
 		return;
 	/* all shared is measured again even where there is little to gain: it is the floor */
 	if (!all_shared(c, &c->cur) && c->t >= c->shared_due) {
+		if (likely_on_shared(c, ev))
+			return;
 		shared_of(c, &l);
 		if (start_probe(c, &l, -1, 0, ev, "all shared"))
 			return;
 	}
-	/* nothing to gain beyond the noise */
-	if (c->base < 64)
+	if (c->base >= 64 && recalled(c, ev))
 		return;
-	if (pick(c, &l, &g, &m) >= 0)
+	/* nothing to gain beyond the noise */
+	if (c->base < 64 || pick(c, &l, &g, &m) < 0)
+		return;
+	/*
+	 * A probe may cost up to twice the margin in its first interval
+	 * before it is rolled back, and the interval after: it starts only
+	 * with that much budget left (some, for the move a phase change's
+	 * signals point to). A stream confined costs the stream
+	 * nothing.
+	 */
+	if (left >= (likely(c, g, m) ? 0 : PROBE_RISK) * margin(c) ||
+	    (m == MV_CONFINE && is_stream(&c->last[g])))
 		start_probe(c, &l, g, m, ev, mv_name[m]);
 }
 
@@ -839,6 +1306,8 @@ void rdt_ctl_step(struct rdt_ctl *c, const struct rdt_ctl_sample *s, struct rdt_
 	int before = c->phase;
 
 	memset(ev, 0, sizeof(*ev));
+	ev->group = -1;
+	memcpy(c->before, c->last, c->n * sizeof(*s));
 	memcpy(c->last, s, c->n * sizeof(*s));
 	c->seen += tot;
 	/* the slot the next interval reuses */
@@ -874,5 +1343,8 @@ bool rdt_ctl_adopt(struct rdt_ctl *c, const struct rdt_ctl_layout *l)
  */
 void rdt_ctl_kept_layout(const struct rdt_ctl *c, struct rdt_ctl_layout *out)
 {
-	*out = c->phase == PROBING ? c->prev : c->cur;
+	if (c->unverified)
+		*out = c->fallback;
+	else
+		*out = c->phase == PROBING ? c->prev : c->cur;
 }

@@ -520,8 +520,7 @@ static int dom_interval(struct live *lv, struct live_dom *ld)
 		return 0;
 	snprintf(why, sizeof(why), "%s%s", ld->advisory ? "advisory, nothing written: " : "",
 		 ev.why);
-	/* the engine's group index and margin, where it gives them */
-	return say(lv, ld, ev.action, -1, why, ev.base, ev.measured, 0);
+	return say(lv, ld, ev.action, ev.group, why, ev.base, ev.measured, ev.margin);
 }
 
 /* Every domain's layout written and its counters read: the base of its first interval. */

@@ -223,13 +223,15 @@ static int emit_interval(struct simrun *run, uint64_t t, unsigned int cache_id,
 	return cb ? cb(&rec, arg) : 0;
 }
 
-static int emit_decision(const struct rdt_ctl_event *ev, uint64_t t, unsigned int cache_id,
-			 rdtalloc_control_cb cb, void *arg)
+static int emit_decision(const struct simrun *run, const struct rdt_ctl_event *ev, uint64_t t,
+			 unsigned int cache_id, rdtalloc_control_cb cb, void *arg)
 {
 	struct rdtalloc_control_record rec = {
 		.sz = sizeof(rec), .kind = RDTALLOC_CONTROL_DECISION, .interval = t,
 		.cache_id = cache_id, .action = ev->action, .reason = ev->why,
-		.base = ev->base, .measured = ev->measured,
+		.base = ev->base, .measured = ev->measured, .margin = ev->margin,
+		.group = ev->group >= 0 && (size_t)ev->group < run->n ?
+			 run->smp[ev->group].group : NULL,
 	};
 
 	return cb && ev->action ? cb(&rec, arg) : 0;
@@ -262,7 +264,7 @@ static int sim_loop(struct simrun *run, struct rdt_ctl *ctl, unsigned int cache_
 		rdt_ctl_step(ctl, s, &ev);
 		if (ev.changed)
 			rdt_ctl_masks(ctl, &ctl->cur, run->masks);
-		ret = emit_decision(&ev, t, cache_id, cb, arg);
+		ret = emit_decision(run, &ev, t, cache_id, cb, arg);
 		if (ret)
 			return ret;
 	}
