@@ -45,7 +45,11 @@ static int hook(const char *stage, const char *json, int *what)
 {
 	RDTALLOC_OPTS(rdtalloc_opts, o, .backend = "sim", .state_dir = dir, .machine = M2);
 
-	return rdtalloc_oci_hook(&o, stage, json, strlen(json), what);
+	int ret = rdtalloc_oci_hook(&o, stage, json, strlen(json), what);
+
+	if (ret < 0)
+		print_message("hook %s: %d (%s)\n", stage, ret, rdtalloc_errmsg(NULL));
+	return ret;
 }
 
 /* A state JSON for container id with pid child and the annotations given (JSON members). */
