@@ -506,7 +506,8 @@ static void sync_now(struct agent *a, bool full)
  */
 static void apply_config(struct agent *a)
 {
-	char sum[65], *text;
+	char sum[65], name[256], *text, *dot;
+	const char *base;
 	uint64_t h = UINT64_C(0xcbf29ce484222325);
 	long n;
 	FILE *f;
@@ -539,8 +540,19 @@ static void apply_config(struct agent *a)
 		free(text);
 		return;
 	}
-	ret = rdtalloc_apply_config(a->r, text, RDTALLOC_APPLY_PRUNE |
-				    RDTALLOC_APPLY_SKIP_MISSING_TASKS);
+	/*
+	 * As config:NAME, NAME the file's base name without its extension (or
+	 * the file's own `name` line), as `rdtctl apply FILE` names it: its
+	 * prune removes only what this configuration made earlier, never what
+	 * the OCI hook placed or a person made (docs/guide.md, who owns what).
+	 */
+	base = strrchr(a->config, '/');
+	snprintf(name, sizeof(name), "%s", base ? base + 1 : a->config);
+	dot = strchr(name, '.');
+	if (dot && dot != name)
+		*dot = '\0';
+	ret = rdtalloc_apply_config_as(a->r, text, name, RDTALLOC_APPLY_PRUNE |
+				       RDTALLOC_APPLY_SKIP_MISSING_TASKS, NULL, 0, NULL);
 	free(text);
 	if (ret < 0) {
 		if (strcmp(sum, a->config_bad))

@@ -92,8 +92,30 @@ static void print_bindings(json_object *a)
 	for (size_t i = 0; i < n; i++) {
 		json_object *o = json_object_array_get_idx(a, i);
 
+		/* two columns, as scripts read them: the owner is in -j */
 		printf("%s\t%s\n", jget_str(o, "group"), jget_str(o, "cgroup"));
 	}
+}
+
+/* A binding's owner (null: unknown, or its cgroup is gone and cannot be looked up). */
+static int add_owner(rdtalloc_t *r, json_object *o)
+{
+	char owner[RDTALLOC_OWNER_MAX + 1];
+	int ret = rdtalloc_cgroup_owner(r, jget_str(o, "cgroup"), owner, sizeof(owner));
+
+	if (ret == -ENOMEM)
+		return fail_lib(r, ret);
+	jset_str_or_null(o, "owner", ret > 0 ? owner : "");
+	return EXIT_OK;
+}
+
+/* Each binding's owner (null: unknown), asked once the walk is over (it holds the lock). */
+static int add_owners(rdtalloc_t *r, json_object *a)
+{
+	for (size_t i = 0; i < json_object_array_length(a); i++)
+		if (add_owner(r, json_object_array_get_idx(a, i)))
+			return EXIT_FAIL;
+	return EXIT_OK;
 }
 
 static void print_one(json_object *o)
@@ -120,6 +142,10 @@ static int cgroup_show(int argc, char **argv)
 		doc = jobj();
 		jset(doc, "cgroup", jstr(argv[0]));
 		jset(doc, "group", jstr(group));
+		if (add_owner(r, doc)) {
+			json_object_put(doc);
+			return EXIT_FAIL;
+		}
 		return emit(doc, print_one);
 	}
 	doc = jarr();
@@ -127,6 +153,10 @@ static int cgroup_show(int argc, char **argv)
 	if (ret < 0) {
 		json_object_put(doc);
 		return fail_lib(r, ret);
+	}
+	if (add_owners(r, doc)) {
+		json_object_put(doc);
+		return EXIT_FAIL;
 	}
 	return emit(doc, print_bindings);
 }

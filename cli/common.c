@@ -273,13 +273,46 @@ static void print_warning_lines(const char *w)
 	}
 }
 
+void jset_str_or_null(json_object *o, const char *key, const char *s)
+{
+	if (s && s[0])
+		jset(o, key, jstr(s));
+	else
+		jset_null(o, key);
+}
+
+char *cli_owner(rdtalloc_t *r, int (*fn)(rdtalloc_t *, const char *, char *, size_t),
+		const char *object)
+{
+	int n = fn(r, object, NULL, 0);
+	char *buf;
+
+	if (n < 0) {
+		fail_lib(r, n);
+		return NULL;
+	}
+	buf = malloc((size_t)n + 1);
+	if (!buf) {
+		fail_msg("out of memory");
+		return NULL;
+	}
+	n = fn(r, object, buf, (size_t)n + 1);
+	if (n < 0) {
+		free(buf);
+		fail_lib(r, n);
+		return NULL;
+	}
+	return buf;
+}
+
 void ctx_opts(struct rdtalloc_opts *o, unsigned int flags)
 {
 	RDTALLOC_OPTS(rdtalloc_opts, v, .backend = g_opts.backend,
 		      .state_dir = g_opts.state_dir, .machine = g_opts.machine,
 		      .msr_root = g_opts.msr_root, .resctrl_root = g_opts.resctrl_root,
 		      .precedence = g_opts.precedence, .max_groups = g_opts.max_groups,
-		      .max_tasks = g_opts.max_tasks, .flags = flags);
+		      .max_tasks = g_opts.max_tasks, .owner = g_opts.owner,
+		      .flags = flags | (g_opts.force ? RDTALLOC_F_FORCE : 0));
 	*o = v;
 }
 

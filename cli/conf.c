@@ -339,23 +339,45 @@ static int fail_goresctrl(rdtalloc_t *r, int err, const char *text)
 			"system/default", part, rest + 2);
 }
 
-/* The configuration applied: text, or yaml when not NULL (goresctrl's, text its resolution). */
-static int apply_one(rdtalloc_t *r, const char *text, const char *yaml, unsigned int fl,
-		     char *report, size_t len, size_t *need)
+/*
+ * The configuration's name when the file has no `name` line: its base name
+ * without the extension (/etc/rdt/web.conf: web), so that each file prunes
+ * only what it made; stdin has none ("default").
+ */
+static void config_name(const char *path, char *buf, size_t len)
 {
-	if (yaml)
-		return rdtalloc_goresctrl_apply(r, yaml, strlen(yaml), fl, report, len, need);
-	return rdtalloc_apply_config_report(r, text, fl, report, len, need);
+	const char *base = strrchr(path, '/');
+	char *dot;
+
+	buf[0] = '\0';
+	if (!strcmp(path, "-"))
+		return;
+	snprintf(buf, len, "%s", base ? base + 1 : path);
+	dot = strchr(buf, '.');
+	if (dot && dot != buf)
+		*dot = '\0';
 }
 
-static int apply_text(rdtalloc_t *r, const char *text, const char *yaml, unsigned int fl,
-		      int *changes, char **report)
+/*
+ * The configuration applied as name's: text, or yaml when not NULL
+ * (goresctrl's, text its resolution).
+ */
+static int apply_one(rdtalloc_t *r, const char *text, const char *yaml, const char *name,
+		     unsigned int fl, char *report, size_t len, size_t *need)
+{
+	if (yaml)
+		return rdtalloc_goresctrl_apply(r, yaml, strlen(yaml), name, fl, report, len, need);
+	return rdtalloc_apply_config_as(r, text, name, fl, report, len, need);
+}
+
+static int apply_text(rdtalloc_t *r, const char *text, const char *yaml, const char *name,
+		      unsigned int fl, int *changes, char **report)
 {
 	size_t need = 0, len;
 	int ret;
 
 	*report = NULL;
-	ret = apply_one(r, text, yaml, fl | RDTALLOC_APPLY_DRY_RUN, NULL, 0, &need);
+	ret = apply_one(r, text, yaml, name, fl | RDTALLOC_APPLY_DRY_RUN, NULL, 0, &need);
 	if (ret < 0)
 		return yaml ? fail_goresctrl(r, ret, text) : fail_lib(r, ret);
 	/* room for what another process may change in between */
@@ -363,7 +385,7 @@ static int apply_text(rdtalloc_t *r, const char *text, const char *yaml, unsigne
 	*report = malloc(len);
 	if (!*report)
 		return fail_msg("out of memory");
-	ret = apply_one(r, text, yaml, fl, *report, len, &need);
+	ret = apply_one(r, text, yaml, name, fl, *report, len, &need);
 	if (ret < 0) {
 		free(*report);
 		*report = NULL;
@@ -379,12 +401,16 @@ static int apply_text(rdtalloc_t *r, const char *text, const char *yaml, unsigne
 int do_apply(int argc, char **argv)
 {
 	static const char synopsis[] =
-		"apply FILE|- [--prune] [--dry-run] [--missing-tasks=fail|skip] [--force-machine] "
-		"[--format rdtalloc|goresctrl]";
-	bool prune = false, dry = false, force_machine = false;
+		"apply FILE|- [--prune|--prune-all] [--dry-run] [--missing-tasks=fail|skip] "
+		"[--force-machine] [--format rdtalloc|goresctrl] [--name NAME]";
+	bool prune = false, prune_all = false, dry = false, force_machine = false;
+	const char *cname = NULL;
+	char name[256];
 	const char *missing = "fail", *format = "rdtalloc";
 	const struct flag flags[] = {
 		{ "--prune", &prune, NULL },
+		{ "--prune-all", &prune_all, NULL },
+		{ "--name", NULL, &cname },
 		{ "--dry-run", &dry, NULL },
 		{ "--force-machine", &force_machine, NULL },
 		{ "--missing-tasks", NULL, &missing },
@@ -417,6 +443,12 @@ int do_apply(int argc, char **argv)
 	}
 	if (prune)
 		fl |= RDTALLOC_APPLY_PRUNE;
+	if (prune_all)
+		fl |= RDTALLOC_APPLY_PRUNE_ALL;
+	if (cname)
+		snprintf(name, sizeof(name), "%s", cname);
+	else
+		config_name(argv[0], name, sizeof(name));
 	if (dry)
 		fl |= RDTALLOC_APPLY_DRY_RUN;
 	if (force_machine)
@@ -434,8 +466,8 @@ int do_apply(int argc, char **argv)
 			fputs(converted, stdout);
 	}
 	/* goresctrl's: applied from the file, so that its classes' policy is kept too */
-	ret = apply_text(r, converted ? converted : text, converted ? text : NULL, fl, &changes,
-			 &report);
+	ret = apply_text(r, converted ? converted : text, converted ? text : NULL, name, fl,
+			 &changes, &report);
 	free(text);
 	if (ret) {
 		free(converted);
@@ -448,7 +480,9 @@ int do_apply(int argc, char **argv)
 	jset(doc, "file", jstr(strcmp(argv[0], "-") ? argv[0] : "(stdin)"));
 	jset(doc, "changes", jint(changes));
 	jset(doc, "dry_run", jbool(dry));
-	jset(doc, "prune", jbool(prune));
+	jset(doc, "prune", jbool(prune || prune_all));
+	if (prune_all)
+		jset(doc, "prune_all", jbool(true));
 	jset(doc, "lines", report_lines(report));
 	free(report);
 	/* a dry run changes nothing: its verdict is the output, even with -q */

@@ -225,6 +225,7 @@ struct gshow {
 	int nt;
 	struct gshow_dom *dom;	/* one per domref */
 	int rmid_ret, rmid;
+	char *owner, *mask_owner;	/* "": unknown */
 };
 
 static void gshow_free(struct gshow *g)
@@ -234,6 +235,8 @@ static void gshow_free(struct gshow *g)
 	free(g->cpus);
 	free(g->tids);
 	free(g->dom);
+	free(g->owner);
+	free(g->mask_owner);
 	memset(g, 0, sizeof(*g));
 }
 
@@ -289,6 +292,10 @@ static int gshow_fill(rdtalloc_t *r, const char *name, const struct domref *doms
 	}
 	/* rmid_ret != 0: no L3 monitoring; rmid < 0: no RMID of its own (counted with default) */
 	g->rmid_ret = rdtalloc_group_rmid(r, name, &g->rmid);
+	g->owner = cli_owner(r, rdtalloc_group_owner, name);
+	g->mask_owner = g->owner ? cli_owner(r, rdtalloc_schema_owner, name) : NULL;
+	if (!g->mask_owner)
+		goto fail;
 	return 0;
 fail:
 	gshow_free(g);
@@ -332,6 +339,8 @@ static json_object *gshow_json(const struct gshow *g, const struct domref *doms,
 		jset(o, "rmid", jint(g->rmid));
 	if (!g->rmid_ret)
 		jset(o, "monitored", jbool(g->rmid >= 0));
+	jset_str_or_null(o, "owner", g->owner);
+	jset_str_or_null(o, "mask_owner", g->mask_owner);
 	return o;
 }
 
@@ -403,6 +412,17 @@ static void gshow_print(const struct gshow *g, const struct domref *doms, int nd
 	fputs("group ", stdout);
 	fputs(g->name, stdout);
 	fputs(g->mode & RDTALLOC_MODE_EXCLUSIVE ? " (exclusive)\n" : "\n", stdout);
+	/* the default group is nobody's */
+	if (strcmp(g->name, "default")) {
+		fputs("  owner:   ", stdout);
+		fputs(g->owner[0] ? g->owner : "unknown", stdout);
+		if (strcmp(g->owner, g->mask_owner)) {
+			fputs(" (mask: ", stdout);
+			fputs(g->mask_owner[0] ? g->mask_owner : "unknown", stdout);
+			putchar(')');
+		}
+		putchar('\n');
+	}
 	fputs("  schema:  ", stdout);
 	for (const char *p = g->schema; *p; p++) {
 		putchar(*p);

@@ -32,6 +32,9 @@ static const char usage_text[] =
 "                     (default: cpu on sim and msr; resctrl has only task)\n"
 "  --max-groups N, --max-tasks N  what a new state may hold (16384 groups,\n"
 "                     1048576 bound tasks by default); fixed when it is created\n"
+"  --owner NAME       who the changes are by: KIND:NAME (user, config, oci, control)\n"
+"                     or NAME for user:NAME (default: user:admin)\n"
+"  --force            take over what another owner made instead of being refused\n"
 "  -j, --json         print one JSON document\n"
 "  -p, --pretty       print pretty JSON (implies -j)\n"
 "  -q, --quiet        print nothing when a change succeeds\n"
@@ -206,7 +209,7 @@ static const struct cmd objects[] = {
 };
 
 enum { OPT_BACKEND = 256, OPT_STATE_DIR, OPT_MACHINE, OPT_MSR_ROOT, OPT_RESCTRL_ROOT,
-       OPT_PRECEDENCE, OPT_MAX_GROUPS, OPT_MAX_TASKS, OPT_VERSION };
+       OPT_PRECEDENCE, OPT_MAX_GROUPS, OPT_MAX_TASKS, OPT_VERSION, OPT_OWNER, OPT_FORCE };
 
 static const struct option long_opts[] = {
 	{ "backend", required_argument, NULL, OPT_BACKEND },
@@ -217,6 +220,8 @@ static const struct option long_opts[] = {
 	{ "precedence", required_argument, NULL, OPT_PRECEDENCE },
 	{ "max-groups", required_argument, NULL, OPT_MAX_GROUPS },
 	{ "max-tasks", required_argument, NULL, OPT_MAX_TASKS },
+	{ "owner", required_argument, NULL, OPT_OWNER },
+	{ "force", no_argument, NULL, OPT_FORCE },
 	{ "json", no_argument, NULL, 'j' },
 	{ "pretty", no_argument, NULL, 'p' },
 	{ "quiet", no_argument, NULL, 'q' },
@@ -283,6 +288,12 @@ static int parse_globals(int argc, char **argv)
 			*v = (unsigned int)n;
 			break;
 		}
+		case OPT_OWNER:
+			g_opts.owner = optarg;
+			break;
+		case OPT_FORCE:
+			g_opts.force = true;
+			break;
 		case 'j':
 			g_opts.json = true;
 			break;

@@ -9,11 +9,11 @@ _rdtctl_globals()
 
 	for ((i = 1; i < COMP_CWORD; i++)); do
 		case ${COMP_WORDS[i]} in
-		--backend | --state-dir | --machine | --msr-root | --resctrl-root | --precedence)
+		--backend | --state-dir | --machine | --msr-root | --resctrl-root | --precedence | --owner)
 			out+=("${COMP_WORDS[i]}" "${COMP_WORDS[i + 1]}")
 			((i++))
 			;;
-		--backend=* | --state-dir=* | --machine=* | --msr-root=* | --resctrl-root=* | --precedence=*)
+		--backend=* | --state-dir=* | --machine=* | --msr-root=* | --resctrl-root=* | --precedence=* | --owner=*)
 			out+=("${COMP_WORDS[i]}")
 			;;
 		esac
@@ -65,7 +65,7 @@ _rdtctl()
 		prev=${COMP_WORDS[COMP_CWORD - 1]}
 	fi
 
-	local globals="--backend --state-dir --machine --msr-root --resctrl-root --precedence --json --pretty --quiet --help --version"
+	local globals="--backend --state-dir --machine --msr-root --resctrl-root --precedence --owner --force --json --pretty --quiet --help --version"
 	local objects="info group schema task exec cgroup cpu closids cdp save apply reset hook demo map monitor sim oci-hook profile trace plan control sync agent help"
 
 	case $prev in
@@ -102,7 +102,7 @@ _rdtctl()
 	local i obj="" verb="" nargs=0
 	for ((i = 1; i < cword; i++)); do
 		case ${words[i]} in
-		--backend | --state-dir | --machine | --msr-root | --resctrl-root | --precedence) ((i++)) ;;
+		--backend | --state-dir | --machine | --msr-root | --resctrl-root | --precedence | --owner) ((i++)) ;;
 		-*) ;;
 		*)
 			if [[ -z $obj ]]; then
@@ -282,7 +282,9 @@ _rdtctl()
 		;;
 	apply/*)
 		if [[ $cur == -* ]]; then
-			_rdtctl_reply "--prune --dry-run --missing-tasks=fail --missing-tasks=skip --force-machine --format"
+			_rdtctl_reply "--prune --prune-all --name --dry-run --missing-tasks=fail --missing-tasks=skip --force-machine --format"
+		elif [[ $prev == --format ]]; then
+			_rdtctl_reply "rdtalloc goresctrl"
 		elif [[ -z $verb ]]; then
 			_rdtctl_files -f
 		fi

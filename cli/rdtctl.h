@@ -33,9 +33,17 @@ struct rdtctl_opts {
 	bool json;		/* -j */
 	bool pretty;		/* -p (implies -j) */
 	bool quiet;		/* -q: mutating commands print nothing on success */
+	const char *owner;	/* --owner: who the changes are by; NULL: user:admin */
+	bool force;		/* --force: take over what another owner made */
 };
 
 extern struct rdtctl_opts g_opts;
+
+/* s as a string member, null when s is "" (an owner not known). */
+void jset_str_or_null(json_object *o, const char *key, const char *s);
+/* An owner lookup (rdtalloc_group_owner, ...) of object, malloc'd ("": unknown); NULL reported. */
+char *cli_owner(rdtalloc_t *r, int (*fn)(rdtalloc_t *, const char *, char *, size_t),
+		const char *object);
 
 /* "cpu" / "task" for RDTALLOC_PRECEDENCE_*, and what the rule means. */
 const char *precedence_name(int prec);

@@ -219,6 +219,32 @@ static int moved_tasks(rdtalloc_t *r, struct rdtalloc_moved_task **out)
 	return n;
 }
 
+/*
+ * "owners": {"TID": "OWNER"} for the tasks bound one by one (a task in the
+ * group through its cgroup has no binding of its own; unknown: null).
+ */
+static int task_owners(rdtalloc_t *r, json_object *o, const pid_t *tids, int n)
+{
+	char owner[RDTALLOC_OWNER_MAX + 1], key[16];
+	json_object *m = NULL;
+	int ret;
+
+	for (int i = 0; i < n; i++) {
+		ret = rdtalloc_task_owner(r, tids[i], owner, sizeof(owner));
+		if (ret == -ESRCH)
+			continue;	/* exited since it was listed */
+		if (ret < 0)
+			return fail_lib(r, ret);
+		if (!m)
+			m = jobj();
+		snprintf(key, sizeof(key), "%d", (int)tids[i]);
+		jset_str_or_null(m, key, owner);
+	}
+	if (m)
+		jset(o, "owners", m);
+	return 0;
+}
+
 static json_object *tasks_doc(rdtalloc_t *r, const char *group)
 {
 	json_object *o;
@@ -231,6 +257,12 @@ static json_object *tasks_doc(rdtalloc_t *r, const char *group)
 	jset(o, "group", jstr(group));
 	jset(o, "tasks", jtids(tids, n));
 	jset(o, "ntasks", jint(n));
+	/* the default group's tasks are bound to nothing */
+	if (strcmp(group, "default") && task_owners(r, o, tids, n)) {
+		free(tids);
+		json_object_put(o);
+		return NULL;
+	}
 	free(tids);
 	{
 		struct rdtalloc_moved_task *mv;

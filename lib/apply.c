@@ -357,7 +357,30 @@ struct apply {
 	unsigned int nmodes;	/* groups of the working copy when modes were put aside */
 	int *created;		/* the groups this file created, in order */
 	unsigned int ncreated, cap_created;
+	const char *name;	/* the caller's name for the configuration; NULL: none */
+	char owner[RDT_OWNER_MAX + 1];	/* "config:NAME": who this apply's changes are by */
+	unsigned int own;	/* owner's index in work's owners */
+	bool all;		/* RDTALLOC_APPLY_PRUNE_ALL: the state becomes the file, whoever's */
 };
+
+/* Was group owner o (of a->work) made by this configuration (or is all of it ours)? */
+static bool mine(const struct apply *a, unsigned int o)
+{
+	return a->all || (o && o == a->own);
+}
+
+/*
+ * May the file's list of a group's members drop a binding of owner o? It
+ * is an administrator's list: what a person, a configuration or a version
+ * before owners bound goes when not listed; what the OCI hook or the
+ * controller bound stays.
+ */
+static bool listed_by_admin(const struct apply *a, unsigned int o)
+{
+	const char *name = rdt_owner_name(a->work, o);
+
+	return a->all || !name || rdt_owner_admin(name);
+}
 
 static void report(struct apply *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -439,6 +462,12 @@ static const struct rdt_config_group *named(const struct rdt_config *cfg, const 
 	return NULL;
 }
 
+/*
+ * The groups the file does not name go: those earlier applies of this
+ * configuration made (RDTALLOC_APPLY_PRUNE), or every one (_PRUNE_ALL).
+ * Another owner's group stays, and so does one of ours that holds what
+ * another owner bound (a container the hook placed): both are reported.
+ */
 static int prune(struct apply *a)
 {
 	struct rdt_state *w = a->work;
@@ -446,9 +475,20 @@ static int prune(struct apply *a)
 	int ret;
 
 	for (i = 1; i < w->ngroups; i++) {
+		const char *o = rdt_owner_name(w, w->groups[i].owner);
+
 		if (!w->groups[i].live || named(a->cfg, w->groups[i].name))
 			continue;
+		if (!mine(a, w->groups[i].owner)) {
+			report(a, "keep group %s: not managed by this configuration (owner %s)",
+			       w->groups[i].name, o ? o : "unknown");
+			continue;
+		}
 		ret = rdt_group_del(w, (int)i);
+		if (ret == -EBUSY) {
+			report(a, "keep group %s: %s", w->groups[i].name, w->err);
+			continue;
+		}
 		if (ret)
 			return rdt_fail(a->r, ret, "removing group '%s': %s", w->groups[i].name,
 					w->err);
@@ -510,7 +550,7 @@ static int apply_cpus(struct apply *a, const struct rdt_config_group *cg, int g)
 	for (c = 0; c < w->m->ncpus; c++) {
 		bool listed = false;
 
-		if (w->cpu_group[c] != g)
+		if (w->cpu_group[c] != g || !listed_by_admin(a, w->cpu_owner[c]))
 			continue;
 		for (i = 0; i < cg->ncpus && !listed; i++)
 			listed = cg->cpus[i] == (int)c;
@@ -545,7 +585,7 @@ static int drop_tasks(struct apply *a, const struct rdt_config_group *cg, int g)
 		const struct rdt_task *t = &w->tasks.slots[i];
 		bool listed = false;
 
-		if (!t->tid || t->group != g)
+		if (!t->tid || t->group != g || !listed_by_admin(a, t->owner))
 			continue;
 		for (j = 0; j < cg->ntasks && !listed; j++)
 			listed = cg->tasks[j] == t->tid;
@@ -677,7 +717,9 @@ static int apply_cgroups(struct apply *a, const struct rdt_config_group *cg, int
 
 		for (i = 0; i < cg->ncgroups && !listed; i++)
 			listed = have[i] && !strcmp(rel[i], w->cgroups[j].path);
-		if (w->cgroups[j].group != g || listed) {
+		/* what the hook or a person bound into the group is theirs */
+		if (w->cgroups[j].group != g || listed ||
+		    !listed_by_admin(a, w->cgroups[j].owner)) {
 			j++;
 			continue;
 		}
@@ -958,7 +1000,7 @@ static int apply_all(struct apply *a)
 	unsigned int g;
 	int ret = 0;
 
-	if (a->flags & RDTALLOC_APPLY_PRUNE)
+	if (a->flags & (RDTALLOC_APPLY_PRUNE | RDTALLOC_APPLY_PRUNE_ALL))
 		ret = prune(a);
 	if (!ret)
 		ret = apply_cdp(a);
@@ -982,6 +1024,34 @@ static int apply_all(struct apply *a)
 	if (!ret && a->rep && a->rep->nomem)
 		ret = rdt_fail(a->r, -ENOMEM, "out of memory writing the report");
 	return ret;
+}
+
+/*
+ * Whose this apply's changes are: "config:NAME", the file's `name` line,
+ * else the caller's name for it, else "default". The working copy writes
+ * as that owner; --force (RDTALLOC_F_FORCE) or _PRUNE_ALL take over what
+ * others made.
+ */
+static int apply_owner(struct apply *a)
+{
+	const char *name = a->cfg->name[0] ? a->cfg->name : a->name ? a->name : "default";
+	char why[RDT_ERR_LEN], text[RDT_OWNER_MAX + 8];
+	int ret;
+
+	if (strlen(name) > RDT_CONFIG_NAME_MAX)
+		return rdt_fail(a->r, -EINVAL, "configuration name '%.64s...' is longer than %d "
+				"bytes", name, RDT_CONFIG_NAME_MAX);
+	snprintf(text, sizeof(text), "config:%s", name);
+	ret = rdt_core_owner_text(text, a->owner, sizeof(a->owner), why, sizeof(why));
+	if (ret)
+		return rdt_fail(a->r, ret, "configuration name '%.64s': %s", name, why);
+	a->all = (a->flags & RDTALLOC_APPLY_PRUNE_ALL) != 0;
+	a->work->writer = a->owner;
+	a->work->writer_idx = 0;
+	a->work->force = a->r->force || a->all;
+	if (rdt_owner_writer(a->work, &a->own))
+		return rdt_fail(a->r, -ENOMEM, "out of memory");
+	return 0;
 }
 
 /* Parse text and run it on a working copy; the copy replaces r->st unless dry. */
@@ -1010,6 +1080,9 @@ static int apply_text(struct apply *a, const char *text)
 	if (!(a->flags & RDTALLOC_APPLY_DRY_RUN))
 		a->work->sink = r->sink;
 	a->cfg = cfg;
+	ret = apply_owner(a);
+	if (ret)
+		goto out;
 	{
 		char why[RDT_ERRMSG_MAX - 128];
 
@@ -1078,13 +1151,13 @@ out:
 
 #define APPLY_FLAGS \
 	(RDTALLOC_APPLY_PRUNE | RDTALLOC_APPLY_DRY_RUN | RDTALLOC_APPLY_SKIP_MISSING_TASKS | \
-	 RDTALLOC_APPLY_FORCE_MACHINE)
+	 RDTALLOC_APPLY_FORCE_MACHINE | RDTALLOC_APPLY_PRUNE_ALL)
 
-int rdt_apply_in_call(rdtalloc_t *r, const char *text, unsigned int flags, char *buf, size_t len,
-		      size_t *report_len)
+int rdt_apply_in_call(rdtalloc_t *r, const char *text, const char *name, unsigned int flags,
+		      char *buf, size_t len, size_t *report_len)
 {
 	struct report rep = { 0 };
-	struct apply a = { .r = r, .flags = flags };
+	struct apply a = { .r = r, .flags = flags, .name = name && *name ? name : NULL };
 	int ret = 0;
 
 	if (report_len)
@@ -1118,6 +1191,13 @@ int rdt_apply_in_call(rdtalloc_t *r, const char *text, unsigned int flags, char 
 RDTALLOC_API int rdtalloc_apply_config_report(rdtalloc_t *r, const char *text, unsigned int flags,
 					      char *buf, size_t len, size_t *report_len)
 {
+	return rdtalloc_apply_config_as(r, text, NULL, flags, buf, len, report_len);
+}
+
+RDTALLOC_API int rdtalloc_apply_config_as(rdtalloc_t *r, const char *text, const char *name,
+					  unsigned int flags, char *buf, size_t len,
+					  size_t *report_len)
+{
 	bool write;
 	int ret;
 
@@ -1134,7 +1214,7 @@ RDTALLOC_API int rdtalloc_apply_config_report(rdtalloc_t *r, const char *text, u
 	ret = rdt_core_begin(r, write);
 	if (ret)
 		return ret;
-	ret = rdt_apply_in_call(r, text, flags, buf, len, report_len);
+	ret = rdt_apply_in_call(r, text, name, flags, buf, len, report_len);
 	return rdt_core_end(r, write, ret);
 }
 

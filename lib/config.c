@@ -824,6 +824,30 @@ static int stmt_end(struct parser *p, const char *arg, size_t len)
 	return 0;
 }
 
+/*
+ * `name NAME`: whose the groups and bindings this file makes are
+ * ("config:NAME", docs/config.md "Who owns what"); before the first group.
+ */
+static int stmt_name(struct parser *p, const char *arg, size_t len)
+{
+	char q[48];
+	size_t i;
+
+	if (p->cur >= 0 || p->c->name_line)
+		return conf_fail(p, -EINVAL, "'name' comes once, before the first group");
+	if (len == 0 || len > RDT_CONFIG_NAME_MAX)
+		return conf_fail(p, -EINVAL, "'name' takes 1 to %d characters, e.g. 'name web'",
+				 RDT_CONFIG_NAME_MAX);
+	for (i = 0; i < len; i++)
+		if (arg[i] <= ' ' || arg[i] > '~')
+			return conf_fail(p, -EINVAL, "'name %s': a name is printable ASCII without "
+					 "spaces", shown(arg, len, q));
+	memcpy(p->c->name, arg, len);
+	p->c->name[len] = '\0';
+	p->c->name_line = p->line;
+	return 0;
+}
+
 /* One line without its comment and surrounding blanks: [s, s + n). */
 static int statement(struct parser *p, const char *s, size_t n)
 {
@@ -841,6 +865,7 @@ static int statement(struct parser *p, const char *s, size_t n)
 		{ "cdp", stmt_cdp, false },
 		{ "machine", stmt_machine, false },
 		{ "end", stmt_end, false },
+		{ "name", stmt_name, false },
 	};
 	size_t kl = 0, a;
 	char q[48];
@@ -858,7 +883,7 @@ static int statement(struct parser *p, const char *s, size_t n)
 		return stmts[i].fn(p, s + a, n - a);
 	}
 	return conf_fail(p, -EINVAL, "unknown keyword '%s' (expected group, schema, cpus, tasks, "
-		    "cgroup, mode, cdp, machine or end)", shown(s, kl, q));
+		    "cgroup, mode, cdp, machine, name or end)", shown(s, kl, q));
 }
 
 static int parse_lines(struct parser *p, const char *text)

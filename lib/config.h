@@ -56,8 +56,13 @@ struct rdt_config_machine {
  */
 #define RDT_CONFIG_SAVED "# rdtalloc configuration (rdtctl save"
 
+/* The longest configuration name (`name NAME`): the rest of "config:NAME" in an owner. */
+#define RDT_CONFIG_NAME_MAX 120
+
 struct rdt_config {
 	unsigned int end_line;		/* the `end` line, 0: none (hand-written) */
+	char name[RDT_CONFIG_NAME_MAX + 1];	/* `name NAME`; "": not given */
+	unsigned int name_line;
 	int cdp[RDT_NRES];		/* -1 not given, 0 off, 1 on */
 	unsigned int cdp_line[RDT_NRES];
 	struct rdt_config_machine machine[RDT_NALL];

@@ -116,8 +116,8 @@ int rdt_core_owner_text(const char *owner, char *buf, size_t len, char *why, siz
  * (rdt_core_begin(r, !(flags & RDTALLOC_APPLY_DRY_RUN))), for a caller that
  * does more in the same call (goresctrl/: the classes' policy).
  */
-int rdt_apply_in_call(struct rdtalloc *r, const char *text, unsigned int flags, char *buf,
-		      size_t len, size_t *report_len);
+int rdt_apply_in_call(struct rdtalloc *r, const char *text, const char *name, unsigned int flags,
+		      char *buf, size_t len, size_t *report_len);
 /* Schema text onto group g of st (r->st or a working copy); errmsg set on failure. */
 int rdt_core_apply_schema(struct rdtalloc *r, struct rdt_state *st, int g, const char *text,
 			  bool *changed);

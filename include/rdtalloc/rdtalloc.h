@@ -411,6 +411,21 @@ RDTALLOC_API int rdtalloc_bind_cgroup(rdtalloc_t *r, const char *group, const ch
  * rules as rdtalloc_task_group().
  */
 RDTALLOC_API int rdtalloc_cgroup_group(rdtalloc_t *r, const char *path, char *buf, size_t len);
+
+/*
+ * Who owns what (0.8; docs/guide.md, "Who owns what"): the owner
+ * ("KIND:NAME") of a group, of its mask (one owner, or per cache domain
+ * "L3:0=OWNER;1=OWNER" when they differ), and of the binding of a task,
+ * CPU or cgroup, written into buf like snprintf would (buf NULL, len 0:
+ * only the length). "" when unknown (made before 0.8) or nothing is bound.
+ * Returns the length; -ENOENT (no such group), -ERANGE (does not fit), or
+ * what the object's own lookup returns (-ESRCH for a task, ...).
+ */
+RDTALLOC_API int rdtalloc_group_owner(rdtalloc_t *r, const char *group, char *buf, size_t len);
+RDTALLOC_API int rdtalloc_schema_owner(rdtalloc_t *r, const char *group, char *buf, size_t len);
+RDTALLOC_API int rdtalloc_task_owner(rdtalloc_t *r, pid_t tid, char *buf, size_t len);
+RDTALLOC_API int rdtalloc_cpu_owner(rdtalloc_t *r, int cpu, char *buf, size_t len);
+RDTALLOC_API int rdtalloc_cgroup_owner(rdtalloc_t *r, const char *path, char *buf, size_t len);
 /*
  * Call cb for every bound cgroup (path relative to the cgroup2 mount, the
  * group), ascending by path, on a snapshot (cb may call back into the
@@ -672,7 +687,12 @@ RDTALLOC_API int rdtalloc_sim_set_load(rdtalloc_t *r, const char *group, int cac
 /* The longest configuration text apply takes (-E2BIG past it): 4 MiB. */
 #define RDTALLOC_CONFIG_MAX (4u << 20)
 
-/* Apply: also remove the groups the configuration does not name. */
+/*
+ * Apply: also remove the groups the configuration does not name that
+ * earlier applies of the same configuration made (0.8; before, every
+ * group it did not name). Groups made by hand, by the OCI hook or by
+ * another configuration stay (docs/config.md, "Who owns what").
+ */
 #define RDTALLOC_APPLY_PRUNE (1u << 0)
 /* Apply: validate only, change nothing. */
 #define RDTALLOC_APPLY_DRY_RUN (1u << 1)
@@ -697,6 +717,13 @@ RDTALLOC_API int rdtalloc_apply_config(rdtalloc_t *r, const char *text, unsigned
  * how it differs; without the flag it is -EXDEV naming the first difference.
  */
 #define RDTALLOC_APPLY_FORCE_MACHINE (1u << 3)
+/*
+ * Apply (0.8): the state becomes exactly the file, whoever made what is in
+ * it: every group it does not name is removed, every binding of a named
+ * group it does not list goes, and what other owners made is taken over
+ * (the meaning RDTALLOC_APPLY_PRUNE had before 0.8).
+ */
+#define RDTALLOC_APPLY_PRUNE_ALL (1u << 4)
 /* Save: write the task bindings too (by default only durable ones: groups, schemas, CPUs). */
 #define RDTALLOC_SAVE_TASKS (1u << 0)
 
@@ -718,6 +745,17 @@ RDTALLOC_API int rdtalloc_save_config_flags(rdtalloc_t *r, unsigned int flags, c
 RDTALLOC_API int rdtalloc_apply_config_report(rdtalloc_t *r, const char *text, unsigned int flags,
 					      char *report, size_t len, size_t *report_len);
 /*
+ * (0.8) rdtalloc_apply_config_report for the configuration called name:
+ * what it makes is owned by "config:NAME" (the file's own `name` line wins;
+ * NULL or "": "default"), and RDTALLOC_APPLY_PRUNE removes only what
+ * earlier applies of that name made. rdtctl passes the file's base name.
+ * A change of what another owner made is -EBUSY naming the line and the
+ * owner, unless the context was opened with RDTALLOC_F_FORCE.
+ */
+RDTALLOC_API int rdtalloc_apply_config_as(rdtalloc_t *r, const char *text, const char *name,
+					  unsigned int flags, char *report, size_t len,
+					  size_t *report_len);
+/*
  * A goresctrl RDT configuration (YAML, len bytes, at most 1 MiB: the
  * rdt_config_file of containerd and CRI-O; 0.5) resolved for this machine
  * into configuration text (a group per class, its schema from its
@@ -735,11 +773,13 @@ RDTALLOC_API int rdtalloc_goresctrl_config(rdtalloc_t *r, const char *yaml, size
  * alike), and each class's kubernetes: {denyPodAnnotation,
  * denyContainerAnnotation} recorded for its group in place of the last
  * applied file's: the OCI hook then refuses a container whose class came
- * from an annotation its class denies, as goresctrl does.
+ * from an annotation its class denies, as goresctrl does. name: the
+ * configuration's name, as rdtalloc_apply_config_as takes it (what it
+ * makes is config:NAME's; NULL: "default").
  */
 RDTALLOC_API int rdtalloc_goresctrl_apply(rdtalloc_t *r, const char *yaml, size_t len,
-					  unsigned int flags, char *report, size_t rlen,
-					  size_t *report_len);
+					  const char *name, unsigned int flags, char *report,
+					  size_t rlen, size_t *report_len);
 /*
  * What the last goresctrl configuration applied denies for group's class
  * (0.8): RDTALLOC_GORESCTRL_DENY_POD (kubernetes.denyPodAnnotation) and/or

@@ -1115,8 +1115,9 @@ static int resolve(rdtalloc_t *r, struct ctx *c, const struct rdt_ynode *root, c
  * false: returns its length) or applied as rdtalloc_apply_config_report
  * does, with its classes' policy recorded: all or nothing.
  */
-static int goresctrl_call(rdtalloc_t *r, const char *yaml, size_t len, bool apply,
-			  unsigned int flags, char *buf, size_t buflen, size_t *report_len)
+static int goresctrl_call(rdtalloc_t *r, const char *yaml, size_t len, const char *name,
+			  bool apply, unsigned int flags, char *buf, size_t buflen,
+			  size_t *report_len)
 {
 	bool write = apply && !(flags & RDTALLOC_APPLY_DRY_RUN);
 	struct rdt_ynode *root = NULL;
@@ -1135,7 +1136,7 @@ static int goresctrl_call(rdtalloc_t *r, const char *yaml, size_t len, bool appl
 		goto out;
 	ret = resolve(r, c, root, &text, &tlen);
 	if (!ret && apply)
-		ret = rdt_apply_in_call(r, text, flags, buf, buflen, report_len);
+		ret = rdt_apply_in_call(r, text, name, flags, buf, buflen, report_len);
 	else if (!ret)
 		ret = buflen ? snprintf(buf, buflen, "%s", text) : (int)tlen;
 	if (ret >= 0 && write) {
@@ -1156,12 +1157,12 @@ out:
 RDTALLOC_API int rdtalloc_goresctrl_config(rdtalloc_t *r, const char *yaml, size_t len, char *buf,
 					   size_t buflen)
 {
-	return goresctrl_call(r, yaml, len, false, 0, buf, buflen, NULL);
+	return goresctrl_call(r, yaml, len, NULL, false, 0, buf, buflen, NULL);
 }
 
 RDTALLOC_API int rdtalloc_goresctrl_apply(rdtalloc_t *r, const char *yaml, size_t len,
-					  unsigned int flags, char *report, size_t rlen,
-					  size_t *report_len)
+					  const char *name, unsigned int flags, char *report,
+					  size_t rlen, size_t *report_len)
 {
-	return goresctrl_call(r, yaml, len, true, flags, report, rlen, report_len);
+	return goresctrl_call(r, yaml, len, name, true, flags, report, rlen, report_len);
 }

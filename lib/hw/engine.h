@@ -230,10 +230,17 @@ int rdt_owner_intern(struct rdt_state *st, const char *name, unsigned int *o);
 int rdt_owner_writer(struct rdt_state *st, unsigned int *w);
 /*
  * May the writer change what o owns? 0 (no writer, o unknown or the
- * writer's, or force), else -EBUSY with st->err: "<what>: <its part> is
- * <owner described>; --force takes it back".
+ * writer's, both administrators (rdt_owner_admin), or force), else -EBUSY
+ * with st->err: "<what>: <its part> is <owner described>; --force takes it
+ * back". Where it may, the change hands the object to the writer.
  */
 int rdt_owner_may(struct rdt_state *st, unsigned int o, const char *what, const char *part);
+/*
+ * Is owner an administrator's - a person's (user:) or a configuration's
+ * (config:)? Between those a change takes over; what the OCI hook and the
+ * controller made (oci:, control:) only a forced change may.
+ */
+bool rdt_owner_admin(const char *owner);
 /* Owner text described for a person: "the controller's (domain 0)", "configuration web's". */
 void rdt_owner_describe(const char *owner, char *buf, size_t len);
 /* Copy src's owners into st (a fresh clone); free st's. */

@@ -195,12 +195,20 @@ void rdt_owner_describe(const char *owner, char *buf, size_t len)
 		snprintf(buf, len, "%s's", owner);
 }
 
+bool rdt_owner_admin(const char *owner)
+{
+	return owner && (!strncmp(owner, "user:", 5) || !strncmp(owner, "config:", 7));
+}
+
 int rdt_owner_may(struct rdt_state *st, unsigned int o, const char *what, const char *part)
 {
 	const char *name = rdt_owner_name(st, o);
 	char who[RDT_OWNER_MAX + 40];
 
 	if (!st->writer || !name || st->force || !strcmp(name, st->writer))
+		return 0;
+	/* persons and configurations administer alike: one takes over from another */
+	if (rdt_owner_admin(name) && rdt_owner_admin(st->writer))
 		return 0;
 	rdt_owner_describe(name, who, sizeof(who));
 	snprintf(st->err, sizeof(st->err), "%s: %s %s; --force takes it back", what, part, who);

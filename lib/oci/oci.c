@@ -616,12 +616,70 @@ static int root_class_allowed(const struct rdtalloc_opts *opts, const struct oci
 	return ret;
 }
 
+/*
+ * What the hook does for a container is that container's ("oci:ID"): an
+ * apply --prune or an agent restart leaves it, and its poststop undoes only
+ * what is still its own (a person may have taken it over with --force).
+ */
+static void container_owner(const char *id, char *buf, size_t len)
+{
+	size_t n = strlen(id);
+
+	/* an id too long for an owner: its head and the FNV-1a of all of it */
+	if (n + 4 > RDT_OWNER_MAX)
+		snprintf(buf, len, "oci:%.*s~%016llx", RDT_OWNER_MAX - 4 - 17, id,
+			 (unsigned long long)rdt_config_checksum_add(RDT_CONFIG_CHECKSUM_INIT, id,
+								     n));
+	else
+		snprintf(buf, len, "oci:%s", id);
+}
+
+static int as_container(rdtalloc_t *r, const char *id)
+{
+	char owner[RDT_OWNER_MAX + 1];
+
+	container_owner(id, owner, sizeof(owner));
+	return rdt_core_set_writer(r, owner, false);
+}
+
+/* Is owner o of r->st container id's? */
+static bool container_owns(const rdtalloc_t *r, unsigned int o, const char *id)
+{
+	const char *name = rdt_owner_name(r->st, o);
+	char owner[RDT_OWNER_MAX + 1];
+
+	container_owner(id, owner, sizeof(owner));
+	return name && !strcmp(name, owner);
+}
+
+/*
+ * A process is in one container: a binding another container's record
+ * still holds (its poststop never came, the record outlived it) is this
+ * one's now. What a person or configuration bound stays theirs.
+ */
+static int bind_process(rdtalloc_t *r, int g, pid_t pid)
+{
+	const struct rdt_task *t = rdt_task_map_get(&r->st->tasks, pid);
+	const char *o = t ? rdt_owner_name(r->st, t->owner) : NULL;
+	bool force = r->st->force;
+	int ret;
+
+	if (o && !strncmp(o, "oci:", 4))
+		r->st->force = true;
+	ret = rdt_core_bind_task(r, g, pid);
+	r->st->force = force;
+	return ret;
+}
+
 static int place(rdtalloc_t *r, const struct oci_in *in, int *what)
 {
 	struct rdt_oci_ctr c = { 0 }, *old;
 	char cg[RDT_CGROUP_PATH_MAX];
 	int ret, g;
 
+	ret = as_container(r, in->id);
+	if (ret)
+		return ret;
 	rdt_oci_state_gc(r->st);
 	g = rdt_group_find(r->st, in->group);
 	old = find_ctr(r->st, in->id);
@@ -664,7 +722,7 @@ static int place(rdtalloc_t *r, const struct oci_in *in, int *what)
 	if (!ret && cg[0])
 		ret = bind_cgroup(r, g, cg, &c);
 	else if (!ret)
-		ret = rdt_core_bind_task(r, g, in->pid);
+		ret = bind_process(r, g, in->pid);
 	if (!ret && add_ctr(r->st, &c))
 		ret = rdt_fail(r, -ENOMEM, "out of memory");
 	if (ret) {
@@ -676,6 +734,36 @@ static int place(rdtalloc_t *r, const struct oci_in *in, int *what)
 	return 0;
 }
 
+/* Group g, made by container c, is the next container's in it (which removes it at its end). */
+static int hand_group(rdtalloc_t *r, int g, const struct rdt_oci_ctr *c)
+{
+	char owner[RDT_OWNER_MAX + 1];
+	unsigned int i, o;
+
+	for (i = 0; i < rdt_oci(r->st)->n; i++) {
+		const struct rdt_oci_ctr *n = &rdt_oci(r->st)->v[i];
+
+		if (n == c || n->group_seq != c->group_seq)
+			continue;
+		container_owner(n->id, owner, sizeof(owner));
+		if (rdt_owner_intern(r->st, owner, &o))
+			return rdt_fail(r, -ENOMEM, "out of memory");
+		r->st->groups[g].owner = o;
+		return 0;
+	}
+	return 0;
+}
+
+/* A process the container bound outlives its record: its binding is nobody's now. */
+static void disown_task(rdtalloc_t *r, const struct rdt_oci_ctr *c)
+{
+	struct rdt_task *t = c->pid ? rdt_task_map_get(&r->st->tasks, c->pid) : NULL;
+
+	/* in place: the owner is no part of the map's key */
+	if (t && container_owns(r, t->owner, c->id))
+		t->owner = 0;
+}
+
 /* The binding goes; a group made for this container alone goes with it. */
 static int release_ctr(rdtalloc_t *r, struct rdt_oci_ctr *c, int *what)
 {
@@ -685,12 +773,26 @@ static int release_ctr(rdtalloc_t *r, struct rdt_oci_ctr *c, int *what)
 	bool shared = false;
 	int g, ret = 0;
 
+	ret = as_container(r, c->id);
+	if (ret)
+		return ret;
 	g = rdt_group_by_seq(r->st, c->group_seq);
 	/* only a binding this container's createRuntime made, and none another still needs */
 	if (c->cgroup && c->bound && (heir = cgroup_heir(r->st, c))) {
 		heir->bound = true;
+		cb = rdt_cgroup_find(r->st, c->cgroup);
+		if (cb && container_owns(r, cb->owner, c->id)) {
+			char owner[RDT_OWNER_MAX + 1];
+			unsigned int o;
+
+			/* the binding is the heir's now */
+			container_owner(heir->id, owner, sizeof(owner));
+			if (rdt_owner_intern(r->st, owner, &o))
+				return rdt_fail(r, -ENOMEM, "out of memory");
+			r->st->cgroups[cb - r->st->cgroups].owner = o;
+		}
 	} else if (c->cgroup && c->bound && (cb = rdt_cgroup_find(r->st, c->cgroup)) && g > 0 &&
-		   cb->group == g) {
+		   cb->group == g && (!cb->owner || container_owns(r, cb->owner, c->id))) {
 		ret = rdt_bind_cgroup(r->st, 0, c->cgroup, cb->id);
 		if (ret)
 			return rdt_fail(r, ret, "%s", r->st->err);
@@ -703,7 +805,12 @@ static int release_ctr(rdtalloc_t *r, struct rdt_oci_ctr *c, int *what)
 		for (i = 0; i < rdt_oci(r->st)->n; i++)
 			if (&rdt_oci(r->st)->v[i] != c && rdt_oci(r->st)->v[i].group_seq == c->group_seq)
 				rdt_oci(r->st)->v[i].created = true;
-	} else if (c->created && g > 0) {
+		ret = g > 0 && container_owns(r, r->st->groups[g].owner, c->id) ?
+		      hand_group(r, g, c) : 0;
+		if (ret)
+			return ret;
+	} else if (c->created && g > 0 &&
+		   (!r->st->groups[g].owner || container_owns(r, r->st->groups[g].owner, c->id))) {
 		ret = rdt_group_del(r->st, g);
 		if (ret)
 			return rdt_fail(r, ret, "container %s: removing group %s: %s", c->id,
@@ -713,6 +820,7 @@ static int release_ctr(rdtalloc_t *r, struct rdt_oci_ctr *c, int *what)
 	}
 	if (*what != RDTALLOC_OCI_REMOVED_GROUP)
 		*what = RDTALLOC_OCI_RELEASED;
+	disown_task(r, c);
 	drop_ctr(r->st, c);
 	r->dirty = true;
 	return 0;

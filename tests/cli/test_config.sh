@@ -100,7 +100,15 @@ group fresh
 	schema L3:1=f
 EOF
 snapshot "$TMP/before"
-ok "dry run" apply "$TMP/prune.conf" --prune --dry-run
+# --prune removes only what this configuration (prune, the file's base name)
+# made: p2 and p3 are saved.conf's (issue 40)
+ok "dry run: --prune" apply "$TMP/prune.conf" --prune --dry-run
+expect_out "dry run: another configuration's groups are kept" "keep group p2: not managed by this configuration (owner config:saved)
+keep group p3: not managed by this configuration (owner config:saved)
+create group fresh
+schema fresh L3:0=fffff;1=fffff -> L3:0=fffff;1=0000f
+$TMP/prune.conf is valid: applying it would make 2 changes"
+ok "dry run" apply "$TMP/prune.conf" --prune-all --dry-run
 expect_out "dry run: each change, then the count" "remove group p2
 remove group p3
 create group fresh
@@ -109,7 +117,7 @@ $TMP/prune.conf is valid: applying it would make 4 changes"
 unchanged "dry run changes nothing" "$TMP/before"
 ok "dry run with -q still reports" -q apply --dry-run "$TMP/prune.conf"
 expect_out "dry run -q" "$TMP/prune.conf is valid: applying it would make 2 changes"
-ok "prune" apply --prune "$TMP/prune.conf"
+ok "prune" apply --prune-all "$TMP/prune.conf"
 expect_out "prune" "remove group p2
 remove group p3
 create group fresh
@@ -184,7 +192,7 @@ EOF
 failure "bad mask" "line 7: L3 cache id 0: mask 0x5 is not contiguous" apply "$TMP/bad.conf"
 printf 'group a\n\tcpu 1\n' >"$TMP/bad.conf"
 failure "syntax error" \
-	"line 2: unknown keyword 'cpu' (expected group, schema, cpus, tasks, cgroup, mode, cdp, machine or end)" \
+	"line 2: unknown keyword 'cpu' (expected group, schema, cpus, tasks, cgroup, mode, cdp, machine, name or end)" \
 	apply "$TMP/bad.conf"
 printf 'group a\n\tschema L3:2=f\n' >"$TMP/bad.conf"
 failure "bad cache id" "line 2: L3 cache id 2 does not exist (have 0,1)" apply "$TMP/bad.conf"

@@ -39,6 +39,7 @@ expect_out "default schema" "L3:0=003ff;1=fffff"
 
 ok "group show p2" group show p2
 expect_out "group show p2" "group p2
+  owner:   user:admin
   schema:  L3:0=000f0;1=fffff
   cpus:    (none)
   tasks:   (none)

@@ -21,7 +21,7 @@ ok "-j group list" -j group list
 json "group list" 'd' '["default", "p1", "p2"]'
 ok "-j group show p1" -j group show p1
 # bytes: the cache (16 MiB here) / CBM length (20) x set bits, as resctrl's size (the kernel divides first)
-json "group show p1" 'd' '{"closids": [{"bytes": 4194300, "cache_id": 0, "closid": 2, "resource": "L3"}, {"bytes": 16777200, "cache_id": 1, "closid": 0, "resource": "L3"}], "cpulist": "", "cpus": [], "mode": "shareable", "monitored": true, "name": "p1", "ntasks": 2, "rmid": 1, "schema": "L3:0=f8000;1=fffff", "tasks": [99, 1234]}'
+json "group show p1" 'd' '{"closids": [{"bytes": 4194300, "cache_id": 0, "closid": 2, "resource": "L3"}, {"bytes": 16777200, "cache_id": 1, "closid": 0, "resource": "L3"}], "cpulist": "", "cpus": [], "mask_owner": "user:admin", "mode": "shareable", "monitored": true, "name": "p1", "ntasks": 2, "owner": "user:admin", "rmid": 1, "schema": "L3:0=f8000;1=fffff", "tasks": [99, 1234]}'
 ok "-j group show" -j group show
 json "group show: every group" '[g["name"] for g in d]' '["default", "p1", "p2"]'
 json "group show: default CPUs" 'd[0]["cpulist"]' '0,3'
@@ -30,7 +30,7 @@ json "schema show" 'd[2]' '{"group": "p2", "schema": "L3:0=000f0;1=fffff"}'
 ok "-j schema show p2" -j schema show p2
 json "schema show p2" 'd["schema"]' 'L3:0=000f0;1=fffff'
 ok "-j task show" -j task show
-json "task show" 'd' '[{"group": "default", "ntasks": 0, "tasks": []}, {"group": "p1", "ntasks": 2, "tasks": [99, 1234]}, {"group": "p2", "ntasks": 0, "tasks": []}]'
+json "task show" 'd' '[{"group": "default", "ntasks": 0, "tasks": []}, {"group": "p1", "ntasks": 2, "owners": {"1234": "user:admin", "99": "user:admin"}, "tasks": [99, 1234]}, {"group": "p2", "ntasks": 0, "tasks": []}]'
 ok "-j task show p1" -j task show p1
 json "task show p1" 'd["tasks"]' '[99, 1234]'
 ok "-j cpu show" -j cpu show

@@ -210,6 +210,67 @@ YAML
 
 scenario
 
+# ---- who owns what (issue 40): the hook's placement survives apply --prune and the
+# agent's restarts with --config; a group made by hand survives the prune -----------------
+if [ -n "${RDTALLOC_AGENT:-}" ] && [ -x "$RDTALLOC_AGENT" ]; then
+	ST=$TMP/state-own
+	mkdir -m 700 "$ST"
+	D0=$(host_l3_of_cpu 0)
+	printf 'name fleet\ngroup gold\n\tschema L3:%s=f0\ngroup old\n' "$D0" >"$TMP/fleet.conf"
+	own_agent()
+	{
+		"$RDTALLOC_AGENT" --backend sim --machine "$MACHINE" --state-dir "$ST" --listen none \
+			--no-bpf --interval 0.2 --config "$TMP/fleet.conf" >/dev/null 2>>"$TMP/own-agent.log" &
+		AGENT=$!
+		CHILDREN="$CHILDREN $AGENT"
+		i=0
+		while [ $i -lt 250 ] && ! grep -q "fleet.conf applied" "$TMP/own-agent.log" 2>/dev/null; do
+			sleep 0.02
+			i=$((i + 1))
+		done
+	}
+	own_agent
+	rc group list
+	expect_out "own: the agent applied the configuration" "$(printf 'default\ngold\nold')"
+	rc group create hand
+	expect_rc 0 "own: a group made by hand"
+	bundle "$TMP/b-own" '{"rdtalloc.group": "gold"}' "$BUSY" --backend sim --machine "$MACHINE" \
+		--state-dir "$ST"
+	run_ctr "own-1" "$TMP/b-own"
+	if [ $RUNC_RC -eq 0 ]; then pass; else fail "own: runc run: $(cat "$TMP/runc.err")"; fi
+	rc -j cgroup show
+	json "own: the container's cgroup is bound to gold, the container's" \
+		"[[b['group'], b['owner']] for b in d]" '[["gold", "oci:own-1"]]'
+	rc apply --prune "$TMP/fleet.conf"
+	expect_rc 0 "own: apply --prune of the agent's configuration"
+	rc -j cgroup show
+	json "own: the placement survives apply --prune" "[b['group'] for b in d]" '["gold"]'
+	rc group list
+	expect_out "own: the hand-made group survives the prune" "$(printf 'default\ngold\nold\nhand')"
+	kill "$AGENT"
+	wait "$AGENT"
+	printf 'name fleet\ngroup gold\n\tschema L3:%s=f0\n' "$D0" >"$TMP/fleet.conf"
+	: >"$TMP/own-agent.log"
+	own_agent
+	rc group list
+	expect_out "own: the restarted agent pruned old, kept hand" "$(printf 'default\ngold\nhand')"
+	rc -j cgroup show
+	json "own: the placement survives the agent's restart" "[b['group'] for b in d]" '["gold"]'
+	rc task show gold
+	expect_out "own: the container's process is still in gold" "$PID"
+	rc group remove gold
+	expect_rc 1 "own: a person's removal of gold is refused"
+	if printf '%s' "$ERR" | grep -q "^rdtctl: group gold: it holds cgroup .*, whose binding is container own-1's; --force takes it back$"; then
+		pass; else fail "own: the refusal names the container"; fi
+	del_ctr "own-1"
+	rc -j cgroup show
+	json "own: runc delete unbinds it" "d" '[]'
+	kill "$AGENT"
+	wait "$AGENT"
+else
+	skip_part "no rdtalloc-agent (RDTALLOC_AGENT): the hook's placement and the agent's --config"
+fi
+
 # a pure cgroup v2 layout: a mount namespace of our own, kept in a file
 mkdir -p "$TMP/ns"
 mount --bind "$TMP/ns" "$TMP/ns" && mount --make-private "$TMP/ns" && touch "$NS" &&

@@ -54,7 +54,7 @@ usage "info takes nothing" "unexpected argument 'x': usage: rdtctl info [--cpuid
 usage "save takes nothing" "unexpected argument 'x': usage: rdtctl save [--tasks] [--format rdtalloc|goresctrl]" save x
 usage "reset takes nothing" "unexpected argument 'x': usage: rdtctl reset [--machine DESC]" reset x
 usage "apply needs a file" \
-	"missing argument: usage: rdtctl apply FILE|- [--prune] [--dry-run] [--missing-tasks=fail|skip] [--force-machine] [--format rdtalloc|goresctrl]" apply
+	"missing argument: usage: rdtctl apply FILE|- [--prune|--prune-all] [--dry-run] [--missing-tasks=fail|skip] [--force-machine] [--format rdtalloc|goresctrl] [--name NAME]" apply
 
 # malformed arguments rdtctl itself parses
 usage "task id not a number" "task bind: 'abc' is not a task id (a number > 0)" task bind p1 abc

@@ -49,7 +49,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	n = rdtalloc_apply_config(r, out, RDTALLOC_APPLY_DRY_RUN);
 	CHECK(n >= 0);
 	/* resolved and applied in one call (with the classes' policy): the same changes */
-	CHECK(rdtalloc_goresctrl_apply(r, (const char *)data, size, RDTALLOC_APPLY_DRY_RUN, NULL, 0,
-				       NULL) == n);
+	CHECK(rdtalloc_goresctrl_apply(r, (const char *)data, size, NULL, RDTALLOC_APPLY_DRY_RUN,
+				       NULL, 0, NULL) == n);
 	return 0;
 }

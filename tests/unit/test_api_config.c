@@ -357,8 +357,12 @@ static void prune(void **state)
 	/* Without --prune, groups the file does not name stay. */
 	assert_true(rdtalloc_apply_config(r, "group p1\n\tschema L3:0=f\n", 0) > 0);
 	assert_int_equal(rdtalloc_group_count(r), 4);
+	/* 0.8: --prune leaves groups made by hand; _PRUNE_ALL removes them */
+	assert_int_equal(rdtalloc_apply_config(r, "group p1\n\tschema L3:0=f\n",
+					       RDTALLOC_APPLY_PRUNE), 0);
+	assert_int_equal(rdtalloc_group_count(r), 4);
 	assert_true(rdtalloc_apply_config(r, "group p1\n\tschema L3:0=f\n",
-					  RDTALLOC_APPLY_PRUNE) > 0);
+					  RDTALLOC_APPLY_PRUNE_ALL) > 0);
 	g = tu_groups(r);
 	assert_int_equal(g->n, 2);
 	assert_string_equal(g->name[0], "default");
@@ -369,7 +373,7 @@ static void prune(void **state)
 	assert_cpu_group(r, 3, "default");
 	tu_check_invariants(r);
 	/* Pruning to nothing but default. */
-	assert_true(rdtalloc_apply_config(r, "# nothing\n", RDTALLOC_APPLY_PRUNE) > 0);
+	assert_true(rdtalloc_apply_config(r, "# nothing\n", RDTALLOC_APPLY_PRUNE_ALL) > 0);
 	assert_int_equal(rdtalloc_group_count(r), 1);
 	rdtalloc_close(r);
 }
@@ -593,7 +597,7 @@ static void report_lines(void **state)
 	rdtalloc_t *r = tu_eph(M2V);
 
 	assert_ok(r, rdtalloc_group_create(r, "old"));
-	apply_reports(r, report_text, RDTALLOC_APPLY_PRUNE, 8,
+	apply_reports(r, report_text, RDTALLOC_APPLY_PRUNE_ALL, 8,
 		      "remove group old\n"
 		      "schema default L3:0=fffff;1=fffff -> L3:0=003ff;1=fffff\n"
 		      "create group rt\n"
@@ -603,7 +607,7 @@ static void report_lines(void **state)
 		      "task 1234 -> rt\n"
 		      "task 5678 -> rt\n");
 	/* The same again: nothing to do, nothing said. */
-	apply_reports(r, report_text, RDTALLOC_APPLY_PRUNE, 0, "");
+	apply_reports(r, report_text, RDTALLOC_APPLY_PRUNE_ALL, 0, "");
 	/* What the file no longer lists goes back to default, and says so. */
 	apply_reports(r, "group rt\n\tschema L3:1=3\n\tcpus 3\n\ttasks 5678 7\n", 0, 4,
 		      "schema rt L3:0=f8000;1=fffff -> L3:0=f8000;1=00003\n"

@@ -186,10 +186,10 @@ static void kubernetes_options(void **state)
 	rdtalloc_t *r = tu_eph(MG);
 
 	assert_non_null(strstr(conv(r, yaml), "group DEFAULT\t# partition p\n"));
-	assert_int_equal(rdtalloc_goresctrl_apply(r, yaml, strlen(yaml), RDTALLOC_APPLY_DRY_RUN,
+	assert_int_equal(rdtalloc_goresctrl_apply(r, yaml, strlen(yaml), NULL, RDTALLOC_APPLY_DRY_RUN,
 						  NULL, 0, NULL), 3);
 	assert_int_equal(rdtalloc_goresctrl_policy(r, "default"), 0);
-	assert_int_equal(rdtalloc_goresctrl_apply(r, yaml, strlen(yaml), 0, NULL, 0, NULL), 3);
+	assert_int_equal(rdtalloc_goresctrl_apply(r, yaml, strlen(yaml), NULL, 0, NULL, 0, NULL), 3);
 	assert_int_equal(rdtalloc_goresctrl_policy(r, "gold"),
 			 RDTALLOC_GORESCTRL_DENY_POD | RDTALLOC_GORESCTRL_DENY_CONTAINER);
 	assert_int_equal(rdtalloc_goresctrl_policy(r, "DEFAULT"),
@@ -199,7 +199,7 @@ static void kubernetes_options(void **state)
 	assert_int_equal(rdtalloc_goresctrl_policy(r, "nosuch"), -ENOENT);
 	/* the next file's options replace these */
 	assert_int_equal(rdtalloc_goresctrl_apply(r, "partitions:\n  p:\n    classes:\n"
-						  "      gold:\n", 42, 0, NULL, 0, NULL), 0);
+						  "      gold:\n", 42, NULL, 0, NULL, 0, NULL), 0);
 	assert_int_equal(rdtalloc_goresctrl_policy(r, "gold"), 0);
 	assert_int_equal(rdtalloc_goresctrl_policy(r, "default"), 0);
 	/* what Go's decoder refuses; a refused file changes nothing */

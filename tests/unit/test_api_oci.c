@@ -45,7 +45,11 @@ static int hook(const char *stage, const char *json, int *what)
 {
 	RDTALLOC_OPTS(rdtalloc_opts, o, .backend = "sim", .state_dir = dir, .machine = M2);
 
-	return rdtalloc_oci_hook(&o, stage, json, strlen(json), what);
+	int ret = rdtalloc_oci_hook(&o, stage, json, strlen(json), what);
+
+	if (ret < 0)
+		print_message("hook %s: %d (%s)\n", stage, ret, rdtalloc_errmsg(NULL));
+	return ret;
 }
 
 /* A state JSON for container id with pid child and the annotations given (JSON members). */
@@ -348,7 +352,7 @@ static void class_policy(void **state)
 	 * gold, silver and bronze are cri_classes' groups: gold's schema changes, and the
 	 * child its last container left bound in gold goes (a group's tasks are the file's)
 	 */
-	assert_int_equal(rdtalloc_goresctrl_apply(r, yaml, strlen(yaml), 0, rep, sizeof(rep),
+	assert_int_equal(rdtalloc_goresctrl_apply(r, yaml, strlen(yaml), NULL, 0, rep, sizeof(rep),
 						  NULL), 2);
 	snprintf(want, sizeof(want), "schema gold L3:0=fffff;1=fffff -> L3:0=003ff;1=003ff\n"
 		 "task %d -> default\n", (int)child);
@@ -389,7 +393,7 @@ static void class_policy(void **state)
 	placed_in("k6", "\"rdt.resources.beta.kubernetes.io/pod\": \"silver\"", "silver");
 	/* the same file without the options: no longer reserved (the change: k6's task) */
 	r = open_dir();
-	assert_int_equal(rdtalloc_goresctrl_apply(r, open_yaml, strlen(open_yaml), 0, NULL, 0,
+	assert_int_equal(rdtalloc_goresctrl_apply(r, open_yaml, strlen(open_yaml), NULL, 0, NULL, 0,
 						  NULL), 1);
 	rdtalloc_close(r);
 	placed_in("k7", "\"rdt.resources.beta.kubernetes.io/pod\": \"gold\"", "gold");
@@ -399,7 +403,7 @@ static void class_policy(void **state)
 	/* a value Go's decoder would not read as a bool: refused, named */
 	r = open_dir();
 	assert_int_equal(rdtalloc_goresctrl_apply(r, "partitions:\n  p:\n    classes:\n      x:\n"
-		"        kubernetes:\n          denyPodAnnotation: \"true\"\n", 95, 0, NULL, 0,
+		"        kubernetes:\n          denyPodAnnotation: \"true\"\n", 95, NULL, 0, NULL, 0,
 		NULL), -EINVAL);
 	assert_string_equal(rdtalloc_errmsg(r), "goresctrl configuration: class x, kubernetes."
 			    "denyPodAnnotation: not a boolean (line 6): true or false");

@@ -265,13 +265,13 @@ static void test_end_line(void **state)
 static void test_keyword_errors(void **state)
 {
 	expect_error("\n# x\n\nfoo bar\n",
-		     "line 4: unknown keyword 'foo' (expected group, schema, cpus, tasks, cgroup, mode, cdp, machine or end)");
+		     "line 4: unknown keyword 'foo' (expected group, schema, cpus, tasks, cgroup, mode, cdp, machine, name or end)");
 	expect_error("groupp1\n",
-		     "line 1: unknown keyword 'groupp1' (expected group, schema, cpus, tasks, cgroup, mode, cdp, machine or end)");
+		     "line 1: unknown keyword 'groupp1' (expected group, schema, cpus, tasks, cgroup, mode, cdp, machine, name or end)");
 	expect_error("Group p1\n",
-		     "line 1: unknown keyword 'Group' (expected group, schema, cpus, tasks, cgroup, mode, cdp, machine or end)");
+		     "line 1: unknown keyword 'Group' (expected group, schema, cpus, tasks, cgroup, mode, cdp, machine, name or end)");
 	expect_error("group a\n\x01tasks 1\n",
-		     "line 2: unknown keyword '?tasks' (expected group, schema, cpus, tasks, cgroup, mode, cdp, machine or end)");
+		     "line 2: unknown keyword '?tasks' (expected group, schema, cpus, tasks, cgroup, mode, cdp, machine, name or end)");
 	expect_error("schema L3:0=f\n",
 		     "line 1: 'schema' outside a group: open one with 'group NAME' first");
 	expect_error("# c\ncpus 1\n",
@@ -378,7 +378,7 @@ static void test_task_limits(void **state)
 static void test_first_error_wins(void **state)
 {
 	expect_error("group a\n tasks 1\nbogus\ngroup a\n",
-		     "line 3: unknown keyword 'bogus' (expected group, schema, cpus, tasks, cgroup, mode, cdp, machine or end)");
+		     "line 3: unknown keyword 'bogus' (expected group, schema, cpus, tasks, cgroup, mode, cdp, machine, name or end)");
 }
 
 static void test_small_error_buffer(void **state)
