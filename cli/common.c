@@ -261,14 +261,32 @@ const char *precedence_text(const char *name)
 /* ---- the context ---------------------------------------------------------- */
 
 /* Each line of a warning on stderr, unless -q. */
+/*
+ * Each line once per run: a warning the open gave (a state's section kept
+ * aside) is given again by the call that reads the state.
+ */
 static void print_warning_lines(const char *w)
 {
+	static char said[4096];
+	size_t used = strlen(said);
+
 	if (g_opts.quiet)
 		return;
 	for (const char *p = w; *p;) {
 		size_t n = strcspn(p, "\n");
+		bool dup = false;
 
-		fprintf(stderr, "rdtctl: warning: %.*s\n", (int)n, p);
+		for (const char *q = said; *q && !dup; q += strcspn(q, "\n") + 1)
+			dup = strcspn(q, "\n") == n && !strncmp(q, p, n);
+		if (!dup) {
+			fprintf(stderr, "rdtctl: warning: %.*s\n", (int)n, p);
+			if (used + n + 1 < sizeof(said)) {
+				memcpy(said + used, p, n);
+				used += n;
+				said[used++] = '\n';
+				said[used] = '\0';
+			}
+		}
 		p += n + (p[n] == '\n');
 	}
 }
@@ -549,6 +567,9 @@ int emit(json_object *doc, void (*human)(json_object *doc))
 		if (g_look)
 			drift_print();
 	}
+	/* what the look found about the state itself (a section kept aside) */
+	if (g_look && g_ctx)
+		print_warning_lines(rdtalloc_warning(g_ctx));
 	json_object_put(g_printed);
 	g_printed = doc;
 	return EXIT_OK;

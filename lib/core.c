@@ -57,6 +57,25 @@ RDTALLOC_API const char *rdtalloc_version_string(void)
 
 /* ---- Transactions --------------------------------------------------------- */
 
+/*
+ * A section's member this version could not load (damaged, or a newer
+ * version's form of it) is kept aside and the rest of the state works
+ * (lib/state.c); every call that reads such a state says so, once.
+ */
+static void warn_kept_aside(rdtalloc_t *r)
+{
+	char names[256];
+	size_t n = rdt_state_kept_aside(r->st, names, sizeof(names));
+
+	if (!n || strstr(r->warning, "kept aside"))
+		return;
+	rdt_core_warn(r, "state file %s: member%s %s could not be read (damaged, or written by "
+		      "a newer version): kept aside as %s, the rest of the state works; "
+		      "rdtctl reset (or the module's own clear, e.g. control clear) replaces %s",
+		      r->store ? rdt_store_path(r->store) : "(memory)", n == 1 ? "" : "s", names,
+		      n == 1 ? "it was" : "they were", n == 1 ? "it" : "them");
+}
+
 static int load_state(rdtalloc_t *r)
 {
 	struct rdt_state *st;
@@ -70,6 +89,7 @@ static int load_state(rdtalloc_t *r)
 	rdt_state_free(r->st);
 	r->st = st;
 	r->st_gen++;
+	warn_kept_aside(r);
 	return 0;
 }
 
@@ -858,6 +878,8 @@ static int open_store(rdtalloc_t *r, const char *dir, const char *desc)
 		if (ret)
 			rdt_fail(NULL, ret, "%s", err);
 		else
+			warn_kept_aside(r);
+		if (!ret)
 			ret = precedence_existing(r, dir);
 		if (!ret)
 			ret = limits_existing(r, dir);

@@ -827,6 +827,26 @@ static bool section_member(const char *key)
 	return false;
 }
 
+size_t rdt_state_kept_aside(const struct rdt_state *st, char *buf, size_t len)
+{
+	json_object_iter it;
+	size_t n = 0, off = 0;
+
+	if (len)
+		buf[0] = '\0';
+	if (!st->unknown)
+		return 0;
+	json_object_object_foreachC(st->unknown, it) {
+		if (!section_member(it.key))
+			continue;
+		if (len > off)
+			off += (size_t)snprintf(buf + off, len - off, "%s\"%s\"", n ? ", " : "",
+						it.key);
+		n++;
+	}
+	return n;
+}
+
 static int keep_unknown(struct rdt_state *st, const char *key, json_object *val, char *err,
 			size_t len)
 {

@@ -49,6 +49,13 @@ int rdt_store_probe(struct rdt_store *s, bool *exists, bool *changed);
 int rdt_store_read_machine(struct rdt_store *s, char **desc, char *err, size_t errlen);
 /* The id of the state just read by rdt_store_read_machine(), "" if none. */
 void rdt_store_cached_id(struct rdt_store *s, char *id, size_t len);
+/*
+ * The sections' members st could not load and keeps aside (written back as
+ * read until their section writes its own): their names, quoted and
+ * comma-separated, into buf; how many.
+ */
+size_t rdt_state_kept_aside(const struct rdt_state *st, char *buf, size_t len);
+
 /* Read the whole state for machine m (which must be the recorded one). */
 int rdt_store_read(struct rdt_store *s, const struct rdt_machine *m, const char *backend,
 		   struct rdt_state **out, char *err, size_t errlen);

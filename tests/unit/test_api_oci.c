@@ -345,19 +345,21 @@ static void class_policy(void **state)
 		"partitions:\n  p:\n    l3Allocation: \"100%\"\n    classes:\n"
 		"      gold:\n        l3Allocation: \"50%\"\n      silver:\n      bronze:\n";
 	rdtalloc_t *r = open_dir();
-	char name[64], rep[512], want[128];
+	char name[64], before[64], rep[512], want[128];
 	int what;
 
 	/*
-	 * gold, silver and bronze are cri_classes' groups: gold's schema changes, and the
-	 * child its last container left bound in gold goes (a group's tasks are the file's)
+	 * gold, silver and bronze are cri_classes' groups: gold's schema changes; the
+	 * child its last container left bound in gold stays, a binding the hook made
+	 * (the container's: a configuration's member lists replace only what people
+	 * and configurations bound)
 	 */
 	assert_int_equal(rdtalloc_goresctrl_apply(r, yaml, strlen(yaml), NULL, 0, rep, sizeof(rep),
-						  NULL), 2);
-	snprintf(want, sizeof(want), "schema gold L3:0=fffff;1=fffff -> L3:0=003ff;1=003ff\n"
-		 "task %d -> default\n", (int)child);
+						  NULL), 1);
+	snprintf(want, sizeof(want), "schema gold L3:0=fffff;1=fffff -> L3:0=003ff;1=003ff\n");
 	assert_string_equal(rep, want);
 	rdtalloc_close(r);
+	group_of_child(before, sizeof(before));
 	refused("createRuntime", state_of("k1", "\"rdt.resources.beta.kubernetes.io/pod\": "
 						"\"gold\""), -EPERM,
 		"container k1: RDT class 'gold' is not allowed from pod annotations (annotation "
@@ -387,14 +389,17 @@ static void class_policy(void **state)
 	assert_int_equal(what, RDTALLOC_OCI_IGNORED);
 	/* refused: nothing changed, no record */
 	group_of_child(name, sizeof(name));
-	assert_string_equal(name, "default");
+	assert_string_equal(name, before);
 	/* the kind not denied */
 	placed_in("k5", "\"io.kubernetes.cri.rdt-class\": \"gold\"", "gold");
 	placed_in("k6", "\"rdt.resources.beta.kubernetes.io/pod\": \"silver\"", "silver");
-	/* the same file without the options: no longer reserved (the change: k6's task) */
+	/*
+	 * the same file without the options: no longer reserved (no change counted: the
+	 * options are not, and k6's task is the container's binding, which the file leaves)
+	 */
 	r = open_dir();
 	assert_int_equal(rdtalloc_goresctrl_apply(r, open_yaml, strlen(open_yaml), NULL, 0, NULL, 0,
-						  NULL), 1);
+						  NULL), 0);
 	rdtalloc_close(r);
 	placed_in("k7", "\"rdt.resources.beta.kubernetes.io/pod\": \"gold\"", "gold");
 	assert_int_equal(hook("createRuntime", state_of("k10", "\"rdt.resources.beta.kubernetes.io/"
