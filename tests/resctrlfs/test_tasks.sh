@@ -33,7 +33,7 @@ check_not_in() {
 # wait_child PID: the pid of PID's first child, once it exists.
 wait_child() {
 	i=0
-	while [ -z "$(pgrep -P "$1" | head -n 1)" ] && [ $i -lt 100 ]; do
+	while [ -z "$(pgrep -P "$1" | head -n 1)" ] && [ $i -lt 1200 ]; do
 		sleep 0.05
 		i=$((i + 1))
 	done
@@ -86,7 +86,7 @@ check "g2 has A and C" "$A $C" "$(tr '\n' ' ' < "$MNT/g2/tasks" | sed 's/ $//')"
 sh -c 'echo 0 > "$1" && exec sleep 100' sh "$T" &
 S=$!
 KIDS="$KIDS $S"
-sleep 0.3
+wait_until 60 has "$T" "$S"
 check "0 is the writer" "$B $S" "$(tr '\n' ' ' < "$T" | sed 's/ $//')"
 
 # rmdir: every task goes back to root.
@@ -132,7 +132,7 @@ time.sleep(100)' "$MNT/g2/tasks" &
 	Y=$!
 	KIDS="$KIDS $Y"
 	i=0
-	while [ "$(ls /proc/$Y/task | wc -l)" -lt 2 ] && [ $i -lt 100 ]; do
+	while [ "$(ls /proc/$Y/task | wc -l)" -lt 2 ] && [ $i -lt 1200 ]; do
 		sleep 0.05
 		i=$((i + 1))
 	done
