@@ -400,6 +400,40 @@ unchanged()
 	fi
 }
 
+# wait_until SECONDS CMD...: poll CMD until it succeeds, for at most about
+# SECONDS (more on a loaded machine: the count is of polls); its status. A
+# check waits for what it needs this way, never for a guessed sleep.
+wait_until()
+{
+	wu_n=$(($1 * 20))
+	shift
+	while ! "$@"; do
+		wu_n=$((wu_n - 1))
+		[ $wu_n -gt 0 ] || return 1
+		sleep 0.05
+	done
+}
+
+# pid_gone PID: PID has exited: no /proc entry, or a zombie (Z) or dead (X)
+# one, as the library tells (lib/tasks.c)
+pid_gone()
+{
+	pg_state=$(sed -n 's/.*) \([A-Za-z]\) .*/\1/p' "/proc/$1/stat" 2>/dev/null)
+	case $pg_state in "" | Z | X) return 0 ;; esac
+	return 1
+}
+
+# free_port: a TCP port of 127.0.0.1 free at this moment (the kernel picks
+# it), for a server the test starts: a port made from the test's pid may be
+# another run's, or a connection's (the ephemeral range)
+free_port()
+{
+	python3 -c 'import socket
+s = socket.socket()
+s.bind(("127.0.0.1", 0))
+print(s.getsockname()[1])'
+}
+
 # spawn CMD...: start a background process that the test owns; PID in $SPAWNED
 spawn()
 {
