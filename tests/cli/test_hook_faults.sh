@@ -110,7 +110,7 @@ if [ $n -ge 2 ]; then pass; else fail "CPU 1 did not follow the tasks' groups (s
 
 # ---- kill -9 -------------------------------------------------------------------
 kill -9 "$AGENT"
-sleep 0.3
+wait_until 60 pid_gone "$AGENT"
 hk -j hook status
 json "after kill -9: loaded, no agent" "[d['loaded'], d['agent_running']]" '[true, false]'
 hk hook status
