@@ -108,8 +108,15 @@ hook_leftover_down()
 hook_teardown()
 {
 	[ -n "$HOOK_STATE" ] || return 0
-	h_pid=$("$RDTCTL" --backend sim --state-dir "$HOOK_STATE" -j hook status 2>/dev/null |
-		sed -n 's/.*"agent_pid":\([0-9][0-9]*\).*/\1/p')
+	h_doc=$("$RDTCTL" --backend sim --state-dir "$HOOK_STATE" -j hook status 2>/dev/null)
+	h_dir=$(printf '%s' "$h_doc" | sed -n 's/.*"served_dir":"\([^"]*\)".*/\1/p')
+	# The hook loaded now is another run's (this test's was taken down, and
+	# another test run on the machine loaded its own): not ours to touch.
+	if [ "$h_dir" != "$HOOK_STATE" ] && [ "$h_dir" != "$(realpath -m "$HOOK_STATE")" ]; then
+		HOOK_STATE=
+		return 0
+	fi
+	h_pid=$(printf '%s' "$h_doc" | sed -n 's/.*"agent_pid":\([0-9][0-9]*\).*/\1/p')
 	# a stopped agent (SIGSTOP tests) cannot act on SIGTERM
 	[ -n "$h_pid" ] && kill -CONT "$h_pid" 2>/dev/null
 	"$RDTCTL" --backend sim --state-dir "$HOOK_STATE" hook stop >/dev/null 2>&1
