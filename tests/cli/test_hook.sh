@@ -95,6 +95,7 @@ AGENT=$AGENT2
 python3 -c '
 import os, sys, time
 os.sched_setaffinity(0, {1})
+os.nice(-20)  # holds CPU 1 against a loaded machine (root)
 with open(sys.argv[1] + ".tmp", "w") as f:
     f.write(str(os.getpid()))
 os.rename(sys.argv[1] + ".tmp", sys.argv[1])
