@@ -261,8 +261,14 @@ while True:
     time.sleep(0.0005)
 '" &
 	BUSY=$!
-	in_cgroup() { grep -qx "$BUSY" "$CGR/$CGN/cgroup.procs"; }
-	wait_until 60 in_cgroup || fail "the busy process did not join $CGN"
+	# in the cgroup, and spinning: python itself, with 100 ms of CPU used (a
+	# launcher such as a pyenv shim may take seconds to get there, loaded)
+	busy_spinning()
+	{
+		grep -qx "$BUSY" "$CGR/$CGN/cgroup.procs" && grep -q '^python' "/proc/$BUSY/comm" &&
+			set -- $(sed 's/.*) //' "/proc/$BUSY/stat") && [ $((${12} + ${13})) -ge 10 ]
+	}
+	wait_until 60 busy_spinning || fail "the busy process did not join $CGN and spin"
 	if [ -e /sys/bus/event_source/devices/cpu ]; then
 		run -j control run --count 2
 		expect_rc 0 "perf's LLC events on a PMU"
