@@ -21,7 +21,7 @@ trap cleanup_state EXIT
 # that a start that is wrongly accepted (and would serve in the foreground
 # for ever) is a failure that says so, not a hung suite.
 refuse_start() {
-	timeout 20 "$BIN" "$MNT" -f "$@" 2>"$TMP/log"
+	timeout 60 "$BIN" "$MNT" -f "$@" 2>"$TMP/log"
 	r_rc=$?
 	if [ $r_rc -eq 124 ]; then
 		echo "FAIL: started with $* instead of refusing" >>"$TMP/log"
