@@ -9,6 +9,7 @@
  * SIGHUP or fusermount3 -u.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,12 +84,13 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	return 0;
 }
 
+/* As in resctrlfs: FORCE_SYNC, as cached attributes hide a dead daemon's mount. */
 static int check_mountpoint(const char *mp)
 {
-	struct stat st;
+	struct statx st;
 
-	if (!stat(mp, &st)) {
-		if (S_ISDIR(st.st_mode))
+	if (!statx(AT_FDCWD, mp, AT_STATX_FORCE_SYNC, STATX_TYPE, &st)) {
+		if (S_ISDIR(st.stx_mode))
 			return 0;
 		fprintf(stderr, "rdtalloc-msrfs: %s: not a directory\n", mp);
 		return -ENOTDIR;

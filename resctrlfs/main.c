@@ -7,6 +7,7 @@
  * SIGHUP or fusermount3 -u, then unmounts.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,13 +96,17 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	return 0;
 }
 
-/* A daemon killed with SIGKILL leaves its mount behind: say how to clear it. */
+/*
+ * A daemon killed with SIGKILL leaves its mount behind: say how to clear it.
+ * FORCE_SYNC: a plain stat() answers from the attributes FUSE cached (for
+ * attr_timeout) without asking the dead daemon, and we would mount over it.
+ */
 static int check_mountpoint(const char *mp)
 {
-	struct stat st;
+	struct statx st;
 
-	if (!stat(mp, &st)) {
-		if (S_ISDIR(st.st_mode))
+	if (!statx(AT_FDCWD, mp, AT_STATX_FORCE_SYNC, STATX_TYPE, &st)) {
+		if (S_ISDIR(st.stx_mode))
 			return 0;
 		fprintf(stderr, "rdtalloc-resctrlfs: %s: not a directory\n", mp);
 		return -ENOTDIR;

@@ -95,10 +95,23 @@ hook_leftover_down()
 	"${TMPDIR:-/tmp}"/rdtctl-test.*|/tmp/rdtctl-test.*|/tmp/rdt-test-hook-*) ;;
 	*) return 0 ;;
 	esac
-	# the test that made it (its PID is in the name) still runs: in use, not left
+	# the test that made it (its PID is in the name) still runs: in use, not
+	# left. It is another test run's (ours run under a lock of the machine,
+	# see tests/CMakeLists.txt, but a run of other sources may not): wait for
+	# it to end, 10 minutes at most; then the caller finds the hook free.
 	hl_owner=$(printf '%s' "$hl_dir" |
 		sed -n 's|.*/rdtctl-test\.\([0-9][0-9]*\)\..*|\1|p; s|.*/rdt-test-hook-\([0-9][0-9]*\)-.*|\1|p')
-	[ -n "$hl_owner" ] && kill -0 "$hl_owner" 2>/dev/null && return 0
+	if [ -n "$hl_owner" ] && kill -0 "$hl_owner" 2>/dev/null; then
+		hl_i=0
+		while [ $hl_i -lt 6000 ] && kill -0 "$hl_owner" 2>/dev/null && [ -e /sys/fs/bpf/rdtalloc ]; do
+			sleep 0.1
+			hl_i=$((hl_i + 1))
+		done
+		kill -0 "$hl_owner" 2>/dev/null && return 0
+		# its test ended: a hook it left is a leftover now
+		[ -e /sys/fs/bpf/rdtalloc ] && hook_leftover_down
+		return 0
+	fi
 	hl_pid=$(printf '%s' "$hl_doc" | sed -n 's/.*"agent_pid":\([0-9][0-9]*\).*/\1/p')
 	[ -n "$hl_pid" ] && [ "$hl_pid" != 0 ] && kill -9 "$hl_pid" 2>/dev/null
 	rm -rf /sys/fs/bpf/rdtalloc
@@ -108,8 +121,15 @@ hook_leftover_down()
 hook_teardown()
 {
 	[ -n "$HOOK_STATE" ] || return 0
-	h_pid=$("$RDTCTL" --backend sim --state-dir "$HOOK_STATE" -j hook status 2>/dev/null |
-		sed -n 's/.*"agent_pid":\([0-9][0-9]*\).*/\1/p')
+	h_doc=$("$RDTCTL" --backend sim --state-dir "$HOOK_STATE" -j hook status 2>/dev/null)
+	h_dir=$(printf '%s' "$h_doc" | sed -n 's/.*"served_dir":"\([^"]*\)".*/\1/p')
+	# The hook loaded now is another run's (this test's was taken down, and
+	# another test run on the machine loaded its own): not ours to touch.
+	if [ "$h_dir" != "$HOOK_STATE" ] && [ "$h_dir" != "$(realpath -m "$HOOK_STATE")" ]; then
+		HOOK_STATE=
+		return 0
+	fi
+	h_pid=$(printf '%s' "$h_doc" | sed -n 's/.*"agent_pid":\([0-9][0-9]*\).*/\1/p')
 	# a stopped agent (SIGSTOP tests) cannot act on SIGTERM
 	[ -n "$h_pid" ] && kill -CONT "$h_pid" 2>/dev/null
 	"$RDTCTL" --backend sim --state-dir "$HOOK_STATE" hook stop >/dev/null 2>&1
@@ -441,6 +461,40 @@ unchanged()
 		fail "$1: the state changed"
 		diff "$2" "$TMP/after" | head -20 >&2
 	fi
+}
+
+# wait_until SECONDS CMD...: poll CMD until it succeeds, for at most about
+# SECONDS (more on a loaded machine: the count is of polls); its status. A
+# check waits for what it needs this way, never for a guessed sleep.
+wait_until()
+{
+	wu_n=$(($1 * 20))
+	shift
+	while ! "$@"; do
+		wu_n=$((wu_n - 1))
+		[ $wu_n -gt 0 ] || return 1
+		sleep 0.05
+	done
+}
+
+# pid_gone PID: PID has exited: no /proc entry, or a zombie (Z) or dead (X)
+# one, as the library tells (lib/tasks.c)
+pid_gone()
+{
+	pg_state=$(sed -n 's/.*) \([A-Za-z]\) .*/\1/p' "/proc/$1/stat" 2>/dev/null)
+	case $pg_state in "" | Z | X) return 0 ;; esac
+	return 1
+}
+
+# free_port: a TCP port of 127.0.0.1 free at this moment (the kernel picks
+# it), for a server the test starts: a port made from the test's pid may be
+# another run's, or a connection's (the ephemeral range)
+free_port()
+{
+	python3 -c 'import socket
+s = socket.socket()
+s.bind(("127.0.0.1", 0))
+print(s.getsockname()[1])'
 }
 
 # spawn CMD...: start a background process that the test owns; PID in $SPAWNED

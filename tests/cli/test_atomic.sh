@@ -45,7 +45,10 @@ ok "unbind all" cpu bind default 0-31
 half=0
 round=0
 while [ $round -lt 30 ]; do
-	rdt -q cpu bind g 0-31 2>/dev/null &
+	# rdtctl itself, not the rdt function: kill -9 of a backgrounded
+	# function's subshell leaves its rdtctl running, to bind later
+	"$RDTCTL" --backend sim --state-dir "$STATE" --machine "$MACHINE" -q cpu bind g 0-31 \
+		2>/dev/null &
 	p=$!
 	delay $round
 	kill -9 "$p" 2>/dev/null
@@ -66,7 +69,8 @@ half=0
 round=0
 while [ $round -lt 30 ]; do
 	# shellcheck disable=SC2086
-	rdt -q task bind g $TIDS 2>/dev/null &
+	"$RDTCTL" --backend sim --state-dir "$STATE" --machine "$MACHINE" -q task bind g $TIDS \
+		2>/dev/null &
 	p=$!
 	delay $round
 	kill -9 "$p" 2>/dev/null

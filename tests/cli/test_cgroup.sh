@@ -42,7 +42,7 @@ start_in()
 	P=$!
 	CHILDREN="$CHILDREN $P"
 	s_i=0
-	while ! grep -qx "$P" "$1/cgroup.procs" 2>/dev/null && [ $s_i -lt 200 ]; do
+	while ! grep -qx "$P" "$1/cgroup.procs" 2>/dev/null && [ $s_i -lt 1200 ]; do
 		sleep 0.01
 		s_i=$((s_i + 1))
 	done
@@ -283,7 +283,7 @@ if command -v useradd >/dev/null 2>&1 && command -v setpriv >/dev/null 2>&1 &&
 	CHILDREN="$CHILDREN $UP"
 	# setpriv is root until it has changed its ids: under load the move could win
 	i=0
-	while [ $i -lt 200 ] && [ "$(awk '/^Uid:/ { print $2 }' "/proc/$UP/status" 2>/dev/null)" != "$UID_U" ]; do
+	while [ $i -lt 1200 ] && [ "$(awk '/^Uid:/ { print $2 }' "/proc/$UP/status" 2>/dev/null)" != "$UID_U" ]; do
 		sleep 0.01
 		i=$((i + 1))
 	done
@@ -310,7 +310,7 @@ if [ -n "$FS" ] && [ -x "$FS" ] && [ -c /dev/fuse ]; then
 	"$FS" "$MNT" -f --machine "$MACHINE" 2>"$TMP/fs.log" &
 	FSPID=$!
 	i=0
-	while ! grep -q " $MNT fuse.resctrl " /proc/mounts && [ $i -lt 100 ]; do
+	while ! grep -q " $MNT fuse.resctrl " /proc/mounts && [ $i -lt 1200 ]; do
 		sleep 0.05
 		i=$((i + 1))
 	done
@@ -407,6 +407,7 @@ if [ -z "$hook_why" ]; then
 	sh -c 'echo $$ >"$1/cgroup.procs" && exec python3 -c "
 import os, time
 os.sched_setaffinity(0, {1})
+os.nice(-20)  # holds CPU 1 against a loaded machine (root)
 while True:
     t = time.monotonic() + 0.002
     while time.monotonic() < t:

@@ -246,10 +246,29 @@ else
 	failure "no cgroup to count" "group lc: a miss-ratio bound needs its LLC references and misses, which perf counts per cgroup: bind its cgroup (rdtctl cgroup bind lc PATH)" \
 		control run --count 1
 	ok "bind lc's cgroup" cgroup bind lc "$CGN"
-	# a process busy in the cgroup, so that it has something to count
-	sh -c "echo \$\$ > '$CGR/$CGN/cgroup.procs'; exec sh -c 'while :; do :; done'" &
+	# a process busy in the cgroup, so that it has something to count. It
+	# sleeps 0.5 ms every 2 ms: perf starts a cgroup's count on a CPU only
+	# when a task of it is switched in there, and a loop that never sleeps,
+	# alone on its CPU, might not be for the whole run (counted 0). Niced
+	# up, so that on a loaded machine it still runs most of each 50 ms
+	# interval (the software events' check wants 5 ms of task-clock).
+	sh -c "echo \$\$ > '$CGR/$CGN/cgroup.procs'; exec nice -n -10 python3 -c '
+import time
+while True:
+    t = time.monotonic() + 0.002
+    while time.monotonic() < t:
+        pass
+    time.sleep(0.0005)
+'" &
 	BUSY=$!
-	sleep 0.2
+	# in the cgroup, and spinning: python itself, with 100 ms of CPU used (a
+	# launcher such as a pyenv shim may take seconds to get there, loaded)
+	busy_spinning()
+	{
+		grep -qx "$BUSY" "$CGR/$CGN/cgroup.procs" && grep -q '^python' "/proc/$BUSY/comm" &&
+			set -- $(sed 's/.*) //' "/proc/$BUSY/stat") && [ $((${12} + ${13})) -ge 10 ]
+	}
+	wait_until 60 busy_spinning || fail "the busy process did not join $CGN and spin"
 	if [ -e /sys/bus/event_source/devices/cpu ]; then
 		run -j control run --count 2
 		expect_rc 0 "perf's LLC events on a PMU"

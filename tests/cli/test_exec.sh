@@ -13,11 +13,11 @@ expect_rc 0 "exec runs the command"
 # the process rdtctl started as is the one bound, and it is CMD now
 spawn "$RDTCTL" --backend sim --state-dir "$STATE" --machine "$MACHINE" exec g -- sleep 30
 me=$SPAWNED
-sleep 0.3
+is_sleep() { grep -q '^sleep' "/proc/$1/comm" 2>/dev/null; }
+# rdtctl binds, then execs: once the process is sleep, both are done
+if wait_until 60 is_sleep "$me"; then pass; else fail "exec: process $me is not sleep"; fi
 ok "task show g" -j task show g
 json "exec: the command's process is in g" "$me in d['tasks']" "true"
-if grep -q '^sleep' "/proc/$me/comm" 2>/dev/null; then pass; else
-	fail "exec: process $me is not sleep"; fi
 run exec g -- sh -c 'exit 7'
 expect_rc 7 "exec: the command's exit status"
 run exec g sh -c 'exit 0'

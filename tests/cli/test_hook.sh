@@ -78,7 +78,7 @@ expect_err_has "names the agent" "the switch hook is already running (agent pid 
 # kill -9 of the agent: it is gone (a zombie, here, where init does not reap
 # it), status says so, and a new start takes over
 kill -9 "$AGENT"
-sleep 0.3
+wait_until 60 pid_gone "$AGENT"
 hk -j hook status
 json "status after kill -9: loaded, no agent" "[d['loaded'], d['agent_running']]" '[true, false]'
 hk hook start
@@ -95,6 +95,7 @@ AGENT=$AGENT2
 python3 -c '
 import os, sys, time
 os.sched_setaffinity(0, {1})
+os.nice(-20)  # holds CPU 1 against a loaded machine (root)
 with open(sys.argv[1] + ".tmp", "w") as f:
     f.write(str(os.getpid()))
 os.rename(sys.argv[1] + ".tmp", sys.argv[1])
@@ -135,13 +136,13 @@ expect_out "task show lists exactly the task" "$TASK"
 if applied_on 1 "$C1"; then pass; else fail "CPU 1 never ran with g1's CLOSID $C1"; fi
 # the same, as the register reads back (cpu assoc: the simulated PQR_ASSOC)
 a_i=0
-while [ $a_i -lt 50 ]; do
+while [ $a_i -lt 500 ]; do
 	hk -j cpu assoc 1
 	[ "$(printf '%s' "$OUT" | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["closid"])')" = "$C1" ] && break
 	sleep 0.02
 	a_i=$((a_i + 1))
 done
-if [ $a_i -lt 50 ]; then pass; else fail "cpu assoc 1 never showed g1's CLOSID $C1"; fi
+if [ $a_i -lt 500 ]; then pass; else fail "cpu assoc 1 never showed g1's CLOSID $C1"; fi
 
 hk cpu bind g2 1
 expect_rc 0 "cpu bind g2 1"

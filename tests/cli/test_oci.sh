@@ -83,7 +83,7 @@ del_ctr()
 {
 	in_layout runc --root "$RUNC_ROOT" kill "$1" KILL 2>/dev/null
 	i=0
-	while [ $i -lt 100 ] && in_layout runc --root "$RUNC_ROOT" state "$1" 2>/dev/null |
+	while [ $i -lt 1500 ] && in_layout runc --root "$RUNC_ROOT" state "$1" 2>/dev/null |
 		grep -q '"status": "running"'; do
 		sleep 0.02
 		i=$((i + 1))
@@ -336,7 +336,7 @@ if [ -n "$FS" ] && [ -x "$FS" ] && [ -c /dev/fuse ]; then
 	"$FS" "$TMP/resctrl" -f --machine "$MACHINE" 2>"$TMP/fs.log" &
 	FSPID=$!
 	i=0
-	while ! grep -q " $TMP/resctrl fuse.resctrl " /proc/mounts && [ $i -lt 100 ]; do
+	while ! grep -q " $TMP/resctrl fuse.resctrl " /proc/mounts && [ $i -lt 1200 ]; do
 		sleep 0.05
 		i=$((i + 1))
 	done
@@ -371,7 +371,7 @@ if [ -n "$FS" ] && [ -x "$FS" ] && [ -c /dev/fuse ]; then
 				FSV2=$!
 				CHILDREN="$CHILDREN $FSV2"
 				i=0
-				while [ $i -lt 100 ] && ! in_layout grep -q " $RR fuse.resctrl " /proc/mounts; do
+				while [ $i -lt 1200 ] && ! in_layout grep -q " $RR fuse.resctrl " /proc/mounts; do
 					sleep 0.05
 					i=$((i + 1))
 				done
@@ -402,13 +402,13 @@ if [ -n "$FS" ] && [ -x "$FS" ] && [ -c /dev/fuse ]; then
 				>/dev/null 2>"$TMP/exec.err" || fail "$LAYOUT: runc exec: $(cat "$TMP/exec.err")"
 			i=0
 			EXP=
-			while [ $i -lt 100 ] && [ -z "$EXP" ]; do
+			while [ $i -lt 1500 ] && [ -z "$EXP" ]; do
 				EXP=$(pgrep -n -f "^/bin/sleep $SECS\$")
 				[ -n "$EXP" ] || sleep 0.02
 				i=$((i + 1))
 			done
 			i=0
-			while [ $i -lt 150 ] && ! in_layout grep -qx "$EXP" "$RR/$DIR/mon_groups/ex/tasks" 2>/dev/null; do
+			while [ $i -lt 1500 ] && ! in_layout grep -qx "$EXP" "$RR/$DIR/mon_groups/ex/tasks" 2>/dev/null; do
 				sleep 0.02
 				i=$((i + 1))
 			done

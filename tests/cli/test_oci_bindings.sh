@@ -32,7 +32,7 @@ sh -c 'echo $$ >"$1/cgroup.procs" && exec sleep 300' sh "$CG" &
 P=$!
 CHILDREN="$CHILDREN $P"
 i=0
-while ! grep -qx "$P" "$CG/cgroup.procs" 2>/dev/null && [ $i -lt 200 ]; do
+while ! grep -qx "$P" "$CG/cgroup.procs" 2>/dev/null && [ $i -lt 1200 ]; do
 	sleep 0.01
 	i=$((i + 1))
 done

@@ -166,7 +166,9 @@ run schema show db
 expect_out "db's schema is back" "L3:0=0ff0"
 "$RDTCTL" --machine "$MACHINE" --state-dir "$STATE" profile db --interval 1 >/dev/null 2>"$TMP/sig.err" &
 P=$!
-sleep 1.5
+# the sweep has started (its handlers are set before its first mask)
+sweeping() { [ "$(rdt schema show db 2>/dev/null)" != "L3:0=0ff0" ]; }
+wait_until 60 sweeping
 kill -TERM $P
 wait $P
 if [ $? -eq 1 ]; then pass; else fail "a profile ended by SIGTERM did not exit 1"; fi
@@ -178,7 +180,7 @@ if [ -e "$STATE/leases.json" ]; then fail "the lease outlived the profile"; else
 # took before the sweep puts the schema back at the next open
 "$RDTCTL" --machine "$MACHINE" --state-dir "$STATE" profile db --interval 1 >/dev/null 2>&1 &
 P=$!
-sleep 1.5
+wait_until 60 sweeping
 run schema show db
 case $OUT in "L3:0=0ff0") fail "the sweep had not started: $OUT" ;; *) pass ;; esac
 run profile db --interval 0.01

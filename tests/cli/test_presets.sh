@@ -41,7 +41,7 @@ mount_fs()
 	i=0
 	while ! mounted; do
 		i=$((i + 1))
-		if [ $i -gt 100 ] || ! kill -0 "$FSPID" 2>/dev/null; then
+		if [ $i -gt 1200 ] || ! kill -0 "$FSPID" 2>/dev/null; then
 			return 1
 		fi
 		sleep 0.05

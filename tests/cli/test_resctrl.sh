@@ -34,7 +34,7 @@ mount_fs()
 	i=0
 	while ! mounted; do
 		i=$((i + 1))
-		if [ $i -gt 100 ]; then
+		if [ $i -gt 1200 ]; then
 			echo "FATAL: the emulator did not mount: $(cat "$TMP/fs.log")" >&2
 			exit 1
 		fi

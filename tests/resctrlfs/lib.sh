@@ -33,15 +33,30 @@ mounted() {
 	grep -q " $MNT fuse.resctrl " /proc/mounts
 }
 
+# wait_until SECONDS CMD...: poll CMD until it succeeds, for at most about
+# SECONDS (more on a loaded machine: the count is of polls); its status.
+# Waiting for what a check needs, not sleeping a guess, keeps a test
+# independent of the machine's load.
+wait_until() {
+	wu_n=$(($1 * 20))
+	shift
+	while ! "$@"; do
+		wu_n=$((wu_n - 1))
+		[ $wu_n -gt 0 ] || return 1
+		sleep 0.05
+	done
+}
+
 # start_fs [ARGS...]: run the daemon in the foreground (so that we know its
-# pid) and wait until the mount appears.
+# pid) and wait until the mount appears (60 s: a sanitizer build on a
+# loaded machine starts slowly).
 start_fs() {
 	"$BIN" "$MNT" -f "$@" 2>"$TMP/daemon.log" &
 	DPID=$!
 	i=0
 	while ! mounted; do
 		i=$((i + 1))
-		if [ $i -gt 100 ] || ! kill -0 "$DPID" 2>/dev/null; then
+		if [ $i -gt 1200 ] || ! kill -0 "$DPID" 2>/dev/null; then
 			echo "FATAL: the daemon did not mount: $(cat "$TMP/daemon.log")"
 			exit 1
 		fi

@@ -20,6 +20,12 @@ cleanup_tasks() {
 }
 trap cleanup_tasks EXIT
 
+# asc TID...: the tids as a tasks file lists them, ascending (pids wrap
+# around: a later task may have the smaller id)
+asc() {
+	printf '%s\n' "$@" | sort -n | tr '\n' ' ' | sed 's/ $//'
+}
+
 # has FILE TID: is TID listed in FILE?
 has() {
 	grep -qx "$2" "$1"
@@ -33,7 +39,7 @@ check_not_in() {
 # wait_child PID: the pid of PID's first child, once it exists.
 wait_child() {
 	i=0
-	while [ -z "$(pgrep -P "$1" | head -n 1)" ] && [ $i -lt 100 ]; do
+	while [ -z "$(pgrep -P "$1" | head -n 1)" ] && [ $i -lt 1200 ]; do
 		sleep 0.05
 		i=$((i + 1))
 	done
@@ -72,7 +78,7 @@ C=$LAST
 bad_write "two lines" "$T" "$A$NL$B$NL" "Invalid argument" "Task list parsing error pid $A$NL$B"
 check "nothing moved" "" "$(cat "$T")"
 ok_write "comma list with blanks" "$T" "$A, $B$NL"
-check "g1 has A and B" "$A $B" "$(tr '\n' ' ' < "$T" | sed 's/ $//')"
+check "g1 has A and B" "$(asc "$A" "$B")" "$(tr '\n' ' ' < "$T" | sed 's/ $//')"
 # Stops at the first bad id: what came before has moved.
 bad_write "partial list" "$MNT/g2/tasks" "$A,2147483647,$C" "No such process" \
 	"No task 2147483647${NL}Error while processing task 2147483647"
@@ -80,14 +86,14 @@ check "A moved to g2" "$A" "$(cat "$MNT/g2/tasks")"
 check "B stays" "$B" "$(cat "$T")"
 check_in "C untouched" "$MNT/tasks" "$C"
 ok_write "hex id" "$MNT/g2/tasks" "$(printf '0x%x' "$C")"
-check "g2 has A and C" "$A $C" "$(tr '\n' ' ' < "$MNT/g2/tasks" | sed 's/ $//')"
+check "g2 has A and C" "$(asc "$A" "$C")" "$(tr '\n' ' ' < "$MNT/g2/tasks" | sed 's/ $//')"
 
 # 0 is the writing task itself.
 sh -c 'echo 0 > "$1" && exec sleep 100' sh "$T" &
 S=$!
 KIDS="$KIDS $S"
-sleep 0.3
-check "0 is the writer" "$B $S" "$(tr '\n' ' ' < "$T" | sed 's/ $//')"
+wait_until 60 has "$T" "$S"
+check "0 is the writer" "$(asc "$B" "$S")" "$(tr '\n' ' ' < "$T" | sed 's/ $//')"
 
 # rmdir: every task goes back to root.
 rmdir "$MNT/g2"
@@ -132,7 +138,7 @@ time.sleep(100)' "$MNT/g2/tasks" &
 	Y=$!
 	KIDS="$KIDS $Y"
 	i=0
-	while [ "$(ls /proc/$Y/task | wc -l)" -lt 2 ] && [ $i -lt 100 ]; do
+	while [ "$(ls /proc/$Y/task | wc -l)" -lt 2 ] && [ $i -lt 1200 ]; do
 		sleep 0.05
 		i=$((i + 1))
 	done

@@ -35,6 +35,7 @@
 #include <linux/fs.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -55,8 +56,13 @@
 
 
 #define CPU 1			/* where the child runs */
-#define WITHIN_MS 1000		/* "within one second" */
-#define SETTLE_MS 50		/* a switch-in and a flush of the agent, with margin */
+/*
+ * How long a change may take to reach the register: the agent does it
+ * within milliseconds, but a loaded machine (other tests, a sanitizer
+ * build) may not run it for seconds; waited for, so a pass costs nothing.
+ */
+#define WITHIN_MS 30000
+#define SETTLE_MS 500		/* a switch-in and a flush of the agent, with margin */
 #define WATCH_MS 300		/* how long a value must (not) be seen again */
 
 struct fixture {
@@ -338,8 +344,11 @@ static void child_main(int ctl, int rep)
 	 * runs it holds the CPU far longer than the agent takes to write its
 	 * CLOSID (tens of microseconds), also when other programs keep the CPU
 	 * busy - a task that ran only for moments would have its CLOSID written
-	 * after it left, or never (the agent writes the latest wish).
+	 * after it left, or never (the agent writes the latest wish). Niced to
+	 * -20 (we are root), so that a loaded CPU 1 (stress-ng, other tests)
+	 * hands it the CPU at each wake rather than a share of it.
 	 */
+	setpriority(PRIO_PROCESS, 0, -20);
 	for (;;) {
 		uint64_t until = ms_now() + 2;	/* 1 to 2 ms */
 
@@ -511,10 +520,21 @@ static int group_setup(void **state)
 	CPU_SET(0, &set);
 	if (sched_setaffinity(0, sizeof(set), &set))
 		return -1;
-	/* a hook left by a test run that died (why_skip said so): agent and pins */
+	/*
+	 * A hook left by a test run that died (why_skip said so): agent and
+	 * pins. Looked at again here: another test run on this machine may have
+	 * loaded its own since, and that one is not ours to take down.
+	 */
 	if (rdt_hook_open(&stale, err, sizeof(err)) == 0) {
 		struct rdt_hook_agent_info info;
+		const char *dir = rdt_hook_ctl(stale)->serve_dir;
 
+		if (dir_exists(dir) && !test_leftover(dir)) {
+			rdt_hook_close(stale);
+			skip_reason = "the switch hook is loaded and in use (rdtctl hook status); "
+				      "stop it to run this test";
+			return 0;
+		}
 		rdt_hook_agent(stale, &info);
 		if (info.running)
 			kill(info.pid, SIGKILL);
@@ -706,7 +726,14 @@ static void exited_tasks_in_no_group(void **state)
 	memcpy(gone, v, sizeof(gone));
 	free(v);
 	stop_child();	/* the grandchild dies with it (PR_SET_PDEATHSIG) */
-	usleep(100 * 1000);
+	/* which takes its own time: a minute at most (a loaded machine) */
+	for (i = 0; i < 6000; i++) {
+		n = tasks_of(fx.seq1, &v);
+		free(v);
+		if (!n)
+			break;
+		usleep(10000);
+	}
 	assert_tasks(fx.seq1, NULL, 0);
 	assert_tasks(fx.seq2, NULL, 0);
 	for (i = 0; i < 3; i++)

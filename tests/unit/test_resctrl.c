@@ -71,7 +71,7 @@ static int setup(void **state)
 		_exit(127);
 	}
 	for (int i = 0; !mounted(); i++) {
-		if (i > 200)
+		if (i > 3000)	/* a minute: a sanitizer build on a loaded machine */
 			return -1;
 		usleep(20000);
 	}
@@ -361,7 +361,9 @@ static void tasks_and_precedence(void **state)
 	assert_ok(r, rdtalloc_bind_task(r, "p", child));
 	assert_int_equal(write(pipefd[1], "g", 1), 1);
 	close(pipefd[1]);
-	usleep(100000);
+	/* until the child has forked (a minute at most: a loaded machine) */
+	for (int i = 0; i < 6000 && rdtalloc_group_tasks(r, "p", tids, 8) < 3; i++)
+		usleep(10000);
 	/* the grandchild was never bound by us; the kernel has it in p's control group */
 	assert_int_equal(rdtalloc_group_tasks(r, "p", tids, 8), 3);
 	assert_int_equal(tids[0], t < child ? t : child);
