@@ -81,19 +81,6 @@ start_in()
 	CHILDREN="$CHILDREN $P"
 }
 
-# within SECONDS CMD...: CMD succeeds within SECONDS (polled every 20 ms)
-within()
-{
-	w_n=$(python3 -c "print(int($1 * 50))")
-	shift
-	while [ "$w_n" -gt 0 ]; do
-		"$@" && return 0
-		sleep 0.02
-		w_n=$((w_n - 1))
-	done
-	return 1
-}
-
 in_tasks() { grep -qx "$2" "$1" 2>/dev/null; }
 dir_of() { rc -j group show "$1" >/dev/null; ls -d "$MNT"/rdtalloc-*/mon_groups/"$1" 2>/dev/null | sed 's|/mon_groups/.*||'; }
 
