@@ -25,7 +25,13 @@ if [ -s "$TMP/snippet.c" ]; then pass; else fail "no C block in the README's API
 # rt's CLOSID in cache id 0, read before the close, to compare with
 sed -i 's/^rdtalloc_close(r);$/unsigned int rt = 99;\nrdtalloc_group_closid(r, "rt", "L3", 0, \&rt);\nrdtalloc_close(r);/' \
 	"$TMP/readme.c"
-if cc -std=c11 -Wall -Werror -I"$ROOT/include" -I"$BUILD/include" "$TMP/readme.c" \
+# a sanitizer build's library needs its runtime first: the program is built with it too
+san=
+if readelf -d "$BUILD/lib/librdtalloc.so" 2>/dev/null | grep -q 'libasan'; then
+	san="-fsanitize=address -fsanitize=undefined"
+fi
+# shellcheck disable=SC2086
+if cc -std=c11 -Wall -Werror $san -I"$ROOT/include" -I"$BUILD/include" "$TMP/readme.c" \
 	-L"$BUILD/lib" -Wl,-rpath,"$BUILD/lib" -lrdtalloc -o "$TMP/readme" 2>"$TMP/cc.err"; then
 	pass; else fail "the README's API example does not build: $(cat "$TMP/cc.err")"; fi
 run_raw_prog()
