@@ -48,8 +48,26 @@ start_agent()
 	[ -s "$sa_dir/agent.json" ] || fail "the agent did not start: $(cat "$TMP/agent.log")"
 }
 
+# until the agent takes SIGTERM through its signalfd (30 s at most): a TERM
+# sent before that can reach the forked shell before its exec, whose trap
+# swallows it, and the agent then never stops
+agent_takes_term()
+{
+	t_i=0
+	while [ $t_i -lt 600 ]; do
+		t_blk=$(awk '/^SigBlk:/ { print $2 }' "/proc/$1/status" 2>/dev/null) || return 0
+		[ -z "$t_blk" ] && return 0
+		[ "$(readlink "/proc/$1/exe" 2>/dev/null)" = "$(readlink -f "$RDTALLOC_AGENT")" ] &&
+			[ $((0x$t_blk & 0x4000)) -ne 0 ] && return 0
+		sleep 0.05
+		t_i=$((t_i + 1))
+	done
+	return 1
+}
+
 stop_agent()
 {
+	agent_takes_term "$APID"
 	kill -TERM "$APID" 2>/dev/null
 	wait "$APID" 2>/dev/null
 	APID=
