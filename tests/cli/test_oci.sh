@@ -306,11 +306,15 @@ if [ -z "$hook_why" ]; then
 	run_ctr hk "$TMP/b-hook"
 	if [ $RUNC_RC -eq 0 ]; then pass; else fail "hook: runc run: $(cat "$TMP/runc.err")"; fi
 	taskset -cp 1 "$PID" >/dev/null
+	# on a loaded machine CPU 1 runs others' tasks too (CLOSID 0): the
+	# container's spinner first in line, and a minute of samples at most
+	renice -n -20 -p "$PID" >/dev/null 2>&1
 	rc -j group show hk
 	K=$(l3_closid_in "$D1")
 	i=0
 	got=
-	while [ $i -lt 150 ]; do
+	end=$(($(date +%s) + 60))
+	while [ "$(date +%s)" -lt "$end" ]; do
 		rc -j hook status
 		got=$(printf '%s' "$OUT" | python3 -c "import json,sys; print(json.load(sys.stdin)['cpus'][1]['applied'])")
 		[ "$got" = "$K" ] && break
