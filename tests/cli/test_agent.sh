@@ -186,7 +186,9 @@ if within 30 in_tasks "$BATCH/mon_groups/batch/tasks" "$LATE"; then pass; else
 	fail "the join made while the agent was dead was not placed at its restart"; fi
 # ... counted and said
 caught="caught up with what happened while no agent ran: [1-9][0-9]* tasks\{0,1\} placed"
-grep -q "^rdtalloc-agent: $caught" "$TMP/agent.log" && pass || fail "the catch-up was not logged: $(cat "$TMP/agent.log")"
+# the task is placed before the sync's report is logged: wait for the line
+if within 10 grep -q "^rdtalloc-agent: $caught" "$TMP/agent.log"; then pass; else
+	fail "the catch-up was not logged: $(cat "$TMP/agent.log")"; fi
 rc -j agent status
 json "the catch-up counted in tasks_moved" "d['tasks_moved'] >= 1" true
 
