@@ -26,6 +26,7 @@
 #include "errors.h"
 #include "lease.h"
 #include "state.h"
+#include "tables.h"
 #include "tasks.h"
 
 static const struct rdt_backend *const backends[] = {
@@ -757,7 +758,7 @@ static int new_state(rdtalloc_t *r, const char *desc)
 	if (!ret && !desc)
 		ret = build_machine(host, &r->m);
 	free(host);
-	if (!ret && (ret = rdt_state_new(r->m, &r->st)))
+	if (!ret && (ret = rdt_state_new(r->m, rdt_sections, &r->st)))
 		return rdt_fail(NULL, ret, "out of memory");
 	if (!ret) {
 		precedence_new(r, r->st);
@@ -782,7 +783,7 @@ static int open_store(rdtalloc_t *r, const char *dir, const char *desc)
 					"XDG_RUNTIME_DIR or HOME, or give one");
 		dir = path;
 	}
-	ret = rdt_store_open(dir, r->ro, &r->store, err, sizeof(err));
+	ret = rdt_store_open(dir, r->ro, rdt_sections, &r->store, err, sizeof(err));
 	if (ret)
 		return rdt_fail(NULL, ret, "%s", err[0] ? err : strerror(-ret));
 	ret = rdt_store_lock(r->store, !r->ro);

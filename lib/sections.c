@@ -4,7 +4,7 @@
  * one adds its description here, one line, and touches neither the engine
  * nor lib/state.c. The order is the order their members are loaded in.
  */
-#include "hw/section.h"
+#include "tables.h"
 
 extern const struct rdt_section rdt_mon_section;	/* monitor/rmid.c */
 extern const struct rdt_section rdt_oci_section;	/* oci/oci.c */

@@ -46,6 +46,7 @@ struct rdt_store {
 	struct timespec mtim;
 	off_t size;
 	json_object *cached;	/* parsed by read_machine, for the read that follows */
+	const struct rdt_section *const *sections;	/* of the states read */
 };
 
 static int errf(char *err, size_t len, int code, const char *fmt, ...)
@@ -194,7 +195,8 @@ static int open_checked(struct rdt_store *s, const char *name, int flags, const 
 	return fd;
 }
 
-int rdt_store_open(const char *dir, bool ro, struct rdt_store **out, char *err, size_t len)
+int rdt_store_open(const char *dir, bool ro, const struct rdt_section *const *sections,
+		   struct rdt_store **out, char *err, size_t len)
 {
 	struct rdt_store *s;
 	int ret;
@@ -214,6 +216,7 @@ int rdt_store_open(const char *dir, bool ro, struct rdt_store **out, char *err, 
 	if (!s)
 		return -ENOMEM;
 	s->dirfd = s->lockfd = -1;
+	s->sections = sections;
 	s->dir = strdup(dir);
 	s->path = join(dir, STATE_FILE);
 	s->tmp = join(dir, STATE_TMP);
@@ -817,12 +820,12 @@ static bool core_member(const char *key)
 	return false;
 }
 
-static bool section_member(const char *key)
+static bool section_member(const struct rdt_state *st, const char *key)
 {
 	unsigned int i;
 
-	for (i = 0; rdt_sections[i]; i++)
-		if (!strcmp(key, rdt_sections[i]->name))
+	for (i = 0; st->sections && st->sections[i]; i++)
+		if (!strcmp(key, st->sections[i]->name))
 			return true;
 	return false;
 }
@@ -837,7 +840,7 @@ size_t rdt_state_kept_aside(const struct rdt_state *st, char *buf, size_t len)
 	if (!st->unknown)
 		return 0;
 	json_object_object_foreachC(st->unknown, it) {
-		if (!section_member(it.key))
+		if (!section_member(st, it.key))
 			continue;
 		if (len > off)
 			off += (size_t)snprintf(buf + off, len - off, "%s\"%s\"", n ? ", " : "",
@@ -872,8 +875,8 @@ static int read_sections(struct rdt_state *st, json_object *root, const char *pa
 	unsigned int i;
 	int ret = 0;
 
-	for (i = 0; !ret && rdt_sections[i]; i++) {
-		const struct rdt_section *sec = rdt_sections[i];
+	for (i = 0; !ret && st->sections && st->sections[i]; i++) {
+		const struct rdt_section *sec = st->sections[i];
 		json_object *o = NULL;
 
 		json_object_object_get_ex(root, sec->name, &o);
@@ -889,7 +892,7 @@ static int read_sections(struct rdt_state *st, json_object *root, const char *pa
 		ret = keep_unknown(st, sec->name, o, err, len);
 	}
 	json_object_object_foreachC(root, it) {
-		if (ret || core_member(it.key) || section_member(it.key))
+		if (ret || core_member(it.key) || section_member(st, it.key))
 			continue;
 		ret = keep_unknown(st, it.key, it.val, err, len);
 	}
@@ -901,12 +904,12 @@ static void write_sections(const struct rdt_state *st, json_object *root)
 	json_object_iter it;
 	unsigned int i;
 
-	for (i = 0; rdt_sections[i]; i++) {
-		json_object *o = rdt_sections[i]->save ?
-				 rdt_sections[i]->save(st, st->parts[i]) : NULL;
+	for (i = 0; st->sections && st->sections[i]; i++) {
+		json_object *o = st->sections[i]->save ?
+				 st->sections[i]->save(st, st->parts[i]) : NULL;
 
 		if (o)
-			json_object_object_add(root, rdt_sections[i]->name, o);
+			json_object_object_add(root, st->sections[i]->name, o);
 	}
 	/*
 	 * a newer version's members, as they were read, and a section's kept
@@ -914,7 +917,7 @@ static void write_sections(const struct rdt_state *st, json_object *root)
 	 */
 	if (st->unknown)
 		json_object_object_foreachC(st->unknown, it)
-			if (!section_member(it.key) || !json_object_object_get_ex(root, it.key, NULL))
+			if (!section_member(st, it.key) || !json_object_object_get_ex(root, it.key, NULL))
 				json_object_object_add(root, it.key, json_object_get(it.val));
 }
 static int read_next_seq(struct rdt_state *st, json_object *root, const char *path, char *err,
@@ -1245,7 +1248,7 @@ int rdt_store_read(struct rdt_store *s, const struct rdt_machine *m, const char 
 		ret = BAD("state file %s: groups or registers missing", s->path);
 		goto out;
 	}
-	ret = rdt_state_new(m, &st);
+	ret = rdt_state_new(m, s->sections, &st);
 	if (ret)
 		goto out;
 	ret = read_cdp(st, root, s->path, err, len);

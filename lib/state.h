@@ -23,9 +23,12 @@ int rdt_store_default_dir(const char *backend, char *buf, size_t len);
 
 /*
  * Open (creating it 0700 when missing) and check a state directory; ro:
- * create nothing (the directory and its lock file must exist).
+ * create nothing (the directory and its lock file must exist). sections:
+ * the modules' parts of the states read and written (hw/section.h), the
+ * table the context was given (NULL-terminated; NULL: none).
  */
-int rdt_store_open(const char *dir, bool ro, struct rdt_store **out, char *err, size_t errlen);
+int rdt_store_open(const char *dir, bool ro, const struct rdt_section *const *sections,
+		   struct rdt_store **out, char *err, size_t errlen);
 /*
  * Is there a state file in dir (nothing is created)? 1 yes, 0 no (it or
  * the directory does not exist), else -errno: it cannot be known (EACCES).

@@ -496,9 +496,9 @@ static void parts_free(struct rdt_state *st)
 {
 	unsigned int i;
 
-	for (i = 0; rdt_sections[i]; i++) {
-		if (st->parts[i] && rdt_sections[i]->free)
-			rdt_sections[i]->free(st->parts[i]);
+	for (i = 0; st->sections && st->sections[i]; i++) {
+		if (st->parts[i] && st->sections[i]->free)
+			st->sections[i]->free(st->parts[i]);
 		free(st->parts[i]);
 		st->parts[i] = NULL;
 	}
@@ -510,8 +510,8 @@ static int parts_alloc(struct rdt_state *st)
 {
 	unsigned int i;
 
-	for (i = 0; rdt_sections[i]; i++)
-		if (!(st->parts[i] = calloc(1, rdt_sections[i]->size ? rdt_sections[i]->size : 1)))
+	for (i = 0; st->sections && st->sections[i]; i++)
+		if (!(st->parts[i] = calloc(1, st->sections[i]->size ? st->sections[i]->size : 1)))
 			return -ENOMEM;
 	return 0;
 }
@@ -522,9 +522,9 @@ static int parts_new(struct rdt_state *st)
 	unsigned int i;
 	int err = parts_alloc(st);
 
-	for (i = 0; !err && rdt_sections[i]; i++)
-		if (rdt_sections[i]->init)
-			err = rdt_sections[i]->init(st, st->parts[i]);
+	for (i = 0; !err && st->sections && st->sections[i]; i++)
+		if (st->sections[i]->init)
+			err = st->sections[i]->init(st, st->parts[i]);
 	return err;
 }
 
@@ -532,19 +532,22 @@ static int parts_new(struct rdt_state *st)
 static int parts_copy(struct rdt_state *st, const struct rdt_state *src)
 {
 	unsigned int i;
-	int err = parts_alloc(st);
+	int err;
 
-	for (i = 0; !err && rdt_sections[i]; i++) {
-		if (rdt_sections[i]->copy)
-			err = rdt_sections[i]->copy(st->parts[i], src->parts[i]);
+	st->sections = src->sections;
+	err = parts_alloc(st);
+	for (i = 0; !err && st->sections && st->sections[i]; i++) {
+		if (st->sections[i]->copy)
+			err = st->sections[i]->copy(st->parts[i], src->parts[i]);
 		else
-			memcpy(st->parts[i], src->parts[i], rdt_sections[i]->size);
+			memcpy(st->parts[i], src->parts[i], st->sections[i]->size);
 	}
 	/* what this version cannot read is shared, as it is never changed */
 	st->unknown = src->unknown ? json_object_get(src->unknown) : NULL;
 	return err;
 }
-int rdt_state_new(const struct rdt_machine *m, struct rdt_state **out)
+int rdt_state_new(const struct rdt_machine *m, const struct rdt_section *const *sections,
+		  struct rdt_state **out)
 {
 	struct rdt_state *st;
 	struct rdt_group *def;
@@ -556,6 +559,7 @@ int rdt_state_new(const struct rdt_machine *m, struct rdt_state **out)
 	if (!st)
 		return -ENOMEM;
 	st->m = m;
+	st->sections = sections;
 	st->precedence = RDT_PREC_CPU;
 	st->max_groups = RDT_GROUPS_DEFAULT;
 	st->max_tasks = RDT_TASKS_DEFAULT;

@@ -204,11 +204,14 @@ struct rdt_state {
 	unsigned int writer_idx;	/* owners[] index of writer, 0: not interned yet */
 	bool force;
 	/*
-	 * The modules' parts (hw/section.h), one per section of rdt_sections[],
-	 * in that order; what they are is theirs alone. unknown: the members
+	 * The modules' parts (hw/section.h), one per section of sections[]
+	 * (NULL-terminated; NULL: none), the table the context handed
+	 * rdt_state_new() - the engine names no module - in that order; what
+	 * they are is theirs alone. unknown: the members
 	 * of the state file read that no section of this version knows, kept
 	 * to be written back as they were (NULL: none).
 	 */
+	const struct rdt_section *const *sections;
 	void *parts[RDT_SECTIONS_MAX];
 	json_object *unknown;
 	const struct rdt_sink *sink;
@@ -275,14 +278,19 @@ static inline void *rdt_state_part(const struct rdt_state *st, const struct rdt_
 {
 	unsigned int i;
 
-	for (i = 0; rdt_sections[i]; i++)
-		if (rdt_sections[i] == sec)
+	for (i = 0; st->sections && st->sections[i]; i++)
+		if (st->sections[i] == sec)
 			return st->parts[i];
 	return NULL;
 }
 
-/* A new state for machine m: default group only, all-ones, registers at their reset values. */
-int rdt_state_new(const struct rdt_machine *m, struct rdt_state **out);
+/*
+ * A new state for machine m: default group only, all-ones, registers at
+ * their reset values; one part per section of sections (NULL-terminated,
+ * at most RDT_SECTIONS_MAX; NULL: none), which its copies share.
+ */
+int rdt_state_new(const struct rdt_machine *m, const struct rdt_section *const *sections,
+		  struct rdt_state **out);
 void rdt_state_free(struct rdt_state *st);
 int rdt_state_clone(const struct rdt_state *st, struct rdt_state **out);
 

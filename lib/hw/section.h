@@ -4,10 +4,11 @@
  * persistent data (monitoring's RMIDs, the containers the OCI hook placed,
  * whatever comes next) describes its part once - its member of the state
  * file, its size, how to make, copy, free, save and load it - and lists
- * that description in lib/sections.c. The engine (every state has one part
- * per section, copied with the state for the undo image) and lib/state.c
- * (the member written and read) handle sections without knowing any: they
- * include no module's header. A member of the state file that no section
+ * that description in lib/sections.c. The context (lib/core.c) hands that
+ * table to the engine (rdt_state_new: every state has one part per
+ * section, copied with the state for the undo image) and to lib/state.c
+ * (rdt_store_open: the member written and read); neither names a section,
+ * includes a module's header or links with one. A member of the state file that no section
  * of this version knows is kept as it was read and written back as it is.
  */
 #ifndef RDT_SECTION_H
@@ -40,8 +41,5 @@ struct rdt_section {
 };
 
 #define RDT_SECTIONS_MAX 8
-
-/* The sections of this version, NULL-terminated (lib/sections.c). */
-extern const struct rdt_section *const rdt_sections[];
 
 #endif

@@ -20,6 +20,7 @@
 #include "hw/engine.h"
 #include "machine.h"
 #include "state.h"
+#include "tables.h"
 
 #define MACHINE "topology=package:2 l3:1 core:2 pu:1;l3.cdp=1;mb.closids=8;mb.units=percent;" \
 		"mb.min=10;mb.gran=10;tasks=virtual"
@@ -34,7 +35,7 @@ static void setup(void)
 
 	snprintf(g_dir, sizeof(g_dir), "/tmp/rdt-fuzz-state-XXXXXX");
 	if (!mkdtemp(g_dir) || rdt_machine_build(MACHINE, &g_m, err, sizeof(err)) ||
-	    rdt_store_open(g_dir, false, &g_s, err, sizeof(err)))
+	    rdt_store_open(g_dir, false, rdt_sections, &g_s, err, sizeof(err)))
 		abort();
 	snprintf(g_path, sizeof(g_path), "%s/state.json", g_dir);
 }

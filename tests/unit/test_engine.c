@@ -118,7 +118,7 @@ static void random_ops(const char *desc, unsigned int steps, unsigned int seed)
 	unsigned int i;
 
 	srand(seed);
-	assert_int_equal(rdt_state_new(m, &st), 0);
+	assert_int_equal(rdt_state_new(m, NULL, &st), 0);
 	check_invariants(st);
 	for (i = 0; i < steps; i++) {
 		int op = rand() % 6, g;
@@ -205,7 +205,7 @@ static void test_random_cdp(void **s)
 	int g;
 
 	(void)s;
-	assert_int_equal(rdt_state_new(m, &st), 0);
+	assert_int_equal(rdt_state_new(m, NULL, &st), 0);
 	assert_int_equal(rdt_set_cdp(st, RDT_L3, true), 0);
 	assert_int_equal(st->adom[0].nclos, 4);
 	assert_int_equal(st->regs.cfg_writes, 2);
@@ -237,7 +237,7 @@ static void test_l2_l3_shared_closid(void **s)
 	int a, b;
 
 	(void)s;
-	assert_int_equal(rdt_state_new(m, &st), 0);
+	assert_int_equal(rdt_state_new(m, NULL, &st), 0);
 	assert_int_equal(st->nadom, 1);
 	assert_int_equal(st->nslots, 3);
 	assert_int_equal(st->adom[0].nclos, 4);	/* the smaller of 8 and 4 */
@@ -287,7 +287,7 @@ static void test_clone_is_deep(void **s)
 	int g;
 
 	(void)s;
-	assert_int_equal(rdt_state_new(m, &st), 0);
+	assert_int_equal(rdt_state_new(m, NULL, &st), 0);
 	assert_int_equal(rdt_group_add(st, "a", &g), 0);
 	assert_int_equal(rdt_group_set_masks(st, g, want, set), 0);
 	assert_int_equal(rdt_bind_task(st, g, 42, 0), 0);
@@ -317,7 +317,7 @@ static void test_many_groups(void **s)
 	int i, g;
 
 	(void)s;
-	assert_int_equal(rdt_state_new(m, &st), 0);
+	assert_int_equal(rdt_state_new(m, NULL, &st), 0);
 	for (i = 0; i < 5000; i++) {
 		snprintf(name, sizeof(name), "n%d", i);
 		assert_int_equal(rdt_group_add(st, name, &g), 0);
@@ -355,7 +355,7 @@ static void test_cgroups(void **s)
 	int a, b, i;
 
 	(void)s;
-	assert_int_equal(rdt_state_new(m, &st), 0);
+	assert_int_equal(rdt_state_new(m, NULL, &st), 0);
 	assert_int_equal(rdt_group_add(st, "a", &a), 0);
 	assert_int_equal(rdt_group_add(st, "b", &b), 0);
 	assert_int_equal(rdt_bind_cgroup(st, a, "x/y", 7), 0);

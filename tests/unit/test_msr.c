@@ -43,6 +43,7 @@
 #include "detect/detect.h"
 #include "hw/engine.h"
 #include "machine.h"
+#include "tables.h"
 
 /* ---- The register model ------------------------------------------------ */
 
@@ -427,7 +428,7 @@ static void direct_open(struct direct *d, const char *desc, unsigned int *fixed)
 	int ret;
 
 	d->m = machine(desc);
-	assert_int_equal(rdt_state_new(d->m, &d->st), 0);
+	assert_int_equal(rdt_state_new(d->m, rdt_sections, &d->st), 0);
 	ret = rdt_backend_msr.open(&d->ctx, d->m, env_of(&e, true), err, sizeof(err));
 	if (ret)
 		fail_msg("open: %d %s", ret, err);
