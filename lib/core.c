@@ -324,10 +324,10 @@ int rdt_core_check_task(rdtalloc_t *r, pid_t *tid, uint64_t *start)
 	return 0;
 }
 
-/* A binding is live when its task still runs and is the same task. */
-bool rdt_core_binding_alive(const rdtalloc_t *r, const struct rdt_task *t)
+/* Live tasks of group g as the backend sees them (hw/ops.c: the table, lib/bindings.c). */
+int rdt_core_collect_tasks(rdtalloc_t *r, int g, pid_t **out, size_t *n)
 {
-	return r->m->virtual_tasks || rdt_task_alive(t->tid, t->start);
+	return r->be->ops->group_tasks(r, g, out, n);
 }
 
 /* Drop the binding of a task id whose task has exited (or was replaced). */
