@@ -13,6 +13,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <sys/random.h>
 #include <sys/syscall.h>
@@ -328,6 +329,19 @@ int rdt_core_check_task(rdtalloc_t *r, pid_t *tid, uint64_t *start)
 int rdt_core_collect_tasks(rdtalloc_t *r, int g, pid_t **out, size_t *n)
 {
 	return r->be->ops->group_tasks(r, g, out, n);
+}
+
+/* Add a line to the call's warning (cut where the buffer ends). */
+void rdt_core_warn(rdtalloc_t *r, const char *fmt, ...)
+{
+	size_t n = strlen(r->warning);
+	va_list ap;
+
+	if (n && n + 1 < sizeof(r->warning))
+		r->warning[n++] = '\n';
+	va_start(ap, fmt);
+	vsnprintf(r->warning + n, sizeof(r->warning) - n, fmt, ap);
+	va_end(ap);
 }
 
 /* Drop the binding of a task id whose task has exited (or was replaced). */

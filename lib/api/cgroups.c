@@ -13,23 +13,6 @@
 
 /* ---- cgroups ------------------------------------------------------------------------ */
 
-/* The cgroup a caller names, normalised, with its id; errmsg names what is wrong. */
-int rdt_core_check_cgroup(rdtalloc_t *r, const char *path, char *rel, size_t len, uint64_t *id)
-{
-	char err[RDT_ERRMSG_MAX];
-	const char *root;
-	int ret;
-
-	if (r->m->virtual_tasks)
-		return rdt_fail(r, -EOPNOTSUPP, "this machine's tasks are virtual (tasks=virtual): "
-				"it has no cgroups to bind");
-	root = rdt_core_cgroup_root(r);
-	if (!root)
-		return -ENOENT;
-	ret = rdt_cgroup_resolve(root, path, rel, len, id, err, sizeof(err));
-	return ret ? rdt_fail(r, ret, "%s", err) : 0;
-}
-
 RDTALLOC_API int rdtalloc_bind_cgroup(rdtalloc_t *r, const char *group, const char *path)
 {
 	char rel[RDT_CGROUP_PATH_MAX];

@@ -9,18 +9,6 @@
 
 #include "core.h"
 
-/* Inside a write call: CPU cpu to group g. */
-int rdt_core_bind_cpu(rdtalloc_t *r, int g, int cpu)
-{
-	int ret = rdt_core_check_cpu(r, cpu);
-
-	if (!ret)
-		ret = rdt_core_engine_err(r, rdt_bind_cpu(r->st, g, cpu));
-	if (!ret)
-		r->dirty = r->groups_changed = true;
-	return ret;
-}
-
 RDTALLOC_API int rdtalloc_bind_cpu(rdtalloc_t *r, const char *group, int cpu)
 {
 	int ret, g;

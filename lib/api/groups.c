@@ -122,31 +122,6 @@ RDTALLOC_API int rdtalloc_group_count(rdtalloc_t *r)
 	return rdt_core_end(r, false, (int)r->st->nlive);
 }
 
-static int cmp_seq(const void *a, const void *b, void *arg)
-{
-	const struct rdt_state *st = arg;
-	uint64_t x = st->groups[*(const int *)a].seq, y = st->groups[*(const int *)b].seq;
-
-	return (x > y) - (x < y);
-}
-
-/* Live groups in creation order (default first); caller frees. */
-int *rdt_core_groups_in_order(const struct rdt_state *st, unsigned int *n)
-{
-	int *order = malloc((st->ngroups ? st->ngroups : 1) * sizeof(int));
-	unsigned int i, k = 0;
-
-	if (!order)
-		return NULL;
-	for (i = 0; i < st->ngroups; i++)
-		if (st->groups[i].live)
-			order[k++] = (int)i;
-	if (k > 1)
-		qsort_r(order + 1, k - 1, sizeof(int), cmp_seq, (void *)st);
-	*n = k;
-	return order;
-}
-
 RDTALLOC_API int rdtalloc_group_foreach(rdtalloc_t *r, int (*cb)(const char *name, void *arg),
 					void *arg)
 {

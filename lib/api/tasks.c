@@ -15,32 +15,6 @@
 
 /* ---- Membership ------------------------------------------------------------------- */
 
-/* Inside a write call: task tid to group g (lib/batch.c binds many this way). */
-int rdt_core_bind_task(rdtalloc_t *r, int g, pid_t tid)
-{
-	uint64_t start;
-	int ret;
-
-	ret = rdt_core_check_task(r, &tid, &start);
-	if (ret)
-		return ret;
-	ret = r->be->ops->tasks_allowed(r);
-	if (ret)
-		return ret;
-	rdt_core_gc_tasks(r);
-	/* at the limit, every exited task's binding goes before the answer is no */
-	if (r->st->tasks.len >= r->st->max_tasks && !rdt_task_map_get(&r->st->tasks, tid) &&
-	    rdt_core_sweep_tasks(r, r->st))
-		r->dirty = true;
-	ret = rdt_core_engine_err(r, rdt_bind_task(r->st, g, tid, start));
-	/* the state's table, then the backend's owner of membership; rdt_core_end() undoes both */
-	if (!ret)
-		ret = r->be->ops->bind_task(r, g, tid, start);
-	if (!ret)
-		r->dirty = true;
-	return ret;
-}
-
 RDTALLOC_API int rdtalloc_bind_task(rdtalloc_t *r, const char *group, pid_t tid)
 {
 	int ret, g;
