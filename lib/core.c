@@ -22,19 +22,10 @@
 
 #include "config.h"
 #include "core.h"
-#include "monitor/monitor.h"
 #include "detect/detect.h"
 #include "errors.h"
-#include "lease.h"
 #include "state.h"
-#include "tables.h"
 #include "tasks.h"
-
-static const struct rdt_backend *const backends[] = {
-	&rdt_backend_sim,
-	&rdt_backend_msr,
-	&rdt_backend_resctrl,
-};
 
 #define OPTS_HAS(opts, field) \
 	((opts) && (opts)->sz >= offsetof(typeof(*(opts)), field) + sizeof((opts)->field))
@@ -76,6 +67,27 @@ static void warn_kept_aside(rdtalloc_t *r)
 		      "rdtctl reset (or the module's own clear, e.g. control clear) replaces %s",
 		      r->store ? rdt_store_path(r->store) : "(memory)", n == 1 ? "" : "s", names,
 		      n == 1 ? "it was" : "they were", n == 1 ? "it" : "them");
+}
+
+enum section_step { SECTION_OPEN, SECTION_BEGIN, SECTION_SETTLE };
+
+/*
+ * The modules' hooks at one step of a call (hw/section.h), in the table's
+ * order: monitoring brings its counters and limbo up to now when a write
+ * begins and hands out RMIDs before the commit; leases go back at open.
+ */
+static void section_hooks(rdtalloc_t *r, enum section_step step)
+{
+	size_t i;
+
+	for (i = 0; r->sections && r->sections[i]; i++) {
+		const struct rdt_section *sec = r->sections[i];
+		void (*fn)(struct rdtalloc *r) = step == SECTION_OPEN ? sec->open :
+						 step == SECTION_BEGIN ? sec->begin : sec->settle;
+
+		if (fn)
+			fn(r);
+	}
 }
 
 static int load_state(rdtalloc_t *r)
@@ -131,7 +143,7 @@ int rdt_core_begin(rdtalloc_t *r, bool write)
 			r->be->ops->finish(r);
 			pthread_mutex_unlock(&r->mu);
 		} else if (write) {
-			rdt_mon_advance(r);
+			section_hooks(r, SECTION_BEGIN);
 			writer_on(r, r->owner, r->force);
 		}
 		return ret;
@@ -164,7 +176,7 @@ int rdt_core_begin(rdtalloc_t *r, bool write)
 			r->snap_valid = true;
 			/* counters and limbo up to now, before the change counts */
 			if (write) {
-				rdt_mon_advance(r);
+				section_hooks(r, SECTION_BEGIN);
 				writer_on(r, r->owner, r->force);
 			}
 			return 0;
@@ -190,7 +202,7 @@ int rdt_core_end(rdtalloc_t *r, bool write, int ret)
 	err[0] = '\0';		/* not "= \"\"": that clears 1 KiB on every call */
 
 	if (write && ret >= 0 && r->dirty) {
-		rdt_mon_settle(r);
+		section_hooks(r, SECTION_SETTLE);
 		wret = r->be->ops->commit(r);
 		committed = !wret;
 		if (!wret && r->store)
@@ -434,24 +446,35 @@ static int opts_check(const struct rdtalloc_opts *opts)
 	return 0;
 }
 
-static const struct rdt_backend *backend_named(const char *name)
+/* The backends this context was handed (rdt_core_open): by name, the fallback, their names. */
+static const struct rdt_backend *backend_named(const rdtalloc_t *r, const char *name)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(backends) / sizeof(backends[0]); i++)
-		if (!strcmp(backends[i]->name, name))
-			return backends[i];
+	for (i = 0; r->backends[i]; i++)
+		if (!strcmp(r->backends[i]->name, name))
+			return r->backends[i];
 	return NULL;
 }
 
-static void backend_names(char *buf, size_t len)
+static const struct rdt_backend *backend_simulator(const rdtalloc_t *r)
+{
+	size_t i;
+
+	for (i = 0; r->backends[i]; i++)
+		if (r->backends[i]->simulated)
+			return r->backends[i];
+	return NULL;
+}
+
+static void backend_names(const rdtalloc_t *r, char *buf, size_t len)
 {
 	size_t i, off = 0;
 
 	buf[0] = '\0';
-	for (i = 0; i < sizeof(backends) / sizeof(backends[0]) && off < len; i++)
+	for (i = 0; r->backends[i] && off < len; i++)
 		off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? ", " : "",
-					backends[i]->name);
+					r->backends[i]->name);
 }
 
 /*
@@ -466,8 +489,8 @@ static void choose_auto(rdtalloc_t *r)
 	size_t i;
 
 	rdt_detect_host(&caps, detect, sizeof(detect));
-	for (i = 0; i < sizeof(backends) / sizeof(backends[0]); i++) {
-		const struct rdt_backend *be = backends[i];
+	for (i = 0; r->backends[i]; i++) {
+		const struct rdt_backend *be = r->backends[i];
 
 		if (be->simulated)
 			continue;
@@ -478,7 +501,7 @@ static void choose_auto(rdtalloc_t *r)
 			return;
 		}
 	}
-	r->be = &rdt_backend_sim;
+	r->be = backend_simulator(r);
 	if (why[0] && (caps.rdt_alloc || caps.probe_needed))
 		snprintf(r->reason, sizeof(r->reason), "%s; using the simulator", why);
 	else
@@ -502,9 +525,9 @@ static int choose_backend(rdtalloc_t *r, const char *name)
 		choose_auto(r);
 		return 0;
 	}
-	r->be = backend_named(name);
+	r->be = backend_named(r, name);
 	if (!r->be) {
-		backend_names(have, sizeof(have));
+		backend_names(r, have, sizeof(have));
 		return rdt_fail(NULL, -EINVAL, "unknown backend '%.32s' (have: %s)", name, have);
 	}
 	if (r->be->usable) {
@@ -772,7 +795,7 @@ static int new_state(rdtalloc_t *r, const char *desc)
 	if (!ret && !desc)
 		ret = build_machine(host, &r->m);
 	free(host);
-	if (!ret && (ret = rdt_state_new(r->m, rdt_sections, &r->st)))
+	if (!ret && (ret = rdt_state_new(r->m, r->sections, &r->st)))
 		return rdt_fail(NULL, ret, "out of memory");
 	if (!ret) {
 		precedence_new(r, r->st);
@@ -797,7 +820,7 @@ static int open_store(rdtalloc_t *r, const char *dir, const char *desc)
 					"XDG_RUNTIME_DIR or HOME, or give one");
 		dir = path;
 	}
-	ret = rdt_store_open(dir, r->ro, rdt_sections, &r->store, err, sizeof(err));
+	ret = rdt_store_open(dir, r->ro, r->sections, &r->store, err, sizeof(err));
 	if (ret)
 		return rdt_fail(NULL, ret, "%s", err[0] ? err : strerror(-ret));
 	ret = rdt_store_lock(r->store, !r->ro);
@@ -1061,7 +1084,8 @@ static int peek_check(rdtalloc_t *r, const char *dir)
 	return 0;
 }
 
-RDTALLOC_API int rdtalloc_open(rdtalloc_t **out, const struct rdtalloc_opts *opts)
+int rdt_core_open(rdtalloc_t **out, const struct rdtalloc_opts *opts,
+		  const struct rdt_section *const *sections, const struct rdt_backend *const *backends)
 {
 	const char *desc;
 	rdtalloc_t *r;
@@ -1078,6 +1102,8 @@ RDTALLOC_API int rdtalloc_open(rdtalloc_t **out, const struct rdtalloc_opts *opt
 	if (!r)
 		return rdt_fail(NULL, -ENOMEM, "out of memory");
 	pthread_mutex_init(&r->mu, NULL);
+	r->sections = sections;
+	r->backends = backends;
 	r->err_id = rdt_err_new_id();
 	r->flags = OPTS_GET(opts, flags, 0);
 	desc = OPTS_GET(opts, machine, NULL);
@@ -1121,8 +1147,8 @@ RDTALLOC_API int rdtalloc_open(rdtalloc_t **out, const struct rdtalloc_opts *opt
 	ret = r->be->ops->open(r);
 	if (ret)
 		goto fail;
-	/* schemas leased by processes killed since (a profile's sweep) go back */
-	rdt_lease_recover(r);
+	/* the modules' steps at open: leases of processes killed since go back (lease.c) */
+	section_hooks(r, SECTION_OPEN);
 	*out = r;
 	return 0;
 fail:
@@ -1139,7 +1165,7 @@ RDTALLOC_API void rdtalloc_close(rdtalloc_t *r)
 		r->be->ops->close(r);
 	if (r->be_open && r->be->close)
 		r->be->close(r->be_ctx);
-	rdt_mon_close(r);
+	json_object_put(r->mon_counters);	/* monitoring's totals, held for it */
 	rdt_state_free(r->st);
 	rdt_store_close(r->store);
 	rdt_machine_free(r->m);

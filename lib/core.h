@@ -16,10 +16,14 @@
 #include "machine.h"
 
 struct rdt_hook;
+struct rdtalloc_opts;
 struct rdt_store;
 
 struct rdtalloc {
 	pthread_mutex_t mu;		/* one call at a time per context */
+	/* what this build is made of, handed over at open (lib/tables.h), NULL-terminated */
+	const struct rdt_section *const *sections;
+	const struct rdt_backend *const *backends;
 	uint64_t err_id;		/* key of this context's error messages */
 	unsigned int flags;
 	const struct rdt_backend *be;
@@ -73,8 +77,13 @@ struct rdtalloc {
 	char call_owner[RDT_OWNER_MAX + 1];	/* rdt_core_set_writer's, for one call */
 };
 
-/* monitor/api.c: what a context holds for monitoring, at rdtalloc_close. */
-void rdt_mon_close(struct rdtalloc *r);
+/*
+ * rdtalloc_open's work (lib/api/open.c hands over the tables of lib/tables.h):
+ * the context with its backend, machine and state, each section's open hook
+ * run. 0, or -errno with the error message set (*out NULL).
+ */
+int rdt_core_open(struct rdtalloc **out, const struct rdtalloc_opts *opts,
+		  const struct rdt_section *const *sections, const struct rdt_backend *const *backends);
 
 /* Lock and refresh the state / write back and unlock (returns ret or a write error). */
 int rdt_core_begin(struct rdtalloc *r, bool write);

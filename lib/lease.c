@@ -25,6 +25,7 @@
 #include "config.h"
 #include "core.h"
 #include "errors.h"
+#include "hw/section.h"
 #include "json.h"
 #include "lease.h"
 #include "state.h"
@@ -471,3 +472,8 @@ void rdt_lease_recover(rdtalloc_t *r)
 	if (said[0])
 		rdt_core_warn(r, "%s", said);
 }
+
+/* No member of the state file: leases keep their own file, and hook the open. */
+const struct rdt_section rdt_lease_section = {
+	.open = rdt_lease_recover,
+};

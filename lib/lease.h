@@ -19,7 +19,8 @@ struct rdtalloc;
 #define RDT_LEASES_MAX 1024u		/* leases of one state at once */
 
 /*
- * At open (with a state file): put back the schema of every lease whose
+ * At open (with a state file; the open hook of rdt_lease_section, listed in
+ * lib/sections.c): put back the schema of every lease whose
  * holder is gone, and drop those leases; read only: warn of them. Failures
  * are warnings: the open goes on, and the lease stays for the next open.
  */

@@ -825,7 +825,7 @@ static bool section_member(const struct rdt_state *st, const char *key)
 	unsigned int i;
 
 	for (i = 0; st->sections && st->sections[i]; i++)
-		if (!strcmp(key, st->sections[i]->name))
+		if (st->sections[i]->name && !strcmp(key, st->sections[i]->name))
 			return true;
 	return false;
 }
@@ -879,9 +879,9 @@ static int read_sections(struct rdt_state *st, json_object *root, const char *pa
 		const struct rdt_section *sec = st->sections[i];
 		json_object *o = NULL;
 
-		json_object_object_get_ex(root, sec->name, &o);
-		if (!sec->load)
+		if (!sec->name || !sec->load)
 			continue;
+		json_object_object_get_ex(root, sec->name, &o);
 		ret = sec->load(st, st->parts[i], o, path, err, len);
 		if (!ret || ret == -ENOMEM || !o)
 			continue;
@@ -905,7 +905,7 @@ static void write_sections(const struct rdt_state *st, json_object *root)
 	unsigned int i;
 
 	for (i = 0; st->sections && st->sections[i]; i++) {
-		json_object *o = st->sections[i]->save ?
+		json_object *o = st->sections[i]->save && st->sections[i]->name ?
 				 st->sections[i]->save(st, st->parts[i]) : NULL;
 
 		if (o)

@@ -19,9 +19,11 @@
 #include <json-c/json.h>
 
 struct rdt_state;
+struct rdtalloc;
 
 struct rdt_section {
-	const char *name;		/* its member of the state file */
+	/* its member of the state file; NULL: none (a module with hooks only) */
+	const char *name;
 	size_t size;			/* bytes of its part, zeroed when made */
 	/* a new state's part (the machine is st->m); NULL: zeroed is right */
 	int (*init)(struct rdt_state *st, void *part);
@@ -38,6 +40,16 @@ struct rdt_section {
 	 */
 	int (*load)(struct rdt_state *st, void *part, json_object *o, const char *path, char *err,
 		    size_t len);
+	/*
+	 * Hooks of the context's calls (lib/core.c), each optional, run in the
+	 * order of the table, so that the core calls no module by name: open
+	 * (a context was opened, its state read), begin (a write call starts,
+	 * the state as it was) and settle (a write call changed the state,
+	 * before the backend commits it).
+	 */
+	void (*open)(struct rdtalloc *r);
+	void (*begin)(struct rdtalloc *r);
+	void (*settle)(struct rdtalloc *r);
 };
 
 #define RDT_SECTIONS_MAX 8

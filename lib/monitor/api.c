@@ -716,9 +716,3 @@ out:
 	free(gs);
 	return rdt_core_end(r, false, ret);
 }
-
-void rdt_mon_close(rdtalloc_t *r)
-{
-	json_object_put(r->mon_counters);
-	r->mon_counters = NULL;
-}

@@ -403,6 +403,8 @@ const struct rdt_section rdt_mon_section = {
 	.free = mon_free,
 	.save = mon_save,
 	.load = mon_load,
+	.begin = rdt_mon_advance,
+	.settle = rdt_mon_settle,
 };
 
 /* ---- Advance and settle ------------------------------------------------------ */
