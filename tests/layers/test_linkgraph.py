@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""linkgraph.py checked on objects made for it: each of its checks fails
+when it must (an upward use, an object without a layer, a loop or a pull
+past the limit) and passes when it must, with the exact message."""
+import os
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOOL = os.path.join(HERE, "linkgraph.py")
+
+# low/a: base; mid/b uses a; top/c uses b. up/d (layer 0) uses c: upward.
+SOURCES = {
+    "low/a": "int a(void) { return 1; }\n",
+    "mid/b": "int a(void);\nint b(void) { return a() + 1; }\n",
+    "top/c": "int b(void);\nint c(void) { return b() + 1; }\n",
+}
+LAYERS = "0 low/*\n1 mid/*\n2 top/*\n"
+
+
+def build(objdir, sources):
+    for name, text in sources.items():
+        src = os.path.join(objdir, name + ".c")
+        os.makedirs(os.path.dirname(src), exist_ok=True)
+        with open(src, "w", encoding="utf-8") as f:
+            f.write(text)
+        subprocess.run(["cc", "-c", "-o", src + ".o", src], check=True)
+        os.unlink(src)
+
+
+def run(objdir, *args):
+    res = subprocess.run([sys.executable, TOOL, objdir, *args], capture_output=True, text=True)
+    return res.returncode, res.stdout
+
+
+def expect(what, got, rc, lines):
+    code, out = got
+    missing = [ln for ln in lines if ln not in out.splitlines()]
+    if code != rc or missing:
+        print(f"FAIL {what}: exit {code} (want {rc}), missing {missing}\n{out}")
+        return 1
+    print(f"ok   {what}")
+    return 0
+
+
+def main():
+    bad = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        layers = os.path.join(tmp, "layers.txt")
+        with open(layers, "w", encoding="utf-8") as f:
+            f.write(LAYERS)
+        good = os.path.join(tmp, "good")
+        build(good, SOURCES)
+        bad += expect("layered, no loop", run(good, "--layers", layers, "--pull", "top/c",
+                                              "--max-loop", "0", "--max-pull", "3"), 0,
+                      ["largest loop: 0 objects", "top/c alone pulls in 3 of 3 objects"])
+        bad += expect("pull past the limit", run(good, "--pull", "top/c", "--max-pull", "2"), 1,
+                      ["FAILED: top/c pulls in 3 objects (at most 2)"])
+
+        up = os.path.join(tmp, "up")
+        build(up, dict(SOURCES, **{"low/d": "int c(void);\nint d(void) { return c(); }\n"}))
+        bad += expect("a lower layer using a higher one", run(up, "--layers", layers), 1,
+                      ["FAILED: low/d (layer 0) uses top/c (layer 2): c"])
+
+        loop = os.path.join(tmp, "loop")
+        build(loop, dict(SOURCES, **{"low/a": "int c(void);\nint a(void) { return c(); }\n"}))
+        bad += expect("a loop past the limit", run(loop, "--max-loop", "2"), 1,
+                      ["largest loop: 3 objects", "  loop of 3: low/a mid/b top/c",
+                       "FAILED: largest loop: 3 objects (at most 2)"])
+
+        extra = os.path.join(tmp, "extra")
+        build(extra, dict(SOURCES, **{"new/e": "int e(void) { return 5; }\n"}))
+        bad += expect("an object no layer names", run(extra, "--layers", layers), 1,
+                      [f"FAILED: new/e: no layer in {layers}"])
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
