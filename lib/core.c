@@ -35,6 +35,9 @@
 		     RDTALLOC_F_SNAPSHOT | RDTALLOC_F_READ_ONLY | RDTALLOC_F_MON_TOTALS | \
 		     RDTALLOC_F_FORCE)
 
+/* errors.c reads a context's message key through the context's pointer. */
+_Static_assert(offsetof(struct rdtalloc, err_key) == 0, "err_key must come first");
+
 /* Bound tasks checked for exit per write, so stale bindings go away gradually. */
 #define GC_BATCH 32
 
@@ -1104,7 +1107,7 @@ int rdt_core_open(rdtalloc_t **out, const struct rdtalloc_opts *opts,
 	pthread_mutex_init(&r->mu, NULL);
 	r->sections = sections;
 	r->backends = backends;
-	r->err_id = rdt_err_new_id();
+	r->err_key.id = rdt_err_new_id();
 	r->flags = OPTS_GET(opts, flags, 0);
 	desc = OPTS_GET(opts, machine, NULL);
 	ret = settings(r, opts, desc);

@@ -12,6 +12,7 @@
 #include <sys/types.h>
 
 #include "backend.h"
+#include "errors.h"
 #include "hw/engine.h"
 #include "machine.h"
 
@@ -20,11 +21,12 @@ struct rdtalloc_opts;
 struct rdt_store;
 
 struct rdtalloc {
+	/* first: errors.c reads it through the context's pointer (errors.h) */
+	struct rdt_err_key err_key;
 	pthread_mutex_t mu;		/* one call at a time per context */
 	/* what this build is made of, handed over at open (lib/tables.h), NULL-terminated */
 	const struct rdt_section *const *sections;
 	const struct rdt_backend *const *backends;
-	uint64_t err_id;		/* key of this context's error messages */
 	unsigned int flags;
 	const struct rdt_backend *be;
 	void *be_ctx;

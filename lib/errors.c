@@ -14,8 +14,6 @@
 
 #include <rdtalloc/rdtalloc.h>
 
-#include "core.h"
-
 #include "errors.h"
 
 /*
@@ -40,9 +38,10 @@ uint64_t rdt_err_new_id(void)
 	return __atomic_fetch_add(&next_id, 1, __ATOMIC_RELAXED);
 }
 
+/* The context's key: the first member of struct rdtalloc (errors.h). */
 static uint64_t id_of(const struct rdtalloc *r)
 {
-	return r ? r->err_id : 0;
+	return r ? ((const struct rdt_err_key *)(const void *)r)->id : 0;
 }
 
 static struct err_slot *find(uint64_t id)

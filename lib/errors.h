@@ -23,6 +23,15 @@ int rdt_fail(const struct rdtalloc *r, int err, const char *fmt, ...)
 /* Forget this thread's message for r (at the start of each call). */
 void rdt_clear_err(const struct rdtalloc *r);
 
+/*
+ * What errors.c reads of a context: the key of its messages. It is the first
+ * member of struct rdtalloc (lib/core.h), so that a context's pointer is a
+ * pointer to it and errors.c needs nothing else of the context.
+ */
+struct rdt_err_key {
+	uint64_t id;
+};
+
 /* A fresh context id for message slots. */
 uint64_t rdt_err_new_id(void);
 /* Whether this thread has a message for r already. */
