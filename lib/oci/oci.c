@@ -26,21 +26,7 @@
 #define SCHEMA_MAX 4096		/* bytes of the rdtalloc.schema annotation */
 #define JSON_DEPTH 16		/* a state JSON nests two levels; more is not one */
 
-/* What the state JSON says, checked. */
-struct oci_in {
-	char id[RDT_OCI_ID_MAX + 1];
-	pid_t pid;			/* 0: none given (poststop) */
-	const char *group;		/* the annotations' values, or NULL */
-	const char *schema;
-	bool from_class;		/* the group is a CRI annotation's RDT class */
-	const char *root_class;		/* the default class the annotations gave, or NULL */
-	const char *key;		/* the annotation the group came from */
-	char class_key[256];		/* the pod's per-container key, when it was that */
-};
-
-enum stage { ST_PLACE, ST_RELEASE, ST_NONE };
-
-static int stage_of(const char *stage, enum stage *out)
+static int stage_of(const char *stage, enum rdt_oci_stage *out)
 {
 	static const char *const place[] = { "createRuntime", "prestart" };
 	static const char *const none[] = { "createContainer", "startContainer", "poststart" };
@@ -48,12 +34,12 @@ static int stage_of(const char *stage, enum stage *out)
 
 	for (i = 0; stage && i < 2; i++)
 		if (!strcmp(stage, place[i]))
-			return *out = ST_PLACE, 0;
+			return *out = RDT_OCI_PLACE, 0;
 	if (stage && !strcmp(stage, "poststop"))
-		return *out = ST_RELEASE, 0;
+		return *out = RDT_OCI_RELEASE, 0;
 	for (i = 0; stage && i < 3; i++)
 		if (!strcmp(stage, none[i]))
-			return *out = ST_NONE, 0;
+			return *out = RDT_OCI_NONE, 0;
 	return rdt_fail(NULL, -EINVAL, "OCI hook stage '%.40s': not one of createRuntime, "
 			"prestart, poststop (createContainer, startContainer and poststart do "
 			"nothing)", stage ? stage : "(null)");
@@ -135,7 +121,7 @@ static int cri_class(json_object *ann, const char **cls, const char **key, char 
 	return ret;
 }
 
-static int read_annotations(json_object *root, struct oci_in *in)
+static int read_annotations(json_object *root, struct rdt_oci_in *in)
 {
 	json_object *ann, *v;
 	const char *key = RDTALLOC_OCI_GROUP_KEY;
@@ -181,7 +167,7 @@ static int read_annotations(json_object *root, struct oci_in *in)
 
 /* The state JSON, whole and checked, or an error naming what is wrong; *root to free. */
 static int parse_state(const char *text, size_t len, bool need_pid, json_object **root,
-		       struct oci_in *in)
+		       struct rdt_oci_in *in)
 {
 	const char *id, *ver, *status;
 	json_object *o = NULL, *v;
@@ -465,7 +451,7 @@ static int cgroup_of(pid_t pid, char *buf, size_t len)
  * Does the container have a cgroup of its own? Its init's cgroup, when that
  * is neither the root nor the one the runtime (which runs this hook) is in.
  */
-static int own_cgroup(rdtalloc_t *r, const struct oci_in *in, char *rel, size_t len)
+static int own_cgroup(rdtalloc_t *r, const struct rdt_oci_in *in, char *rel, size_t len)
 {
 	char mine[RDT_CGROUP_PATH_MAX];
 	int ret = cgroup_of(in->pid, rel, len);
@@ -484,7 +470,7 @@ static int own_cgroup(rdtalloc_t *r, const struct oci_in *in, char *rel, size_t 
 	return 0;
 }
 
-static int make_group(rdtalloc_t *r, const struct oci_in *in, int *g)
+static int make_group(rdtalloc_t *r, const struct rdt_oci_in *in, int *g)
 {
 	bool changed;
 	int ret;
@@ -572,7 +558,7 @@ static struct rdt_oci_ctr *cgroup_heir(struct rdt_state *st, const struct rdt_oc
  * counts as the pod's: CRI-O passes a pod's annotations on to its
  * containers, so a pod author can write it as well as the pod keys.
  */
-static int class_allowed(rdtalloc_t *r, const struct oci_in *in, int g)
+static int class_allowed(rdtalloc_t *r, const struct rdt_oci_in *in, int g)
 {
 	bool pod = strcmp(in->key, RDTALLOC_OCI_CRI_CLASS_KEY) != 0;
 	unsigned int deny = rdt_policy_of(r->st, g);
@@ -585,35 +571,6 @@ static int class_allowed(rdtalloc_t *r, const struct oci_in *in, int g)
 			pod ? "pod" : "container", in->key,
 			in->from_class || in->root_class ? "" : ", which a pod may carry",
 			pod ? "denyPodAnnotation" : "denyContainerAnnotation");
-}
-
-/*
- * The default class from an annotation: nothing to place, but goresctrl
- * refuses it too where the root class (the default group) denies that kind
- * of annotation. Looked at read-only: no state is made for it.
- */
-static int root_class_allowed(const struct rdtalloc_opts *opts, const struct oci_in *in)
-{
-	RDTALLOC_OPTS(rdtalloc_opts, o);
-	rdtalloc_t *r = NULL;
-	int ret;
-
-	/* the caller's options (as far as this library knows them), to look only */
-	if (opts && opts->sz >= sizeof(size_t))
-		memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
-	o.sz = sizeof(o);
-	o.flags |= RDTALLOC_F_READ_ONLY | RDTALLOC_F_NO_CREATE;
-	/* a size no options have: rdtalloc_open says so */
-	ret = rdtalloc_open(&r, opts && opts->sz < sizeof(size_t) ? opts : &o);
-	if (!ret) {
-		ret = rdt_core_begin(r, false);
-		if (!ret)
-			ret = rdt_core_end(r, false, class_allowed(r, in, 0));
-		if (ret)
-			rdt_fail(NULL, ret, "%s", rdtalloc_errmsg(r));
-	}
-	rdtalloc_close(r);
-	return ret;
 }
 
 /*
@@ -671,7 +628,7 @@ static int bind_process(rdtalloc_t *r, int g, pid_t pid)
 	return ret;
 }
 
-static int place(rdtalloc_t *r, const struct oci_in *in, int *what)
+static int place(rdtalloc_t *r, const struct rdt_oci_in *in, int *what)
 {
 	struct rdt_oci_ctr c = { 0 }, *old;
 	char cg[RDT_CGROUP_PATH_MAX];
@@ -826,7 +783,7 @@ static int release_ctr(rdtalloc_t *r, struct rdt_oci_ctr *c, int *what)
 	return 0;
 }
 
-static int release(rdtalloc_t *r, const struct oci_in *in, int *what)
+static int release(rdtalloc_t *r, const struct rdt_oci_in *in, int *what)
 {
 	struct rdt_oci_ctr *c = find_ctr(r->st, in->id);
 
@@ -879,45 +836,37 @@ int rdt_oci_gc(rdtalloc_t *r)
 	return released;
 }
 
-RDTALLOC_API int rdtalloc_oci_hook(const struct rdtalloc_opts *opts, const char *stage,
-				   const char *state, size_t len, int *what)
-{
-	struct oci_in in;
-	enum stage sg = ST_NONE;
-	json_object *root = NULL;
-	rdtalloc_t *r = NULL;
-	int ret, done = RDTALLOC_OCI_IGNORED;
+/* ---- rdtalloc_oci_hook's steps (oci/entry.c opens and closes the contexts) ---- */
 
-	rdt_clear_err(NULL);
-	ret = stage_of(stage, &sg);
+int rdt_oci_read(const char *stage, const char *state, size_t len, enum rdt_oci_stage *sg,
+		 json_object **root, struct rdt_oci_in *in)
+{
+	int ret = stage_of(stage, sg);
+
 	/* the stages that do nothing succeed whatever the runtime wrote */
-	if (!ret && sg != ST_NONE)
-		ret = parse_state(state, len, sg == ST_PLACE, &root, &in);
-	if (!ret && sg == ST_PLACE && in.root_class)
-		ret = root_class_allowed(opts, &in);
-	/* not ours: quickly, and without opening (or making) any state */
-	if (ret || sg == ST_NONE || !in.group)
-		goto out;
-	ret = rdtalloc_open(&r, opts);
+	if (!ret && *sg != RDT_OCI_NONE)
+		ret = parse_state(state, len, *sg == RDT_OCI_PLACE, root, in);
+	return ret;
+}
+
+int rdt_oci_root_allowed(rdtalloc_t *r, const struct rdt_oci_in *in)
+{
+	int ret = rdt_core_begin(r, false);
+
+	if (!ret)
+		ret = rdt_core_end(r, false, class_allowed(r, in, 0));
+	return ret;
+}
+
+int rdt_oci_act(rdtalloc_t *r, enum rdt_oci_stage sg, const struct rdt_oci_in *in, int *what)
+{
+	int ret = rdt_core_begin(r, true);
+
 	if (ret)
-		goto out;
-	ret = rdt_core_begin(r, true);
-	if (ret)
-		goto fail;
+		return ret;
 	/* containers gone without poststop go first: no agent needed for that */
 	ret = rdt_oci_gc(r);
 	if (ret >= 0)
-		ret = sg == ST_PLACE ? place(r, &in, &done) : release(r, &in, &done);
-	ret = rdt_core_end(r, true, ret);
-fail:
-	if (ret) {
-		rdt_fail(NULL, ret, "%s", rdtalloc_errmsg(r));
-		done = RDTALLOC_OCI_IGNORED;
-	}
-	rdtalloc_close(r);
-out:
-	json_object_put(root);
-	if (what)
-		*what = done;
-	return ret;
+		ret = sg == RDT_OCI_PLACE ? place(r, in, what) : release(r, in, what);
+	return rdt_core_end(r, true, ret);
 }

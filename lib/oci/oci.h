@@ -66,4 +66,33 @@ void rdt_oci_state_gc(struct rdt_state *st);
  */
 int rdt_oci_gc(struct rdtalloc *r);
 
+/* What the state JSON says, checked (rdt_oci_read). */
+struct rdt_oci_in {
+	char id[RDT_OCI_ID_MAX + 1];
+	pid_t pid;			/* 0: none given (poststop) */
+	const char *group;		/* the annotations' values, or NULL */
+	const char *schema;
+	bool from_class;		/* the group is a CRI annotation's RDT class */
+	const char *root_class;		/* the default class the annotations gave, or NULL */
+	const char *key;		/* the annotation the group came from */
+	char class_key[256];		/* the pod's per-container key, when it was that */
+};
+
+/* What a stage asks for: place the container, release it, nothing. */
+enum rdt_oci_stage { RDT_OCI_PLACE, RDT_OCI_RELEASE, RDT_OCI_NONE };
+
+/*
+ * rdtalloc_oci_hook's steps; lib/oci/entry.c (the public call) opens and
+ * closes the contexts, so that this module never opens one itself. The
+ * stage and, for a stage that acts, the state JSON, checked (*root to
+ * free); the default class's kubernetes options checked on r (a read
+ * call); the stage done on r (one write call: containers gone without
+ * poststop released, then this one placed or released, *what said).
+ */
+int rdt_oci_read(const char *stage, const char *state, size_t len, enum rdt_oci_stage *sg,
+		 json_object **root, struct rdt_oci_in *in);
+int rdt_oci_root_allowed(struct rdtalloc *r, const struct rdt_oci_in *in);
+int rdt_oci_act(struct rdtalloc *r, enum rdt_oci_stage sg, const struct rdt_oci_in *in,
+		int *what);
+
 #endif
