@@ -16,7 +16,7 @@
 
 #include <rdtalloc/rdtalloc.h>
 
-#include "core.h"
+#include "context.h"
 #include "errors.h"
 
 static int check_batch(rdtalloc_t *r, const void *v, size_t n, const char *what)

@@ -19,7 +19,7 @@
 
 #include "cache/cache.h"
 #include "control/control.h"
-#include "core.h"
+#include "context.h"
 #include "errors.h"
 
 #define BATCH 1024u			/* accesses read at once per stream */

@@ -19,7 +19,7 @@
 #include <sys/statfs.h>
 #include <unistd.h>
 
-#include "core.h"
+#include "context.h"
 #include "hook/hook.h"
 #include "state.h"
 #include "tasks.h"
