@@ -33,6 +33,8 @@ struct rdtalloc_opts;
 int rdt_core_open(struct rdtalloc **out, const struct rdtalloc_opts *opts,
 		  const struct rdt_section *const *sections, const struct rdt_backend *const *backends);
 
+/* The state a call works on, between rdt_core_begin and rdt_core_end. */
+struct rdt_state *rdt_core_state(struct rdtalloc *r);
 /* Lock and refresh the state / write back and unlock (returns ret or a write error). */
 int rdt_core_begin(struct rdtalloc *r, bool write);
 /* An engine's negative result as the call's error, its message set; ret when >= 0. */

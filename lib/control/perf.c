@@ -25,7 +25,7 @@
 
 #include "config.h"
 #include "control/control.h"
-#include "core.h"
+#include "context.h"
 #include "errors.h"
 
 #define PERF_FDS_MAX 65536	/* events open at once: groups x cgroups x CPUs x 2 */
@@ -155,6 +155,7 @@ int rdt_ctl_perf_open(rdtalloc_t *r, size_t n, const int *gi, bool *counted,
 {
 	const char *mode = getenv("RDTALLOC_CONTROL_PERF");
 	bool software = mode && !strcmp(mode, "software");
+	const struct rdt_state *st = rdt_core_state(r);
 	struct rdt_ctl_perf *p;
 	const char *root = NULL;
 	unsigned int ncpus;
@@ -172,14 +173,14 @@ int rdt_ctl_perf_open(rdtalloc_t *r, size_t n, const int *gi, bool *counted,
 	p->ngroups = n;
 	for (size_t i = 0; !ret && i < n; i++) {
 		counted[i] = false;
-		for (unsigned int k = 0; !ret && k < r->st->ncgroups; k++) {
-			if (r->st->cgroups[k].group != gi[i])
+		for (unsigned int k = 0; !ret && k < st->ncgroups; k++) {
+			if (st->cgroups[k].group != gi[i])
 				continue;
 			if (!root && !(root = rdt_core_cgroup_root(r))) {
 				ret = -ENOENT;
 				break;
 			}
-			ret = add_cgroup(r, &p->g[i], root, &r->st->cgroups[k], software, cpus,
+			ret = add_cgroup(r, &p->g[i], root, &st->cgroups[k], software, cpus,
 					 ncpus);
 			counted[i] = !ret;
 		}

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core.h"
+#include "context.h"
 #include "goresctrl/policy.h"
 #include "hw/section.h"
 
@@ -185,6 +185,6 @@ RDTALLOC_API int rdtalloc_goresctrl_policy(rdtalloc_t *r, const char *group)
 	if (ret)
 		return ret;
 	g = rdt_core_find_group(r, group);
-	ret = g >= 0 ? (int)rdt_policy_of(r->st, g) : g;
+	ret = g >= 0 ? (int)rdt_policy_of(rdt_core_state(r), g) : g;
 	return rdt_core_end(r, false, ret);
 }
