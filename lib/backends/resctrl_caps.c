@@ -177,7 +177,7 @@ static size_t describe_mon(const char *root, char *out, size_t len)
 	uint64_t rmids, threshold = 0;
 	bool have = false, thr = false;
 	size_t off;
-	unsigned int i, n = 0;
+	unsigned int i, n = 0, snc;
 
 	if (info_num(root, "L3_MON", "num_rmids", 10, &rmids, &have) || !have || !rmids)
 		return (size_t)snprintf(out, len, "mon.rmids=0;");
@@ -186,7 +186,13 @@ static size_t describe_mon(const char *root, char *out, size_t len)
 	snprintf(path, sizeof(path), "%s/info/L3_MON/mon_features", root);
 	if (rc_read_all(path, RC_SMALL_MAX, &text, NULL))
 		text = NULL;
-	/* PQR_ASSOC's field is 10 bits: more is a kernel's number we do not bookkeep */
+	/*
+	 * PQR_ASSOC's field is 10 bits: more is a kernel's number we do not
+	 * bookkeep. Under SNC num_rmids is the hardware's divided by the nodes:
+	 * the machine is told the product (mon.snc), and divides it again.
+	 */
+	snc = rc_snc_nodes(root);
+	rmids *= snc;
 	off = (size_t)snprintf(out, len, "mon.rmids=%llu;mon.scale=1;mon.width=62;mon.events=",
 			       (unsigned long long)(rmids > RDT_MAX_RMIDS ? RDT_MAX_RMIDS : rmids));
 	for (i = 0; i < 3 && off < len; i++) {
@@ -203,6 +209,8 @@ static size_t describe_mon(const char *root, char *out, size_t len)
 	if (thr && off < len)
 		off += (size_t)snprintf(out + off, len - off, "mon.threshold=%llu;",
 					(unsigned long long)threshold);
+	if (snc > 1 && off < len)
+		off += (size_t)snprintf(out + off, len - off, "mon.snc=%u;", snc);
 	free(text);
 	return off;
 }
@@ -252,6 +260,7 @@ int rc_machine_desc(const struct rdt_backend_env *env, const char *given, char *
 			item++;
 		if (!*item || !strncmp(item, "l3.", 3) || !strncmp(item, "l2.", 3) ||
 		    !strncmp(item, "mb.", 3) || !strncmp(item, "mon.", 4) ||
+		    !strncmp(item, "pkg.", 4) ||
 		    !strncmp(item, "tasks=", 6))
 			continue;
 		off += (size_t)snprintf(out + off, cap - off, "%s;", item);
@@ -283,6 +292,7 @@ int rc_machine_desc(const struct rdt_backend_env *env, const char *given, char *
 			   out + off, cap - off);
 	if (ri[RDT_L3].present)
 		off += describe_mon(root, out + off, cap - off);
+	off += rc_describe_pkg(root, out + off, cap - off);
 	snprintf(out + off, cap - off, "tasks=real");
 	*desc = out;
 	return 0;

@@ -231,6 +231,12 @@ int rc_machine_desc(const struct rdt_backend_env *env, const char *given, char *
 int rc_mon_read(struct rdtalloc *r, const int *gs, unsigned int n, int *state,
 		       uint64_t *val);
 unsigned int rc_mon_reserved(void *ctx);
+/* resctrl_tm.c: SNC's per-node files and PERF_PKG's (backend.h's mon_read_nodes, pkg_read) */
+struct rdt_nodes;
+int rc_mon_read_nodes(struct rdtalloc *r, const int *gs, unsigned int n, struct rdt_nodes *nodes);
+int rc_pkg_read(struct rdtalloc *r, const int *gs, unsigned int n, int *state, uint64_t *val);
+unsigned int rc_snc_nodes(const char *root);
+size_t rc_describe_pkg(const char *root, char *out, size_t len);
 int rc_moved_tasks(struct rdtalloc *r, struct rdt_moved **out, size_t *n);
 int rc_open(void **ctx, const struct rdt_machine *m, const struct rdt_backend_env *env,
 		   char *err, size_t len);

@@ -4,6 +4,7 @@
  * backends/resctrl_int.h says what the parts share.
  */
 #include "backends/resctrl_int.h"
+#include "monitor/telemetry.h"
 
 /* ---- Monitoring groups: each group of ours a MON group of its class ------------ */
 
@@ -386,21 +387,7 @@ out:
 /* A counter file: a byte count, or the state the kernel prints instead. */
 static int parse_counter(const char *text, uint64_t *v)
 {
-	unsigned long long x;
-	char *end;
-
-	if (!strcmp(text, "Unavailable\n"))
-		return RDTALLOC_MON_UNAVAILABLE;
-	if (!strcmp(text, "Error\n"))
-		return RDTALLOC_MON_ERROR;
-	if (!strcmp(text, "Unassigned\n"))
-		return RDTALLOC_MON_UNASSIGNED;
-	errno = 0;
-	x = strtoull(text, &end, 10);
-	if (end == text || !isdigit((unsigned char)text[0]) || errno || strcmp(end, "\n"))
-		return -EINVAL;
-	*v = x;
-	return RDTALLOC_MON_OK;
+	return rdt_tm_parse(text, false, v);
 }
 
 /* dir's (a control or MON group's) three counters in L3 domain index d. */
