@@ -275,7 +275,7 @@ size_t rc_describe_pkg(const char *root, char *out, size_t len)
 {
 	char path[PATH_MAX + 32], *text = NULL, *end;
 	unsigned long long rmids;
-	bool energy, perf;
+	bool energy, perf, ok;
 	size_t off;
 
 	snprintf(path, sizeof(path), "%s/info/PERF_PKG_MON/num_rmids", root);
@@ -283,8 +283,9 @@ size_t rc_describe_pkg(const char *root, char *out, size_t len)
 		return 0;
 	errno = 0;
 	rmids = strtoull(text, &end, 10);
+	ok = !errno && rmids && *end == '\n';
 	free(text);
-	if (errno || !rmids || *end != '\n')
+	if (!ok)
 		return 0;
 	snprintf(path, sizeof(path), "%s/info/PERF_PKG_MON/mon_features", root);
 	if (rc_read_all(path, RC_SMALL_MAX, &text, NULL))
