@@ -169,7 +169,7 @@ static size_t describe_mb(const char *root, unsigned int amd_max, bool mbps, cha
  * The kernel's files give bytes, its wraps already folded in: a scale of 1
  * and the widest counter. "mon.rmids=0;" without L3_MON.
  */
-static size_t describe_mon(const char *root, char *out, size_t len)
+static size_t describe_mon(const char *root, bool snc_ok, char *out, size_t len)
 {
 	static const char *const names[] = { "llc_occupancy", "mbm_total_bytes",
 					     "mbm_local_bytes" };
@@ -191,7 +191,7 @@ static size_t describe_mon(const char *root, char *out, size_t len)
 	 * bookkeep. Under SNC num_rmids is the hardware's divided by the nodes:
 	 * the machine is told the product (mon.snc), and divides it again.
 	 */
-	snc = rc_snc_nodes(root);
+	snc = snc_ok ? rc_snc_nodes(root) : 1;
 	rmids *= snc;
 	off = (size_t)snprintf(out, len, "mon.rmids=%llu;mon.scale=1;mon.width=62;mon.events=",
 			       (unsigned long long)(rmids > RDT_MAX_RMIDS ? RDT_MAX_RMIDS : rmids));
@@ -291,8 +291,10 @@ int rc_machine_desc(const struct rdt_backend_env *env, const char *given, char *
 						"/proc/self/mounts", root, "mba_MBps") == 1,
 			   out + off, cap - off);
 	if (ri[RDT_L3].present)
-		off += describe_mon(root, out + off, cap - off);
-	off += rc_describe_pkg(root, out + off, cap - off);
+		off += describe_mon(root, !rc_recorded_before(given, "mon.snc="), out + off,
+				    cap - off);
+	if (!rc_recorded_before(given, "pkg."))
+		off += rc_describe_pkg(root, out + off, cap - off);
 	snprintf(out + off, cap - off, "tasks=real");
 	*desc = out;
 	return 0;

@@ -237,6 +237,7 @@ int rc_mon_read_nodes(struct rdtalloc *r, const int *gs, unsigned int n, struct 
 int rc_pkg_read(struct rdtalloc *r, const int *gs, unsigned int n, int *state, uint64_t *val);
 unsigned int rc_snc_nodes(const char *root);
 size_t rc_describe_pkg(const char *root, char *out, size_t len);
+bool rc_recorded_before(const char *given, const char *key);
 int rc_moved_tasks(struct rdtalloc *r, struct rdt_moved **out, size_t *n);
 int rc_open(void **ctx, const struct rdt_machine *m, const struct rdt_backend_env *env,
 		   char *err, size_t len);

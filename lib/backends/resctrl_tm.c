@@ -300,3 +300,15 @@ size_t rc_describe_pkg(const char *root, char *out, size_t len)
 			       rmids > RDT_MAX_RMIDS ? RDT_MAX_RMIDS : rmids);
 	return off < len ? off : len - 1;
 }
+
+/*
+ * Is given a description this backend wrote (its monitoring is always
+ * "mon.scale=1;mon.width=62", the kernel's byte counts) without key - a
+ * state recorded before SNC (mon.snc) and PERF_PKG (pkg.*) were read? Such
+ * a machine is described as it was, so that its state opens as before
+ * (made afresh, it gets them).
+ */
+bool rc_recorded_before(const char *given, const char *key)
+{
+	return given && strstr(given, ";mon.scale=1;mon.width=62;") && !strstr(given, key);
+}

@@ -228,6 +228,17 @@ check_root() { [ "$(cat "$MNT/mon_data/mon_L3_00/mon_sub_L3_00/llc_occupancy")" 
 check_root && pass || fail "the root's node 0 sums its own RMID and other's"
 json "the default group: the root less its MON groups, per node" '[[n["node"], n["llc_occupancy_bytes"]] for n in d["groups"][0]["domains"][0]["nodes"]]' \
 	'[[0, 1000], [1, null], [2, null]]'
+# a state recorded before SNC was read (its machine without mon.snc, with the
+# kernel's 170 RMIDs) opens as it was, without the nodes, when no --machine says otherwise
+python3 - "$STATE/state.json" <<'PY'
+import json, sys
+st = json.load(open(sys.argv[1]))
+st["machine"] = st["machine"].replace(";mon.snc=3", "").replace("mon.rmids=510;", "mon.rmids=170;")
+json.dump(st, open(sys.argv[1], "w"))
+PY
+run_raw --backend resctrl --resctrl-root "$MNT" --state-dir "$STATE" -j info
+expect_rc 0 "a state from before SNC was read opens"
+json "as it was made: the kernel's RMIDs, no nodes" '[d["monitoring"]["rmids"], "snc" in d["monitoring"]]' '[170, false]'
 fs_cleanup
 
 # PERF_PKG: two packages, both event groups
