@@ -56,11 +56,20 @@ int tm_read(rdtalloc_t *r, const char *const *groups, size_t ngroups, struct tm_
 	if (!ret && mi.rmids && mi.snc_nodes > 1)
 		ret = read_all(r, groups, ngroups, false, &nodes, &d->nnodes);
 	d->nodes = nodes;
+	/* a backend that does not read them (msr): the L3 domains are all there is */
+	if (ret == -EOPNOTSUPP)
+		ret = 0;
 	if (!ret)
 		ret = rdtalloc_pkg_get_info(r, &pi);
 	if (!ret && pi.events)
 		ret = read_all(r, groups, ngroups, true, &pkg, &d->npkg);
 	d->pkg = pkg;
+	if (ret == -EOPNOTSUPP) {
+		free(d->pkg);
+		d->pkg = NULL;
+		d->npkg = 0;
+		ret = 0;
+	}
 	if (ret)
 		tm_free(d);
 	return ret;

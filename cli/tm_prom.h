@@ -20,7 +20,10 @@ struct tm_data {
 	size_t npkg;
 };
 
-/* Read what the machine has of both; 0, or the library's negative errno. */
+/*
+ * Read what the machine has of both; 0 (also where the backend reads neither),
+ * or the library's negative errno.
+ */
 int tm_read(rdtalloc_t *r, const char *const *groups, size_t ngroups, struct tm_data *d);
 void tm_free(struct tm_data *d);
 
