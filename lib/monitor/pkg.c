@@ -37,6 +37,9 @@
 
 #define MILLION 1000000ull
 
+/* the public enum is the machine's table of events, in the kernel's order */
+_Static_assert(RDTALLOC_PKG_NEVENTS == RDT_PKG_NEVENTS, "PERF_PKG events");
+
 int rdt_tm_parse(const char *text, bool fixed, uint64_t *v)
 {
 	unsigned long long ip = 0, frac = 0;
