@@ -9,9 +9,7 @@
  * (docs/monitoring.md, "Package telemetry"). Values are what the kernel
  * counts: no totals of ours are kept, as its counters do not wrap.
  */
-#include <ctype.h>
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,53 +33,9 @@
 #define SIM_V2_PERCENT 64u		/* (0.8 V)^2 = 0.64 V^2 */
 #define SIM_LINE 64u
 
-#define MILLION 1000000ull
 
 /* the public enum is the machine's table of events, in the kernel's order */
 _Static_assert(RDTALLOC_PKG_NEVENTS == RDT_PKG_NEVENTS, "PERF_PKG events");
-
-int rdt_tm_parse(const char *text, bool fixed, uint64_t *v)
-{
-	unsigned long long ip = 0, frac = 0;
-	unsigned int places = 0;
-	const char *p = text;
-
-	if (!strcmp(text, "Unavailable\n"))
-		return RDTALLOC_MON_UNAVAILABLE;
-	if (!strcmp(text, "Error\n"))
-		return RDTALLOC_MON_ERROR;
-	if (!strcmp(text, "Unassigned\n"))
-		return RDTALLOC_MON_UNASSIGNED;
-	if (!isdigit((unsigned char)*p))
-		return -EINVAL;
-	for (; isdigit((unsigned char)*p); p++) {
-		unsigned int dg = (unsigned int)(*p - '0');
-
-		if (ip > (ULLONG_MAX - dg) / 10)
-			return -EINVAL;
-		ip = ip * 10 + dg;
-	}
-	if (fixed && *p == '.') {
-		if (!isdigit((unsigned char)p[1]))
-			return -EINVAL;
-		for (p++; isdigit((unsigned char)*p); p++, places++)
-			if (places < 6)
-				frac = frac * 10 + (unsigned int)(*p - '0');
-		for (; places < 6; places++)
-			frac *= 10;
-		if (ip > (ULLONG_MAX - frac) / MILLION)
-			return -EINVAL;
-		ip = ip * MILLION + frac;
-	} else if (fixed) {
-		if (ip > ULLONG_MAX / MILLION)
-			return -EINVAL;
-		ip *= MILLION;
-	}
-	if (strcmp(p, "\n"))
-		return -EINVAL;
-	*v = ip;
-	return RDTALLOC_MON_OK;
-}
 
 RDTALLOC_API const char *rdtalloc_pkg_event_name(unsigned int e)
 {

@@ -22,25 +22,6 @@
 #include "monitor.h"
 #include "telemetry.h"
 
-struct rdt_node_raw *rdt_nodes_add(struct rdt_nodes *nodes)
-{
-	struct rdt_node_raw *grown;
-
-	if (nodes->n >= RDT_NODES_MAX)
-		return NULL;
-	if (nodes->n == nodes->cap) {
-		size_t cap = nodes->cap ? nodes->cap * 2 : 64;
-
-		grown = realloc(nodes->v, cap * sizeof(*grown));
-		if (!grown)
-			return NULL;
-		nodes->v = grown;
-		nodes->cap = cap;
-	}
-	memset(&nodes->v[nodes->n], 0, sizeof(*nodes->v));
-	return &nodes->v[nodes->n++];
-}
-
 static unsigned int snc_of(const rdtalloc_t *r)
 {
 	return r->m->mon.snc > 1 ? r->m->mon.snc : 1;

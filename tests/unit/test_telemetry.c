@@ -21,7 +21,7 @@
 #include <cmocka.h>
 
 #include "test_api_util.h"
-#include "monitor/telemetry.h"
+#include "backends/resctrl_int.h"
 
 #define SNC "preset=intel-gnr-snc3;topology=package:2 l3:1(size=15MiB) core:3 pu:1;tasks=virtual"
 #define CWF "preset=intel-cwf;topology=package:2 l3:1(size=12MiB) core:2 pu:1;tasks=virtual"
@@ -30,35 +30,35 @@ static void parse_values(void **state)
 {
 	uint64_t v = 7;
 
-	assert_int_equal(rdt_tm_parse("12.750000\n", true, &v), RDTALLOC_MON_OK);
+	assert_int_equal(rc_parse_value("12.750000\n", true, &v), RDTALLOC_MON_OK);
 	assert_int_equal(v, 12750000);
-	assert_int_equal(rdt_tm_parse("0.000004\n", true, &v), RDTALLOC_MON_OK);
+	assert_int_equal(rc_parse_value("0.000004\n", true, &v), RDTALLOC_MON_OK);
 	assert_int_equal(v, 4);
 	/* fewer places are millionths too; more are cut off */
-	assert_int_equal(rdt_tm_parse("3.5\n", true, &v), RDTALLOC_MON_OK);
+	assert_int_equal(rc_parse_value("3.5\n", true, &v), RDTALLOC_MON_OK);
 	assert_int_equal(v, 3500000);
-	assert_int_equal(rdt_tm_parse("1.2345679\n", true, &v), RDTALLOC_MON_OK);
+	assert_int_equal(rc_parse_value("1.2345679\n", true, &v), RDTALLOC_MON_OK);
 	assert_int_equal(v, 1234567);
-	assert_int_equal(rdt_tm_parse("42\n", true, &v), RDTALLOC_MON_OK);
+	assert_int_equal(rc_parse_value("42\n", true, &v), RDTALLOC_MON_OK);
 	assert_int_equal(v, 42000000);
-	assert_int_equal(rdt_tm_parse("123456789\n", false, &v), RDTALLOC_MON_OK);
+	assert_int_equal(rc_parse_value("123456789\n", false, &v), RDTALLOC_MON_OK);
 	assert_int_equal(v, 123456789);
-	assert_int_equal(rdt_tm_parse("18446744073709551615\n", false, &v), RDTALLOC_MON_OK);
+	assert_int_equal(rc_parse_value("18446744073709551615\n", false, &v), RDTALLOC_MON_OK);
 	assert_true(v == UINT64_MAX);
 	v = 9;
-	assert_int_equal(rdt_tm_parse("Unavailable\n", true, &v), RDTALLOC_MON_UNAVAILABLE);
-	assert_int_equal(rdt_tm_parse("Error\n", false, &v), RDTALLOC_MON_ERROR);
-	assert_int_equal(rdt_tm_parse("Unassigned\n", false, &v), RDTALLOC_MON_UNASSIGNED);
+	assert_int_equal(rc_parse_value("Unavailable\n", true, &v), RDTALLOC_MON_UNAVAILABLE);
+	assert_int_equal(rc_parse_value("Error\n", false, &v), RDTALLOC_MON_ERROR);
+	assert_int_equal(rc_parse_value("Unassigned\n", false, &v), RDTALLOC_MON_UNASSIGNED);
 	assert_int_equal(v, 9);	/* a state leaves the value alone */
 	/* refused: no newline, a sign, a fraction where a count is, overflow, junk */
-	assert_int_equal(rdt_tm_parse("12.5", true, &v), -EINVAL);
-	assert_int_equal(rdt_tm_parse("-1\n", false, &v), -EINVAL);
-	assert_int_equal(rdt_tm_parse("1.5\n", false, &v), -EINVAL);
-	assert_int_equal(rdt_tm_parse("1.\n", true, &v), -EINVAL);
-	assert_int_equal(rdt_tm_parse("18446744073709551616\n", false, &v), -EINVAL);
-	assert_int_equal(rdt_tm_parse("18446744073710.0\n", true, &v), -EINVAL);
-	assert_int_equal(rdt_tm_parse("unavailable\n", false, &v), -EINVAL);
-	assert_int_equal(rdt_tm_parse("\n", false, &v), -EINVAL);
+	assert_int_equal(rc_parse_value("12.5", true, &v), -EINVAL);
+	assert_int_equal(rc_parse_value("-1\n", false, &v), -EINVAL);
+	assert_int_equal(rc_parse_value("1.5\n", false, &v), -EINVAL);
+	assert_int_equal(rc_parse_value("1.\n", true, &v), -EINVAL);
+	assert_int_equal(rc_parse_value("18446744073709551616\n", false, &v), -EINVAL);
+	assert_int_equal(rc_parse_value("18446744073710.0\n", true, &v), -EINVAL);
+	assert_int_equal(rc_parse_value("unavailable\n", false, &v), -EINVAL);
+	assert_int_equal(rc_parse_value("\n", false, &v), -EINVAL);
 	assert_int_equal(v, 9);
 }
 
