@@ -32,6 +32,7 @@
 #include <microhttpd.h>
 
 #include "agent.h"
+#include "tm_prom.h"
 
 #define SCRAPE_MAX (64u << 20)		/* bytes of one exposition */
 #define CONN_MAX 256u			/* connections at once */
@@ -112,6 +113,30 @@ static void family(struct text *t, const char *name, const char *type, const cha
 	put(t, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
 }
 
+/* SNC nodes and package telemetry (Intel AET), as rdtctl monitor prints them (tm_prom.h). */
+static void telemetry(struct metrics *m, struct text *t)
+{
+	struct tm_data d;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (tm_read(m->r, NULL, 0, &d))
+		return;	/* as the L3 families: absent when they cannot be read */
+	f = open_memstream(&buf, &len);
+	if (!f) {
+		t->failed = true;
+	} else {
+		tm_prom(f, &d);
+		if (fclose(f))
+			t->failed = true;
+		else if (len)
+			put(t, "%s", buf);
+	}
+	free(buf);
+	tm_free(&d);
+}
+
 /* The monitoring counters, as rdtctl monitor --format prometheus prints them. */
 static void monitoring(struct metrics *m, struct text *t)
 {
@@ -169,6 +194,7 @@ static void monitoring(struct metrics *m, struct text *t)
 	       "Groups counted with the default group: no RMID was free for them.");
 	put(t, "rdtalloc_groups_without_rmid %u\n", nomon);
 	free(v);
+	telemetry(m, t);
 }
 
 /* CLOSIDs in use per resource and domain. */

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "monitor_tm.h"
 #include "rdtctl.h"
 
 struct info_section {
@@ -412,6 +413,7 @@ static void print_mon(json_object *o)
 		       "SKX99, corrected as the kernel does)",
 		       jget_int(jget(o, "mbm_correction"), "rmids_above"),
 		       json_object_get_double(jget(jget(o, "mbm_correction"), "factor")));
+	tm_info_print(o);
 	printf("\n");
 }
 
@@ -530,6 +532,10 @@ static json_object *collect_mon(rdtalloc_t *r)
 		jset(cf, "rmids_above", jint(mi.mbm_cf_threshold));
 		jset(cf, "factor", json_object_new_double(mi.mbm_cf));
 		jset(o, "mbm_correction", cf);
+	}
+	if (tm_info_json(r, o, mi.snc_nodes, mi.hw_rmids)) {
+		json_object_put(o);
+		return NULL;
 	}
 	return o;
 }

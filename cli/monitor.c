@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "monitor_tm.h"
 #include "rdtctl.h"
 
 enum format { FMT_TABLE, FMT_JSON, FMT_CSV, FMT_PROM };
@@ -37,6 +38,9 @@ struct row {
 	struct rdtalloc_mon_value v;
 	double total_rate, local_rate;
 };
+
+/* SNC nodes and package telemetry of this sample and the one before (monitor_tm.h). */
+static struct tm_data g_tm, g_tm_prev;
 
 static const char *state_name(int st)
 {
@@ -160,6 +164,8 @@ static json_object *domain_json(const struct row *w)
 		   jint((long long)w->v.mbm_local) : NULL);
 	jset_maybe(d, "mbm_total_bytes_per_second", jnum_or_null(true, w->total_rate));
 	jset_maybe(d, "mbm_local_bytes_per_second", jnum_or_null(true, w->local_rate));
+	if (g_tm.nnodes)
+		jset(d, "nodes", tm_nodes_json(&g_tm, &g_tm_prev, w->v.group, w->v.cache_id));
 	return d;
 }
 
@@ -180,6 +186,8 @@ static int print_json(const struct mon_opts *o, const struct row *rows, size_t n
 			jset(g, "group", jstr(rows[i].v.group));
 			jset_maybe(g, "rmid", rows[i].v.rmid >= 0 ? jint(rows[i].v.rmid) : NULL);
 			jset(g, "domains", doms);
+			if (g_tm.npkg)
+				jset(g, "packages", tm_pkg_json(&g_tm, &g_tm_prev, rows[i].v.group));
 			drift_mark(g);
 			jpush(groups, g);
 			last = rows[i].v.group;
@@ -277,6 +285,7 @@ static int print_prom(const struct row *rows, size_t n)
 	for (i = 0; i < n; i++)
 		printf("rdtalloc_monitor_ok{group=\"%s\",cache_id=\"%u\"} %d\n", rows[i].v.group,
 		       rows[i].v.cache_id, rows[i].v.state == RDTALLOC_MON_OK);
+	tm_prom(stdout, &g_tm);
 	drift_fprint(stdout, "# ");	/* a comment: scrapers skip it, a reader sees it */
 	return fflush(stdout) ? fail_msg("cannot write the output: %s", strerror(errno)) : 0;
 }
@@ -357,7 +366,9 @@ static int print_table(const struct row *rows, size_t n, uint64_t now_ns, bool t
 		cell_rate(w->total_rate - w->local_rate, tot && loc);
 		printf("  %s%s\n", state_name(w->v.state),
 		       w->v.rmid < 0 ? " (counted with default: out of RMIDs)" : "");
+		tm_table_nodes(&g_tm, &g_tm_prev, w->v.group, w->v.cache_id);
 	}
+	tm_table_pkg(&g_tm, &g_tm_prev);
 	drift_print();
 	if (!tty)
 		printf("\n");
@@ -497,8 +508,13 @@ int do_monitor(int argc, char **argv)
 			sleep_until(next);
 		drift_forget();	/* every sample says the drift of its moment */
 		ret = sample(r, &o, &rows, &n);
+		if (!ret && (ret = tm_read(r, o.groups, o.ngroups, &g_tm)) < 0) {
+			free(rows);
+			return fail_lib(r, ret);
+		}
 		if (ret)
 			return ret;
+		tm_filter_domain(&g_tm, o.domain);
 		/* the first read's own warning (the open's was said at the open) */
 		if (!i && !g_opts.quiet && strlen(rdtalloc_warning(r)) > opened)
 			fprintf(stderr, "rdtctl: warning: %s\n",
@@ -524,6 +540,9 @@ int do_monitor(int argc, char **argv)
 			ret = print_table(rows, n, t, tty);
 		}
 		free(rows);
+		tm_free(&g_tm_prev);
+		g_tm_prev = g_tm;
+		memset(&g_tm, 0, sizeof(g_tm));
 		if (ret)
 			return ret;
 		next += (uint64_t)(o.interval * 1e9);

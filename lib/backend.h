@@ -44,6 +44,7 @@ struct rdt_backend_env {
 
 struct rdtalloc;
 struct rdtalloc_closid_info;
+struct rdt_nodes;
 /* A bound task the kernel has elsewhere (rdtalloc_moved_tasks). */
 struct rdt_moved {
 	pid_t tid;
@@ -232,6 +233,21 @@ struct rdt_backend {
 	 * each control group the kernel may hold, as each holds one).
 	 */
 	unsigned int (*mon_reserved)(void *ctx);
+	/*
+	 * Optional, Sub-NUMA Clustering's per-node counters a kernel keeps
+	 * (resctrl's mon_sub_L3_NN): each group gs[i]'s, appended to nodes
+	 * (monitor/telemetry.h). Errors via rdt_fail on r.
+	 */
+	int (*mon_read_nodes)(struct rdtalloc *r, const int *gs, unsigned int n,
+			      struct rdt_nodes *nodes);
+	/*
+	 * Optional, package telemetry a kernel keeps (resctrl's PERF_PKG): of
+	 * each group gs[i] in each package index p, per event e, the value in
+	 * val[(i * npkg + p) * RDTALLOC_PKG_NEVENTS + e] and its state at the
+	 * same index in state[].
+	 */
+	int (*pkg_read)(struct rdtalloc *r, const int *gs, unsigned int n, int *state,
+			uint64_t *val);
 };
 
 extern const struct rdt_backend rdt_backend_sim;

@@ -599,6 +599,13 @@ struct rdtalloc_mon_info {
 	 */
 	unsigned int mbm_cf_threshold;
 	double mbm_cf;
+	/*
+	 * Appended in 0.8: Sub-NUMA Clustering. snc_nodes NUMA nodes share each
+	 * L3 domain (1: no SNC); rmids above is then the kernel's count, the
+	 * hardware's (hw_rmids) divided by the nodes (docs/monitoring.md).
+	 */
+	unsigned int snc_nodes;
+	unsigned int hw_rmids;
 };
 RDTALLOC_API int rdtalloc_mon_get_info(rdtalloc_t *r, struct rdtalloc_mon_info *info);
 
@@ -663,6 +670,96 @@ struct rdtalloc_mon_value {
  */
 RDTALLOC_API int rdtalloc_mon_read(rdtalloc_t *r, const char *const *groups, size_t ngroups,
 				   struct rdtalloc_mon_value *out, size_t max);
+
+/*
+ * Sub-NUMA Clustering (0.8, Linux 6.11): with snc_nodes > 1 every L3 domain's
+ * counters exist per NUMA node too (resctrl's mon_sub_L3_NN); the domain's
+ * (rdtalloc_mon_read) are their sum. One group in one node: llc_occupancy
+ * in bytes, mbm_total and mbm_local the running byte counts of the node
+ * (resctrl: the kernel's; simulator: its domain's split evenly over the
+ * nodes, the lower nodes taking the remainder, so the nodes sum to the
+ * domain). state and valid as in rdtalloc_mon_value.
+ */
+struct rdtalloc_mon_node {
+	size_t sz;
+	char group[RDTALLOC_NAME_MAX + 1];
+	int rmid;			/* RDTALLOC_RMID_NONE: unmonitored */
+	unsigned int cache_id;		/* the L3 domain the node shares */
+	unsigned int node;		/* NUMA node id */
+	int state;			/* enum rdtalloc_mon_state */
+	unsigned int valid;		/* RDTALLOC_MON_EV_* */
+	uint64_t llc_occupancy;
+	uint64_t mbm_total;
+	uint64_t mbm_local;
+	uint64_t time_ns;		/* CLOCK_REALTIME of the read */
+};
+
+/*
+ * The nodes of groups (as rdtalloc_mon_read: NULL/0 every group, the default
+ * first): group by group, each L3 domain in ascending cache id, its nodes in
+ * ascending id, up to max entries (stride out[0].sz). Returns how many there
+ * are. -EOPNOTSUPP: no L3 monitoring, or no SNC (rdtalloc_mon_info.snc_nodes
+ * 1); -ENOENT: an unknown group.
+ */
+RDTALLOC_API int rdtalloc_mon_read_nodes(rdtalloc_t *r, const char *const *groups, size_t ngroups,
+					 struct rdtalloc_mon_node *out, size_t max);
+
+/*
+ * Package telemetry (0.8, Linux 7.0: Intel AET, resctrl's PERF_PKG
+ * resource): per group and package, cumulative counts of the events the
+ * kernel enables, in its order. core_energy (joules) and activity (farads)
+ * are fixed point: values here are in millionths (the kernel prints 6
+ * decimals); the perf events are counts.
+ */
+enum rdtalloc_pkg_event {
+	RDTALLOC_PKG_CORE_ENERGY = 0,	/* microjoules */
+	RDTALLOC_PKG_ACTIVITY,		/* microfarads */
+	RDTALLOC_PKG_STALLS_LLC_HIT,
+	RDTALLOC_PKG_C1_RES,
+	RDTALLOC_PKG_UNHALTED_CORE_CYCLES,
+	RDTALLOC_PKG_STALLS_LLC_MISS,
+	RDTALLOC_PKG_C6_RES,
+	RDTALLOC_PKG_UNHALTED_REF_CYCLES,
+	RDTALLOC_PKG_UOPS_RETIRED,
+	RDTALLOC_PKG_NEVENTS
+};
+/* resctrl's file name of event e ("core_energy", ...), NULL past the last. */
+RDTALLOC_API const char *rdtalloc_pkg_event_name(unsigned int e);
+
+/* The machine's telemetry: events 0 (no PERF_PKG) or bits 1u << RDTALLOC_PKG_*. */
+struct rdtalloc_pkg_info {
+	size_t sz;
+	unsigned int events;
+	unsigned int rmids;		/* info/PERF_PKG_MON/num_rmids */
+	unsigned int packages;
+};
+RDTALLOC_API int rdtalloc_pkg_get_info(rdtalloc_t *r, struct rdtalloc_pkg_info *info);
+
+/*
+ * One group in one package: state[e] an enum rdtalloc_mon_state per event
+ * (RDTALLOC_MON_UNAVAILABLE: no valid data yet, as a fresh RMID reads),
+ * value[e] its count where valid has bit 1u << e.
+ */
+struct rdtalloc_pkg_value {
+	size_t sz;
+	char group[RDTALLOC_NAME_MAX + 1];
+	int rmid;			/* RDTALLOC_RMID_NONE: unmonitored */
+	unsigned int package;		/* physical package id */
+	unsigned int events;		/* the machine's, as rdtalloc_pkg_info */
+	unsigned int valid;
+	int state[RDTALLOC_PKG_NEVENTS];
+	uint64_t value[RDTALLOC_PKG_NEVENTS];
+	uint64_t time_ns;		/* CLOCK_REALTIME of the read */
+};
+
+/*
+ * The telemetry of groups (NULL/0: every group, the default first): group
+ * by group, each package in ascending id, up to max entries (stride
+ * out[0].sz). Returns how many there are. -EOPNOTSUPP: no PERF_PKG here;
+ * -ENOENT: an unknown group.
+ */
+RDTALLOC_API int rdtalloc_pkg_read(rdtalloc_t *r, const char *const *groups, size_t ngroups,
+				   struct rdtalloc_pkg_value *out, size_t max);
 
 /*
  * The simulator's workload of a group (sim backend only): the model that

@@ -50,4 +50,6 @@ const struct rdt_backend rdt_backend_resctrl = {
 	.close = rc_close,
 	.mon_read = rc_mon_read,
 	.mon_reserved = rc_mon_reserved,
+	.mon_read_nodes = rc_mon_read_nodes,
+	.pkg_read = rc_pkg_read,
 };

@@ -164,12 +164,89 @@ static size_t describe_mb(const char *root, unsigned int amd_max, bool mbps, cha
 }
 
 /*
+ * SNC nodes per L3 domain: the mon_sub_L3_NN directories under the root's
+ * first mon_data/mon_L3_XX (every L3 domain has as many); 1 without SNC.
+ */
+unsigned int rc_snc_nodes(const char *root)
+{
+	char path[PATH_MAX], first[NAME_MAX + 1] = "";
+	unsigned int n = 0, id;
+	struct dirent *e;
+	char end;
+	DIR *dp;
+
+	snprintf(path, sizeof(path), "%s/mon_data", root);
+	dp = opendir(path);
+	if (!dp)
+		return 1;
+	while ((e = readdir(dp)))
+		if (sscanf(e->d_name, "mon_L3_%u%c", &id, &end) == 1 &&
+		    (!first[0] || strcmp(e->d_name, first) < 0))
+			snprintf(first, sizeof(first), "%s", e->d_name);
+	closedir(dp);
+	if (!first[0] || snprintf(path, sizeof(path), "%s/mon_data/%s", root, first) >=
+	    (int)sizeof(path) || !(dp = opendir(path)))
+		return 1;
+	while ((e = readdir(dp)))
+		n += sscanf(e->d_name, "mon_sub_L3_%u%c", &id, &end) == 1;
+	closedir(dp);
+	return n > 1 ? (n > RDT_MAX_SNC ? RDT_MAX_SNC : n) : 1;
+}
+
+/*
+ * "pkg.events=GROUPS;pkg.rmids=N;" from info/PERF_PKG_MON (after the first
+ * mount, as the kernel enumerates AET then): a group of events is there
+ * when its first event is in mon_features; "" without PERF_PKG.
+ */
+size_t rc_describe_pkg(const char *root, char *out, size_t len)
+{
+	char path[PATH_MAX + 32], *text = NULL, *end;
+	unsigned long long rmids;
+	bool energy, perf, ok;
+	size_t off;
+
+	snprintf(path, sizeof(path), "%s/info/PERF_PKG_MON/num_rmids", root);
+	if (rc_read_all(path, RC_SMALL_MAX, &text, NULL))
+		return 0;
+	errno = 0;
+	rmids = strtoull(text, &end, 10);
+	ok = !errno && rmids && *end == '\n';
+	free(text);
+	if (!ok)
+		return 0;
+	snprintf(path, sizeof(path), "%s/info/PERF_PKG_MON/mon_features", root);
+	if (rc_read_all(path, RC_SMALL_MAX, &text, NULL))
+		return 0;
+	energy = !strncmp(text, "core_energy\n", 12) || strstr(text, "\ncore_energy\n");
+	perf = !strncmp(text, "stalls_llc_hit\n", 15) || strstr(text, "\nstalls_llc_hit\n");
+	free(text);
+	if (!energy && !perf)
+		return 0;
+	off = (size_t)snprintf(out, len, "pkg.events=%s%s%s;pkg.rmids=%llu;",
+			       energy ? "energy" : "", energy && perf ? "," : "", perf ? "perf" : "",
+			       rmids > RDT_MAX_RMIDS ? RDT_MAX_RMIDS : rmids);
+	return off < len ? off : len - 1;
+}
+
+/*
+ * Is given a description this backend wrote (its monitoring is always
+ * "mon.scale=1;mon.width=62", the kernel's byte counts) without key - a
+ * state recorded before SNC (mon.snc) and PERF_PKG (pkg.*) were read? Such
+ * a machine is described as it was, so that its state opens as before
+ * (made afresh, it gets them).
+ */
+bool rc_recorded_before(const char *given, const char *key)
+{
+	return given && strstr(given, ";mon.scale=1;mon.width=62;") && !strstr(given, key);
+}
+
+/*
  * L3 monitoring from info/L3_MON: num_rmids, mon_features (one event name a
  * line; names we do not know are left out) and max_threshold_occupancy.
  * The kernel's files give bytes, its wraps already folded in: a scale of 1
  * and the widest counter. "mon.rmids=0;" without L3_MON.
  */
-static size_t describe_mon(const char *root, char *out, size_t len)
+static size_t describe_mon(const char *root, bool snc_ok, char *out, size_t len)
 {
 	static const char *const names[] = { "llc_occupancy", "mbm_total_bytes",
 					     "mbm_local_bytes" };
@@ -177,7 +254,7 @@ static size_t describe_mon(const char *root, char *out, size_t len)
 	uint64_t rmids, threshold = 0;
 	bool have = false, thr = false;
 	size_t off;
-	unsigned int i, n = 0;
+	unsigned int i, n = 0, snc;
 
 	if (info_num(root, "L3_MON", "num_rmids", 10, &rmids, &have) || !have || !rmids)
 		return (size_t)snprintf(out, len, "mon.rmids=0;");
@@ -186,7 +263,13 @@ static size_t describe_mon(const char *root, char *out, size_t len)
 	snprintf(path, sizeof(path), "%s/info/L3_MON/mon_features", root);
 	if (rc_read_all(path, RC_SMALL_MAX, &text, NULL))
 		text = NULL;
-	/* PQR_ASSOC's field is 10 bits: more is a kernel's number we do not bookkeep */
+	/*
+	 * PQR_ASSOC's field is 10 bits: more is a kernel's number we do not
+	 * bookkeep. Under SNC num_rmids is the hardware's divided by the nodes:
+	 * the machine is told the product (mon.snc), and divides it again.
+	 */
+	snc = snc_ok ? rc_snc_nodes(root) : 1;
+	rmids *= snc;
 	off = (size_t)snprintf(out, len, "mon.rmids=%llu;mon.scale=1;mon.width=62;mon.events=",
 			       (unsigned long long)(rmids > RDT_MAX_RMIDS ? RDT_MAX_RMIDS : rmids));
 	for (i = 0; i < 3 && off < len; i++) {
@@ -203,6 +286,8 @@ static size_t describe_mon(const char *root, char *out, size_t len)
 	if (thr && off < len)
 		off += (size_t)snprintf(out + off, len - off, "mon.threshold=%llu;",
 					(unsigned long long)threshold);
+	if (snc > 1 && off < len)
+		off += (size_t)snprintf(out + off, len - off, "mon.snc=%u;", snc);
 	free(text);
 	return off;
 }
@@ -252,6 +337,7 @@ int rc_machine_desc(const struct rdt_backend_env *env, const char *given, char *
 			item++;
 		if (!*item || !strncmp(item, "l3.", 3) || !strncmp(item, "l2.", 3) ||
 		    !strncmp(item, "mb.", 3) || !strncmp(item, "mon.", 4) ||
+		    !strncmp(item, "pkg.", 4) ||
 		    !strncmp(item, "tasks=", 6))
 			continue;
 		off += (size_t)snprintf(out + off, cap - off, "%s;", item);
@@ -282,7 +368,10 @@ int rc_machine_desc(const struct rdt_backend_env *env, const char *given, char *
 						"/proc/self/mounts", root, "mba_MBps") == 1,
 			   out + off, cap - off);
 	if (ri[RDT_L3].present)
-		off += describe_mon(root, out + off, cap - off);
+		off += describe_mon(root, !rc_recorded_before(given, "mon.snc="), out + off,
+				    cap - off);
+	if (!rc_recorded_before(given, "pkg."))
+		off += rc_describe_pkg(root, out + off, cap - off);
 	snprintf(out + off, cap - off, "tasks=real");
 	*desc = out;
 	return 0;

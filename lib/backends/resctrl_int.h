@@ -231,6 +231,25 @@ int rc_machine_desc(const struct rdt_backend_env *env, const char *given, char *
 int rc_mon_read(struct rdtalloc *r, const int *gs, unsigned int n, int *state,
 		       uint64_t *val);
 unsigned int rc_mon_reserved(void *ctx);
+/*
+ * SNC's per-node files and PERF_PKG's (backend.h's mon_read_nodes, pkg_read;
+ * resctrl_mon.c), a value file parsed (monitor/telemetry.h's rules), and
+ * what the mount says of them (resctrl_caps.c).
+ */
+struct rdt_nodes;
+int rc_mon_read_nodes(struct rdtalloc *r, const int *gs, unsigned int n, struct rdt_nodes *nodes);
+int rc_pkg_read(struct rdtalloc *r, const int *gs, unsigned int n, int *state, uint64_t *val);
+/*
+ * A value file the kernel wrote: "Unavailable\n", "Error\n", "Unassigned\n"
+ * (their RDTALLOC_MON_* states), or a number and "\n" into *v: an integer,
+ * or with fixed a decimal with up to 6 places (print_event_value()'s fixed
+ * point), in millionths, further places cut off. -EINVAL for anything else,
+ * an integer part that does not fit included.
+ */
+int rc_parse_value(const char *text, bool fixed, uint64_t *v);
+unsigned int rc_snc_nodes(const char *root);
+size_t rc_describe_pkg(const char *root, char *out, size_t len);
+bool rc_recorded_before(const char *given, const char *key);
 int rc_moved_tasks(struct rdtalloc *r, struct rdt_moved **out, size_t *n);
 int rc_open(void **ctx, const struct rdt_machine *m, const struct rdt_backend_env *env,
 		   char *err, size_t len);

@@ -4,6 +4,7 @@
  * backends/resctrl_int.h says what the parts share.
  */
 #include "backends/resctrl_int.h"
+#include "monitor/telemetry.h"
 
 /* ---- Monitoring groups: each group of ours a MON group of its class ------------ */
 
@@ -381,13 +382,23 @@ out:
 	return ret;
 }
 
-/* ---- Monitoring: the kernel's counters ------------------------------------------- */
+/* ---- Beside the L3 domains: SNC nodes and PERF_PKG ------------------------------- */
 
-/* A counter file: a byte count, or the state the kernel prints instead. */
-static int parse_counter(const char *text, uint64_t *v)
+/*
+ * Sub-NUMA Clustering's per-node files (mon_data/mon_L3_XX/mon_sub_L3_NN/,
+ * Linux 6.11) and Intel AET's per-package ones (mon_data/mon_PERF_PKG_NN/,
+ * Linux 7.0), for monitor/snc.c and pkg.c. A group's files are its MON
+ * group's; the default group's are the root's less every MON group of the
+ * root's, as for the L3 counters below.
+ */
+
+#define RC_MILLION 1000000ull
+
+int rc_parse_value(const char *text, bool fixed, uint64_t *v)
 {
-	unsigned long long x;
-	char *end;
+	unsigned long long ip = 0, frac = 0;
+	unsigned int places = 0;
+	const char *p = text;
 
 	if (!strcmp(text, "Unavailable\n"))
 		return RDTALLOC_MON_UNAVAILABLE;
@@ -395,12 +406,286 @@ static int parse_counter(const char *text, uint64_t *v)
 		return RDTALLOC_MON_ERROR;
 	if (!strcmp(text, "Unassigned\n"))
 		return RDTALLOC_MON_UNASSIGNED;
-	errno = 0;
-	x = strtoull(text, &end, 10);
-	if (end == text || !isdigit((unsigned char)text[0]) || errno || strcmp(end, "\n"))
+	if (!isdigit((unsigned char)*p))
 		return -EINVAL;
-	*v = x;
+	for (; isdigit((unsigned char)*p); p++) {
+		unsigned int dg = (unsigned int)(*p - '0');
+
+		if (ip > (ULLONG_MAX - dg) / 10)
+			return -EINVAL;
+		ip = ip * 10 + dg;
+	}
+	if (fixed && *p == '.') {
+		if (!isdigit((unsigned char)p[1]))
+			return -EINVAL;
+		for (p++; isdigit((unsigned char)*p); p++, places++)
+			if (places < 6)
+				frac = frac * 10 + (unsigned int)(*p - '0');
+		for (; places < 6; places++)
+			frac *= 10;
+		if (ip > (ULLONG_MAX - frac) / RC_MILLION)
+			return -EINVAL;
+		ip = ip * RC_MILLION + frac;
+	} else if (fixed) {
+		if (ip > ULLONG_MAX / RC_MILLION)
+			return -EINVAL;
+		ip *= RC_MILLION;
+	}
+	if (strcmp(p, "\n"))
+		return -EINVAL;
+	*v = ip;
 	return RDTALLOC_MON_OK;
+}
+
+static struct rdt_node_raw *nodes_add(struct rdt_nodes *nodes)
+{
+	struct rdt_node_raw *grown;
+
+	if (nodes->n >= RDT_NODES_MAX)
+		return NULL;
+	if (nodes->n == nodes->cap) {
+		size_t cap = nodes->cap ? nodes->cap * 2 : 64;
+
+		grown = realloc(nodes->v, cap * sizeof(*grown));
+		if (!grown)
+			return NULL;
+		nodes->v = grown;
+		nodes->cap = cap;
+	}
+	memset(&nodes->v[nodes->n], 0, sizeof(*nodes->v));
+	return &nodes->v[nodes->n++];
+}
+
+/* Where group g's files are: its directory in md, or the state all its values take. */
+static int group_dir(struct rdtalloc *r, const struct rc_view *v, int g, char *md, size_t len)
+{
+	const char *name = mon_of(r, r->st, g);
+
+	md[0] = '\0';
+	if (g == 0)
+		return RDTALLOC_MON_OK;
+	if (!*name)
+		return RDTALLOC_MON_UNSUPPORTED;	/* unmonitored */
+	if (v->cls_of[g] >= 0 && v->cls[v->cls_of[g]].dir < 0)
+		return RDTALLOC_MON_MISSING;
+	mon_dir(rc_dir_name(v, v->cls_of[g]), name, md, len);
+	return RDTALLOC_MON_OK;
+}
+
+/* dir/rel, one value file: its state, and its value when it has one. */
+static int read_value(struct rdtalloc *r, const char *dir, const char *rel, bool fixed, int *state,
+		      uint64_t *val)
+{
+	char path[PATH_MAX], *text;
+	int ret;
+
+	*val = 0;
+	rc_rel_path(ctx_of(r), dir, rel, path, sizeof(path));
+	ret = rc_read_all(path, RC_SMALL_MAX, &text, NULL);
+	if (ret == -ENOENT) {
+		/* removed behind our back: drift, not an error */
+		*state = RDTALLOC_MON_MISSING;
+		return 0;
+	}
+	if (ret)
+		return rdt_fail(r, ret, "resctrl: cannot read %s: %s", path, strerror(-ret));
+	*state = rc_parse_value(text, fixed, val);
+	if (*state < 0) {
+		rc_trim(text);
+		ret = rdt_fail(r, -EIO, "resctrl: %s: '%.40s' is not a value", path, text);
+	}
+	free(text);
+	return ret;
+}
+
+/*
+ * Group g's value of rel. The default group is the root's RMID: the
+ * root's file less its MON groups' (root_mons), never below 0; a MON
+ * group without a number leaves the default group none either.
+ */
+static int read_group(struct rdtalloc *r, const struct rc_view *v, const struct rc_mons *root_mons,
+		      int g, const char *rel, bool fixed, int *state, uint64_t *val)
+{
+	char md[RC_MON_DIR_MAX];
+	int st, ret;
+	uint64_t x;
+	size_t i;
+
+	*state = group_dir(r, v, g, md, sizeof(md));
+	*val = 0;
+	if (*state != RDTALLOC_MON_OK)
+		return 0;
+	ret = read_value(r, md, rel, fixed, state, val);
+	for (i = 0; !ret && g == 0 && i < root_mons->n; i++) {
+		mon_dir("", root_mons->names[i], md, sizeof(md));
+		ret = read_value(r, md, rel, fixed, &st, &x);
+		if (ret || st == RDTALLOC_MON_MISSING)
+			continue;	/* gone since listed: nothing to take away */
+		if (st == RDTALLOC_MON_OK)
+			*val = *val > x ? *val - x : 0;
+		else if (*state == RDTALLOC_MON_OK)
+			*state = st;
+	}
+	return ret;
+}
+
+static void free_mons(struct rc_mons *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->n; i++)
+		free(m->names[i]);
+	free(m->names);
+}
+
+/* ---- Sub-NUMA nodes --------------------------------------------------------------- */
+
+static int cmp_uint(const void *a, const void *b)
+{
+	unsigned int x = *(const unsigned int *)a, y = *(const unsigned int *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The node ids under the root's mon_data/mon_L3_<cache id>, ascending (at most RDT_MAX_SNC). */
+static int list_nodes(struct rdtalloc *r, unsigned int cache_id, unsigned int *ids,
+		      unsigned int *n)
+{
+	char sub[64], path[PATH_MAX];
+	struct dirent *e;
+	unsigned int id;
+	char end;
+	DIR *dp;
+
+	*n = 0;
+	snprintf(sub, sizeof(sub), "mon_data/mon_L3_%02u", cache_id);
+	rc_rel_path(ctx_of(r), "", sub, path, sizeof(path));
+	dp = opendir(path);
+	if (!dp)
+		return rdt_fail(r, -errno, "resctrl: cannot read %s: %s", path, strerror(errno));
+	while ((e = readdir(dp))) {
+		if (sscanf(e->d_name, "mon_sub_L3_%u%c", &id, &end) != 1)
+			continue;
+		if (*n == RDT_MAX_SNC) {
+			closedir(dp);
+			return rdt_fail(r, -E2BIG, "resctrl: more than %d nodes in %s", RDT_MAX_SNC,
+					path);
+		}
+		ids[(*n)++] = id;
+	}
+	closedir(dp);
+	qsort(ids, *n, sizeof(*ids), cmp_uint);
+	return 0;
+}
+
+/* Group gs[i]'s node in L3 domain index d: its three events. */
+static int read_node(struct rdtalloc *r, const struct rc_view *v, const struct rc_mons *root_mons,
+		     int g, unsigned int d, struct rdt_node_raw *x)
+{
+	static const char *const events[] = { "llc_occupancy", "mbm_total_bytes",
+					       "mbm_local_bytes" };
+	char rel[128];
+	unsigned int e;
+	int ret = 0;
+
+	for (e = 0; !ret && e < 3; e++) {
+		x->state[e] = RDTALLOC_MON_UNSUPPORTED;
+		if (!(r->m->mon.events & (1u << e)))
+			continue;
+		snprintf(rel, sizeof(rel), "mon_data/mon_L3_%02u/mon_sub_L3_%02u/%s",
+			 r->m->dom[RDT_L3][d].cache_id, x->node, events[e]);
+		ret = read_group(r, v, root_mons, g, rel, false, &x->state[e], &x->val[e]);
+	}
+	return ret;
+}
+
+int rc_mon_read_nodes(struct rdtalloc *r, const int *gs, unsigned int n, struct rdt_nodes *nodes)
+{
+	unsigned int ndom = r->m->ndom[RDT_L3], *ids, *nid, i, d, k;
+	struct rc_mons root_mons = { 0 };
+	struct rdt_node_raw *x;
+	struct rc_view v;
+	int ret;
+
+	ids = calloc((size_t)ndom * RDT_MAX_SNC + 1, sizeof(*ids));
+	nid = calloc((size_t)ndom + 1, sizeof(*nid));
+	if (!ids || !nid) {
+		free(ids);
+		free(nid);
+		return rdt_fail(r, -ENOMEM, "out of memory");
+	}
+	ret = rc_view_current(r, &v);
+	if (ret)
+		goto out;
+	ret = rc_list_mons(r, "", &root_mons);
+	for (d = 0; !ret && d < ndom; d++)
+		ret = list_nodes(r, r->m->dom[RDT_L3][d].cache_id, ids + d * RDT_MAX_SNC, &nid[d]);
+	/* group by group, its domains ascending, their nodes ascending */
+	for (i = 0; !ret && i < n; i++) {
+		for (d = 0; !ret && d < ndom; d++) {
+			for (k = 0; !ret && k < nid[d]; k++) {
+				x = nodes_add(nodes);
+				if (!x) {
+					ret = rdt_fail(r, -ENOMEM, "out of memory");
+					break;
+				}
+				x->gi = i;
+				x->dom = d;
+				x->node = ids[d * RDT_MAX_SNC + k];
+				ret = read_node(r, &v, &root_mons, gs[i], d, x);
+			}
+		}
+	}
+	free_mons(&root_mons);
+	rc_view_free(&v);
+out:
+	free(ids);
+	free(nid);
+	return ret;
+}
+
+/* ---- Package telemetry (PERF_PKG) ------------------------------------------------- */
+
+int rc_pkg_read(struct rdtalloc *r, const int *gs, unsigned int n, int *state, uint64_t *val)
+{
+	const size_t nev = RDTALLOC_PKG_NEVENTS;
+	struct rc_mons root_mons = { 0 };
+	unsigned int npkg = r->m->npkg, i, p, e;
+	char rel[96];
+	struct rc_view v;
+	int ret;
+
+	ret = rc_view_current(r, &v);
+	if (ret)
+		return ret;
+	ret = rc_list_mons(r, "", &root_mons);
+	for (i = 0; !ret && i < n; i++) {
+		for (p = 0; !ret && p < npkg; p++) {
+			for (e = 0; !ret && e < nev; e++) {
+				size_t at = ((size_t)i * npkg + p) * nev + e;
+
+				state[at] = RDTALLOC_MON_UNSUPPORTED;
+				if (!(r->m->pkg.groups & rdt_machine_pkg_event_group(e)))
+					continue;
+				snprintf(rel, sizeof(rel), "mon_data/mon_PERF_PKG_%02u/%s",
+					 r->m->pkgdom[p].cache_id, rdt_machine_pkg_event_name(e));
+				ret = read_group(r, &v, &root_mons, gs[i], rel,
+						 rdt_machine_pkg_event_fixed(e), &state[at],
+						 &val[at]);
+			}
+		}
+	}
+	free_mons(&root_mons);
+	rc_view_free(&v);
+	return ret;
+}
+
+/* ---- Monitoring: the kernel's counters ------------------------------------------- */
+
+/* A counter file: a byte count, or the state the kernel prints instead. */
+static int parse_counter(const char *text, uint64_t *v)
+{
+	return rc_parse_value(text, false, v);
 }
 
 /* dir's (a control or MON group's) three counters in L3 domain index d. */

@@ -31,6 +31,7 @@
 #include "errors.h"
 #include "json.h"
 #include "monitor.h"
+#include "telemetry.h"
 #include "state.h"
 #include "backends/msr.h"
 
@@ -39,7 +40,7 @@
 /* A counters file is a few hundred bytes per RMID and domain: refuse anything far larger. */
 #define COUNTERS_MAX (64u << 20)
 
-static int check_sized(rdtalloc_t *r, size_t sz, const char *what)
+int rdt_mon_check_sized(rdtalloc_t *r, size_t sz, const char *what)
 {
 	if (sz < sizeof(size_t) || sz > (1u << 16))
 		return rdt_fail(r, -EINVAL, "%s.sz is %zu: set it to sizeof(struct %s)", what, sz,
@@ -64,7 +65,7 @@ RDTALLOC_API int rdtalloc_mon_get_info(rdtalloc_t *r, struct rdtalloc_mon_info *
 
 	if (!r || !info)
 		return -EINVAL;
-	ret = check_sized(r, info->sz, "rdtalloc_mon_info");
+	ret = rdt_mon_check_sized(r, info->sz, "rdtalloc_mon_info");
 	if (ret)
 		return ret;
 	ret = rdt_core_begin(r, false);
@@ -94,6 +95,8 @@ RDTALLOC_API int rdtalloc_mon_get_info(rdtalloc_t *r, struct rdtalloc_mon_info *
 		}
 		for (i = 1; i < r->st->ngroups; i++)
 			v.unmonitored += r->st->groups[i].live && !r->st->groups[i].rmid;
+		v.snc_nodes = r->m->mon.snc > 1 ? r->m->mon.snc : 1;
+		v.hw_rmids = r->m->mon.snc > 1 ? r->m->mon.hw_rmids : r->m->mon.rmids;
 	}
 	memcpy(info, &v, v.sz);
 	return rdt_core_end(r, false, 0);
@@ -131,7 +134,7 @@ RDTALLOC_API int rdtalloc_group_rmid(rdtalloc_t *r, const char *group, int *rmid
 static int check_load(rdtalloc_t *r, const struct rdtalloc_sim_load *ld)
 {
 	const uint64_t most = UINT64_C(1) << 50;	/* 1 PiB, 1 PB/s */
-	int ret = check_sized(r, ld->sz, "rdtalloc_sim_load");
+	int ret = rdt_mon_check_sized(r, ld->sz, "rdtalloc_sim_load");
 
 	if (ret)
 		return ret;
@@ -611,7 +614,7 @@ static int worst(const struct raw *raw, unsigned int events, unsigned int *valid
 }
 
 /* The groups asked for, as indexes (all: in creation order, the default first). */
-static int pick_groups(rdtalloc_t *r, const char *const *names, size_t n, int **out,
+int rdt_mon_pick_groups(rdtalloc_t *r, const char *const *names, size_t n, int **out,
 		       unsigned int *count)
 {
 	size_t i;
@@ -651,14 +654,14 @@ RDTALLOC_API int rdtalloc_mon_read(rdtalloc_t *r, const char *const *groups, siz
 
 	if (!r || (!out && max) || (!groups && ngroups))
 		return -EINVAL;
-	if (max && (ret = check_sized(r, sz, "rdtalloc_mon_value")))
+	if (max && (ret = rdt_mon_check_sized(r, sz, "rdtalloc_mon_value")))
 		return ret;
 	ret = rdt_core_begin(r, false);
 	if (ret)
 		return ret;
 	ret = need_counters(r);
 	if (!ret)
-		ret = pick_groups(r, groups, ngroups, &gs, &n);
+		ret = rdt_mon_pick_groups(r, groups, ngroups, &gs, &n);
 	if (!ret && !(raw = calloc((size_t)rdt_mon(r->st)->nrmids * rdt_mon(r->st)->ndom, sizeof(*raw))))
 		ret = rdt_fail(r, -ENOMEM, "out of memory");
 	if (!ret)

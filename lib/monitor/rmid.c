@@ -39,6 +39,9 @@ static int mon_init(struct rdt_state *st, void *part)
 	if (!st->m->mon.rmids || !st->m->ndom[RDT_L3])
 		return 0;
 	ms->nrmids = st->m->mon.rmids;
+	/* the kernel gives groups the lesser of L3's and PERF_PKG's RMIDs (Linux 7.0) */
+	if (st->m->pkg.groups && st->m->pkg.rmids < ms->nrmids)
+		ms->nrmids = st->m->pkg.rmids;
 	ms->ndom = st->m->ndom[RDT_L3];
 	ms->owner = malloc(ms->nrmids * sizeof(*ms->owner));
 	ms->in_limbo = calloc(ms->nrmids, sizeof(*ms->in_limbo));
