@@ -125,6 +125,16 @@ static void groups(rdtalloc_t *r)
 	snprintf(sub_rel, sizeof(sub_rel), "%s/sub", cgname);
 }
 
+/* A new state in dir (64 bytes) with the groups, and the test's cgroup bound to rt. */
+static rdtalloc_t *open_bound(char *dir)
+{
+	rdtalloc_t *r = open_real(tu_mkdtemp(dir), 0);
+
+	groups(r);
+	assert_ok(r, rdtalloc_bind_cgroup(r, "rt", cgname));
+	return r;
+}
+
 static void test_follow_cgroup(void **s)
 {
 	char dir[64], buf[64];
@@ -218,9 +228,7 @@ static void test_refusals_and_removal(void **s)
 
 	(void)s;
 	NEED_CGROUPS();
-	r = open_real(tu_mkdtemp(dir), 0);
-	groups(r);
-	assert_ok(r, rdtalloc_bind_cgroup(r, "rt", cgname));
+	r = open_bound(dir);
 	before = tu_dump(r, false);
 	assert_err(r, rdtalloc_bind_cgroup(r, "rt", "/"), -EINVAL);
 	tu_msg_has(rdtalloc_errmsg(r), "the root cgroup holds every task");
@@ -278,9 +286,7 @@ static void test_policy(void **s)
 
 	(void)s;
 	NEED_CGROUPS();
-	r = open_real(tu_mkdtemp(dir), 0);
-	groups(r);
-	assert_ok(r, rdtalloc_bind_cgroup(r, "rt", cgname));
+	r = open_bound(dir);
 	assert_int_equal(rdtalloc_cgroup_policy(r, cgname), 0);
 	assert_err(r, rdtalloc_cgroup_policy(r, sub_rel), -ENOENT);
 	tu_msg_has(rdtalloc_errmsg(r), "is not bound itself");
