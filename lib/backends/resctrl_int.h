@@ -106,14 +106,14 @@ struct rc_ctx {
 	uint64_t place_gen;
 	bool place_ok;
 	bool *mon_fresh;		/* [ngroups]: its MON group was made by this realise */
-	/* strays noted since the last sync's report, and those it found left (resctrl_strays.c) */
+	/* strays noted since the last sync's report, and those it found left (resctrl_tasks.c) */
 	struct rc_stray *strays, *said;
 	size_t nstrays, cap_strays, nsaid;
 	unsigned int strays_over;	/* noted beyond the cap: counted only */
 	bool syncing;			/* in rc_sync: strays are noted, and moved back */
 };
 
-/* A task of a bound cgroup found in a control group not ours (resctrl_strays.c). */
+/* A task of a bound cgroup found in a control group not ours (resctrl_tasks.c). */
 struct rc_stray {
 	pid_t tid;
 	int group;			/* the group its cgroup's binding puts it in */
