@@ -685,7 +685,7 @@ int rc_move_cgroups(struct rdtalloc *r, struct rc_view *v, const struct rdt_stat
 				break;
 			if (ret) {
 				ret = 0;
-				continue;	/* another tool's decision, as its binding yields */
+				continue;	/* it yields, or it is a sync's to move */
 			}
 		}
 		if (!from && *to_mon && !*to)
