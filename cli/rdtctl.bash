@@ -302,7 +302,9 @@ _rdtctl()
 		_rdtctl_reply "bind unbind show help"
 		;;
 	cgroup/bind)
-		if ((nargs == 0)); then
+		if [[ $cur == -* ]]; then
+			_rdtctl_reply "--enforce --yield"
+		elif ((nargs == 0)); then
 			_rdtctl_reply "$(_rdtctl_groups)"
 		else
 			_rdtctl_files -d

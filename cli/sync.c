@@ -42,6 +42,8 @@ int do_sync(int argc, char **argv)
 	jset(doc, "tasks_moved", jint(rep.tasks_moved));
 	jset(doc, "dropped", jint(rep.dropped));
 	jset(doc, "containers_released", jint(rep.containers_released));
+	jset(doc, "strays_left", jint(rep.strays_left));
+	jset(doc, "strays_moved", jint(rep.strays_moved));
 	jset(doc, "what", jstr(rep.what));
 	return emit_change(doc, print_sync);
 }

@@ -64,6 +64,7 @@ struct rdt_sync_out {
 	unsigned int dropped;		/* bindings dropped: exited, removed, moved by others */
 	bool state_changed;
 	char what[512];			/* what was found and done; "" when nothing */
+	unsigned int strays_left, strays_moved;	/* rdtalloc_sync_report's */
 };
 
 struct rdt_group_ops {

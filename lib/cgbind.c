@@ -55,7 +55,9 @@ int rdt_core_cgroup_path_group(struct rdtalloc *r, const char *rel)
 	return rdt_core_cgroup_path_group_in(r, r->st, rel);
 }
 
-int rdt_core_cgroup_path_group_in(struct rdtalloc *r, const struct rdt_state *st, const char *rel)
+/* The live binding of rel or of its nearest bound ancestor; NULL: none. */
+static const struct rdt_cgroup *path_binding(struct rdtalloc *r, const struct rdt_state *st,
+					     const char *rel)
 {
 	char buf[RDT_CGROUP_PATH_MAX];
 	const struct rdt_cgroup *c;
@@ -63,18 +65,34 @@ int rdt_core_cgroup_path_group_in(struct rdtalloc *r, const struct rdt_state *st
 	char *slash;
 
 	if (!st->ncgroups || strlen(rel) >= sizeof(buf) || !(root = rdt_core_cgroup_root(r)))
-		return 0;
+		return NULL;
 	strcpy(buf, rel);
 	while (buf[0]) {
 		c = rdt_cgroup_find(st, buf);
 		if (c && binding_alive(r, root, c))
-			return c->group;
+			return c;
 		slash = strrchr(buf, '/');
 		if (!slash)
 			break;
 		*slash = '\0';
 	}
-	return 0;
+	return NULL;
+}
+
+int rdt_core_cgroup_path_group_in(struct rdtalloc *r, const struct rdt_state *st, const char *rel)
+{
+	const struct rdt_cgroup *c = path_binding(r, st, rel);
+
+	return c ? c->group : 0;
+}
+
+const struct rdt_cgroup *rdt_core_cgroup_task_binding(struct rdtalloc *r, pid_t tid)
+{
+	char rel[RDT_CGROUP_PATH_MAX];
+
+	if (!r->st->ncgroups || r->m->virtual_tasks || rdt_task_cgroup(tid, rel, sizeof(rel)))
+		return NULL;
+	return path_binding(r, r->st, rel);
 }
 
 int rdt_core_cgroup_task_group(struct rdtalloc *r, pid_t tid)

@@ -692,7 +692,7 @@ static int read_cgroups(struct rdt_state *st, json_object *root, const char *pat
 		return BAD("state file %s: cgroup bindings are malformed", path);
 	for (i = 0; i < n; i++) {
 		json_object *o = json_object_array_get_idx(cg, i);
-		json_object *p = get(o, "path", json_type_string);
+		json_object *p = get(o, "path", json_type_string), *e;
 		uint64_t id, g;
 		const char *cp;
 
@@ -706,6 +706,15 @@ static int read_cgroups(struct rdt_state *st, json_object *root, const char *pat
 				   i);
 		if (rdt_bind_cgroup(st, (int)g, cp, id))
 			return BAD("state file %s: cgroup binding %zu: %s", path, i, st->err);
+		/* 0.8; a state written before has every binding yield, the default */
+		if (json_object_object_get_ex(o, "enforce", &e)) {
+			const struct rdt_cgroup *c = rdt_cgroup_find(st, cp);
+
+			if (!json_object_is_type(e, json_type_boolean))
+				return BAD("state file %s: cgroup binding %zu: enforce is not true "
+					   "or false", path, i);
+			st->cgroups[c - st->cgroups].enforce = json_object_get_boolean(e);
+		}
 	}
 	return 0;
 }
@@ -1604,6 +1613,8 @@ static json_object *state_json(const struct rdt_state *st, const char *backend)
 					       json_object_new_int64((int64_t)st->cgroups[i].id));
 			json_object_object_add(o, "group",
 					       json_object_new_int(order_of[st->cgroups[i].group]));
+			if (st->cgroups[i].enforce)
+				json_object_object_add(o, "enforce", json_object_new_boolean(1));
 			json_object_array_add(cg, o);
 		}
 		json_object_object_add(root, "cgroups", cg);

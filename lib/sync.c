@@ -54,6 +54,8 @@ RDTALLOC_API int rdtalloc_sync(rdtalloc_t *r, unsigned int flags, struct rdtallo
 	out.tasks_moved = so.moved;
 	out.dropped = so.dropped;
 	out.containers_released = (unsigned int)released;
+	out.strays_left = so.strays_left;
+	out.strays_moved = so.strays_moved;
 	snprintf(out.what, sizeof(out.what), "%s", so.what);
 	if (released) {
 		size_t n = strlen(out.what);

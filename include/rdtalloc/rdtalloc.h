@@ -271,6 +271,11 @@ RDTALLOC_API int rdtalloc_schema_restore(rdtalloc_t *r, const char *group);
  * tasks placed; on msr registers that read back otherwise re-applied; on
  * every backend containers gone without their poststop released (their
  * cgroup removed and their init dead), with a group made for them alone.
+ * On resctrl, every sync (full or not) also finds the tasks of bound cgroups
+ * that a control group not ours holds, and moves them back or leaves them
+ * by their binding's policy (rdtalloc_bind_cgroup_flags): strays_left,
+ * strays_moved, and in what a line for each (one this context said at its
+ * previous sync and still left is counted, not said again).
  * rep may be NULL; rep->sz must be set.
  */
 #define RDTALLOC_SYNC_FULL (1u << 0)
@@ -282,6 +287,9 @@ struct rdtalloc_sync_report {
 	unsigned int dropped;		/* bindings dropped (exited, removed, moved by others) */
 	unsigned int containers_released;
 	char what[512];			/* what was found and done; "" when nothing */
+	/* (0.8) tasks of bound cgroups found in a resctrl control group not ours */
+	unsigned int strays_left;	/* left there: their binding yields */
+	unsigned int strays_moved;	/* moved back: it enforces (in tasks_moved too) */
 };
 
 RDTALLOC_API int rdtalloc_sync(rdtalloc_t *r, unsigned int flags,
@@ -411,6 +419,25 @@ RDTALLOC_API int rdtalloc_bind_cgroup(rdtalloc_t *r, const char *group, const ch
  * rules as rdtalloc_task_group().
  */
 RDTALLOC_API int rdtalloc_cgroup_group(rdtalloc_t *r, const char *path, char *buf, size_t len);
+/*
+ * (0.8) A binding's policy for a task of its cgroup that the kernel lists
+ * in a resctrl control group not ours (another tool moved it there):
+ * RDTALLOC_CGROUP_ENFORCE moves it back whenever the library brings the
+ * kernel to the state (every sync, every change); without it the binding
+ * yields - the task is left there, and rdtalloc_sync reports it. Both say
+ * where the task was found (docs/resctrl.md, "Tasks and CPUs").
+ * rdtalloc_bind_cgroup_flags binds as rdtalloc_bind_cgroup and sets the
+ * policy (flags 0: yield); rdtalloc_bind_cgroup keeps an existing binding's
+ * policy and makes a new one yield. A new policy is a change of the binding:
+ * -EBUSY when the binding is the OCI hook's or the controller's (docs/guide.md,
+ * "Who owns what"); -EINVAL for unknown flags or flags with the default group.
+ * rdtalloc_cgroup_policy: the flags of path's own binding (0 or
+ * RDTALLOC_CGROUP_ENFORCE); -ENOENT when path itself is not bound.
+ */
+#define RDTALLOC_CGROUP_ENFORCE 1u
+RDTALLOC_API int rdtalloc_bind_cgroup_flags(rdtalloc_t *r, const char *group, const char *path,
+					    unsigned int flags);
+RDTALLOC_API int rdtalloc_cgroup_policy(rdtalloc_t *r, const char *path);
 
 /*
  * Who owns what (0.8; docs/guide.md, "Who owns what"): the owner

@@ -13,15 +13,15 @@
 
 /* ---- cgroups ------------------------------------------------------------------------ */
 
-RDTALLOC_API int rdtalloc_bind_cgroup(rdtalloc_t *r, const char *group, const char *path)
+#define POLICY_KEEP (~0u)	/* rdtalloc_bind_cgroup: an existing binding's policy stays */
+
+static int bind_cgroup(rdtalloc_t *r, const char *group, const char *path, unsigned int flags)
 {
 	char rel[RDT_CGROUP_PATH_MAX];
 	const struct rdt_cgroup *c;
 	uint64_t id;
 	int ret, g;
 
-	if (!r)
-		return -EINVAL;
 	ret = rdt_core_begin(r, true);
 	if (ret)
 		return ret;
@@ -35,14 +35,63 @@ RDTALLOC_API int rdtalloc_bind_cgroup(rdtalloc_t *r, const char *group, const ch
 		goto out;
 	if (rdt_core_cgroup_gc(r))
 		r->dirty = r->cgroups_changed = true;
+	if (g && flags != POLICY_KEEP && (flags & ~RDTALLOC_CGROUP_ENFORCE)) {
+		ret = rdt_fail(r, -EINVAL, "rdtalloc_bind_cgroup_flags: unknown flags %#x", flags);
+		goto out;
+	}
+	if (!g && flags != POLICY_KEEP && flags) {
+		ret = rdt_fail(r, -EINVAL, "unbinding cgroup %s (the default group) takes no "
+			       "policy", rel);
+		goto out;
+	}
 	c = rdt_cgroup_find(r->st, rel);
-	if (c ? c->group == g && c->id == id : g == 0)
-		goto out;	/* as asked already */
-	ret = rdt_core_engine_err(r, rdt_bind_cgroup(r->st, g, rel, id));
-	if (!ret)
-		r->dirty = r->cgroups_changed = true;
+	if (!(c ? c->group == g && c->id == id : g == 0)) {
+		ret = rdt_core_engine_err(r, rdt_bind_cgroup(r->st, g, rel, id));
+		if (!ret)
+			r->dirty = r->cgroups_changed = true;
+	}
+	c = rdt_cgroup_find(r->st, rel);
+	if (!ret && g && flags != POLICY_KEEP && c->enforce != !!flags) {
+		ret = rdt_core_engine_err(r, rdt_cgroup_set_enforce(r->st, rel, flags != 0));
+		if (!ret)
+			r->dirty = r->cgroups_changed = true;
+	}
 out:
 	return rdt_core_end(r, true, ret);
+}
+
+RDTALLOC_API int rdtalloc_bind_cgroup(rdtalloc_t *r, const char *group, const char *path)
+{
+	return r ? bind_cgroup(r, group, path, POLICY_KEEP) : -EINVAL;
+}
+
+RDTALLOC_API int rdtalloc_bind_cgroup_flags(rdtalloc_t *r, const char *group, const char *path,
+					    unsigned int flags)
+{
+	if (!r)
+		return -EINVAL;
+	if (flags == POLICY_KEEP)	/* not a policy either: refused as unknown */
+		return rdt_fail(r, -EINVAL, "rdtalloc_bind_cgroup_flags: unknown flags %#x",
+				flags);
+	return bind_cgroup(r, group, path, flags);
+}
+
+RDTALLOC_API int rdtalloc_cgroup_policy(rdtalloc_t *r, const char *path)
+{
+	const struct rdt_cgroup *c;
+	int ret;
+
+	if (!r)
+		return -EINVAL;
+	ret = rdt_core_begin(r, false);
+	if (ret)
+		return ret;
+	ret = rdt_core_cgroup_binding(r, path, &c);
+	if (!ret && !c)
+		ret = rdt_fail(r, -ENOENT, "cgroup %s is not bound itself", path);
+	if (!ret)
+		ret = c->enforce ? (int)RDTALLOC_CGROUP_ENFORCE : 0;
+	return rdt_core_end(r, false, ret);
 }
 
 RDTALLOC_API int rdtalloc_cgroup_group(rdtalloc_t *r, const char *path, char *buf, size_t len)

@@ -128,9 +128,7 @@ RDTALLOC_API int rdtalloc_cpu_owner(rdtalloc_t *r, int cpu, char *buf, size_t le
 
 RDTALLOC_API int rdtalloc_cgroup_owner(rdtalloc_t *r, const char *path, char *buf, size_t len)
 {
-	char rel[RDT_CGROUP_PATH_MAX];
 	const struct rdt_cgroup *c;
-	uint64_t id;
 	int ret;
 
 	if (!r)
@@ -138,10 +136,8 @@ RDTALLOC_API int rdtalloc_cgroup_owner(rdtalloc_t *r, const char *path, char *bu
 	ret = rdt_core_begin(r, false);
 	if (ret)
 		return ret;
-	ret = rdt_core_check_cgroup(r, path, rel, sizeof(rel), &id);
-	if (!ret) {
-		c = rdt_cgroup_find(r->st, rel);
+	ret = rdt_core_cgroup_binding(r, path, &c);
+	if (!ret)
 		ret = copy_owner(r, c ? rdt_owner_name(r->st, c->owner) : NULL, buf, len);
-	}
 	return rdt_core_end(r, false, ret);
 }

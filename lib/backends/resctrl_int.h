@@ -106,6 +106,29 @@ struct rc_ctx {
 	uint64_t place_gen;
 	bool place_ok;
 	bool *mon_fresh;		/* [ngroups]: its MON group was made by this realise */
+	/* strays noted since the last sync's report, and those it found left (resctrl_tasks.c) */
+	struct rc_stray *strays, *said;
+	size_t nstrays, cap_strays, nsaid;
+	unsigned int strays_over;	/* noted beyond the cap: counted only */
+	bool syncing;			/* in rc_sync: strays are noted, and moved back */
+};
+
+/* A task of a bound cgroup found in a control group not ours (resctrl_tasks.c). */
+struct rc_stray {
+	pid_t tid;
+	int group;			/* the group its cgroup's binding puts it in */
+	bool moved;			/* moved back: the binding enforces */
+	char from[64];			/* the control group not ours */
+	char cgroup[128];		/* the bound cgroup ("..." and its end when longer) */
+};
+
+/* The tasks of the control groups not ours, read once when first asked. */
+struct rc_foreign {
+	pid_t **tids;			/* [ndirs], sorted; NULL for ours */
+	size_t *n;
+	unsigned int ndirs;
+	size_t total;
+	bool read;
 };
 
 /* One top-level control group of the kernel's. */
@@ -186,6 +209,15 @@ void rc_dir_name_try(const struct rc_ctx *c, const struct rdt_state *st, const s
 		     int k, unsigned int n, char *name, size_t len);
 int rc_dir_with_key(const struct rc_view *v, const uint64_t *key);
 int rc_drop_moved(struct rdtalloc *r, unsigned int *moved, char *where, size_t len);
+int rc_find_strays(struct rdtalloc *r, unsigned int *enforced);
+int rc_foreign_of(struct rdtalloc *r, const struct rc_view *v, struct rc_foreign *f, pid_t tid,
+		  const char **from);
+void rc_foreign_free(struct rc_foreign *f);
+void rc_say_strays(struct rdtalloc *r, char *what, size_t len, unsigned int *left,
+		   unsigned int *moved);
+int rc_stray_note(struct rdtalloc *r, pid_t tid, const struct rdt_cgroup *b, const char *from,
+		  bool moved);
+void rc_strays_free(struct rc_ctx *c);
 char *rc_format_schemata(const struct rdt_state *st, const uint64_t *key);
 void rc_group_key(const struct rdt_state *st, int g, uint64_t *key);
 size_t rc_key_len(const struct rdt_state *st);

@@ -263,6 +263,7 @@ void rc_close_ops(struct rdtalloc *r)
 	c->place_ok = false;
 	rdt_state_free(c->before);
 	c->before = NULL;
+	rc_strays_free(c);
 }
 
 int rc_begin(struct rdtalloc *r, bool write)
@@ -312,7 +313,7 @@ int rc_sync(struct rdtalloc *r, bool full, struct rdt_sync_out *out)
 {
 	struct rc_ctx *c = ctx_of(r);
 	char drift[384] = "", where[192] = "";
-	unsigned int exited, gone, moved = 0;
+	unsigned int exited, gone, moved = 0, enforced = 0;
 	bool adopted = false;
 	size_t n;
 	int ret;
@@ -324,15 +325,22 @@ int rc_sync(struct rdtalloc *r, bool full, struct rdt_sync_out *out)
 		ret = rc_adopt_root(r, &adopted);
 	if (!ret)
 		ret = rc_drop_moved(r, &moved, where, sizeof(where));
-	if (ret)
-		return ret;
-	describe_drift(r, drift, sizeof(drift));
+	/* full or not, the same answer for tasks in another tool's control group */
+	c->syncing = true;
+	if (!ret)
+		ret = rc_find_strays(r, &enforced);
+	if (!ret)
+		describe_drift(r, drift, sizeof(drift));
 	out->dropped = exited + gone + moved;
 	out->state_changed = exited || gone || adopted || moved;
-	if (drift[0] || full || out->state_changed) {
+	if (!ret && (drift[0] || full || out->state_changed || enforced))
 		ret = rc_realise(r, NULL);
-		if (ret)
-			return ret;
+	c->syncing = false;
+	if (ret) {
+		rc_strays_free(c);	/* nothing is reported: the call fails, and is undone */
+		return ret;
+	}
+	if (drift[0] || full || out->state_changed || enforced) {
 		out->moved = c->moved;
 		out->repairs = c->changes - c->moved;
 	}
@@ -366,6 +374,7 @@ int rc_sync(struct rdtalloc *r, bool full, struct rdt_sync_out *out)
 		snprintf(out->what + n, sizeof(out->what) - n, "%s%u bound task%s had been moved "
 			 "by another tool%s: binding dropped", n ? "; " : "", moved,
 			 moved == 1 ? "" : "s", where);
+	rc_say_strays(r, out->what, sizeof(out->what), &out->strays_left, &out->strays_moved);
 	return 0;
 }
 

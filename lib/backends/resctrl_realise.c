@@ -611,10 +611,37 @@ static int in_mon(struct rdtalloc *r, struct rc_seen *sn, const char *dir, int g
 	return sn->n[g] && bsearch(&tid, sn->tids[g], sn->n[g], sizeof(pid_t), cmp_tid);
 }
 
+/*
+ * A task of a bound cgroup listed in none of our control groups: is it in
+ * a control group not ours (a stray)? 1: leave it there - its binding
+ * yields, or this realise is not a sync's (only a sync moves a stray back,
+ * so that every move is reported); 0: move it (*from set to where it is,
+ * for the undo). A sync notes it either way for its report.
+ */
+static int stray_or_not(struct rdtalloc *r, struct rc_view *v, struct rc_foreign *f, pid_t tid,
+			const char **from)
+{
+	const struct rdt_cgroup *b;
+	const char *in;
+	int ret = rc_foreign_of(r, v, f, tid, &in);
+
+	if (ret || !in)
+		return ret;	/* in the root: placed like any newcomer */
+	b = rdt_core_cgroup_task_binding(r, tid);
+	if (!b || !ctx_of(r)->syncing)
+		return 1;
+	ret = rc_stray_note(r, tid, b, in, b->enforce);
+	if (ret)
+		return ret;
+	*from = in;
+	return !b->enforce;
+}
+
 int rc_move_cgroups(struct rdtalloc *r, struct rc_view *v, const struct rdt_state *before)
 {
 	pid_t *now = NULL, *old = NULL, **lists = NULL;
 	size_t nnow = 0, nold = 0, *nl = NULL, i;
+	struct rc_foreign foreign = { 0 };
 	struct rc_seen seen = { 0 };
 	const char *to_mon;
 	unsigned int d;
@@ -652,6 +679,15 @@ int rc_move_cgroups(struct rdtalloc *r, struct rc_view *v, const struct rdt_stat
 		for (d = 0; !from && d < v->ndirs; d++)
 			if (nl[d] && bsearch(&tid, lists[d], nl[d], sizeof(pid_t), cmp_tid))
 				from = v->dirs[d].name;
+		if (!from && g > 0 && v->nforeign) {
+			ret = stray_or_not(r, v, &foreign, tid, &from);
+			if (ret < 0)
+				break;
+			if (ret) {
+				ret = 0;
+				continue;	/* it yields, or it is a sync's to move */
+			}
+		}
 		if (!from && *to_mon && !*to)
 			from = "";	/* the root, where a group sharing its CLOSID is too */
 		/* in its control group already, and in its MON group where it has one */
@@ -672,6 +708,7 @@ int rc_move_cgroups(struct rdtalloc *r, struct rc_view *v, const struct rdt_stat
 	}
 	for (d = 0; lists && d < v->ndirs; d++)
 		free(lists[d]);
+	rc_foreign_free(&foreign);
 	seen_free(&seen);
 	free(lists);
 	free(nl);

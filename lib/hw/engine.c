@@ -1579,6 +1579,26 @@ int rdt_bind_cgroup(struct rdt_state *st, int g, const char *path, uint64_t id)
 	return 0;
 }
 
+int rdt_cgroup_set_enforce(struct rdt_state *st, const char *path, bool enforce)
+{
+	char what[RDT_CGROUP_PATH_MAX / 16 + 16];
+	bool found;
+	unsigned int i = cgroup_pos(st, path, &found), w = 0;
+
+	if (!found)
+		return engine_fail(st, -ENOENT, "cgroup %.240s is not bound", path);
+	if (st->cgroups[i].enforce == enforce)
+		return 0;	/* as asked already: nothing taken over */
+	snprintf(what, sizeof(what), "cgroup %.240s", path);
+	if (rdt_owner_may(st, st->cgroups[i].owner, what, "its binding is"))
+		return -EBUSY;
+	if (rdt_owner_writer(st, &w))
+		return -ENOMEM;
+	st->cgroups[i].enforce = enforce;
+	st->cgroups[i].owner = w;
+	return 0;
+}
+
 int rdt_cgroup_group(const struct rdt_state *st, const char *path)
 {
 	char buf[RDT_CGROUP_PATH_MAX];

@@ -93,6 +93,7 @@ struct rdt_cgroup {
 	uint64_t id;		/* the kernel's cgroup id (its directory's inode) */
 	int group;		/* never 0 */
 	unsigned int owner;	/* who bound it (the state's owners; 0: unknown) */
+	bool enforce;		/* a task of it in another tool's control group is moved back */
 };
 
 /* Register image as last written (the simulator's registers, or the
@@ -334,6 +335,8 @@ int rdt_bind_task(struct rdt_state *st, int g, pid_t tid, uint64_t start);
  * g 0 removes the binding. -ENOSPC past RDT_CGROUPS_MAX.
  */
 int rdt_bind_cgroup(struct rdt_state *st, int g, const char *path, uint64_t id);
+/* The policy of path's binding (which must exist): a change is the binding's owner's to make. */
+int rdt_cgroup_set_enforce(struct rdt_state *st, const char *path, bool enforce);
 /* The binding of exactly this path, or NULL. */
 const struct rdt_cgroup *rdt_cgroup_find(const struct rdt_state *st, const char *path);
 /*

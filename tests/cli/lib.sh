@@ -42,6 +42,7 @@ cleanup_all()
 	cleanup_children
 	hook_teardown
 	msrfs_stop_all
+	resctrlfs_stop_all
 	rm -rf "$TMP"
 }
 
@@ -237,6 +238,57 @@ msrfs_stop_all()
 		fusermount3 -u -z "$m_dir" 2>/dev/null
 	done
 	MSRFS_MOUNTED=
+}
+
+# resctrlfs_start DIR MACHINE: the resctrl emulator (RDTALLOC_TEST_RESCTRLFS;
+# skip without it or /dev/fuse) on DIR for MACHINE, in the foreground of a
+# child of ours; returns once it is mounted. Unmounted at exit.
+RESCTRLFS_MOUNTED=
+RESCTRLFS_PIDS=
+resctrlfs_start()
+{
+	if [ -z "${RDTALLOC_TEST_RESCTRLFS:-}" ] || [ ! -x "$RDTALLOC_TEST_RESCTRLFS" ]; then
+		skip "no resctrl emulator (RDTALLOC_TEST_RESCTRLFS)"
+	fi
+	[ -c /dev/fuse ] || skip "no /dev/fuse"
+	mkdir -p "$1"
+	"$RDTALLOC_TEST_RESCTRLFS" "$1" -f --machine "$2" 2>>"$TMP/resctrlfs.log" &
+	RESCTRLFS_PIDS="$RESCTRLFS_PIDS $!"
+	RESCTRLFS_MOUNTED="$RESCTRLFS_MOUNTED $1"
+	if ! wait_until 60 grep -q " $1 fuse.resctrl " /proc/mounts; then
+		fail "rdtalloc-resctrlfs $1 did not mount: $(cat "$TMP/resctrlfs.log")"
+		finish
+	fi
+}
+
+resctrlfs_stop_all()
+{
+	for r_dir in $RESCTRLFS_MOUNTED; do
+		fusermount3 -u -z "$r_dir" 2>/dev/null
+	done
+	for r_pid in $RESCTRLFS_PIDS; do
+		wait "$r_pid" 2>/dev/null
+	done
+	RESCTRLFS_MOUNTED=
+	RESCTRLFS_PIDS=
+}
+
+# need_cgroup2: root and a cgroup2 mount (its path in $CGR), or skip
+need_cgroup2()
+{
+	[ "$(id -u)" -eq 0 ] || skip "real cgroups need root"
+	CGR=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
+	[ -n "$CGR" ] || skip "cgroup v2 is not mounted"
+}
+
+# start_in CGROUP: a sleeping process in CGROUP (a directory), once the
+# cgroup lists it; its pid in $P
+start_in()
+{
+	sh -c 'echo $$ >"$1/cgroup.procs" && exec sleep 300' sh "$1" &
+	P=$!
+	CHILDREN="$CHILDREN $P"
+	wait_until 12 grep -qx "$P" "$1/cgroup.procs"
 }
 
 cleanup_children()

@@ -73,14 +73,6 @@ start_agent()
 	[ -s "$STATE/agent.json" ] || fail "the agent did not start: $(cat "$TMP/agent.log")"
 }
 
-# start_in DIR: a sleeping process started in cgroup DIR; its pid in P
-start_in()
-{
-	sh -c 'echo $$ >"$1/cgroup.procs" && exec sleep 300' sh "$1" &
-	P=$!
-	CHILDREN="$CHILDREN $P"
-}
-
 in_tasks() { grep -qx "$2" "$1" 2>/dev/null; }
 dir_of() { rc -j group show "$1" >/dev/null; ls -d "$MNT"/rdtalloc-*/mon_groups/"$1" 2>/dev/null | sed 's|/mon_groups/.*||'; }
 

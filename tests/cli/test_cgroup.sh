@@ -35,19 +35,6 @@ CLEANUP='cg_cleanup; [ -n "${FSPID:-}" ] && { fusermount3 -u -z "$MNT" 2>/dev/nu
 	wait "$FSPID" 2>/dev/null; }'
 
 
-# start_in CGROUP: a sleeping process in CGROUP (a directory); its pid in $P
-start_in()
-{
-	sh -c 'echo $$ >"$1/cgroup.procs" && exec sleep 300' sh "$1" &
-	P=$!
-	CHILDREN="$CHILDREN $P"
-	s_i=0
-	while ! grep -qx "$P" "$1/cgroup.procs" 2>/dev/null && [ $s_i -lt 1200 ]; do
-		sleep 0.01
-		s_i=$((s_i + 1))
-	done
-}
-
 sorted() { printf '%s\n' "$@" | sort -n | tr '\n' ' ' | sed 's/ $//'; }
 shown() { printf '%s' "$OUT" | tr '\n' ' ' | sed 's/ $//'; }
 
@@ -117,7 +104,7 @@ case " $(shown) " in
 *) pass ;;
 esac
 run cgroup show
-expect_out "show lists the binding" "$(printf 'rt\t%s' "$NAME")"
+expect_out "show lists the binding" "$(printf 'rt\t%s\tyield' "$NAME")"
 run cgroup show "$NAME/sub"
 expect_out "a cgroup below answers its ancestor's group" "rt"
 run -j cgroup show "$CG/sub"
@@ -186,7 +173,7 @@ run apply --missing-tasks=skip "$TMP/missing.conf"
 expect_rc 0 "apply --missing-tasks=skip"
 expect_err_has "the skipped cgroup reported" "skip cgroup nosuch-$$ (line 5): no such cgroup"
 run cgroup show
-expect_out "other's cgroup unbound (not listed), rt's kept" "$(printf 'rt\t%s' "$NAME")"
+expect_out "other's cgroup unbound (not listed), rt's kept" "$(printf 'rt\t%s\tyield' "$NAME")"
 printf 'group rt\n\tcgroup %s\n\tcgroup %s\n' "$NAME" "$NAME" >"$TMP/twice.conf"
 run apply "$TMP/twice.conf"
 expect_rc 1 "apply with a cgroup listed twice"
@@ -211,7 +198,7 @@ run cgroup bind other "$NAME/sub2"
 expect_rc 0 "bind sub2"
 rmdir "$CG/sub2"
 run cgroup show
-expect_out "the removed cgroup is not listed" "$(printf 'rt\t%s' "$NAME")"
+expect_out "the removed cgroup is not listed" "$(printf 'rt\t%s\tyield' "$NAME")"
 run info
 expect_out_has "info counts it no more" "holds:    3 of 16384 groups, 0 of 1048576 bound tasks, 1 of 4096 bound cgroups"
 mkdir "$CG/sub2"

@@ -312,6 +312,28 @@ else
 	(cd "$MNT" && cat rdtalloc-*/schemata | sort) >"$TMP/rschemata"
 	expect_file_text "the kernel's schemata: the declared masks back" "$TMP/rschemata" \
 		"$(printf '    L3:0=7ff\n    L3:0=f')"
+	# an administrator's change of a mask the controller holds: refused by
+	# name, the kernel untouched; --force takes it, in the kernel too
+	rrdt control set db bulk --bound db=1M/s --interval-ms 50
+	expect_rc 0 "resctrl: control set again"
+	rrdt control run --count 1
+	expect_rc 0 "resctrl: a run: the controller holds the masks"
+	(cd "$MNT" && cat rdtalloc-*/schemata | sort) >"$TMP/rheld"
+	rrdt schema set db L3:0=3
+	expect_rc 1 "resctrl: a person's schema set of the controller's mask"
+	expect_err_has "resctrl: the owner named" \
+		"rdtctl: group db: its mask is the controller's (domain 0); --force takes it back"
+	(cd "$MNT" && cat rdtalloc-*/schemata | sort) >"$TMP/rnow"
+	if cmp -s "$TMP/rheld" "$TMP/rnow"; then pass; else
+		fail "resctrl: the refused change reached the kernel"; fi
+	rrdt --force schema set db L3:0=3
+	expect_rc 0 "resctrl: --force takes the mask"
+	rrdt -j group show db
+	json "resctrl: the mask is the person's" "d['mask_owner']" "user:admin"
+	(cd "$MNT" && grep -l '^ *L3:0=3$' rdtalloc-*/schemata) >"$TMP/rforced"
+	[ -s "$TMP/rforced" ] && pass || fail "resctrl: the forced mask L3:0=3 is not in the kernel"
+	rrdt control clear
+	expect_rc 0 "resctrl: control clear after the take-over"
 	rfs_down
 	CLEANUP=
 fi

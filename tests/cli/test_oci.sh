@@ -18,6 +18,8 @@ command -v runc >/dev/null 2>&1 || skip "no runc (scripts/deps.sh installs Debia
 [ "$(getconf _NPROCESSORS_ONLN)" -ge 2 ] || skip "the container needs a CPU 1"
 
 MACHINE=$MACHINE_REAL
+BE=sim			# rc's backend, and the hook's and the agent's in own_scenario
+BE_ROOT=		# resctrl's root when BE is resctrl
 RUNC_ROOT=$TMP/runc
 LAYOUT=host
 NS=$TMP/ns/mnt
@@ -29,11 +31,12 @@ in_layout()
 	if [ "$LAYOUT" = v2 ]; then nsenter --mount="$NS" "$@"; else "$@"; fi
 }
 
-# rc ARGS: rdtctl on the sim backend's state $ST, in the layout
+# rc ARGS: rdtctl on backend $BE's state $ST, in the layout
 rc()
 {
 	# MACHINE empty: the host as the library sees it (HWLOC_SYNTHETIC included)
-	in_layout "$RDTCTL" --backend sim ${MACHINE:+--machine "$MACHINE"} --state-dir "$ST" "$@" \
+	in_layout "$RDTCTL" --backend "$BE" ${BE_ROOT:+--resctrl-root "$BE_ROOT"} \
+		${MACHINE:+--machine "$MACHINE"} --state-dir "$ST" "$@" \
 		>"$TMP/out" 2>"$TMP/err"
 	RC=$?
 	OUT=$(cat "$TMP/out")
@@ -211,62 +214,89 @@ YAML
 scenario
 
 # ---- who owns what (issue 40): the hook's placement survives apply --prune and the
-# agent's restarts with --config; a group made by hand survives the prune -----------------
-if [ -n "${RDTALLOC_AGENT:-}" ] && [ -x "$RDTALLOC_AGENT" ]; then
-	ST=$TMP/state-own
+# agent's restarts with --config; a group made by hand survives the prune; a
+# person's change of the container's binding is refused naming the container,
+# and --force takes it. On the sim here, on the resctrl emulator below -------------
+# own_scenario TAG: the rules above, on state $TMP/state-TAG
+own_scenario()
+{
+	ST=$TMP/state-$1
 	mkdir -m 700 "$ST"
 	D0=$(host_l3_of_cpu 0)
+	[ "$BE" = resctrl ] && D0=0	# the emulator's machine, not the host's
 	printf 'name fleet\ngroup gold\n\tschema L3:%s=f0\ngroup old\n' "$D0" >"$TMP/fleet.conf"
-	own_agent()
-	{
-		"$RDTALLOC_AGENT" --backend sim --machine "$MACHINE" --state-dir "$ST" --listen none \
-			--no-bpf --interval 0.2 --config "$TMP/fleet.conf" >/dev/null 2>>"$TMP/own-agent.log" &
-		AGENT=$!
-		CHILDREN="$CHILDREN $AGENT"
-		i=0
-		while [ $i -lt 250 ] && ! grep -q "fleet.conf applied" "$TMP/own-agent.log" 2>/dev/null; do
-			sleep 0.02
-			i=$((i + 1))
-		done
-	}
+	: >"$TMP/own-agent.log"
 	own_agent
 	rc group list
-	expect_out "own: the agent applied the configuration" "$(printf 'default\ngold\nold')"
+	expect_out "$1: the agent applied the configuration" "$(printf 'default\ngold\nold')"
 	rc group create hand
-	expect_rc 0 "own: a group made by hand"
-	bundle "$TMP/b-own" '{"rdtalloc.group": "gold"}' "$BUSY" --backend sim --machine "$MACHINE" \
-		--state-dir "$ST"
-	run_ctr "own-1" "$TMP/b-own"
-	if [ $RUNC_RC -eq 0 ]; then pass; else fail "own: runc run: $(cat "$TMP/runc.err")"; fi
+	expect_rc 0 "$1: a group made by hand"
+	bundle "$TMP/b-$1" '{"rdtalloc.group": "gold"}' "$BUSY" --backend "$BE" \
+		${BE_ROOT:+--resctrl-root "$BE_ROOT"} --machine "$MACHINE" --state-dir "$ST"
+	run_ctr "$1-1" "$TMP/b-$1"
+	if [ $RUNC_RC -eq 0 ]; then pass; else fail "$1: runc run: $(cat "$TMP/runc.err")"; fi
 	rc -j cgroup show
-	json "own: the container's cgroup is bound to gold, the container's" \
-		"[[b['group'], b['owner']] for b in d]" '[["gold", "oci:own-1"]]'
+	json "$1: the container's cgroup is bound to gold, the container's" \
+		"[[b['group'], b['owner']] for b in d]" "[[\"gold\", \"oci:$1-1\"]]"
+	CTR_CG=$(printf '%s' "$OUT" | python3 -c 'import json, sys; print(json.load(sys.stdin)[0]["cgroup"])')
 	rc apply --prune "$TMP/fleet.conf"
-	expect_rc 0 "own: apply --prune of the agent's configuration"
+	expect_rc 0 "$1: apply --prune of the agent's configuration"
 	rc -j cgroup show
-	json "own: the placement survives apply --prune" "[b['group'] for b in d]" '["gold"]'
+	json "$1: the placement survives apply --prune" "[b['group'] for b in d]" '["gold"]'
 	rc group list
-	expect_out "own: the hand-made group survives the prune" "$(printf 'default\ngold\nold\nhand')"
+	expect_out "$1: the hand-made group survives the prune" "$(printf 'default\ngold\nold\nhand')"
 	kill "$AGENT"
 	wait "$AGENT"
 	printf 'name fleet\ngroup gold\n\tschema L3:%s=f0\n' "$D0" >"$TMP/fleet.conf"
 	: >"$TMP/own-agent.log"
 	own_agent
 	rc group list
-	expect_out "own: the restarted agent pruned old, kept hand" "$(printf 'default\ngold\nhand')"
+	expect_out "$1: the restarted agent pruned old, kept hand" "$(printf 'default\ngold\nhand')"
 	rc -j cgroup show
-	json "own: the placement survives the agent's restart" "[b['group'] for b in d]" '["gold"]'
+	json "$1: the placement survives the agent's restart" "[b['group'] for b in d]" '["gold"]'
 	rc task show gold
-	expect_out "own: the container's process is still in gold" "$PID"
+	expect_out "$1: the container's process is still in gold" "$PID"
+	if [ "$BE" = resctrl ]; then
+		IN=$(cd "$BE_ROOT" && grep -lx "$PID" rdtalloc-*/tasks)
+		if [ -n "$IN" ] && grep -q "^ *L3:0=0*f0;" "$BE_ROOT/${IN%/tasks}/schemata"; then pass; else
+			fail "$1: the container's task $PID is not in gold's control group ('$IN')"; fi
+	fi
 	rc group remove gold
-	expect_rc 1 "own: a person's removal of gold is refused"
-	if printf '%s' "$ERR" | grep -q "^rdtctl: group gold: it holds cgroup .*, whose binding is container own-1's; --force takes it back$"; then
-		pass; else fail "own: the refusal names the container"; fi
-	del_ctr "own-1"
+	expect_rc 1 "$1: a person's removal of gold is refused"
+	if printf '%s' "$ERR" | grep -q "^rdtctl: group gold: it holds cgroup .*, whose binding is container $1-1's; --force takes it back$"; then
+		pass; else fail "$1: the refusal names the container"; fi
+	SUM=$(sha256sum "$ST/state.json")
+	rc cgroup bind hand "$CTR_CG"
+	expect_rc 1 "$1: a person's rebinding of the container's cgroup is refused"
+	expect_err_has "$1: the container named" "rdtctl: cgroup $CTR_CG: its binding is container $1-1's; --force takes it back"
+	if [ "$(sha256sum "$ST/state.json")" = "$SUM" ]; then pass; else
+		fail "$1: the refused rebinding changed the state"; fi
+	rc --force cgroup bind hand "$CTR_CG"
+	expect_rc 0 "$1: --force takes the container's binding"
 	rc -j cgroup show
-	json "own: runc delete unbinds it" "d" '[]'
+	json "$1: the binding is the person's now" "[[b['group'], b['owner']] for b in d]" \
+		'[["hand", "user:admin"]]'
+	rc task show hand
+	expect_out "$1: the container's process is in hand" "$PID"
+	del_ctr "$1-1"
+	rc -j cgroup show
+	json "$1: runc delete drops the binding of a cgroup gone" "d" '[]'
 	kill "$AGENT"
 	wait "$AGENT"
+}
+own_agent()
+{
+	"$RDTALLOC_AGENT" --backend "$BE" ${BE_ROOT:+--resctrl-root "$BE_ROOT"} --machine "$MACHINE" \
+		--state-dir "$ST" --listen none --no-bpf --interval 0.2 --config "$TMP/fleet.conf" \
+		>/dev/null 2>>"$TMP/own-agent.log" &
+	AGENT=$!
+	CHILDREN="$CHILDREN $AGENT"
+	wait_until 5 grep -q "fleet.conf applied" "$TMP/own-agent.log"
+}
+HAVE_AGENT=
+[ -n "${RDTALLOC_AGENT:-}" ] && [ -x "$RDTALLOC_AGENT" ] && HAVE_AGENT=1
+if [ -n "$HAVE_AGENT" ]; then
+	own_scenario own
 else
 	skip_part "no rdtalloc-agent (RDTALLOC_AGENT): the hook's placement and the agent's --config"
 fi
@@ -431,6 +461,11 @@ if [ -n "$FS" ] && [ -x "$FS" ] && [ -c /dev/fuse ]; then
 			fi
 		done
 		LAYOUT=host
+		BE=resctrl
+		BE_ROOT=$TMP/resctrl
+		own_scenario own-rc
+		BE=sim
+		BE_ROOT=
 	else
 		skip_part "no rdtalloc-agent (RDTALLOC_AGENT): runc exec with the agent"
 	fi

@@ -125,6 +125,16 @@ static void groups(rdtalloc_t *r)
 	snprintf(sub_rel, sizeof(sub_rel), "%s/sub", cgname);
 }
 
+/* A new state in dir (64 bytes) with the groups, and the test's cgroup bound to rt. */
+static rdtalloc_t *open_bound(char *dir)
+{
+	rdtalloc_t *r = open_real(tu_mkdtemp(dir), 0);
+
+	groups(r);
+	assert_ok(r, rdtalloc_bind_cgroup(r, "rt", cgname));
+	return r;
+}
+
 static void test_follow_cgroup(void **s)
 {
 	char dir[64], buf[64];
@@ -218,9 +228,7 @@ static void test_refusals_and_removal(void **s)
 
 	(void)s;
 	NEED_CGROUPS();
-	r = open_real(tu_mkdtemp(dir), 0);
-	groups(r);
-	assert_ok(r, rdtalloc_bind_cgroup(r, "rt", cgname));
+	r = open_bound(dir);
 	before = tu_dump(r, false);
 	assert_err(r, rdtalloc_bind_cgroup(r, "rt", "/"), -EINVAL);
 	tu_msg_has(rdtalloc_errmsg(r), "the root cgroup holds every task");
@@ -250,6 +258,74 @@ static void test_refusals_and_removal(void **s)
 	tu_rm_rf(dir);
 }
 
+static rdtalloc_t *open_as(const char *dir, const char *owner)
+{
+	RDTALLOC_OPTS(rdtalloc_opts, o, .backend = "sim", .state_dir = dir, .machine = M2,
+		      .owner = owner);
+	rdtalloc_t *r = NULL;
+
+	assert_int_equal(rdtalloc_open(&r, &o), 0);
+	return r;
+}
+
+/*
+ * A binding's policy (0.8): yield unless asked; bad flags refused with
+ * nothing changed; rdtalloc_bind_cgroup keeps it; kept across reopening;
+ * a new policy of the hook's binding refused naming it; the sync report
+ * copied up to the caller's size only.
+ */
+static void test_policy(void **s)
+{
+	struct {
+		struct rdtalloc_sync_report rep;
+		unsigned char past[8];
+	} old;
+	char dir[64], want[sizeof(sub_rel) + 80], *before;
+	size_t old_sz = offsetof(struct rdtalloc_sync_report, strays_left);
+	rdtalloc_t *r;
+
+	(void)s;
+	NEED_CGROUPS();
+	r = open_bound(dir);
+	assert_int_equal(rdtalloc_cgroup_policy(r, cgname), 0);
+	assert_err(r, rdtalloc_cgroup_policy(r, sub_rel), -ENOENT);
+	tu_msg_has(rdtalloc_errmsg(r), "is not bound itself");
+	before = tu_dump(r, false);
+	assert_err(r, rdtalloc_bind_cgroup_flags(r, "rt", cgname, 2), -EINVAL);
+	assert_string_equal(rdtalloc_errmsg(r), "rdtalloc_bind_cgroup_flags: unknown flags 0x2");
+	assert_err(r, rdtalloc_bind_cgroup_flags(r, "default", cgname, RDTALLOC_CGROUP_ENFORCE),
+		   -EINVAL);
+	tu_msg_has(rdtalloc_errmsg(r), "(the default group) takes no policy");
+	assert_unchanged(r, before, false);
+	assert_ok(r, rdtalloc_bind_cgroup_flags(r, "rt", cgname, RDTALLOC_CGROUP_ENFORCE));
+	assert_int_equal(rdtalloc_cgroup_policy(r, cgname), (int)RDTALLOC_CGROUP_ENFORCE);
+	assert_ok(r, rdtalloc_bind_cgroup(r, "other", cgname));
+	assert_int_equal(rdtalloc_cgroup_policy(r, cgname), (int)RDTALLOC_CGROUP_ENFORCE);
+	rdtalloc_close(r);
+	r = open_real(dir, 0);
+	assert_int_equal(rdtalloc_cgroup_policy(r, cgname), (int)RDTALLOC_CGROUP_ENFORCE);
+	/* the sim has no control group not ours: nothing stray; an older caller's size */
+	memset(&old, 0xa5, sizeof(old));
+	old.rep.sz = old_sz;
+	assert_ok(r, rdtalloc_sync(r, 0, &old.rep));
+	assert_int_equal(old.rep.sz, old_sz);
+	assert_int_equal(((unsigned char *)&old.rep)[old_sz], 0xa5);
+	rdtalloc_close(r);
+	/* the hook's binding: a person's new policy is refused, naming it */
+	r = open_as(dir, "oci:c1");
+	assert_ok(r, rdtalloc_bind_cgroup(r, "rt", sub_rel));
+	rdtalloc_close(r);
+	r = open_real(dir, 0);
+	before = tu_dump(r, false);
+	assert_err(r, rdtalloc_bind_cgroup_flags(r, "rt", sub_rel, RDTALLOC_CGROUP_ENFORCE), -EBUSY);
+	snprintf(want, sizeof(want), "cgroup %s: its binding is container c1's; --force takes it "
+		 "back", sub_rel);
+	assert_string_equal(rdtalloc_errmsg(r), want);
+	assert_unchanged(r, before, false);
+	rdtalloc_close(r);
+	tu_rm_rf(dir);
+}
+
 static void test_virtual_refused(void **s)
 {
 	rdtalloc_t *r = tu_eph(M2V);
@@ -268,6 +344,7 @@ int main(void)
 		cmocka_unit_test(test_follow_cgroup),
 		cmocka_unit_test(test_precedence_task),
 		cmocka_unit_test(test_refusals_and_removal),
+		cmocka_unit_test(test_policy),
 		cmocka_unit_test(test_virtual_refused),
 	};
 
