@@ -807,51 +807,16 @@ int list_groups(rdtalloc_t *r, char ***names)
 	return l.n;
 }
 
-/*
- * A domain's mask in a group's schema text: the data half (half 0) or the
- * code half (1) of "RES:id=m" / "RES:id=d,c" / "RESDATA:" / "RESCODE:" lines.
- */
-bool schema_mask(const char *schema, const char *res, unsigned int id, int half,
-			uint64_t *mask)
+int group_mask(rdtalloc_t *r, const char *group, const char *res, unsigned int id,
+	       struct rdtalloc_mask_info *m)
 {
-	size_t rl = strlen(res);
+	int ret;
 
-	for (const char *line = schema; line && *line; line = strchr(line, '\n') ?
-	     strchr(line, '\n') + 1 : NULL) {
-		const char *p = line + rl;
-		int h = -1;
-
-		if (strncmp(line, res, rl))
-			continue;
-		if (*p == ':')
-			h = 2;
-		else if (!strncmp(p, "DATA:", 5))
-			h = 0, p += 4;
-		else if (!strncmp(p, "CODE:", 5))
-			h = 1, p += 4;
-		if (h < 0 || (h != 2 && h != half))
-			continue;
-		for (p++; *p && *p != '\n';) {
-			char *end;
-			unsigned long d = strtoul(p, &end, 10);
-			uint64_t m = *end == '=' ? strtoull(end + 1, &end, 16) : 0;
-
-			if (*end == ',') {
-				uint64_t c = strtoull(end + 1, &end, 16);
-
-				if (half == 1)
-					m = c;
-			}
-			if (d == id) {
-				*mask = m;
-				return true;
-			}
-			p = *end == ';' ? end + 1 : end;
-			if (*end != ';')
-				break;
-		}
-	}
-	return false;
+	*m = (struct rdtalloc_mask_info){ .sz = sizeof(*m) };
+	ret = rdtalloc_group_mask(r, group, res, id, m);
+	if (ret < 0)
+		fail_lib(r, ret);
+	return ret;
 }
 
 /*

@@ -201,12 +201,9 @@ struct domref {
 int list_domains(rdtalloc_t *r, const char *res, struct domref **out);
 /* The schema text of a group (malloc'd), without the trailing newline. */
 char *group_schema(rdtalloc_t *r, const char *group);
-/*
- * A domain's mask in a group's schema text: the data half (half 0) or the
- * code half (1) of "RES:id=m" / "RES:id=d,c" / "RESDATA:" / "RESCODE:" lines.
- */
-bool schema_mask(const char *schema, const char *res, unsigned int id, int half,
-		 uint64_t *mask);
+/* A group's masks in one domain (rdtalloc_group_mask): 0, or -errno with the message printed. */
+int group_mask(rdtalloc_t *r, const char *group, const char *res, unsigned int id,
+	       struct rdtalloc_mask_info *m);
 /* "0-3,8" (malloc'd) */
 char *cpulist_text(const int *cpus, size_t n);
 /* JSON arrays of numbers */

@@ -216,7 +216,7 @@ static int l3_facts(rdtalloc_t *r, int *id, unsigned int *ways, unsigned int *mi
 static int sweep_ways(rdtalloc_t *r, const char *group, int id, unsigned int ways,
 		      unsigned int *base, unsigned int *len, char *names, size_t nlen)
 {
-	uint64_t taken = 0, m;
+	uint64_t taken = 0;
 	unsigned int w, run = 0;
 	char **list;
 	int n, i;
@@ -226,21 +226,17 @@ static int sweep_ways(rdtalloc_t *r, const char *group, int id, unsigned int way
 	if (n < 0)
 		return -1;
 	for (i = 0; i < n; i++) {
+		struct rdtalloc_mask_info m;
 		int mode;
-		char *schema;
 
 		if (!strcmp(list[i], group))
 			continue;
 		mode = rdtalloc_group_get_mode(r, list[i]);
 		if (mode < 0 || !(mode & RDTALLOC_MODE_EXCLUSIVE))
 			continue;
-		schema = group_schema(r, list[i]);
-		if (!schema)
+		if (group_mask(r, list[i], "L3", (unsigned int)id, &m))
 			break;
-		for (int half = 0; half < 2; half++)
-			if (schema_mask(schema, "L3", (unsigned int)id, half, &m))
-				taken |= m;
-		free(schema);
+		taken |= m.mask | m.code_mask;
 		snprintf(names + strlen(names), nlen - strlen(names), "%s%s", names[0] ? ", " : "",
 			 list[i]);
 	}
@@ -854,7 +850,6 @@ static int plan_avoid(rdtalloc_t *r, const struct curve_file *cf, int n, uint64_
 	unsigned int ids[256];
 	int nids = rdtalloc_domains(r, "L3", ids, 256), ng, i, k;
 	char **list;
-	uint64_t m;
 
 	*avoid = 0;
 	names[0] = '\0';
@@ -865,22 +860,19 @@ static int plan_avoid(rdtalloc_t *r, const struct curve_file *cf, int n, uint64_
 		return EXIT_FAIL;
 	for (i = 0; i < ng; i++) {
 		int mode = rdtalloc_group_get_mode(r, list[i]);
-		char *schema;
+		struct rdtalloc_mask_info m;
 
 		for (k = 0; k < n && strcmp(cf[k].group, list[i]); k++)
 			;
 		if (k < n || mode < 0 || !(mode & RDTALLOC_MODE_EXCLUSIVE))
 			continue;
-		schema = group_schema(r, list[i]);
-		if (!schema) {
-			free_names(list, ng);
-			return EXIT_FAIL;
+		for (k = 0; k < nids && k < 256; k++) {
+			if (group_mask(r, list[i], "L3", ids[k], &m)) {
+				free_names(list, ng);
+				return EXIT_FAIL;
+			}
+			*avoid |= m.mask | m.code_mask;
 		}
-		for (k = 0; k < nids && k < 256; k++)
-			for (int half = 0; half < 2; half++)
-				if (schema_mask(schema, "L3", ids[k], half, &m))
-					*avoid |= m;
-		free(schema);
 		snprintf(names + strlen(names), len - strlen(names), "%s%s", names[0] ? ", " : "",
 			 list[i]);
 	}
