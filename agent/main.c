@@ -32,6 +32,7 @@
 #endif
 
 #include "agent.h"
+#include "atomic.h"	/* lib/store/ */
 
 const double agent_lag_le[AGENT_LAG_BUCKETS] = {
 	0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.5, 1, 5,
@@ -311,16 +312,18 @@ static void put_controllers(FILE *f, struct agent *a, const struct agent_stats *
 /* agent.json: what this agent is and has done, replaced whole. */
 static void write_status(struct agent *a)
 {
-	char path[PATH_MAX + 16], tmp[PATH_MAX + 32];
+	char path[PATH_MAX + 16];
 	struct agent_stats s;
+	struct iovec iov;
+	char *buf = NULL;
+	size_t n = 0;
 	FILE *f;
 
 	pthread_mutex_lock(&a->st.mu);
 	s = a->st;
 	pthread_mutex_unlock(&a->st.mu);
 	snprintf(path, sizeof(path), "%s/agent.json", a->dir);
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	f = fopen(tmp, "we");
+	f = open_memstream(&buf, &n);
 	if (!f)
 		return;
 	fprintf(f, "{\"pid\": %d, \"version\": ", (int)getpid());
@@ -346,8 +349,12 @@ static void write_status(struct agent *a)
 	put_json_str(f, s.last_error);
 	put_controllers(f, a, &s);
 	fputs("}\n", f);
-	if (fclose(f) || rename(tmp, path))
-		unlink(tmp);
+	/* as fopen made it: 0666 less the umask; a failed write keeps the last one */
+	if (!fclose(f)) {
+		iov = (struct iovec){ .iov_base = buf, .iov_len = n };
+		rdt_atomic_write(-1, path, &iov, 1, 0666, NULL, NULL, 0);
+	}
+	free(buf);
 }
 
 /*

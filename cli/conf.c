@@ -47,53 +47,51 @@ static char *save_text(rdtalloc_t *r, unsigned int fl)
 }
 
 /* One resource's masks of a group as goresctrl's cache-id map: {"ID": "0xM" | {code, data}}. */
-static void gore_cat(FILE *f, const char *schema, const struct domref *doms, int nd,
-		     const char *res, const char *key)
+static int gore_cat(FILE *f, rdtalloc_t *r, const char *group, const struct domref *doms,
+		    int nd, const char *res, const char *key)
 {
+	struct rdtalloc_mask_info m;
 	bool first = true;
-	uint64_t m, code;
 
 	for (int i = 0; i < nd; i++) {
-		if (strcmp(doms[i].res, res) || !schema_mask(schema, res, doms[i].id, 0, &m))
+		if (strcmp(doms[i].res, res))
 			continue;
+		if (group_mask(r, group, res, doms[i].id, &m))
+			return -1;
 		if (first)
 			fprintf(f, "        %s:\n", key);
 		first = false;
-		if (doms[i].cdp && schema_mask(schema, res, doms[i].id, 1, &code))
+		if (doms[i].cdp)
 			/* goresctrl wants unified too: what the data gets, were CDP off */
 			fprintf(f, "          \"%u\":\n            unified: \"0x%llx\"\n"
 				"            code: \"0x%llx\"\n            data: \"0x%llx\"\n",
-				doms[i].id, (unsigned long long)m, (unsigned long long)code,
-				(unsigned long long)m);
+				doms[i].id, (unsigned long long)m.mask,
+				(unsigned long long)m.code_mask, (unsigned long long)m.mask);
 		else
-			fprintf(f, "          \"%u\": \"0x%llx\"\n", doms[i].id, (unsigned long long)m);
+			fprintf(f, "          \"%u\": \"0x%llx\"\n", doms[i].id,
+				(unsigned long long)m.mask);
 	}
+	return 0;
 }
 
 /* A group's MB: {"ID": ["N%"]} (percent machines only: AMD's 1/8 GB/s has no percentage). */
-static void gore_mb(FILE *f, const char *schema, const struct domref *doms, int nd)
+static int gore_mb(FILE *f, rdtalloc_t *r, const char *group, const struct domref *doms, int nd)
 {
-	const char *line = strstr(schema, "MB:");
+	struct rdtalloc_mask_info m;
 	bool first = true;
 
-	for (int i = 0; line && i < nd; i++) {
-		char want[16];
-		const char *p;
-
+	for (int i = 0; i < nd; i++) {
 		if (strcmp(doms[i].res, "MB"))
 			continue;
-		snprintf(want, sizeof(want), "%u=", doms[i].id);
-		for (p = line + 3; *p && *p != '\n'; p = strchr(p, ';') ? strchr(p, ';') + 1 : "")
-			if (!strncmp(p, want, strlen(want)))
-				break;
-		if (!*p || *p == '\n')
-			continue;
+		if (group_mask(r, group, "MB", doms[i].id, &m))
+			return -1;
 		if (first)
 			fprintf(f, "        mbAllocation:\n");
 		first = false;
-		fprintf(f, "          \"%u\": [\"%lu%%\"]\n", doms[i].id,
-			strtoul(p + strlen(want), NULL, 10));
+		fprintf(f, "          \"%u\": [\"%llu%%\"]\n", doms[i].id,
+			(unsigned long long)m.mask);
 	}
+	return 0;
 }
 
 /* A class's kubernetes options, as the last goresctrl configuration applied gave them. */
@@ -163,25 +161,21 @@ static char *save_goresctrl(rdtalloc_t *r)
 		fprintf(f, "    mbAllocation: [\"100%%\"]\n");
 	fprintf(f, "    classes:\n");
 	for (i = 0; i < n; i++) {
-		char *schema = group_schema(r, names[i]);
 		int mode = rdtalloc_group_get_mode(r, names[i]);
 
-		if (!schema) {
+		if (mode > 0 && (mode & RDTALLOC_MODE_EXCLUSIVE))
+			fprintf(f, "      # %s is exclusive here: goresctrl has no exclusive mode\n",
+				names[i]);
+		fprintf(f, "      %s:\n", strcmp(names[i], "default") ? names[i] : "system/default");
+		if (gore_cat(f, r, names[i], doms, nd, "L3", "l3Allocation") ||
+		    gore_cat(f, r, names[i], doms, nd, "L2", "l2Allocation") ||
+		    (mb && !amd && gore_mb(f, r, names[i], doms, nd))) {
 			fclose(f);
 			free(text);
 			text = NULL;
 			goto out;
 		}
-		if (mode > 0 && (mode & RDTALLOC_MODE_EXCLUSIVE))
-			fprintf(f, "      # %s is exclusive here: goresctrl has no exclusive mode\n",
-				names[i]);
-		fprintf(f, "      %s:\n", strcmp(names[i], "default") ? names[i] : "system/default");
-		gore_cat(f, schema, doms, nd, "L3", "l3Allocation");
-		gore_cat(f, schema, doms, nd, "L2", "l2Allocation");
-		if (mb && !amd)
-			gore_mb(f, schema, doms, nd);
 		gore_policy(f, r, names[i]);
-		free(schema);
 	}
 	if (fclose(f)) {
 		free(text);

@@ -195,11 +195,9 @@ static int group_list(int argc, char **argv)
  * The allocation in bytes as resctrl's size: cache size / CBM length x set
  * bits, dividing first as the kernel does; -1: unknown.
  */
-static long long alloc_bytes(const char *schema, const struct domref *d, int half)
+static long long alloc_bytes(uint64_t mask, const struct domref *d)
 {
-	uint64_t mask;
-
-	if (!d->cbm_len || !d->cache_size || !schema_mask(schema, d->res, d->id, half, &mask))
+	if (!d->cbm_len || !d->cache_size)
 		return -1;
 	return (long long)(d->cache_size / d->cbm_len * (uint64_t)__builtin_popcountll(mask));
 }
@@ -249,16 +247,20 @@ static int gshow_closids(rdtalloc_t *r, struct gshow *g, const struct domref *do
 	for (int i = 0; i < ndoms; i++) {
 		struct gshow_dom *d = &g->dom[i];
 		int ret = rdtalloc_group_closid(r, g->name, doms[i].res, doms[i].id, &d->closid);
+		struct rdtalloc_mask_info m;
 
 		if (ret < 0 && ret != -ESTALE)
 			return fail_lib(r, ret), ret;
 		d->stale = ret == -ESTALE;
 		d->bytes = d->code_bytes = -1;
-		if (strcmp(doms[i].res, "MB")) {
-			d->bytes = alloc_bytes(g->schema, &doms[i], 0);
-			if (doms[i].cdp)
-				d->code_bytes = alloc_bytes(g->schema, &doms[i], 1);
-		}
+		if (!strcmp(doms[i].res, "MB"))
+			continue;
+		ret = group_mask(r, g->name, doms[i].res, doms[i].id, &m);
+		if (ret)
+			return ret;
+		d->bytes = alloc_bytes(m.mask, &doms[i]);
+		if (doms[i].cdp)
+			d->code_bytes = alloc_bytes(m.code_mask, &doms[i]);
 	}
 	return 0;
 }

@@ -5,12 +5,16 @@
  * context, error reporting with the documented exit codes, and output that
  * is either JSON (json-c) or a human rendering of the same document.
  * rdtctl uses the public API only; every decision is the library's.
+ * They live in dispatch.c (options, verbs, flags, errors and exit codes),
+ * context.c (the context), output.c (JSON or text, drift marks, warnings)
+ * and snapshot.c (library data read into arrays); each command in its file.
  */
 #ifndef RDTCTL_H
 #define RDTCTL_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include <json-c/json.h>
 
@@ -38,6 +42,13 @@ struct rdtctl_opts {
 };
 
 extern struct rdtctl_opts g_opts;
+/* The run's context (cli/context.c; NULL: none open) and whether it is a look (read only). */
+extern rdtalloc_t *g_ctx;
+extern bool g_look;
+/* Each line of a warning on stderr once per run, unless -q (cli/output.c). */
+void print_warning_lines(const char *w);
+/* part / all, 0 when all is 0. */
+double ratio(uint64_t part, uint64_t all);
 
 /* s as a string member, null when s is "" (an owner not known). */
 void jset_str_or_null(json_object *o, const char *key, const char *s);
@@ -201,12 +212,9 @@ struct domref {
 int list_domains(rdtalloc_t *r, const char *res, struct domref **out);
 /* The schema text of a group (malloc'd), without the trailing newline. */
 char *group_schema(rdtalloc_t *r, const char *group);
-/*
- * A domain's mask in a group's schema text: the data half (half 0) or the
- * code half (1) of "RES:id=m" / "RES:id=d,c" / "RESDATA:" / "RESCODE:" lines.
- */
-bool schema_mask(const char *schema, const char *res, unsigned int id, int half,
-		 uint64_t *mask);
+/* A group's masks in one domain (rdtalloc_group_mask): 0, or -errno with the message printed. */
+int group_mask(rdtalloc_t *r, const char *group, const char *res, unsigned int id,
+	       struct rdtalloc_mask_info *m);
 /* "0-3,8" (malloc'd) */
 char *cpulist_text(const int *cpus, size_t n);
 /* JSON arrays of numbers */
@@ -251,7 +259,7 @@ void drift_fprint(FILE *f, const char *lead);
 void drift_forget(void);
 int do_sync(int argc, char **argv);
 int do_agent(int argc, char **argv);
-/* cli/trace.c: rdtctl sim replay */
+/* cli/replay.c: rdtctl sim replay */
 int sim_replay(int argc, char **argv);
 /* --domain ID: an L3 cache id (NULL: -1, the first); a usage error otherwise. */
 int parse_domain(const char *text, int *id);
@@ -260,7 +268,7 @@ int parse_size(const char *text, bool rate, uint64_t *out);
 /*
  * A flag that may repeat ("--bound X" or "--bound=X") at argv[*i]: its value
  * ("" when missing), *i moved past it; NULL when argv[*i] is another word
- * (cli/trace.c).
+ * (cli/dispatch.c).
  */
 const char *flag_repeated(const char *name, int argc, char **argv, int *i);
 /* The way map of every cache domain (rdtctl map -j), and its text, indented (for demo). */

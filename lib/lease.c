@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -29,6 +30,7 @@
 #include "json.h"
 #include "lease.h"
 #include "state.h"
+#include "store/atomic.h"
 #include "tasks.h"
 
 #define LEASES_FILE "leases.json"
@@ -139,10 +141,11 @@ static int leases_read(rdtalloc_t *r, struct leases *l)
 static int leases_write(rdtalloc_t *r, const struct leases *l)
 {
 	json_object *o, *arr;
+	char why[PATH_MAX + 128];
+	struct iovec iov;
 	const char *text;
-	char tmp[4096];
 	unsigned int i;
-	int fd, ret = 0;
+	int ret;
 
 	if (!l->n) {
 		if (unlink(l->path) && errno != ENOENT)
@@ -165,15 +168,11 @@ static int leases_write(rdtalloc_t *r, const struct leases *l)
 	json_object_object_add(o, "leases", arr);
 	text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
 					      JSON_C_TO_STRING_NOSLASHESCAPE);
-	snprintf(tmp, sizeof(tmp), "%s.tmp", l->path);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text) || fsync(fd) ||
-	    close(fd) || rename(tmp, l->path)) {
-		ret = rdt_fail(r, errno ? -errno : -EIO, "cannot write %s: %s", l->path,
-			       strerror(errno ? errno : EIO));
-		if (fd >= 0)
-			unlink(tmp);
-	}
+	iov.iov_base = (void *)text;
+	iov.iov_len = strlen(text);
+	ret = rdt_atomic_write(-1, l->path, &iov, 1, 0600, NULL, why, sizeof(why));
+	if (ret)
+		rdt_fail(r, ret, "%s", why);
 	json_object_put(o);
 	return ret;
 }
@@ -181,7 +180,7 @@ static int leases_write(rdtalloc_t *r, const struct leases *l)
 /* Lock the leases of r's state and read them; l->lock_fd -1: no state file. */
 static int leases_open(rdtalloc_t *r, struct leases *l)
 {
-	char *lock;
+	char *lock, why[PATH_MAX + 128];
 	int ret;
 
 	memset(l, 0, sizeof(*l));
@@ -195,11 +194,9 @@ static int leases_open(rdtalloc_t *r, struct leases *l)
 		free(l->path);
 		return rdt_fail(r, -ENOMEM, "out of memory");
 	}
-	l->lock_fd = open(lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (l->lock_fd < 0 || flock(l->lock_fd, LOCK_EX)) {
-		ret = rdt_fail(r, -errno, "cannot lock %s: %s", lock, strerror(errno));
-		if (l->lock_fd >= 0)
-			close(l->lock_fd);
+	l->lock_fd = rdt_atomic_lock(lock, why, sizeof(why));
+	if (l->lock_fd < 0) {
+		ret = rdt_fail(r, l->lock_fd, "%s", why);
 		l->lock_fd = -1;
 		free(lock);
 		free(l->path);
@@ -208,7 +205,7 @@ static int leases_open(rdtalloc_t *r, struct leases *l)
 	free(lock);
 	ret = leases_read(r, l);
 	if (ret) {
-		close(l->lock_fd);
+		rdt_atomic_unlock(l->lock_fd);
 		free(l->path);
 	}
 	return ret;
@@ -217,8 +214,7 @@ static int leases_open(rdtalloc_t *r, struct leases *l)
 static void leases_close(struct leases *l)
 {
 	leases_free(l);
-	if (l->lock_fd >= 0)
-		close(l->lock_fd);
+	rdt_atomic_unlock(l->lock_fd);
 	free(l->path);
 }
 

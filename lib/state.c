@@ -27,9 +27,9 @@
 #include "json.h"
 #include "schema.h"
 #include "state.h"
+#include "store/atomic.h"
 
 #define STATE_FILE "state.json"
-#define STATE_TMP "state.json.tmp"
 #define LOCK_FILE "lock"
 #define STATE_FORMAT 1	/* groups and tasks as packed tables */
 #define STATE_MAX_SIZE (256u << 20)
@@ -37,7 +37,6 @@
 struct rdt_store {
 	char *dir;
 	char *path;
-	char *tmp;
 	int dirfd;
 	int lockfd;
 	bool have_id;
@@ -219,8 +218,7 @@ int rdt_store_open(const char *dir, bool ro, const struct rdt_section *const *se
 	s->sections = sections;
 	s->dir = strdup(dir);
 	s->path = join(dir, STATE_FILE);
-	s->tmp = join(dir, STATE_TMP);
-	if (!s->dir || !s->path || !s->tmp) {
+	if (!s->dir || !s->path) {
 		ret = -ENOMEM;
 		goto fail;
 	}
@@ -255,7 +253,6 @@ void rdt_store_close(struct rdt_store *s)
 		close(s->dirfd);
 	free(s->dir);
 	free(s->path);
-	free(s->tmp);
 	free(s);
 }
 
@@ -277,11 +274,7 @@ char *rdt_store_sibling(const struct rdt_store *s, const char *name)
 
 int rdt_store_lock(struct rdt_store *s, bool exclusive)
 {
-	while (flock(s->lockfd, exclusive ? LOCK_EX : LOCK_SH)) {
-		if (errno != EINTR)
-			return -errno;
-	}
-	return 0;
+	return rdt_atomic_flock(s->lockfd, exclusive);
 }
 
 void rdt_store_unlock(struct rdt_store *s)
@@ -1630,58 +1623,22 @@ static json_object *state_json(const struct rdt_state *st, const char *backend)
 	return root;
 }
 
-static int write_all(int fd, const char *buf, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, buf, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return -errno;
-		buf += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 int rdt_store_write(struct rdt_store *s, const struct rdt_state *st, const char *backend,
 		    char *err, size_t len)
 {
 	json_object *root = state_json(st, backend);
+	struct iovec iov[2] = { [1] = { .iov_base = "\n", .iov_len = 1 } };
 	const char *text;
 	struct stat sb;
-	size_t n;
-	int fd, ret;
+	int ret;
 
 	if (!root)
 		return -ENOMEM;
 	text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PLAIN);
-	n = strlen(text);
-	/* We hold the exclusive lock: a leftover temporary is a dead writer's. */
-	unlinkat(s->dirfd, STATE_TMP, 0);
-	fd = openat(s->dirfd, STATE_TMP, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-		    0600);
-	if (fd < 0) {
-		ret = errf(err, len, -errno, "cannot write %s: %s", s->tmp, strerror(errno));
+	iov[0] = (struct iovec){ .iov_base = (void *)text, .iov_len = strlen(text) };
+	ret = rdt_atomic_write(s->dirfd, s->path, iov, 2, 0600, &sb, err, len);
+	if (ret)
 		goto out;
-	}
-	ret = write_all(fd, text, n);
-	if (!ret)
-		ret = write_all(fd, "\n", 1);
-	if (!ret && fsync(fd))
-		ret = -errno;
-	if (!ret && fstat(fd, &sb))
-		ret = -errno;
-	close(fd);
-	if (!ret && renameat(s->dirfd, STATE_TMP, s->dirfd, STATE_FILE))
-		ret = -errno;
-	if (ret) {
-		errf(err, len, ret, "cannot write %s: %s", s->path, strerror(-ret));
-		unlinkat(s->dirfd, STATE_TMP, 0);
-		goto out;
-	}
-	fsync(s->dirfd);
 	remember_id(s, &sb);
 out:
 	json_object_put(root);

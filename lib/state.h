@@ -2,8 +2,9 @@
 /*
  * state: the engine's state on disk. One directory per backend instance,
  * holding `state.json` and `lock`. Every change: exclusive flock, read,
- * change, write a new file, fsync, rename, fsync the directory - so a crash
- * leaves the old state or the new one, never a torn one. Readers take a
+ * change, then the file replaced through store/atomic.h (temporary, fsync,
+ * rename, fsync of the directory) - so a crash leaves the old state or the
+ * new one, never a torn one. Readers take a
  * shared lock. Refuses directories and files that are symlinks, not owned
  * by the caller, or writable by others. Owns the file format (JSON, json-c).
  */

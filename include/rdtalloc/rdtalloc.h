@@ -559,6 +559,26 @@ RDTALLOC_API int rdtalloc_closid_entries(rdtalloc_t *r, const char *resource,
  */
 RDTALLOC_API int rdtalloc_group_closid(rdtalloc_t *r, const char *group, const char *resource,
 				       unsigned int cache_id, unsigned int *closid);
+
+/*
+ * (0.8) A group's masks in one domain, as the state holds them: what
+ * rdtalloc_get_schema prints for that domain, read without parsing text.
+ * Set sz; fields past a caller's sz are not written.
+ */
+struct rdtalloc_mask_info {
+	size_t sz;		/* sizeof(struct rdtalloc_mask_info) of the caller */
+	uint64_t mask;		/* CBM (MB: the bandwidth); the data mask when CDP is on */
+	uint64_t code_mask;	/* the code mask when CDP is on, else equal to mask */
+	int cdp;		/* 1: CDP is on for the resource, else 0 */
+};
+
+/*
+ * The masks of group in the domain cache_id of resource ("L3", "L2",
+ * "MB") into *out. 0; -EINVAL: out NULL or out->sz too small, an unknown
+ * resource or cache id; -ENOENT: no such group (errmsg names what).
+ */
+RDTALLOC_API int rdtalloc_group_mask(rdtalloc_t *r, const char *group, const char *resource,
+				     unsigned int cache_id, struct rdtalloc_mask_info *out);
 /* The CLOSID in force on cpu while task tid runs there (0: no task/idle). */
 RDTALLOC_API int rdtalloc_effective_closid(rdtalloc_t *r, int cpu, pid_t tid,
 					   unsigned int *closid);

@@ -6,7 +6,9 @@
  * file of the simulator and msr.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 
 #include <rdtalloc/rdtalloc.h>
 
@@ -258,22 +260,58 @@ RDTALLOC_API int rdtalloc_closid_entries(rdtalloc_t *r, const char *resource,
 	return rdt_core_end(r, false, n);
 }
 
+/* Inside a call: group's index in *g and a domain's index, or -errno. */
+static int find_group_dom(rdtalloc_t *r, const char *group, const char *resource,
+			  unsigned int cache_id, int *g, int *res)
+{
+	*g = rdt_core_find_group(r, group);
+	return *g < 0 ? *g : find_dom(r, resource, cache_id, res);
+}
+
 RDTALLOC_API int rdtalloc_group_closid(rdtalloc_t *r, const char *group, const char *resource,
 				       unsigned int cache_id, unsigned int *closid)
 {
-	int ret, res, d, g;
+	int res, d, g;
 
 	if (!r || !closid)
 		return -EINVAL;
+	d = rdt_core_begin(r, false);
+	if (d)
+		return d;
+	d = find_group_dom(r, group, resource, cache_id, &g, &res);
+	if (d >= 0)
+		d = r->be->ops->group_closid(r, g, r->st->slot[r->st->slot_of[res][d]].adom,
+					     closid);
+	return rdt_core_end(r, false, d);
+}
+
+RDTALLOC_API int rdtalloc_group_mask(rdtalloc_t *r, const char *group, const char *resource,
+				     unsigned int cache_id, struct rdtalloc_mask_info *out)
+{
+	struct rdtalloc_mask_info v = { 0 };
+	int ret, res, d, g;
+	unsigned int s;
+
+	if (!r)
+		return -EINVAL;
+	if (!out)
+		return rdt_fail(r, -EINVAL, "rdtalloc_group_mask: out is NULL");
+	if (out->sz < offsetof(struct rdtalloc_mask_info, code_mask) || out->sz > (1u << 16))
+		return rdt_fail(r, -EINVAL, "rdtalloc_mask_info.sz is %zu: set it to "
+				"sizeof(struct rdtalloc_mask_info)", out->sz);
 	ret = rdt_core_begin(r, false);
 	if (ret)
 		return ret;
-	g = rdt_core_find_group(r, group);
-	d = g < 0 ? g : find_dom(r, resource, cache_id, &res);
+	d = find_group_dom(r, group, resource, cache_id, &g, &res);
 	if (d < 0)
 		return rdt_core_end(r, false, d);
-	ret = r->be->ops->group_closid(r, g, r->st->slot[r->st->slot_of[res][d]].adom, closid);
-	return rdt_core_end(r, false, ret);
+	s = r->st->slot_of[res][d];
+	v.sz = out->sz < sizeof(v) ? out->sz : sizeof(v);
+	v.cdp = r->st->cdp[res];
+	v.mask = r->st->groups[g].mask[s * 2];
+	v.code_mask = v.cdp ? r->st->groups[g].mask[s * 2 + 1] : v.mask;
+	memcpy(out, &v, v.sz);
+	return rdt_core_end(r, false, 0);
 }
 
 /*

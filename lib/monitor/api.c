@@ -33,6 +33,7 @@
 #include "monitor.h"
 #include "telemetry.h"
 #include "state.h"
+#include "store/atomic.h"
 #include "backends/msr.h"
 
 #define COUNTERS_FILE "counters.json"
@@ -429,16 +430,12 @@ static int counters_open(rdtalloc_t *r, struct counters *c)
 		free(c->path);
 		return rdt_fail(r, -ENOMEM, "out of memory");
 	}
-	c->lock_fd = open(lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	c->lock_fd = rdt_atomic_lock(lock, NULL, 0);
 	free(lock);
-	if (c->lock_fd < 0 || flock(c->lock_fd, LOCK_EX)) {
-		int e = errno;
-
-		if (c->lock_fd >= 0)
-			close(c->lock_fd);
+	if (c->lock_fd < 0) {
 		free(c->path);
-		return rdt_fail(r, -e, "cannot lock the running totals beside %s: %s",
-				rdt_store_path(r->store), strerror(e));
+		return rdt_fail(r, c->lock_fd, "cannot lock the running totals beside %s: %s",
+				rdt_store_path(r->store), strerror(-c->lock_fd));
 	}
 	c->map = read_counters(r, c->path, rdtalloc_state_id(r));
 	return 0;
@@ -447,10 +444,9 @@ static int counters_open(rdtalloc_t *r, struct counters *c)
 /* Write the totals back (new file, renamed into place) and unlock. */
 static int counters_close(rdtalloc_t *r, struct counters *c, int ret)
 {
+	struct iovec iov;
 	json_object *o;
-	char tmp[PATH_MAX];
 	const char *text;
-	int fd;
 
 	if (c->lock_fd < 0)
 		return ret;	/* in memory: r->mon_counters holds them */
@@ -460,18 +456,14 @@ static int counters_close(rdtalloc_t *r, struct counters *c, int ret)
 		json_object_object_add(o, "counters", json_object_get(c->map));
 		text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
 						      JSON_C_TO_STRING_NOSLASHESCAPE);
-		snprintf(tmp, sizeof(tmp), "%s.tmp", c->path);
-		fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
-		if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text) ||
-		    close(fd) || rename(tmp, c->path)) {
-			/* the totals of this read stand; the next one starts from the older file */
-			if (fd >= 0)
-				unlink(tmp);
-		}
+		iov.iov_base = (void *)text;
+		iov.iov_len = strlen(text);
+		/* failed: the totals of this read stand; the next one starts from the older file */
+		rdt_atomic_write(-1, c->path, &iov, 1, 0600, NULL, NULL, 0);
 		json_object_put(o);
 	}
 	json_object_put(c->map);
-	close(c->lock_fd);
+	rdt_atomic_unlock(c->lock_fd);
 	free(c->path);
 	return ret;
 }
