@@ -267,3 +267,14 @@ int *rdt_core_groups_in_order(const struct rdt_state *st, unsigned int *n)
 	*n = k;
 	return order;
 }
+
+/* The binding of the cgroup a caller names, itself (NULL: it is not bound itself). */
+int rdt_core_cgroup_binding(struct rdtalloc *r, const char *path, const struct rdt_cgroup **c)
+{
+	char rel[RDT_CGROUP_PATH_MAX];
+	uint64_t id;
+	int ret = rdt_core_check_cgroup(r, path, rel, sizeof(rel), &id);
+
+	*c = ret ? NULL : rdt_cgroup_find(r->st, rel);
+	return ret;
+}

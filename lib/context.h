@@ -134,6 +134,10 @@ int rdt_core_check_cgroup(struct rdtalloc *r, const char *path, char *rel, size_
 			  uint64_t *id);
 int rdt_core_cgroup_path_group(struct rdtalloc *r, const char *rel);
 int rdt_core_cgroup_task_group(struct rdtalloc *r, pid_t tid);
+/* The binding of the cgroup path names, itself; NULL: not bound itself (calls.c). */
+int rdt_core_cgroup_binding(struct rdtalloc *r, const char *path, const struct rdt_cgroup **c);
+/* The binding that puts tid in its group through its cgroup (r->st's); NULL: none. */
+const struct rdt_cgroup *rdt_core_cgroup_task_binding(struct rdtalloc *r, pid_t tid);
 int rdt_core_cgroup_members(struct rdtalloc *r, int g, pid_t **out, size_t *n);
 unsigned int rdt_core_cgroup_gc(struct rdtalloc *r);
 /* May the caller bind (or unbind) cgroup rel? 0, or -EPERM naming why (errmsg set). */
