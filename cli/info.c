@@ -413,6 +413,7 @@ static void print_mon(json_object *o)
 		       jget_int(jget(o, "mbm_correction"), "rmids_above"),
 		       json_object_get_double(jget(jget(o, "mbm_correction"), "factor")));
 	printf("\n");
+	mon_counters_print(jget(o, "counters"));
 }
 
 /* What CPUID says: a JSON object of struct rdtalloc_cpu_caps. */
@@ -524,6 +525,17 @@ static json_object *collect_mon(rdtalloc_t *r)
 	jset(o, "in_use", jint(mi.in_use));
 	jset(o, "in_limbo", jint(mi.in_limbo));
 	jset(o, "unmonitored", jint(mi.unmonitored));
+	{
+		json_object *cn = mon_counters_json(r, &ret);
+
+		if (ret) {
+			fail_lib(r, ret);
+			json_object_put(o);
+			return NULL;
+		}
+		if (cn)
+			jset(o, "counters", cn);
+	}
 	if (mi.mbm_cf > 0) {
 		json_object *cf = jobj();
 

@@ -232,6 +232,15 @@ struct rdt_backend {
 	 * each control group the kernel may hold, as each holds one).
 	 */
 	unsigned int (*mon_reserved)(void *ctx);
+	/*
+	 * Optional, counter assignment (resctrl's mbm_event mode): the mode
+	 * (enum rdtalloc_mon_assign_mode) and counters per domain, total and
+	 * free (the fewest of any domain); mon_assign gives our group g its
+	 * counters in every domain (on) or takes them back; *got: it holds
+	 * them now (a kernel out of counters is no error: false).
+	 */
+	int (*mon_cntrs)(struct rdtalloc *r, int *mode, unsigned int *total, unsigned int *free);
+	int (*mon_assign)(struct rdtalloc *r, int g, bool on, bool *got);
 };
 
 extern const struct rdt_backend rdt_backend_sim;

@@ -50,4 +50,6 @@ const struct rdt_backend rdt_backend_resctrl = {
 	.close = rc_close,
 	.mon_read = rc_mon_read,
 	.mon_reserved = rc_mon_reserved,
+	.mon_cntrs = rc_mon_cntrs,
+	.mon_assign = rc_mon_assign,
 };

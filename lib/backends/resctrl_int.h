@@ -231,6 +231,8 @@ int rc_machine_desc(const struct rdt_backend_env *env, const char *given, char *
 int rc_mon_read(struct rdtalloc *r, const int *gs, unsigned int n, int *state,
 		       uint64_t *val);
 unsigned int rc_mon_reserved(void *ctx);
+int rc_mon_cntrs(struct rdtalloc *r, int *mode, unsigned int *total, unsigned int *free_cntrs);
+int rc_mon_assign(struct rdtalloc *r, int g, bool on, bool *got);
 int rc_moved_tasks(struct rdtalloc *r, struct rdt_moved **out, size_t *n);
 int rc_open(void **ctx, const struct rdt_machine *m, const struct rdt_backend_env *env,
 		   char *err, size_t len);
@@ -259,6 +261,8 @@ void rc_undo_replay(struct rdtalloc *r);
 int rc_view_current(struct rdtalloc *r, struct rc_view *v);
 void rc_view_free(struct rc_view *v);
 int rc_write_file(struct rdtalloc *r, const char *dir, const char *file, const char *text);
+/* One write(2) of text to path (a file of resctrl's): 0 or -errno, no message; *opened. */
+int rc_write_once(const char *path, const char *text, bool *opened);
 int rc_write_logged(struct rdtalloc *r, const char *dir, const char *file, const char *text,
 			bool (*same)(const char *a, const char *b));
 int rc_write_modes(struct rdtalloc *r, struct rc_view *v, const struct rdt_state *before,

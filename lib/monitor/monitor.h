@@ -37,7 +37,19 @@ struct rdt_load {
 /* Bound: a workload per group and domain, at most this many in a state. */
 #define RDT_LOADS_MAX 65536u
 
+/*
+ * Counter turns' settings (rotation.c), kept in the state's "monitoring" as
+ * "rotation" (absent: the defaults, no pins).
+ */
+struct rdt_rot_cfg {
+	unsigned int period_ms;	/* a turn; 0: RDT_ROT_PERIOD_MS */
+	unsigned int counters;	/* the most counters per domain turns use; 0: all free */
+	uint64_t *pinned;	/* seqs of the pinned groups */
+	unsigned int npinned;
+};
+
 struct rdt_mon_state {
+	struct rdt_rot_cfg rot;
 	unsigned int nrmids, ndom;	/* 0 RMIDs: no monitoring, nothing below */
 	int64_t *owner;		/* [nrmids] seq of the group holding it, -1 free */
 	uint64_t *limbo;	/* [nrmids * ndom] bytes a freed RMID still holds, as of t0 */
@@ -124,6 +136,62 @@ void rdt_mon_replayed(struct rdtalloc *r, unsigned int d, size_t n, const int *g
 
 /* The RMID of group g: 0 for the default group, -1 unmonitored. */
 int rdt_mon_group_rmid(const struct rdt_state *st, int g);
+
+/* ---- Counter turns (rotation.c; docs/monitoring.md "Counters shared in turns") ---- */
+
+#define RDT_ROT_PERIOD_MS 1000u
+#define RDT_ROT_PERIOD_MIN 100u
+#define RDT_ROT_PERIOD_MAX 3600000u
+#define RDT_ROT_COUNTERS_MAX 4096u
+
+/* The settings' part of the state file: copied, freed, saved into o, loaded from o. */
+int rdt_rot_cfg_copy(struct rdt_rot_cfg *to, const struct rdt_rot_cfg *from);
+void rdt_rot_cfg_free(struct rdt_rot_cfg *cfg);
+void rdt_rot_cfg_save(const struct rdt_state *st, const struct rdt_rot_cfg *cfg, json_object *o);
+int rdt_rot_cfg_load(const struct rdt_state *st, struct rdt_rot_cfg *cfg, json_object *o,
+		     const char *path, char *err, size_t len);
+bool rdt_rot_pinned(const struct rdt_state *st, int g);
+
+/*
+ * One turn's choice, pure: n candidates (our groups in creation order, seq
+ * ascending), pinned[i], room for cap groups at a time; *cursor is the seq
+ * the turns' window starts at (the first candidate at or after it, round).
+ * advance: the turn is over, the window moves past its end. want[i]: group
+ * i holds counters for the coming turn. Returns how many rotate (0: every
+ * group fits).
+ */
+unsigned int rdt_rot_plan(const uint64_t *seq, const bool *pinned, unsigned int n,
+			  unsigned int cap, bool advance, uint64_t *cursor, bool *want);
+
+/*
+ * A read call's pass (api.c) as the turns see it: read groups gs[n] now and
+ * fold them into the running totals (baseline: their counters were just
+ * given, the reading starts their count); held[i]: group i's bandwidth is
+ * counted (not Unassigned) in some domain. The running totals' map holds
+ * the turns' own record under "@rotation".
+ */
+struct rdt_mon_pass;
+int rdt_mon_pass_read(struct rdt_mon_pass *p, const int *gs, unsigned int n, bool baseline,
+		      bool *held);
+json_object *rdt_mon_pass_map(struct rdt_mon_pass *p);
+void rdt_mon_pass_changed(struct rdt_mon_pass *p);
+
+/* 0, or -EOPNOTSUPP with a message: the machine has no L3 monitoring (api.c). */
+int rdt_mon_need(struct rdtalloc *r);
+/* fn(r, the running totals' map, arg) under their lock (api.c). */
+int rdt_mon_with_map(struct rdtalloc *r, int (*fn)(struct rdtalloc *r, json_object *map, void *arg),
+		     void *arg);
+
+/* The machine's counter assignment now (enum rdtalloc_mon_assign_mode and counts). */
+struct rdt_cntrs {
+	int mode;
+	unsigned int total, free, events;
+};
+int rdt_rot_cntrs(struct rdtalloc *r, json_object *map, struct rdt_cntrs *c);
+/* The simulator in mbm_event mode: does RMID rm's group (seq) hold counters? */
+bool rdt_rot_sim_counted(struct rdtalloc *r, json_object *map, unsigned int rm, uint64_t seq);
+/* After a read: move the counters on when the turn is over (mbm_event mode only). */
+int rdt_rot_step(struct rdtalloc *r, struct rdt_mon_pass *p, uint64_t now);
 
 /* ---- The simulator's model (model.c) ---- */
 
