@@ -509,9 +509,15 @@ static void counters_prune(rdtalloc_t *r, struct counters *c)
 	c->changed |= n > 0;
 }
 
-/* An entry: [raw_total, total, raw_local, local, time, covered_ns, counting] (0.8: the last two). */
+/*
+ * An entry: [raw_total, total, raw_local, local, time, covered_ns, counting,
+ * since] (0.8: the last three). time is the last reading's (a rate's
+ * interval starts there), since when the raw values were taken (covered
+ * time grows from there: a counter given between two readings starts
+ * counting after the first).
+ */
 #define ENTRY_OLD 5
-#define ENTRY_LEN 7
+#define ENTRY_LEN 8
 
 static void put_entry(struct counters *c, const char *key, const uint64_t *x)
 {
@@ -569,8 +575,10 @@ static void fold(rdtalloc_t *r, struct counters *c, unsigned int rm, uint64_t se
 	known = len == ENTRY_OLD || len == ENTRY_LEN;
 	for (k = 0; known && k < (int)len; k++)
 		old[k] = (uint64_t)json_object_get_int64(json_object_array_get_idx(e, (size_t)k));
-	/* an entry from before 0.8 was counting all along */
+	/* an entry from before 0.8 was counting all along, since its reading */
 	counting = known && (len == ENTRY_OLD || old[6]);
+	if (len == ENTRY_OLD)
+		old[7] = old[4];
 	v->covered_ns = old[5];
 	if (known) {
 		v->prev_covered_ns = old[5];
@@ -636,9 +644,10 @@ static void fold(rdtalloc_t *r, struct counters *c, unsigned int rm, uint64_t se
 	x[1] = tot[0];
 	x[2] = raw->state[2] ? old[2] : raw->val[2];
 	x[3] = tot[1];
-	x[4] = now;
-	x[5] = old[5] + (counting && !baseline && now > old[4] ? now - old[4] : 0);
+	x[4] = baseline && known ? old[4] : now;
+	x[5] = old[5] + (counting && !baseline && now > old[7] ? now - old[7] : 0);
 	x[6] = 1;
+	x[7] = now;
 	v->covered_ns = x[5];
 	put_entry(c, key, x);
 }
