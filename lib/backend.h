@@ -241,6 +241,11 @@ struct rdt_backend {
 	 */
 	int (*mon_cntrs)(struct rdtalloc *r, int *mode, unsigned int *total, unsigned int *free);
 	int (*mon_assign)(struct rdtalloc *r, int g, bool on, bool *got);
+	/*
+	 * Optional: give back the counters of what is ours but read by none
+	 * (resctrl: our control groups' own RMIDs).
+	 */
+	int (*mon_reclaim)(struct rdtalloc *r);
 };
 
 extern const struct rdt_backend rdt_backend_sim;

@@ -153,3 +153,41 @@ int rc_mon_assign(struct rdtalloc *r, int g, bool on, bool *got)
 	return rdt_fail(r, ret, "resctrl: %s/mbm_L3_assignments: %s", md,
 			status[0] && strcmp(status, "ok") ? status : strerror(-ret));
 }
+
+/*
+ * Our control groups hold counters too (the kernel gives a new control
+ * group its own at mkdir), but their own RMIDs count nothing of ours: every
+ * group of ours is a MON group, read as such. Those counters go back, for
+ * the turns. Control groups not ours, and the root, keep theirs.
+ */
+int rc_mon_reclaim(struct rdtalloc *r)
+{
+	struct rc_ctx *c = ctx_of(r);
+	char path[PATH_MAX], text[4096], *now;
+	struct rc_view v;
+	bool opened;
+	unsigned int i;
+	int ret;
+
+	ret = rc_view_current(r, &v);
+	if (ret)
+		return ret;
+	assignment_text(r, '_', text, sizeof(text));
+	for (i = 0; !ret && i < v.ndirs; i++) {
+		if (!v.dirs[i].ours)
+			continue;
+		rc_rel_path(c, v.dirs[i].name, "mbm_L3_assignments", path, sizeof(path));
+		now = NULL;
+		if (rc_read_all(path, RC_SMALL_MAX, &now, NULL))
+			continue;	/* gone meanwhile, or no such file: nothing to give back */
+		if (strstr(now, "=e"))
+			ret = rc_write_once(path, text, &opened);
+		free(now);
+		if (ret)
+			ret = rdt_fail(r, ret, "resctrl: %s/mbm_L3_assignments: giving back our "
+				       "control group's counters: %s", v.dirs[i].name,
+				       strerror(-ret));
+	}
+	rc_view_free(&v);
+	return ret;
+}

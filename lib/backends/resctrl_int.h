@@ -233,6 +233,7 @@ int rc_mon_read(struct rdtalloc *r, const int *gs, unsigned int n, int *state,
 unsigned int rc_mon_reserved(void *ctx);
 int rc_mon_cntrs(struct rdtalloc *r, int *mode, unsigned int *total, unsigned int *free_cntrs);
 int rc_mon_assign(struct rdtalloc *r, int g, bool on, bool *got);
+int rc_mon_reclaim(struct rdtalloc *r);
 int rc_moved_tasks(struct rdtalloc *r, struct rdt_moved **out, size_t *n);
 int rc_open(void **ctx, const struct rdt_machine *m, const struct rdt_backend_env *env,
 		   char *err, size_t len);

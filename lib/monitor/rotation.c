@@ -452,6 +452,13 @@ int rdt_rot_step(struct rdtalloc *r, struct rdt_mon_pass *p, uint64_t now)
 	cursor = rec_u64(rec, "cursor");
 	if (at && now >= at && now - at < (uint64_t)period_ms(r) * 1000000u)
 		return 0;	/* the turn goes on */
+	if (r->be->mon_reclaim) {
+		ret = r->be->mon_reclaim(r);
+		if (!ret)
+			ret = rdt_rot_cntrs(r, map, &c);
+		if (ret)
+			return ret;
+	}
 	ret = turn_init(r, &t);
 	/* every group's count up to now, and who holds counters */
 	if (!ret && t.n)

@@ -42,6 +42,7 @@ cleanup_all()
 	cleanup_children
 	hook_teardown
 	msrfs_stop_all
+	resctrlfs_stop
 	rm -rf "$TMP"
 }
 
@@ -237,6 +238,49 @@ msrfs_stop_all()
 		fusermount3 -u -z "$m_dir" 2>/dev/null
 	done
 	MSRFS_MOUNTED=
+}
+
+# resctrlfs_start DIR MACHINE: the resctrl emulator (RDTALLOC_TEST_RESCTRLFS)
+# on DIR for MACHINE, in the foreground of a child of ours, until mounted;
+# resctrlfs_stop unmounts it and waits for it (also at exit).
+RESCTRLFS_DIR=
+RESCTRLFS_PID=
+resctrlfs_start()
+{
+	mkdir -p "$1"
+	"$RDTALLOC_TEST_RESCTRLFS" "$1" -f --machine "$2" 2>"$TMP/resctrlfs.log" &
+	RESCTRLFS_PID=$!
+	RESCTRLFS_DIR=$1
+	rs_i=0
+	while ! grep -q " $1 fuse.resctrl " /proc/mounts; do
+		rs_i=$((rs_i + 1))
+		if [ $rs_i -gt 1200 ]; then
+			echo "FATAL: the emulator did not mount: $(cat "$TMP/resctrlfs.log")" >&2
+			exit 1
+		fi
+		sleep 0.05
+	done
+}
+
+resctrlfs_stop()
+{
+	[ -n "$RESCTRLFS_DIR" ] && grep -q " $RESCTRLFS_DIR fuse.resctrl " /proc/mounts &&
+		fusermount3 -u -z "$RESCTRLFS_DIR" 2>/dev/null
+	[ -n "$RESCTRLFS_PID" ] && wait "$RESCTRLFS_PID" 2>/dev/null
+	RESCTRLFS_DIR=
+	RESCTRLFS_PID=
+}
+
+# mon_states DOMAIN: per line of JSON Lines on $OUT (rdtctl -j monitor), each
+# group's state in the DOMAIN-th domain: "default:ok a:unassigned ..."
+mon_states()
+{
+	printf '%s' "$OUT" | python3 -c '
+import json, sys
+for line in sys.stdin.read().splitlines():
+    d = json.loads(line)
+    print(" ".join("%s:%s" % (g["group"], g["domains"][int(sys.argv[1])]["state"])
+                   for g in d["groups"]))' "$1"
 }
 
 cleanup_children()

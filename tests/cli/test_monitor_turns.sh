@@ -34,16 +34,8 @@ ok "-j turns" -j monitor turns
 json "nothing changed by the failures" 'd["counters"]["period_ms"], d["counters"]["pinned"], d["counters"]["counters"]' '[100, 0, 0]'
 
 # ---- the turns, sample by sample ----------------------------------------------------------
-states()
-{
-	printf '%s' "$OUT" | python3 -c '
-import json, sys
-for line in sys.stdin.read().splitlines():
-    d = json.loads(line)
-    print(" ".join("%s:%s" % (g["group"], g["domains"][0]["state"]) for g in d["groups"]))'
-}
 ok "-j monitor, 4 samples" -j monitor --count 4 --interval 0.5
-S=$(states)
+S=$(mon_states 0)
 W="default:ok a:unassigned b:unassigned c:unassigned d:unassigned
 default:ok a:ok b:ok c:unassigned d:unassigned
 default:ok a:unassigned b:unassigned c:ok d:ok
@@ -70,7 +62,7 @@ json "the default group: all the interval" 'd["groups"][0]["domains"][0]["covera
 ok "pin d" monitor pin d
 expect_out "pin says so" "group d: pinned: keeps its counters"
 ok "-j monitor, 4 samples with d pinned" -j monitor --count 4 --interval 0.5
-S=$(states | tail -3)
+S=$(mon_states 0 | tail -3)
 W="default:ok a:ok b:unassigned c:unassigned d:ok
 default:ok a:unassigned b:ok c:unassigned d:ok
 default:ok a:unassigned b:unassigned c:ok d:ok"
