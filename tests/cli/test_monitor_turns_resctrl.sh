@@ -93,6 +93,28 @@ file_is "the other tool's still untouched" "$MNT/mon_groups/other/mbm_L3_assignm
 OUT=$(printf '%s\n' "$OUT" | tail -1)
 json "b counted, pinned" 'd["groups"][2]["domains"][0]["state"], d["groups"][2]["domains"][0]["pinned"]' '["unavailable", true]'
 
+# the agent's /metrics: the covered seconds beside the byte counters
+if [ -n "${RDTALLOC_AGENT:-}" ] && [ -x "$RDTALLOC_AGENT" ]; then
+	PORT=$(free_port)
+	"$RDTCTL" --backend resctrl --resctrl-root "$MNT" --machine "$MACHINE" \
+		--state-dir "$STATE" agent --listen "127.0.0.1:$PORT" 2>>"$TMP/agent.log" &
+	APID=$!
+	CHILDREN="$CHILDREN $APID"
+	wait_until 60 test -s "$STATE/agent.json" || fail "the agent did not start: $(cat "$TMP/agent.log")"
+	OUT=$(python3 -c 'import sys, time, urllib.request
+for i in range(100):
+    try:
+        print(urllib.request.urlopen("http://127.0.0.1:%s/metrics" % sys.argv[1], timeout=5).read().decode(), end="")
+        break
+    except OSError:
+        time.sleep(0.1)' "$PORT")
+	expect_out_has "the covered family" "# TYPE rdtalloc_mbm_covered_seconds_total counter"
+	if printf '%s\n' "$OUT" | grep -q '^rdtalloc_mbm_covered_seconds_total{group="b",cache_id="1"} [0-9.]*$'; then
+		pass; else fail "b's covered seconds on /metrics"; fi
+	kill -TERM "$APID"
+	wait "$APID" 2>/dev/null
+fi
+
 # default mode: every RMID counts; no turns, no assignments written
 printf 'default\n' > "$I/mbm_assign_mode"
 ok "-j info in default mode" -j info
