@@ -232,7 +232,8 @@ static int print_csv(const struct row *rows, size_t n, uint64_t now_ns, bool hea
 	if (header)
 		printf("time,group,rmid,cache_id,state,llc_occupancy_bytes,mbm_total_bytes,"
 		       "mbm_local_bytes,mbm_total_bytes_per_second,mbm_local_bytes_per_second,"
-		       "mbm_remote_bytes_per_second%s\n", g_turns ? ",coverage,covered_seconds" : "");
+		       "mbm_remote_bytes_per_second%s\n",
+		       g_turns ? ",coverage,covered_seconds" : "");
 	for (i = 0; i < n; i++) {
 		const struct row *w = &rows[i];
 

@@ -693,7 +693,7 @@ RDTALLOC_API int rdtalloc_mon_read(rdtalloc_t *r, const char *const *groups, siz
  */
 enum rdtalloc_mon_assign_mode {
 	RDTALLOC_MON_ASSIGN_NONE = 0,	/* no assignable counters: every RMID counts */
-	RDTALLOC_MON_ASSIGN_DEFAULT = 1,	/* assignable, but mode "default": every RMID counts */
+	RDTALLOC_MON_ASSIGN_DEFAULT = 1,	/* assignable, mode "default": every RMID counts */
 	RDTALLOC_MON_ASSIGN_EVENT = 2,	/* mode "mbm_event": only groups holding counters count */
 };
 struct rdtalloc_mon_counters {
@@ -701,11 +701,11 @@ struct rdtalloc_mon_counters {
 	int mode;			/* enum rdtalloc_mon_assign_mode */
 	unsigned int total;		/* counters per L3 domain (the fewest of any domain) */
 	unsigned int free;		/* not assigned now, in the domain with the fewest */
-	unsigned int events;		/* counters a group takes per domain (one per MBM event) */
+	unsigned int events;		/* counters a group takes per domain (one an event) */
 	unsigned int groups;		/* our monitored groups (default included) */
 	unsigned int pinned;		/* of them pinned */
 	unsigned int period_ms;		/* a turn */
-	unsigned int counters;		/* the most counters per domain turns use; 0: all free */
+	unsigned int counters;		/* most counters per domain turns use; 0: all free */
 };
 RDTALLOC_API int rdtalloc_mon_get_counters(rdtalloc_t *r, struct rdtalloc_mon_counters *out);
 /*

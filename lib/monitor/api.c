@@ -248,7 +248,8 @@ static uint64_t now_ns(void)
  * model's totals as of t0 and its rates since, in counter units, wrapped
  * at the counter's width as the hardware's are.
  */
-static int sim_raw(rdtalloc_t *r, json_object *map, unsigned int d, uint64_t now, struct raw *out)
+static int sim_raw(rdtalloc_t *r, json_object *map, unsigned int d, uint64_t now,
+		   struct raw *out)
 {
 	const struct rdt_mon_state *ms = rdt_mon(r->st);
 	const struct rdt_mon *mon = &r->m->mon;
@@ -273,7 +274,8 @@ static int sim_raw(rdtalloc_t *r, json_object *map, unsigned int d, uint64_t now
 				out[rm].state[e] = RDTALLOC_MON_UNSUPPORTED;
 			else if (e && ms->owner[rm] >= 0 &&
 				 !rdt_rot_sim_counted(r, map, rm, (uint64_t)ms->owner[rm]))
-				out[rm].state[e] = RDTALLOC_MON_UNASSIGNED;	/* mbm_event mode */
+				/* mbm_event mode: counted only while it holds a counter */
+				out[rm].state[e] = RDTALLOC_MON_UNASSIGNED;
 		}
 	}
 	free(rt);
@@ -730,7 +732,8 @@ static int read_raw(rdtalloc_t *r, json_object *map, const int *gs, unsigned int
 		int rm = rdt_mon_group_rmid(r->st, gs[i]);
 
 		for (d = 0; !ret && rm >= 0 && d < ms->ndom; d++)
-			ret = hw_raw(r, d, (unsigned int)rm, &raw[(size_t)d * ms->nrmids + (unsigned int)rm]);
+			ret = hw_raw(r, d, (unsigned int)rm,
+				     &raw[(size_t)d * ms->nrmids + (unsigned int)rm]);
 	}
 	return ret;
 }

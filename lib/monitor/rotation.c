@@ -128,7 +128,8 @@ int rdt_rot_cfg_load(const struct rdt_state *st, struct rdt_rot_cfg *cfg, json_o
 
 		errno = 0;
 		seq = json_object_is_type(e, json_type_int) ? json_object_get_int64(e) : -1;
-		if (errno || seq < 1 || (uint64_t)seq > RDT_SEQ_MAX || !group_alive(st, (uint64_t)seq))
+		if (errno || seq < 1 || (uint64_t)seq > RDT_SEQ_MAX ||
+		    !group_alive(st, (uint64_t)seq))
 			return BAD("state file %s: monitoring: pinned entry %zu is no group", path,
 				   i);
 		cfg->pinned[cfg->npinned++] = (uint64_t)seq;
@@ -283,7 +284,8 @@ int rdt_rot_cntrs(struct rdtalloc *r, json_object *map, struct rdt_cntrs *c)
 	if (r->be->simulated) {
 		if (!r->m->mon.cntrs)
 			return 0;
-		c->mode = r->m->mon.assign ? RDTALLOC_MON_ASSIGN_EVENT : RDTALLOC_MON_ASSIGN_DEFAULT;
+		c->mode = r->m->mon.assign ? RDTALLOC_MON_ASSIGN_EVENT :
+					     RDTALLOC_MON_ASSIGN_DEFAULT;
 		c->total = r->m->mon.cntrs;
 		if (c->mode != RDTALLOC_MON_ASSIGN_EVENT)
 			return 0;
