@@ -856,9 +856,14 @@ RDTALLOC_API int rdtalloc_mon_read(rdtalloc_t *r, const char *const *groups, siz
 			memcpy((char *)out + k * sz, &v, v.sz);
 		}
 	}
-	/* where counters are assigned, the read whose turn is due moves them on */
-	if (!ret)
-		ret = rdt_rot_step(r, &pass, now);
+	/*
+	 * Where counters are assigned, the read whose turn is due moves them
+	 * on. A turn that could not move (the kernel refused a write) leaves
+	 * the readings as they are, each with its covered time: the read says
+	 * so and stands, and the next read tries again.
+	 */
+	if (!ret && rdt_rot_step(r, &pass, now))
+		rdt_core_warn(r, "the counters' turns did not move: %s", rdtalloc_errmsg(r));
 	if (!ret)
 		counters_prune(r, &c);
 	ret = counters_close(r, &c, ret);

@@ -14,6 +14,8 @@
 #include <cmocka.h>
 
 #include "test_api_util.h"
+#include <json-c/json.h>
+
 #include "monitor/monitor.h"
 
 /* ---- The choice of a turn ------------------------------------------------------------ */
@@ -253,6 +255,74 @@ static void pins_kept(void **state)
 	tu_rm_rf(dir);
 }
 
+/* Rewrite the state file's "monitoring"."rotation" member (NULL: print it into got). */
+static void rotation_member(const char *dir, const char *text, char *got, size_t len)
+{
+	char path[128];
+	json_object *o, *mon, *rot;
+
+	snprintf(path, sizeof(path), "%s/state.json", dir);
+	o = json_object_from_file(path);
+	assert_non_null(o);
+	assert_true(json_object_object_get_ex(o, "monitoring", &mon));
+	if (!text) {
+		assert_true(json_object_object_get_ex(mon, "rotation", &rot));
+		snprintf(got, len, "%s", json_object_to_json_string_ext(rot, JSON_C_TO_STRING_PLAIN));
+	} else {
+		json_object_object_add(mon, "rotation", json_tokener_parse(text));
+		assert_int_equal(json_object_to_file(path, o), 0);
+	}
+	json_object_put(o);
+}
+
+/* The settings in the state file, exactly; a damaged member is no setting. */
+static void state_file(void **state)
+{
+	char dir[64], got[256];
+	rdtalloc_t *r = four_groups(dir);
+	struct rdtalloc_mon_counters c = { .sz = sizeof(c) };
+	uint64_t seq_b;
+
+	(void)state;
+	assert_ok(r, rdtalloc_mon_pin(r, "b", 1));
+	assert_ok(r, rdtalloc_mon_set_rotation(r, 2500, 4));
+	rdtalloc_close(r);
+	rotation_member(dir, NULL, got, sizeof(got));
+	seq_b = strtoull(strstr(got, "[") + 1, NULL, 10);
+	assert_true(seq_b > 0);
+	{
+		char want[256];
+
+		snprintf(want, sizeof(want), "{\"period_ms\":2500,\"counters\":4,\"pinned\":[%llu]}",
+			 (unsigned long long)seq_b);
+		assert_string_equal(got, want);
+	}
+	/* damaged: the monitoring member is kept aside as it was (lib/state.c), and said so */
+	rotation_member(dir, "{\"period_ms\": 50, \"counters\": 0, \"pinned\": []}", NULL, 0);
+	r = tu_open(dir, MC, 0);
+	tu_msg_has(rdtalloc_warning(r), "member \"monitoring\" could not be read");
+	rdtalloc_close(r);
+	rotation_member(dir, NULL, got, sizeof(got));
+	assert_string_equal(got, "{\"period_ms\":50,\"counters\":0,\"pinned\":[]}");
+	rotation_member(dir, "{\"period_ms\": 0, \"counters\": 0, \"pinned\": [12345]}", NULL, 0);
+	r = tu_open(dir, MC, 0);
+	tu_msg_has(rdtalloc_warning(r), "member \"monitoring\" could not be read");
+	rdtalloc_close(r);
+	rotation_member(dir, "{\"period_ms\": 0, \"counters\": 4097, \"pinned\": []}", NULL, 0);
+	r = tu_open(dir, MC, 0);
+	tu_msg_has(rdtalloc_warning(r), "member \"monitoring\" could not be read");
+	rdtalloc_close(r);
+	/* a state from before the turns: the defaults */
+	rotation_member(dir, "{\"period_ms\": 0, \"counters\": 0, \"pinned\": []}", NULL, 0);
+	r = tu_open(dir, MC, 0);
+	assert_ok(r, rdtalloc_mon_get_counters(r, &c));
+	assert_int_equal(c.period_ms, 1000);
+	assert_int_equal(c.counters, 0);
+	assert_int_equal(c.pinned, 0);
+	rdtalloc_close(r);
+	tu_rm_rf(dir);
+}
+
 static void errors(void **state)
 {
 	char dir[64];
@@ -334,6 +404,7 @@ int main(void)
 		cmocka_unit_test(turns_on_sim),
 		cmocka_unit_test(covered_time),
 		cmocka_unit_test(pins_kept),
+		cmocka_unit_test(state_file),
 		cmocka_unit_test(errors),
 		cmocka_unit_test(counters_setting),
 		cmocka_unit_test(default_mode),
