@@ -112,10 +112,16 @@ static void assignment_text(struct rdtalloc *r, char state, char *buf, size_t le
 	}
 }
 
+/*
+ * g is a group of ours with an RMID (the turns ask for no other): its MON
+ * group is named after it, in its class's control group. Reached only
+ * through the backend's table: this file calls nothing of the library's
+ * core (tests/layers/linkgraph.py).
+ */
 int rc_mon_assign(struct rdtalloc *r, int g, bool on, bool *got)
 {
 	struct rc_ctx *c = ctx_of(r);
-	const char *name = mon_of(r, r->st, g);
+	const char *name = c->mon && g > 0 ? r->st->groups[g].name : "";
 	char md[RC_MON_DIR_MAX], path[PATH_MAX], text[4096], undo[4096], status[256];
 	struct rc_view v;
 	bool opened;
@@ -132,7 +138,7 @@ int rc_mon_assign(struct rdtalloc *r, int g, bool on, bool *got)
 		rc_view_free(&v);
 		return 0;	/* its control group is gone: drift, monitor says so */
 	}
-	mon_dir(rc_dir_name(&v, k), name, md, sizeof(md));
+	mon_dir(k < 0 ? "" : v.dirs[v.cls[k].dir].name, name, md, sizeof(md));
 	rc_view_free(&v);
 	rc_rel_path(c, md, "mbm_L3_assignments", path, sizeof(path));
 	assignment_text(r, on ? 'e' : '_', text, sizeof(text));

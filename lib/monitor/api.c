@@ -738,26 +738,10 @@ static int read_raw(rdtalloc_t *r, json_object *map, const int *gs, unsigned int
 	return ret;
 }
 
-/* One read call, as the counter turns (rotation.c) see it. */
-struct rdt_mon_pass {
-	rdtalloc_t *r;
-	struct counters *c;
-};
-
-json_object *rdt_mon_pass_map(struct rdt_mon_pass *p)
+/* Read groups gs[n] now and fold them in (baseline: their count starts here); held[i]. */
+static int read_fold(rdtalloc_t *r, struct counters *c, const int *gs, unsigned int n,
+		     bool baseline, bool *held)
 {
-	return p->c->map;
-}
-
-void rdt_mon_pass_changed(struct rdt_mon_pass *p)
-{
-	p->c->changed = true;
-}
-
-int rdt_mon_pass_read(struct rdt_mon_pass *p, const int *gs, unsigned int n, bool baseline,
-		      bool *held)
-{
-	rdtalloc_t *r = p->r;
 	const struct rdt_mon_state *ms = rdt_mon(r->st);
 	struct raw *raw = calloc((size_t)ms->nrmids * ms->ndom, sizeof(*raw));
 	uint64_t now = now_ns();
@@ -766,7 +750,7 @@ int rdt_mon_pass_read(struct rdt_mon_pass *p, const int *gs, unsigned int n, boo
 
 	if (!raw)
 		return rdt_fail(r, -ENOMEM, "out of memory");
-	ret = read_raw(r, p->c->map, gs, n, now, raw);
+	ret = read_raw(r, c->map, gs, n, now, raw);
 	for (i = 0; !ret && i < n; i++) {
 		int rm = rdt_mon_group_rmid(r->st, gs[i]);
 
@@ -775,13 +759,99 @@ int rdt_mon_pass_read(struct rdt_mon_pass *p, const int *gs, unsigned int n, boo
 			const struct raw *x = &raw[(size_t)d * ms->nrmids + (unsigned int)rm];
 			struct rdtalloc_mon_value v = { 0 };
 
-			fold(r, p->c, (unsigned int)rm, (uint64_t)ms->owner[rm], d, x, now, baseline,
+			fold(r, c, (unsigned int)rm, (uint64_t)ms->owner[rm], d, x, now, baseline,
 			     &v);
 			held[i] |= !unassigned(x, r->m->mon.events) &&
 				   x->state[0] != RDTALLOC_MON_MISSING;
 		}
 	}
 	free(raw);
+	return ret;
+}
+
+/* ---- Counter turns: what rotation.c does through (struct rdt_rot_io) ---------------- */
+
+struct turn_ctx {
+	struct counters *c;
+	int *gs;		/* the candidates' group indexes */
+};
+
+static int turn_cntrs(struct rdt_rot_io *io, struct rdt_cntrs *c)
+{
+	return rdt_rot_cntrs(io->r, io->map, c);
+}
+
+static int turn_reclaim(struct rdt_rot_io *io)
+{
+	return io->r->be->mon_reclaim(io->r);
+}
+
+static int turn_read(struct rdt_rot_io *io, const unsigned int *idx, unsigned int k,
+		     bool baseline, bool *held)
+{
+	struct turn_ctx *t = io->arg;
+	int *gs = malloc((k + 1) * sizeof(int)), ret;
+	unsigned int i;
+
+	if (!gs)
+		return rdt_fail(io->r, -ENOMEM, "out of memory");
+	for (i = 0; i < k; i++)
+		gs[i] = t->gs[idx[i]];
+	ret = read_fold(io->r, t->c, gs, k, baseline, held);
+	free(gs);
+	return ret;
+}
+
+static int turn_assign(struct rdt_rot_io *io, unsigned int i, bool on, bool *got)
+{
+	struct turn_ctx *t = io->arg;
+	int g = t->gs[i];
+
+	if (io->r->be->simulated)
+		return rdt_rot_sim_assign(io->r, io->map, io->seq[i], on, got);
+	return io->r->be->mon_assign(io->r, g, on, got);
+}
+
+/* Where counters are assigned (mbm_event mode), the read whose turn is due moves them. */
+static int turn(rdtalloc_t *r, struct counters *c, uint64_t now)
+{
+	const struct rdt_rot_cfg *cfg = &rdt_mon(r->st)->rot;
+	struct turn_ctx t = { .c = c };
+	struct rdt_rot_io io = {
+		.r = r, .map = c->map, .arg = &t, .cntrs = turn_cntrs, .read = turn_read,
+		.assign = turn_assign, .reclaim = r->be->mon_reclaim ? turn_reclaim : NULL,
+		.period_ms = rdt_rot_period_ms(cfg), .counters = cfg->counters,
+	};
+	unsigned int all, i;
+	uint64_t *seq;
+	bool *pin;
+	int ret = 0;
+
+	if (!r->be->simulated && !r->be->mon_assign)
+		return 0;	/* no counters to assign here */
+	t.gs = rdt_core_groups_in_order(r->st, &all);
+	seq = calloc(all + 1, sizeof(*seq));
+	pin = calloc(all + 1, sizeof(*pin));
+	if (!t.gs || !seq || !pin)
+		ret = rdt_fail(r, -ENOMEM, "out of memory");
+	/* our monitored groups but the default (it keeps the root's counters) */
+	for (i = 0; !ret && i < all; i++) {
+		int g = t.gs[i];
+
+		if (g <= 0 || rdt_mon_group_rmid(r->st, g) <= 0)
+			continue;
+		t.gs[io.n] = g;
+		seq[io.n] = r->st->groups[g].seq;
+		pin[io.n++] = rdt_rot_is_pinned(cfg, r->st->groups[g].seq);
+	}
+	io.seq = seq;
+	io.pinned = pin;
+	if (!ret)
+		ret = rdt_rot_turn(&io, now);
+	c->changed = true;
+	free(t.gs);
+	free(seq);
+	free(pin);
 	return ret;
 }
 
@@ -797,7 +867,7 @@ static void row(rdtalloc_t *r, struct counters *c, int g, unsigned int d, const 
 	v->rmid = rm < 0 ? RDTALLOC_RMID_NONE : rm;
 	v->cache_id = r->m->dom[RDT_L3][d].cache_id;
 	v->time_ns = now;
-	if (rdt_rot_pinned(r->st, g))
+	if (g > 0 && rdt_rot_is_pinned(&ms->rot, r->st->groups[g].seq))
 		v->flags |= RDTALLOC_MON_F_PINNED;
 	if (rm < 0) {
 		/* its traffic is the default group's: no number of its own */
@@ -822,7 +892,6 @@ RDTALLOC_API int rdtalloc_mon_read(rdtalloc_t *r, const char *const *groups, siz
 	size_t sz = max ? out[0].sz : 0, k = 0;
 	struct raw *raw = NULL;
 	struct counters c;
-	struct rdt_mon_pass pass = { r, &c };
 	unsigned int n = 0, d, i;
 	int *gs = NULL, ret;
 	uint64_t now = now_ns();
@@ -862,7 +931,7 @@ RDTALLOC_API int rdtalloc_mon_read(rdtalloc_t *r, const char *const *groups, siz
 	 * the readings as they are, each with its covered time: the read says
 	 * so and stands, and the next read tries again.
 	 */
-	if (!ret && rdt_rot_step(r, &pass, now))
+	if (!ret && turn(r, &c, now))
 		rdt_core_warn(r, "the counters' turns did not move: %s", rdtalloc_errmsg(r));
 	if (!ret)
 		counters_prune(r, &c);

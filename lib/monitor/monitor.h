@@ -150,7 +150,8 @@ void rdt_rot_cfg_free(struct rdt_rot_cfg *cfg);
 void rdt_rot_cfg_save(const struct rdt_state *st, const struct rdt_rot_cfg *cfg, json_object *o);
 int rdt_rot_cfg_load(const struct rdt_state *st, struct rdt_rot_cfg *cfg, json_object *o,
 		     const char *path, char *err, size_t len);
-bool rdt_rot_pinned(const struct rdt_state *st, int g);
+bool rdt_rot_is_pinned(const struct rdt_rot_cfg *cfg, uint64_t seq);
+unsigned int rdt_rot_period_ms(const struct rdt_rot_cfg *cfg);
 
 /*
  * One turn's choice, pure: n candidates (our groups in creation order, seq
@@ -163,35 +164,50 @@ bool rdt_rot_pinned(const struct rdt_state *st, int g);
 unsigned int rdt_rot_plan(const uint64_t *seq, const bool *pinned, unsigned int n,
 			  unsigned int cap, bool advance, uint64_t *cursor, bool *want);
 
+/* The machine's counter assignment now (enum rdtalloc_mon_assign_mode and counts). */
+struct rdt_cntrs {
+	int mode;
+	unsigned int total, free, events;
+};
+/* The running totals' map holds the turns' own record under "@rotation". */
+int rdt_rot_cntrs(struct rdtalloc *r, json_object *map, struct rdt_cntrs *c);
+/* The simulator in mbm_event mode: does RMID rm's group (seq) hold counters? */
+bool rdt_rot_sim_counted(struct rdtalloc *r, json_object *map, unsigned int rm, uint64_t seq);
+/* The simulator: give (on) or take back group seq's counters; *got: it holds them. */
+int rdt_rot_sim_assign(struct rdtalloc *r, json_object *map, uint64_t seq, bool on, bool *got);
+
 /*
- * A read call's pass (api.c) as the turns see it: read groups gs[n] now and
- * fold them into the running totals (baseline: their counters were just
- * given, the reading starts their count); held[i]: group i's bandwidth is
- * counted (not Unassigned) in some domain. The running totals' map holds
- * the turns' own record under "@rotation".
+ * A turn as a read call (api.c) lets it happen: its n candidates (our
+ * groups but the default, in creation order) by seq and pin, the settings,
+ * and what it does through callbacks - cntrs: the machine's counters now;
+ * reclaim (may be NULL): give back counters ours hold but none reads;
+ * read: read candidates idx[k] now into the running totals (baseline: their
+ * counters were just given, the reading starts their count), held[j]: the
+ * j-th of them is counted in some domain; assign: give (on) or take back
+ * candidate i's counters, *got: it holds them now.
  */
-struct rdt_mon_pass;
-int rdt_mon_pass_read(struct rdt_mon_pass *p, const int *gs, unsigned int n, bool baseline,
-		      bool *held);
-json_object *rdt_mon_pass_map(struct rdt_mon_pass *p);
-void rdt_mon_pass_changed(struct rdt_mon_pass *p);
+struct rdt_rot_io {
+	struct rdtalloc *r;
+	json_object *map;
+	unsigned int n;
+	const uint64_t *seq;
+	const bool *pinned;
+	unsigned int period_ms, counters;
+	int (*cntrs)(struct rdt_rot_io *io, struct rdt_cntrs *c);
+	int (*reclaim)(struct rdt_rot_io *io);
+	int (*read)(struct rdt_rot_io *io, const unsigned int *idx, unsigned int k, bool baseline,
+		    bool *held);
+	int (*assign)(struct rdt_rot_io *io, unsigned int i, bool on, bool *got);
+	void *arg;
+};
+/* After a read: move the counters on when the turn is over (mbm_event mode only). */
+int rdt_rot_turn(struct rdt_rot_io *io, uint64_t now);
 
 /* 0, or -EOPNOTSUPP with a message: the machine has no L3 monitoring (api.c). */
 int rdt_mon_need(struct rdtalloc *r);
 /* fn(r, the running totals' map, arg) under their lock (api.c). */
 int rdt_mon_with_map(struct rdtalloc *r, int (*fn)(struct rdtalloc *r, json_object *map, void *arg),
 		     void *arg);
-
-/* The machine's counter assignment now (enum rdtalloc_mon_assign_mode and counts). */
-struct rdt_cntrs {
-	int mode;
-	unsigned int total, free, events;
-};
-int rdt_rot_cntrs(struct rdtalloc *r, json_object *map, struct rdt_cntrs *c);
-/* The simulator in mbm_event mode: does RMID rm's group (seq) hold counters? */
-bool rdt_rot_sim_counted(struct rdtalloc *r, json_object *map, unsigned int rm, uint64_t seq);
-/* After a read: move the counters on when the turn is over (mbm_event mode only). */
-int rdt_rot_step(struct rdtalloc *r, struct rdt_mon_pass *p, uint64_t now);
 
 /* ---- The simulator's model (model.c) ---- */
 

@@ -19,6 +19,11 @@
  * window starts, and on the simulator which groups hold counters - lives in
  * the running totals (counters.json, under its lock) as "@rotation". The
  * settings (period, counters, pins) are the state's. docs/monitoring.md.
+ *
+ * This file calls nothing of the library's core, so that it stays out of
+ * the link loop (tests/layers/linkgraph.py): a turn reads, assigns and
+ * counts through the callbacks of struct rdt_rot_io (monitor/api.c), and
+ * the public calls are in rotation_api.c.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -31,7 +36,6 @@
 #include "core.h"
 #include "errors.h"
 #include "monitor.h"
-#include "state.h"
 
 #define BAD(...) (snprintf(err, len, __VA_ARGS__), -EINVAL)
 #define ROT_KEY "@rotation"
@@ -61,9 +65,12 @@ void rdt_rot_cfg_free(struct rdt_rot_cfg *cfg)
 
 static bool group_alive(const struct rdt_state *st, uint64_t seq)
 {
-	int g = rdt_group_by_seq(st, seq);
+	unsigned int g;
 
-	return g > 0 && st->groups[g].live;
+	for (g = 1; g < st->ngroups; g++)
+		if (st->groups[g].seq == seq)
+			return st->groups[g].live;
+	return false;
 }
 
 /* "rotation": {"period_ms": N, "counters": N, "pinned": [SEQ, ...]}: only what is not default. */
@@ -137,13 +144,17 @@ int rdt_rot_cfg_load(const struct rdt_state *st, struct rdt_rot_cfg *cfg, json_o
 	return 0;
 }
 
-bool rdt_rot_pinned(const struct rdt_state *st, int g)
+unsigned int rdt_rot_period_ms(const struct rdt_rot_cfg *cfg)
 {
-	const struct rdt_rot_cfg *cfg = &rdt_mon(st)->rot;
+	return cfg->period_ms ? cfg->period_ms : RDT_ROT_PERIOD_MS;
+}
+
+bool rdt_rot_is_pinned(const struct rdt_rot_cfg *cfg, uint64_t seq)
+{
 	unsigned int i;
 
-	for (i = 0; g > 0 && i < cfg->npinned; i++)
-		if (cfg->pinned[i] == st->groups[g].seq)
+	for (i = 0; i < cfg->npinned; i++)
+		if (cfg->pinned[i] == seq)
 			return true;
 	return false;
 }
@@ -299,18 +310,12 @@ int rdt_rot_cntrs(struct rdtalloc *r, json_object *map, struct rdt_cntrs *c)
 	return ret;
 }
 
-/* Give (on) or take back group g's counters; *got: it holds them now. */
-static int assign(struct rdtalloc *r, json_object *map, int g, bool on, bool *got)
+int rdt_rot_sim_assign(struct rdtalloc *r, json_object *map, uint64_t seq, bool on, bool *got)
 {
-	json_object *a;
-	uint64_t seq = r->st->groups[g].seq;
+	json_object *a = sim_held(map, true);
+	int at = sim_find(a, seq), ret;
 	struct rdt_cntrs c;
-	int at, ret;
 
-	if (!r->be->simulated)
-		return r->be->mon_assign(r, g, on, got);
-	a = sim_held(map, true);
-	at = sim_find(a, seq);
 	*got = on;
 	if (!on && at >= 0)
 		return json_object_array_del_idx(a, (size_t)at, 1) ? -ENOMEM : 0;
@@ -340,66 +345,27 @@ static void sim_prune(struct rdtalloc *r, json_object *map)
 
 /* ---- A turn ------------------------------------------------------------------------ */
 
-static unsigned int period_ms(const struct rdtalloc *r)
-{
-	unsigned int p = rdt_mon(r->st)->rot.period_ms;
-
-	return p ? p : RDT_ROT_PERIOD_MS;
-}
-
-/* Our monitored groups but the default, in creation order. */
-static int candidates(struct rdtalloc *r, int **gs, unsigned int *n)
-{
-	unsigned int all, i, k = 0;
-	int *order = rdt_core_groups_in_order(r->st, &all);
-
-	if (!order)
-		return rdt_fail(r, -ENOMEM, "out of memory");
-	for (i = 0; i < all; i++)
-		if (order[i] > 0 && rdt_mon_group_rmid(r->st, order[i]) > 0)
-			order[k++] = order[i];
-	*gs = order;
-	*n = k;
-	return 0;
-}
-
 struct turn {
-	int *gs;
-	unsigned int n;
-	bool *held, *want, *pinned, *got;
-	uint64_t *seq;
+	bool *held, *want, *got;
+	unsigned int *idx;
 };
 
 static void turn_free(struct turn *t)
 {
-	free(t->gs);
 	free(t->held);
 	free(t->want);
-	free(t->pinned);
 	free(t->got);
-	free(t->seq);
+	free(t->idx);
 }
 
-static int turn_init(struct rdtalloc *r, struct turn *t)
+static int turn_init(struct rdtalloc *r, struct turn *t, unsigned int n)
 {
-	unsigned int i;
-	int ret;
-
-	memset(t, 0, sizeof(*t));
-	ret = candidates(r, &t->gs, &t->n);
-	if (ret)
-		return ret;
-	t->held = calloc(t->n + 1, sizeof(bool));
-	t->want = calloc(t->n + 1, sizeof(bool));
-	t->pinned = calloc(t->n + 1, sizeof(bool));
-	t->got = calloc(t->n + 1, sizeof(bool));
-	t->seq = calloc(t->n + 1, sizeof(uint64_t));
-	if (!t->held || !t->want || !t->pinned || !t->got || !t->seq)
+	t->held = calloc(n + 1, sizeof(bool));
+	t->want = calloc(n + 1, sizeof(bool));
+	t->got = calloc(n + 1, sizeof(bool));
+	t->idx = calloc(n + 1, sizeof(unsigned int));
+	if (!t->held || !t->want || !t->got || !t->idx)
 		return rdt_fail(r, -ENOMEM, "out of memory");
-	for (i = 0; i < t->n; i++) {
-		t->seq[i] = r->st->groups[t->gs[i]].seq;
-		t->pinned[i] = rdt_rot_pinned(r->st, t->gs[i]);
-	}
 	return 0;
 }
 
@@ -407,209 +373,79 @@ static int turn_init(struct rdtalloc *r, struct turn *t)
  * Room for groups this turn: the free counters and those our groups hold
  * now (ours to move), per MBM event, within the settings' counters.
  */
-static unsigned int room(struct rdtalloc *r, const struct rdt_cntrs *c, const struct turn *t)
+static unsigned int room(const struct rdt_rot_io *io, const struct rdt_cntrs *c,
+			 const bool *held)
 {
-	unsigned int held = 0, i, cap, most = rdt_mon(r->st)->rot.counters;
+	unsigned int n = 0, i, cap;
 
-	for (i = 0; i < t->n; i++)
-		held += t->held[i];
-	cap = c->events ? (c->free + held * c->events) / c->events : 0;
-	if (most && c->events && cap > most / c->events)
-		cap = most / c->events;
+	for (i = 0; i < io->n; i++)
+		n += held[i];
+	cap = c->events ? (c->free + n * c->events) / c->events : 0;
+	if (io->counters && c->events && cap > io->counters / c->events)
+		cap = io->counters / c->events;
 	return cap;
 }
 
 /* Take back the leaving groups' counters, then give the entering theirs. */
-static int move(struct rdtalloc *r, json_object *map, struct turn *t)
+static int move(struct rdt_rot_io *io, struct turn *t)
 {
 	unsigned int i;
 	bool got;
 	int ret = 0;
 
-	for (i = 0; !ret && i < t->n; i++)
+	for (i = 0; !ret && i < io->n; i++)
 		if (t->held[i] && !t->want[i])
-			ret = assign(r, map, t->gs[i], false, &got);
-	for (i = 0; !ret && i < t->n; i++)
+			ret = io->assign(io, i, false, &got);
+	for (i = 0; !ret && i < io->n; i++)
 		if (!t->held[i] && t->want[i])
-			ret = assign(r, map, t->gs[i], true, &t->got[i]);
+			ret = io->assign(io, i, true, &t->got[i]);
 	return ret;
 }
 
-int rdt_rot_step(struct rdtalloc *r, struct rdt_mon_pass *p, uint64_t now)
+int rdt_rot_turn(struct rdt_rot_io *io, uint64_t now)
 {
-	json_object *map = rdt_mon_pass_map(p), *rec;
+	struct rdtalloc *r = io->r;
+	json_object *rec;
 	uint64_t at, cursor;
 	struct rdt_cntrs c;
-	struct turn t;
+	struct turn t = { 0 };
 	unsigned int i, k;
-	int *enter = NULL, ret;
+	int ret;
 
-	ret = rdt_rot_cntrs(r, map, &c);
+	ret = io->cntrs(io, &c);
 	if (ret || c.mode != RDTALLOC_MON_ASSIGN_EVENT || !c.events)
 		return ret;
 	if (r->be->simulated)
-		sim_prune(r, map);
-	rec = rot_record(map, false);
+		sim_prune(r, io->map);
+	rec = rot_record(io->map, false);
 	at = rec_u64(rec, "at");
 	cursor = rec_u64(rec, "cursor");
-	if (at && now >= at && now - at < (uint64_t)period_ms(r) * 1000000u)
+	if (at && now >= at && now - at < (uint64_t)io->period_ms * 1000000u)
 		return 0;	/* the turn goes on */
-	if (r->be->mon_reclaim) {
-		ret = r->be->mon_reclaim(r);
-		if (!ret)
-			ret = rdt_rot_cntrs(r, map, &c);
-		if (ret)
-			return ret;
-	}
-	ret = turn_init(r, &t);
+	if (io->reclaim && ((ret = io->reclaim(io)) || (ret = io->cntrs(io, &c))))
+		return ret;
+	ret = turn_init(r, &t, io->n);
 	/* every group's count up to now, and who holds counters */
-	if (!ret && t.n)
-		ret = rdt_mon_pass_read(p, t.gs, t.n, false, t.held);
+	for (i = 0; !ret && i < io->n; i++)
+		t.idx[i] = i;
+	if (!ret && io->n)
+		ret = io->read(io, t.idx, io->n, false, t.held);
 	if (!ret) {
-		rdt_rot_plan(t.seq, t.pinned, t.n, room(r, &c, &t), at != 0, &cursor, t.want);
-		ret = move(r, map, &t);
+		rdt_rot_plan(io->seq, io->pinned, io->n, room(io, &c, t.held), at != 0, &cursor,
+			     t.want);
+		ret = move(io, &t);
 	}
 	/* the entering groups' counts start here */
-	if (!ret && !(enter = malloc((t.n + 1) * sizeof(int))))
-		ret = rdt_fail(r, -ENOMEM, "out of memory");
-	for (i = k = 0; !ret && i < t.n; i++)
+	for (i = k = 0; !ret && i < io->n; i++)
 		if (t.got[i])
-			enter[k++] = t.gs[i];
+			t.idx[k++] = i;
 	if (!ret && k)
-		ret = rdt_mon_pass_read(p, enter, k, true, t.held);
+		ret = io->read(io, t.idx, k, true, t.held);
 	if (!ret) {
-		rec = rot_record(map, true);
+		rec = rot_record(io->map, true);
 		json_object_object_add(rec, "at", json_object_new_int64((int64_t)now));
 		json_object_object_add(rec, "cursor", json_object_new_int64((int64_t)cursor));
-		rdt_mon_pass_changed(p);
 	}
-	free(enter);
 	turn_free(&t);
 	return ret;
-}
-
-/* ---- The public calls ------------------------------------------------------------------ */
-
-static int counters_of(rdtalloc_t *r, json_object *map, void *arg)
-{
-	struct rdtalloc_mon_counters *v = arg;
-	struct rdt_cntrs c;
-	unsigned int i;
-	int ret;
-
-	ret = rdt_rot_cntrs(r, map, &c);
-	if (ret)
-		return ret;
-	v->mode = c.mode;
-	v->total = c.total;
-	v->free = c.free;
-	v->events = c.events;
-	v->period_ms = period_ms(r);
-	v->counters = rdt_mon(r->st)->rot.counters;
-	for (i = 0; i < r->st->ngroups; i++) {
-		if (!r->st->groups[i].live || rdt_mon_group_rmid(r->st, (int)i) < 0)
-			continue;
-		v->groups++;
-		v->pinned += rdt_rot_pinned(r->st, (int)i);
-	}
-	return 0;
-}
-
-RDTALLOC_API int rdtalloc_mon_get_counters(rdtalloc_t *r, struct rdtalloc_mon_counters *out)
-{
-	struct rdtalloc_mon_counters v = { 0 };
-	int ret;
-
-	if (!r || !out)
-		return -EINVAL;
-	if (out->sz < sizeof(size_t) || out->sz > (1u << 16))
-		return rdt_fail(r, -EINVAL, "rdtalloc_mon_counters.sz is %zu: set it to "
-				"sizeof(struct rdtalloc_mon_counters)", out->sz);
-	ret = rdt_core_begin(r, false);
-	if (ret)
-		return ret;
-	ret = rdt_mon_need(r);
-	if (!ret)
-		ret = rdt_mon_with_map(r, counters_of, &v);
-	if (!ret) {
-		v.sz = out->sz < sizeof(v) ? out->sz : sizeof(v);
-		memcpy(out, &v, v.sz);
-	}
-	return rdt_core_end(r, false, ret);
-}
-
-RDTALLOC_API int rdtalloc_mon_set_rotation(rdtalloc_t *r, unsigned int period_ms,
-					   unsigned int counters)
-{
-	struct rdt_rot_cfg *cfg;
-	int ret;
-
-	if (!r)
-		return -EINVAL;
-	if (period_ms && (period_ms < RDT_ROT_PERIOD_MIN || period_ms > RDT_ROT_PERIOD_MAX))
-		return rdt_fail(r, -EINVAL, "turn period %u ms: must be %u..%u ms (0: the default, "
-				"%u)", period_ms, RDT_ROT_PERIOD_MIN, RDT_ROT_PERIOD_MAX,
-				RDT_ROT_PERIOD_MS);
-	if (counters > RDT_ROT_COUNTERS_MAX)
-		return rdt_fail(r, -EINVAL, "counters %u: at most %u per domain (0: all free)",
-				counters, RDT_ROT_COUNTERS_MAX);
-	ret = rdt_core_begin(r, true);
-	if (ret)
-		return ret;
-	ret = rdt_mon_need(r);
-	if (!ret) {
-		cfg = &rdt_mon(r->st)->rot;
-		cfg->period_ms = period_ms;
-		cfg->counters = counters;
-		r->dirty = true;
-	}
-	return rdt_core_end(r, true, ret);
-}
-
-static int set_pin(rdtalloc_t *r, int g, bool on)
-{
-	struct rdt_rot_cfg *cfg = &rdt_mon(r->st)->rot;
-	uint64_t seq = r->st->groups[g].seq, *grown;
-	unsigned int i;
-
-	for (i = 0; i < cfg->npinned && cfg->pinned[i] != seq; i++)
-		;
-	if (on == (i < cfg->npinned))
-		return 0;	/* as asked already */
-	if (!on) {
-		cfg->pinned[i] = cfg->pinned[--cfg->npinned];
-		r->dirty = true;
-		return 0;
-	}
-	grown = realloc(cfg->pinned, (cfg->npinned + 1) * sizeof(*grown));
-	if (!grown)
-		return rdt_fail(r, -ENOMEM, "out of memory");
-	cfg->pinned = grown;
-	cfg->pinned[cfg->npinned++] = seq;
-	r->dirty = true;
-	return 0;
-}
-
-RDTALLOC_API int rdtalloc_mon_pin(rdtalloc_t *r, const char *group, int pinned)
-{
-	int ret, g;
-
-	if (!r)
-		return -EINVAL;
-	if (pinned != 0 && pinned != 1)
-		return rdt_fail(r, -EINVAL, "pinned %d: 1 to pin, 0 to unpin", pinned);
-	ret = rdt_core_begin(r, true);
-	if (ret)
-		return ret;
-	g = rdt_core_find_group(r, group);
-	ret = g < 0 ? g : rdt_mon_need(r);
-	if (!ret && g == 0)
-		ret = rdt_fail(r, -EINVAL, "group 'default' keeps the counters the kernel gave it "
-			       "at mount: nothing to pin");
-	else if (!ret && rdt_mon_group_rmid(r->st, g) < 0)
-		ret = rdt_fail(r, -EINVAL, "group '%s' has no RMID (out of RMIDs): it has no "
-			       "counters to keep", r->st->groups[g].name);
-	if (!ret)
-		ret = set_pin(r, g, pinned);
-	return rdt_core_end(r, true, ret);
 }
