@@ -34,7 +34,7 @@ ok "-j turns" -j monitor turns
 json "nothing changed by the failures" 'd["counters"]["period_ms"], d["counters"]["pinned"], d["counters"]["counters"]' '[100, 0, 0]'
 
 # ---- the turns, sample by sample ----------------------------------------------------------
-ok "-j monitor, 4 samples" -j monitor --count 4 --interval 0.5
+mon_samples 4 && pass || fail "4 samples"
 S=$(mon_states 0)
 W="default:ok a:unassigned b:unassigned c:unassigned d:unassigned
 default:ok a:ok b:ok c:unassigned d:unassigned
@@ -55,13 +55,13 @@ json "c unassigned: no rate, no coverage" \
 C=$(printf '%s' "$PREV" | python3 -c 'import json,sys; print(json.load(sys.stdin)["groups"][3]["domains"][0]["covered_seconds"])')
 # counted up to the read that ended its turn (a moment after the sample), then no more
 json "covered time stands while unassigned" 'abs(d["groups"][3]["domains"][0]["covered_seconds"] - '"$C"') < 0.05' 'true'
-json "c had its turn" 'd["groups"][3]["domains"][0]["covered_seconds"] > 0.3' 'true'
+json "c had its turn" 'd["groups"][3]["domains"][0]["covered_seconds"] > 0.25' 'true'
 json "the default group: all the interval" 'd["groups"][0]["domains"][0]["coverage"], d["groups"][0]["domains"][0]["extrapolated"]' '[1.0, false]'
 
 # ---- pins ----------------------------------------------------------------------------------
 ok "pin d" monitor pin d
 expect_out "pin says so" "group d: pinned: keeps its counters"
-ok "-j monitor, 4 samples with d pinned" -j monitor --count 4 --interval 0.5
+mon_samples 4 && pass || fail "4 samples with d pinned"
 S=$(mon_states 0 | tail -3)
 W="default:ok a:ok b:unassigned c:unassigned d:ok
 default:ok a:unassigned b:ok c:unassigned d:ok

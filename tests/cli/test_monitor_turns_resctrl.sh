@@ -64,7 +64,7 @@ file_is "a's MON group has none" "$(mg a)" "$U"
 file_is "c's MON group has none" "$(mg c)" "$U"
 ok "turns of 0.1 s" monitor turns --period 0.1
 
-ok "-j monitor, 3 samples" -j monitor --count 3 --interval 0.5
+mon_samples 3 && pass || fail "3 samples"
 S=$(mon_states 1)
 # a counter just given reads Unavailable until the hardware has a value (the emulator's have none)
 W="default:unavailable a:unassigned b:unassigned c:unassigned
@@ -83,10 +83,10 @@ file_is "the root's untouched" "$MNT/mbm_L3_assignments" "$E"
 file_is "every counter in use" "$I/available_mbm_cntrs" "0=0;1=0"
 
 ok "pin b" monitor pin b
-ok "-j monitor, 2 samples" -j monitor --count 2 --interval 0.5
+mon_samples 2 && pass || fail "2 samples"
 file_is "b, pinned, holds the counters" "$(mg b)" "$E"
 file_is "c gave them back" "$(mg c)" "$U"
-ok "-j monitor, 2 samples" -j monitor --count 2 --interval 0.5
+mon_samples 2 && pass || fail "2 samples"
 file_is "b keeps them" "$(mg b)" "$E"
 file_is "a has none" "$(mg a)" "$U"
 file_is "the other tool's still untouched" "$MNT/mon_groups/other/mbm_L3_assignments" "$E"

@@ -18,6 +18,13 @@
 
 #include "monitor/monitor.h"
 
+/*
+ * 6 counters per domain, both MBM events: the default group holds 2 (the
+ * mount's), so 2 groups of ours at a time.
+ */
+#define MC "topology=package:2 l3:1 core:2 pu:1;tasks=virtual;mon.rmids=16;mon.scale=64;" \
+	   "mon.width=44;mon.cntrs=6"
+
 /* ---- The choice of a turn ------------------------------------------------------------ */
 
 static void plan_all_fit(void **state)
@@ -102,14 +109,105 @@ static void plan_cursor_survives_removal(void **state)
 	assert_int_equal(cursor, 1);
 }
 
-/* ---- Through the API on the simulator ------------------------------------------------- */
+/* ---- A turn through its callbacks: what the machine says, faked ---------------------------- */
+
+/* A machine of 4 counters a domain, 2 a group: fake[i] holds counters; refuse: ENOSPC for it. */
+struct fake {
+	bool held[4];
+	int refuse;		/* candidate the "kernel" has no counter for (-1: none) */
+	unsigned int reads, baseline_reads, reclaims;
+	char log[64];
+};
+
+static int fake_cntrs(struct rdt_rot_io *io, struct rdt_cntrs *c)
+{
+	struct fake *f = io->arg;
+	unsigned int i, used = 0;
+
+	for (i = 0; i < io->n; i++)
+		used += 2 * f->held[i];
+	c->mode = RDTALLOC_MON_ASSIGN_EVENT;
+	c->total = 4;
+	c->events = 2;
+	c->free = 4 - used;
+	return 0;
+}
+
+static int fake_read(struct rdt_rot_io *io, const unsigned int *idx, unsigned int k,
+		     bool baseline, bool *held)
+{
+	struct fake *f = io->arg;
+	unsigned int j;
+
+	f->reads++;
+	f->baseline_reads += baseline;
+	for (j = 0; j < k; j++)
+		held[j] = f->held[idx[j]];
+	return 0;
+}
+
+static int fake_assign(struct rdt_rot_io *io, unsigned int i, bool on, bool *got)
+{
+	struct fake *f = io->arg;
+	size_t n = strlen(f->log);
+
+	snprintf(f->log + n, sizeof(f->log) - n, "%s%c%u", n ? " " : "", on ? '+' : '-', i);
+	*got = on && (int)i != f->refuse;
+	f->held[i] = *got;
+	return 0;
+}
+
+static int fake_reclaim(struct rdt_rot_io *io)
+{
+	((struct fake *)io->arg)->reclaims++;
+	return 0;
+}
 
 /*
- * 6 counters per domain, both MBM events: the default group holds 2 (the
- * mount's), so 2 groups of ours at a time.
+ * The kernel out of counters for an entering group (ENOSPC, "Failed to
+ * allocate counter"): no error, the group stays without, no baseline read
+ * of it; a turn not yet over moves nothing; reclaim comes before the room.
  */
-#define MC "topology=package:2 l3:1 core:2 pu:1;tasks=virtual;mon.rmids=16;mon.scale=64;" \
-	   "mon.width=44;mon.cntrs=6"
+static void turn_callbacks(void **state)
+{
+	struct fake f = { .held = { true, false, false, false }, .refuse = 1 };
+	uint64_t seq[4] = { 5, 6, 7, 8 };
+	bool pinned[4] = { false };
+	json_object *map = json_object_new_object();
+	struct rdt_rot_io io = {
+		.map = map, .n = 4, .seq = seq, .pinned = pinned, .period_ms = 1000,
+		.cntrs = fake_cntrs, .read = fake_read, .assign = fake_assign,
+		.reclaim = fake_reclaim, .arg = &f,
+	};
+	char dir[64];
+	rdtalloc_t *r = tu_open(tu_mkdtemp(dir), MC, 0);
+
+	(void)state;
+	io.r = r;	/* a simulator: nothing read through it but the backend's kind */
+	/* first turn: room for 2 (2 free + a's 2); window 5, 6: 6 refused */
+	assert_int_equal(rdt_rot_turn(&io, 1000000000ull), 0);
+	assert_string_equal(f.log, "+1");
+	assert_true(f.held[0] && !f.held[1]);
+	assert_int_equal(f.reclaims, 1);
+	assert_int_equal(f.reads, 1);		/* no baseline: nobody entered */
+	assert_int_equal(f.baseline_reads, 0);
+	/* within the turn: nothing moves */
+	f.log[0] = '\0';
+	assert_int_equal(rdt_rot_turn(&io, 1500000000ull), 0);
+	assert_string_equal(f.log, "");
+	assert_int_equal(f.reads, 1);
+	/* the turn is over: the window moves to 7, 8 */
+	f.refuse = -1;
+	assert_int_equal(rdt_rot_turn(&io, 2000000000ull), 0);
+	assert_string_equal(f.log, "-0 +2 +3");
+	assert_true(!f.held[0] && !f.held[1] && f.held[2] && f.held[3]);
+	assert_int_equal(f.baseline_reads, 1);
+	json_object_put(map);
+	rdtalloc_close(r);
+	tu_rm_rf(dir);
+}
+
+/* ---- Through the API on the simulator ------------------------------------------------- */
 
 static void set_load(rdtalloc_t *r, const char *g)
 {
@@ -401,6 +499,7 @@ int main(void)
 		cmocka_unit_test(plan_window_moves_round),
 		cmocka_unit_test(plan_pins),
 		cmocka_unit_test(plan_cursor_survives_removal),
+		cmocka_unit_test(turn_callbacks),
 		cmocka_unit_test(turns_on_sim),
 		cmocka_unit_test(covered_time),
 		cmocka_unit_test(pins_kept),
