@@ -138,6 +138,28 @@ static void telemetry(struct metrics *m, struct text *t)
 }
 
 /* The monitoring counters, as rdtctl monitor --format prometheus prints them. */
+/*
+ * Counters shared in turns (mbm_event mode, docs/monitoring.md): a group's
+ * byte counters grow only while it holds counters, so its bandwidth is
+ * rate(bytes) / rate(covered seconds), never rate(bytes) alone.
+ */
+static void covered(struct metrics *m, struct text *t, const struct rdtalloc_mon_value *v,
+		    size_t n)
+{
+	struct rdtalloc_mon_counters c = { .sz = sizeof(c) };
+	size_t i;
+
+	if (rdtalloc_mon_get_counters(m->r, &c) || c.mode != RDTALLOC_MON_ASSIGN_EVENT)
+		return;
+	family(t, "rdtalloc_mbm_covered_seconds_total", "counter",
+	       "Seconds the group's bandwidth was counted in the domain: it holds counters in "
+	       "turns (mbm_event mode); its bandwidth is the bytes' rate over this one's.");
+	for (i = 0; i < n; i++)
+		if (v[i].rmid != RDTALLOC_RMID_NONE)
+			put(t, "rdtalloc_mbm_covered_seconds_total{group=\"%s\",cache_id=\"%u\"} "
+			    "%.3f\n", v[i].group, v[i].cache_id, (double)v[i].covered_ns / 1e9);
+}
+
 static void monitoring(struct metrics *m, struct text *t)
 {
 	struct rdtalloc_mon_value *v = NULL;
@@ -187,6 +209,7 @@ static void monitoring(struct metrics *m, struct text *t)
 	for (i = 0; i < (size_t)n; i++)
 		put(t, "rdtalloc_monitor_ok{group=\"%s\",cache_id=\"%u\"} %d\n", v[i].group,
 		    v[i].cache_id, v[i].state == RDTALLOC_MON_OK);
+	covered(m, t, v, (size_t)n);
 	for (i = 0; i < (size_t)n; i++)
 		nomon += v[i].rmid == RDTALLOC_RMID_NONE &&
 			 (i == 0 || strcmp(v[i].group, v[i - 1].group));

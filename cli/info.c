@@ -415,6 +415,7 @@ static void print_mon(json_object *o)
 		       json_object_get_double(jget(jget(o, "mbm_correction"), "factor")));
 	tm_info_print(o);
 	printf("\n");
+	mon_counters_print(jget(o, "counters"));
 }
 
 /* What CPUID says: a JSON object of struct rdtalloc_cpu_caps. */
@@ -526,6 +527,17 @@ static json_object *collect_mon(rdtalloc_t *r)
 	jset(o, "in_use", jint(mi.in_use));
 	jset(o, "in_limbo", jint(mi.in_limbo));
 	jset(o, "unmonitored", jint(mi.unmonitored));
+	{
+		json_object *cn = mon_counters_json(r, &ret);
+
+		if (ret) {
+			fail_lib(r, ret);
+			json_object_put(o);
+			return NULL;
+		}
+		if (cn)
+			jset(o, "counters", cn);
+	}
 	if (mi.mbm_cf > 0) {
 		json_object *cf = jobj();
 

@@ -37,10 +37,13 @@ struct mon_opts {
 struct row {
 	struct rdtalloc_mon_value v;
 	double total_rate, local_rate;
+	double coverage;	/* the interval's part counted (NAN: no interval yet) */
 };
 
 /* SNC nodes and package telemetry of this sample and the one before (monitor_tm.h). */
 static struct tm_data g_tm, g_tm_prev;
+/* Counters are assigned (mbm_event mode): rows say their coverage. */
+static bool g_turns;
 
 static const char *state_name(int st)
 {
@@ -50,11 +53,13 @@ static const char *state_name(int st)
 	return st >= 0 && st <= RDTALLOC_MON_MISSING ? names[st] : "error";
 }
 
-static double rate(uint64_t now, uint64_t prev, uint64_t t, uint64_t pt)
+/* Bytes over the covered time of the interval: extrapolated where that is not all of it. */
+static double rate(uint64_t now, uint64_t prev, const struct rdtalloc_mon_value *v)
 {
-	if (!pt || t <= pt || now < prev)
+	if (!v->prev_time_ns || v->time_ns <= v->prev_time_ns || now < prev ||
+	    v->covered_ns <= v->prev_covered_ns)
 		return NAN;
-	return (double)(now - prev) * 1e9 / (double)(t - pt);
+	return (double)(now - prev) * 1e9 / (double)(v->covered_ns - v->prev_covered_ns);
 }
 
 /* Read every row once; *rows malloc'd. */
@@ -93,13 +98,14 @@ static int sample(rdtalloc_t *r, const struct mon_opts *o, struct row **rows, si
 		if (o->domain >= 0 && buf[i].cache_id != (unsigned int)o->domain)
 			continue;
 		w->v = buf[i];
-		w->total_rate = w->local_rate = NAN;
+		w->total_rate = w->local_rate = w->coverage = NAN;
 		if (buf[i].valid & RDTALLOC_MON_EV_TOTAL)
-			w->total_rate = rate(buf[i].mbm_total, buf[i].prev_mbm_total,
-					     buf[i].time_ns, buf[i].prev_time_ns);
+			w->total_rate = rate(buf[i].mbm_total, buf[i].prev_mbm_total, &buf[i]);
 		if (buf[i].valid & RDTALLOC_MON_EV_LOCAL)
-			w->local_rate = rate(buf[i].mbm_local, buf[i].prev_mbm_local,
-					     buf[i].time_ns, buf[i].prev_time_ns);
+			w->local_rate = rate(buf[i].mbm_local, buf[i].prev_mbm_local, &buf[i]);
+		if (buf[i].prev_time_ns && buf[i].time_ns > buf[i].prev_time_ns)
+			w->coverage = (double)(buf[i].covered_ns - buf[i].prev_covered_ns) /
+				      (double)(buf[i].time_ns - buf[i].prev_time_ns);
 		k++;
 	}
 	free(buf);
@@ -164,6 +170,14 @@ static json_object *domain_json(const struct row *w)
 		   jint((long long)w->v.mbm_local) : NULL);
 	jset_maybe(d, "mbm_total_bytes_per_second", jnum_or_null(true, w->total_rate));
 	jset_maybe(d, "mbm_local_bytes_per_second", jnum_or_null(true, w->local_rate));
+	if (g_turns) {
+		/* rates are bytes over the covered part: extrapolated when it is not all */
+		jset_maybe(d, "coverage", jnum_or_null(true, w->coverage));
+		jset(d, "covered_seconds", json_object_new_double((double)w->v.covered_ns / 1e9));
+		jset(d, "extrapolated", jbool(!isnan(w->coverage) && w->coverage < 1 &&
+					      w->coverage > 0));
+		jset(d, "pinned", jbool(w->v.flags & RDTALLOC_MON_F_PINNED));
+	}
 	if (g_tm.nnodes)
 		jset(d, "nodes", tm_nodes_json(&g_tm, &g_tm_prev, w->v.group, w->v.cache_id));
 	return d;
@@ -225,7 +239,8 @@ static int print_csv(const struct row *rows, size_t n, uint64_t now_ns, bool hea
 	if (header)
 		printf("time,group,rmid,cache_id,state,llc_occupancy_bytes,mbm_total_bytes,"
 		       "mbm_local_bytes,mbm_total_bytes_per_second,mbm_local_bytes_per_second,"
-		       "mbm_remote_bytes_per_second\n");
+		       "mbm_remote_bytes_per_second%s\n",
+		       g_turns ? ",coverage,covered_seconds" : "");
 	for (i = 0; i < n; i++) {
 		const struct row *w = &rows[i];
 
@@ -239,6 +254,10 @@ static int print_csv(const struct row *rows, size_t n, uint64_t now_ns, bool hea
 		csv_rate(w->total_rate);
 		csv_rate(w->local_rate);
 		csv_rate(w->total_rate - w->local_rate);
+		if (g_turns && isnan(w->coverage))
+			printf(",,%.3f", (double)w->v.covered_ns / 1e9);
+		else if (g_turns)
+			printf(",%.4f,%.3f", w->coverage, (double)w->v.covered_ns / 1e9);
 		printf("\n");
 	}
 	/* the rows, not the drift, are the CSV: it goes beside them */
@@ -285,6 +304,16 @@ static int print_prom(const struct row *rows, size_t n)
 	for (i = 0; i < n; i++)
 		printf("rdtalloc_monitor_ok{group=\"%s\",cache_id=\"%u\"} %d\n", rows[i].v.group,
 		       rows[i].v.cache_id, rows[i].v.state == RDTALLOC_MON_OK);
+	if (g_turns) {
+		/* rate(bytes) / rate(covered seconds): bandwidth over the counted time only */
+		printf("# HELP rdtalloc_mbm_covered_seconds_total Seconds the group's bandwidth was "
+		       "counted in the domain (it holds counters in turns: mbm_event mode).\n"
+		       "# TYPE rdtalloc_mbm_covered_seconds_total counter\n");
+		for (i = 0; i < n; i++)
+			printf("rdtalloc_mbm_covered_seconds_total{group=\"%s\",cache_id=\"%u\"} "
+			       "%.3f\n", rows[i].v.group, rows[i].v.cache_id,
+			       (double)rows[i].v.covered_ns / 1e9);
+	}
 	tm_prom(stdout, &g_tm);
 	drift_fprint(stdout, "# ");	/* a comment: scrapers skip it, a reader sees it */
 	return fflush(stdout) ? fail_msg("cannot write the output: %s", strerror(errno)) : 0;
@@ -343,8 +372,8 @@ static int print_table(const struct row *rows, size_t n, uint64_t now_ns, bool t
 	if (tty)
 		printf("\033[H\033[J");
 	printf("%s   occupancy in KiB, bandwidth in MB/s\n", when);
-	printf("%-20s %5s %6s %12s %12s %12s %12s  %s\n", "GROUP", "RMID", "DOMAIN",
-	       "OCCUPANCY", "TOTAL", "LOCAL", "REMOTE", "STATE");
+	printf("%-20s %5s %6s %12s %12s %12s %12s  %s%s\n", "GROUP", "RMID", "DOMAIN",
+	       "OCCUPANCY", "TOTAL", "LOCAL", "REMOTE", g_turns ? "COVERED  " : "", "STATE");
 	for (i = 0; i < n; i++) {
 		const struct row *w = &rows[i];
 		bool occ = w->v.valid & RDTALLOC_MON_EV_OCCUPANCY;
@@ -364,8 +393,14 @@ static int print_table(const struct row *rows, size_t n, uint64_t now_ns, bool t
 		cell_rate(w->total_rate, tot);
 		cell_rate(w->local_rate, loc);
 		cell_rate(w->total_rate - w->local_rate, tot && loc);
-		printf("  %s%s\n", state_name(w->v.state),
-		       w->v.rmid < 0 ? " (counted with default: out of RMIDs)" : "");
+		if (g_turns && isnan(w->coverage))
+			printf("  %7s", "...");
+		else if (g_turns)
+			printf("  %6.1f%%", w->coverage * 100);
+		printf("  %s%s%s%s\n", state_name(w->v.state),
+		       w->v.rmid < 0 ? " (counted with default: out of RMIDs)" : "",
+		       g_turns && w->coverage > 0 && w->coverage < 1 ? " (rates extrapolated)" : "",
+		       w->v.flags & RDTALLOC_MON_F_PINNED ? " (pinned)" : "");
 		tm_table_nodes(&g_tm, &g_tm_prev, w->v.group, w->v.cache_id);
 	}
 	tm_table_pkg(&g_tm, &g_tm_prev);
@@ -487,6 +522,8 @@ int do_monitor(int argc, char **argv)
 	rdtalloc_t *r;
 	int ret;
 
+	if (mon_subcommand(argc, argv, &ret))
+		return ret;
 	ret = parse_opts(&argc, argv, &o);
 	if (ret)
 		return ret;
@@ -519,6 +556,13 @@ int do_monitor(int argc, char **argv)
 		if (!i && !g_opts.quiet && strlen(rdtalloc_warning(r)) > opened)
 			fprintf(stderr, "rdtctl: warning: %s\n",
 				rdtalloc_warning(r) + opened + (opened > 0));
+		if (!i) {
+			struct rdtalloc_mon_counters c = { .sz = sizeof(c) };
+
+			/* after the first read: its warnings are said above */
+			g_turns = !rdtalloc_mon_get_counters(r, &c) &&
+				  c.mode == RDTALLOC_MON_ASSIGN_EVENT;
+		}
 		clock_gettime(CLOCK_REALTIME, &now);
 		t = n ? rows[0].v.time_ns : (uint64_t)now.tv_sec * 1000000000u +
 					    (uint64_t)now.tv_nsec;

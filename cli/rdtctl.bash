@@ -177,6 +177,20 @@ _rdtctl()
 			_rdtctl_reply "$(command ls /proc 2>/dev/null | grep -E '^[0-9]+$')"
 		fi
 		;;
+	monitor/pin | monitor/unpin)
+		# pin's and unpin's group
+		_rdtctl_reply "$(_rdtctl_groups)"
+		;;
+	monitor/turns)
+		[[ $cur == -* ]] && _rdtctl_reply "--period --counters"
+		;;
+	monitor/)
+		if [[ $cur == -* ]]; then
+			_rdtctl_reply "--interval --count --domain --sort --format"
+		else
+			_rdtctl_reply "pin unpin turns $(_rdtctl_groups)"
+		fi
+		;;
 	monitor/*)
 		# the "verb" slot holds the first group
 		if [[ $cur == -* ]]; then

@@ -144,6 +144,15 @@ rdtalloc_t *ctx_replace(void);
 rdtalloc_t *ctx_whatif(void);
 /* For monitor: nothing created, the counters' running totals kept. */
 rdtalloc_t *ctx_monitor(void);
+/*
+ * monitor's counter turns (monitor_turns.c): `monitor pin|unpin|turns`
+ * (1 and *rc when argv[0] is one of them), and the counters' JSON and text
+ * for info and monitor (NULL: none assignable; *err a library error).
+ */
+int mon_subcommand(int argc, char **argv, int *rc);
+const char *mon_assign_mode_name(int mode);
+json_object *mon_counters_json(rdtalloc_t *r, int *err);
+void mon_counters_print(json_object *o);
 void ctx_close(void);
 /* The options a context is opened with, from the global options (oci-hook opens its own). */
 void ctx_opts(struct rdtalloc_opts *o, unsigned int flags);

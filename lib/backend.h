@@ -249,6 +249,19 @@ struct rdt_backend {
 	 */
 	int (*pkg_read)(struct rdtalloc *r, const int *gs, unsigned int n, int *state,
 			uint64_t *val);
+	 * Optional, counter assignment (resctrl's mbm_event mode): the mode
+	 * (enum rdtalloc_mon_assign_mode) and counters per domain, total and
+	 * free (the fewest of any domain); mon_assign gives our group g its
+	 * counters in every domain (on) or takes them back; *got: it holds
+	 * them now (a kernel out of counters is no error: false).
+	 */
+	int (*mon_cntrs)(struct rdtalloc *r, int *mode, unsigned int *total, unsigned int *free);
+	int (*mon_assign)(struct rdtalloc *r, int g, bool on, bool *got);
+	/*
+	 * Optional: give back the counters of what is ours but read by none
+	 * (resctrl: our control groups' own RMIDs).
+	 */
+	int (*mon_reclaim)(struct rdtalloc *r);
 };
 
 extern const struct rdt_backend rdt_backend_sim;

@@ -705,7 +705,23 @@ struct rdtalloc_mon_value {
 	uint64_t prev_mbm_total;
 	uint64_t prev_mbm_local;
 	uint64_t prev_time_ns;
+	/*
+	 * Appended in 0.8, counter assignment (resctrl's mbm_event mode, AMD
+	 * ABMC, Linux 6.18; machine mon.cntrs): where groups outnumber the
+	 * counters they take turns (docs/monitoring.md). covered_ns: running
+	 * total of the time the group's bandwidth was counted in this domain,
+	 * beside mbm_total; prev_covered_ns as of the previous read. The
+	 * interval's covered part is (covered_ns - prev_covered_ns) / (time_ns
+	 * - prev_time_ns), and its rate, extrapolated from covered time only,
+	 * (mbm_total - prev_mbm_total) * 1e9 / (covered_ns - prev_covered_ns).
+	 * Without counter assignment every read interval is covered whole.
+	 * flags: RDTALLOC_MON_F_*.
+	 */
+	uint64_t covered_ns;
+	uint64_t prev_covered_ns;
+	unsigned int flags;
 };
+#define RDTALLOC_MON_F_PINNED	(1u << 0)	/* pinned: keeps its counters (rdtalloc_mon_pin) */
 
 /*
  * Read the counters of groups (ngroups names; NULL/0: every group, the
@@ -807,6 +823,48 @@ struct rdtalloc_pkg_value {
  */
 RDTALLOC_API int rdtalloc_pkg_read(rdtalloc_t *r, const char *const *groups, size_t ngroups,
 				   struct rdtalloc_pkg_value *out, size_t max);
+ * Counter assignment (0.8; resctrl's info/L3_MON/mbm_assign_mode, AMD ABMC,
+ * Linux 6.18; the simulator's mon.cntrs). In mbm_event mode a group's
+ * bandwidth is counted only while it holds a counter per event and domain.
+ * Where our groups outnumber the counters, each rdtalloc_mon_read whose
+ * turn is due moves the counters on: the pinned groups keep theirs, the
+ * others take turns of period_ms in creation order, as many at a time as
+ * the free counters (at most `counters` per domain, 0: all) hold. The
+ * default group keeps the counters the kernel gave it; counters of groups
+ * not ours are never touched. docs/monitoring.md.
+ */
+enum rdtalloc_mon_assign_mode {
+	RDTALLOC_MON_ASSIGN_NONE = 0,	/* no assignable counters: every RMID counts */
+	RDTALLOC_MON_ASSIGN_DEFAULT = 1,	/* assignable, mode "default": every RMID counts */
+	RDTALLOC_MON_ASSIGN_EVENT = 2,	/* mode "mbm_event": only groups holding counters count */
+};
+struct rdtalloc_mon_counters {
+	size_t sz;
+	int mode;			/* enum rdtalloc_mon_assign_mode */
+	unsigned int total;		/* counters per L3 domain (the fewest of any domain) */
+	unsigned int free;		/* not assigned now, in the domain with the fewest */
+	unsigned int events;		/* counters a group takes per domain (one an event) */
+	unsigned int groups;		/* our monitored groups (default included) */
+	unsigned int pinned;		/* of them pinned */
+	unsigned int period_ms;		/* a turn */
+	unsigned int counters;		/* most counters per domain turns use; 0: all free */
+};
+RDTALLOC_API int rdtalloc_mon_get_counters(rdtalloc_t *r, struct rdtalloc_mon_counters *out);
+/*
+ * Set the turns: period_ms 100..3600000 (0: the default, 1000), counters
+ * 0..4096 per domain (0: all free ones). Kept in the state. -EINVAL out of
+ * range; -EOPNOTSUPP without L3 monitoring.
+ */
+RDTALLOC_API int rdtalloc_mon_set_rotation(rdtalloc_t *r, unsigned int period_ms,
+					   unsigned int counters);
+/*
+ * Pin (pinned 1) or unpin (0) a group: a pinned group keeps its counters
+ * for as long as it is pinned (pins beyond the counters take turns).
+ * Kept in the state; a group removed loses its pin. -ENOENT: no such group;
+ * -EINVAL: the default group (it keeps the kernel's counters) or an
+ * unmonitored one.
+ */
+RDTALLOC_API int rdtalloc_mon_pin(rdtalloc_t *r, const char *group, int pinned);
 
 /*
  * The simulator's workload of a group (sim backend only): the model that

@@ -52,4 +52,7 @@ const struct rdt_backend rdt_backend_resctrl = {
 	.mon_reserved = rc_mon_reserved,
 	.mon_read_nodes = rc_mon_read_nodes,
 	.pkg_read = rc_pkg_read,
+	.mon_cntrs = rc_mon_cntrs,
+	.mon_assign = rc_mon_assign,
+	.mon_reclaim = rc_mon_reclaim,
 };

@@ -282,6 +282,9 @@ int rc_parse_value(const char *text, bool fixed, uint64_t *v);
 unsigned int rc_snc_nodes(const char *root);
 size_t rc_describe_pkg(const char *root, char *out, size_t len);
 bool rc_recorded_before(const char *given, const char *key);
+int rc_mon_cntrs(struct rdtalloc *r, int *mode, unsigned int *total, unsigned int *free_cntrs);
+int rc_mon_assign(struct rdtalloc *r, int g, bool on, bool *got);
+int rc_mon_reclaim(struct rdtalloc *r);
 int rc_moved_tasks(struct rdtalloc *r, struct rdt_moved **out, size_t *n);
 int rc_open(void **ctx, const struct rdt_machine *m, const struct rdt_backend_env *env,
 		   char *err, size_t len);
@@ -310,6 +313,8 @@ void rc_undo_replay(struct rdtalloc *r);
 int rc_view_current(struct rdtalloc *r, struct rc_view *v);
 void rc_view_free(struct rc_view *v);
 int rc_write_file(struct rdtalloc *r, const char *dir, const char *file, const char *text);
+/* One write(2) of text to path (a file of resctrl's): 0 or -errno, no message; *opened. */
+int rc_write_once(const char *path, const char *text, bool *opened);
 int rc_write_logged(struct rdtalloc *r, const char *dir, const char *file, const char *text,
 			bool (*same)(const char *a, const char *b));
 int rc_write_modes(struct rdtalloc *r, struct rc_view *v, const struct rdt_state *before,

@@ -108,24 +108,35 @@ int rc_read_small(struct rdtalloc *r, const char *dir, const char *file, char **
  * One write(2) of text to a control group's file, as the kernel wants it;
  * its refusal is reported with what info/last_cmd_status says.
  */
-int rc_write_file(struct rdtalloc *r, const char *dir, const char *file, const char *text)
+int rc_write_once(const char *path, const char *text, bool *opened)
 {
-	struct rc_ctx *c = ctx_of(r);
-	char path[PATH_MAX], status[256], shown[96];
 	size_t n = strlen(text);
 	ssize_t w;
-	int fd, ret = 0;
+	int fd = open(path, O_WRONLY | O_CLOEXEC), ret = 0;
 
-	rc_rel_path(c, dir, file, path, sizeof(path));
-	fd = open(path, O_WRONLY | O_CLOEXEC);
+	*opened = fd >= 0;
 	if (fd < 0)
-		return rdt_fail(r, -errno, "resctrl: cannot open %s: %s", path, strerror(errno));
+		return -errno;
 	w = write(fd, text, n);
 	if (w < 0)
 		ret = -errno;
 	else if ((size_t)w != n)
 		ret = -EIO;
 	close(fd);
+	return ret;
+}
+
+int rc_write_file(struct rdtalloc *r, const char *dir, const char *file, const char *text)
+{
+	struct rc_ctx *c = ctx_of(r);
+	char path[PATH_MAX], status[256], shown[96];
+	bool opened;
+	int ret;
+
+	rc_rel_path(c, dir, file, path, sizeof(path));
+	ret = rc_write_once(path, text, &opened);
+	if (!opened)
+		return rdt_fail(r, ret, "resctrl: cannot open %s: %s", path, strerror(-ret));
 	if (!ret)
 		return 0;
 	rc_last_status(c, status, sizeof(status));

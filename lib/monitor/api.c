@@ -49,7 +49,7 @@ int rdt_mon_check_sized(rdtalloc_t *r, size_t sz, const char *what)
 	return 0;
 }
 
-static int need_mon(rdtalloc_t *r)
+int rdt_mon_need(rdtalloc_t *r)
 {
 	if (!rdt_mon(r->st)->nrmids)
 		return rdt_fail(r, -EOPNOTSUPP, "this machine has no L3 monitoring (rdtctl info: "
@@ -106,7 +106,7 @@ RDTALLOC_API int rdtalloc_mon_get_info(rdtalloc_t *r, struct rdtalloc_mon_info *
 /* Counters this backend can read: the simulator's, or registers through mon_counter. */
 static int need_counters(rdtalloc_t *r)
 {
-	int ret = need_mon(r);
+	int ret = rdt_mon_need(r);
 
 	if (!ret && !r->be->simulated && !r->be->mon_counter && !r->be->mon_read)
 		ret = rdt_fail(r, -EOPNOTSUPP, "monitoring groups on backend %s are not built "
@@ -214,7 +214,7 @@ RDTALLOC_API int rdtalloc_sim_set_load(rdtalloc_t *r, const char *group, int cac
 		return rdt_core_end(r, true, rdt_fail(r, -EOPNOTSUPP, "workloads are the "
 					"simulator's: backend %s measures real ones", r->be->name));
 	g = rdt_core_find_group(r, group);
-	ret = g < 0 ? g : need_mon(r);
+	ret = g < 0 ? g : rdt_mon_need(r);
 	if (!ret && cache_id >= 0) {
 		dom = rdt_machine_domain(r->m, RDT_L3, (unsigned int)cache_id);
 		if (dom < 0)
@@ -252,7 +252,8 @@ static uint64_t now_ns(void)
  * model's totals as of t0 and its rates since, in counter units, wrapped
  * at the counter's width as the hardware's are.
  */
-static int sim_raw(rdtalloc_t *r, unsigned int d, uint64_t now, struct raw *out)
+static int sim_raw(rdtalloc_t *r, json_object *map, unsigned int d, uint64_t now,
+		   struct raw *out)
 {
 	const struct rdt_mon_state *ms = rdt_mon(r->st);
 	const struct rdt_mon *mon = &r->m->mon;
@@ -275,6 +276,10 @@ static int sim_raw(rdtalloc_t *r, unsigned int d, uint64_t now, struct raw *out)
 			out[rm].val[e] = (uint64_t)(bytes[e] / mon->scale) & wrap;
 			if (!(mon->events & (1u << e)))
 				out[rm].state[e] = RDTALLOC_MON_UNSUPPORTED;
+			else if (e && ms->owner[rm] >= 0 &&
+				 !rdt_rot_sim_counted(r, map, rm, (uint64_t)ms->owner[rm]))
+				/* mbm_event mode: counted only while it holds a counter */
+				out[rm].state[e] = RDTALLOC_MON_UNASSIGNED;
 		}
 	}
 	free(rt);
@@ -481,6 +486,8 @@ static void counters_prune(rdtalloc_t *r, struct counters *c)
 		uint64_t seq;
 		char **g;
 
+		if (it.key[0] == '@')
+			continue;	/* not a counter: the turns' record (rotation.c) */
 		if (sscanf(it.key, "%u/%" SCNu64 "/%u", &rm, &seq, &d) == 3 && rm < ms->nrmids &&
 		    ms->owner[rm] >= 0 && (uint64_t)ms->owner[rm] == seq && d < ms->ndom)
 			continue;
@@ -499,25 +506,91 @@ static void counters_prune(rdtalloc_t *r, struct counters *c)
 	c->changed |= n > 0;
 }
 
-/* Fold one reading of RMID rm (held by seq) in domain d into its running totals. */
+/*
+ * An entry: [raw_total, total, raw_local, local, time, covered_ns, counting,
+ * since] (0.8: the last three). time is the last reading's (a rate's
+ * interval starts there), since when the raw values were taken (covered
+ * time grows from there: a counter given between two readings starts
+ * counting after the first).
+ */
+#define ENTRY_OLD 5
+#define ENTRY_LEN 8
+
+static void put_entry(struct counters *c, const char *key, const uint64_t *x)
+{
+	json_object *ne = json_object_new_array();
+	int k;
+
+	for (k = 0; k < ENTRY_LEN; k++)
+		json_object_array_add(ne, json_object_new_int64((int64_t)x[k]));
+	json_object_object_add(c->map, key, ne);
+	c->changed = true;
+}
+
+/* Both MBM events without a counter (mbm_event mode): none of the interval is covered. */
+static bool unassigned(const struct raw *raw, unsigned int events)
+{
+	bool any = false;
+	int e;
+
+	for (e = 1; e < 3; e++) {
+		if (!(events & (1u << e)))
+			continue;
+		if (raw->state[e] != RDTALLOC_MON_UNASSIGNED)
+			return false;
+		any = true;
+	}
+	return any;
+}
+
+/*
+ * Fold one reading of RMID rm (held by seq) in domain d into its running
+ * totals. Covered time grows only between two readings that both counted
+ * (counting: the entry's last raw values are a reading of the counter
+ * the group holds now). An Unassigned reading ends that; the next counted
+ * one, or the read right after the turns gave the group its counters
+ * (baseline), starts it again from its own raw values, so that no byte of
+ * a time without a counter is taken for one with.
+ */
 static void fold(rdtalloc_t *r, struct counters *c, unsigned int rm, uint64_t seq, unsigned int d,
-		 const struct raw *raw, uint64_t now, struct rdtalloc_mon_value *v)
+		 const struct raw *raw, uint64_t now, bool baseline, struct rdtalloc_mon_value *v)
 {
 	const struct rdt_mon *mon = &r->m->mon;
 	uint64_t wrap = mon->width >= 64 ? UINT64_MAX : (UINT64_C(1) << mon->width) - 1;
-	uint64_t old[5] = { 0 }, tot[2];
+	uint64_t old[ENTRY_LEN] = { 0 }, tot[2], x[ENTRY_LEN];
 	unsigned int cf_threshold = 0;
-	json_object *e, *ne;
+	size_t len = 0;
+	json_object *e;
 	uint32_t cf = 0;
-	bool known, correct;
+	bool known, correct, counting;
 	char key[64];
 	int k;
 
 	snprintf(key, sizeof(key), "%u/%" PRIu64 "/%u", rm, seq, d);
-	known = json_object_object_get_ex(c->map, key, &e) &&
-		json_object_is_type(e, json_type_array) && json_object_array_length(e) == 5;
-	for (k = 0; known && k < 5; k++)
+	if (json_object_object_get_ex(c->map, key, &e) && json_object_is_type(e, json_type_array))
+		len = json_object_array_length(e);
+	known = len == ENTRY_OLD || len == ENTRY_LEN;
+	for (k = 0; known && k < (int)len; k++)
 		old[k] = (uint64_t)json_object_get_int64(json_object_array_get_idx(e, (size_t)k));
+	/* an entry from before 0.8 was counting all along, since its reading */
+	counting = known && (len == ENTRY_OLD || old[6]);
+	if (len == ENTRY_OLD)
+		old[7] = old[4];
+	v->covered_ns = old[5];
+	if (known) {
+		v->prev_covered_ns = old[5];
+		if (unassigned(raw, mon->events)) {
+			/* no counter: the totals stand, and the next count starts anew */
+			v->mbm_total = v->prev_mbm_total = old[1];
+			v->mbm_local = v->prev_mbm_local = old[3];
+			v->prev_time_ns = old[4];
+			memcpy(x, old, sizeof(x));
+			x[4] = now;
+			x[6] = 0;
+			put_entry(c, key, x);
+			return;
+		}
+	}
 	if (raw->state[1] != RDTALLOC_MON_OK && raw->state[2] != RDTALLOC_MON_OK) {
 		/*
 		 * Nothing read (unavailable, an error): the totals stand and the
@@ -544,7 +617,9 @@ static void fold(rdtalloc_t *r, struct counters *c, unsigned int rm, uint64_t se
 			tot[k] = old[1 + 2 * k];	/* nothing read: the total stands */
 			continue;
 		}
-		if (known && mon->width >= RDT_MON_WIDTH_NOWRAP && now_raw < old[2 * k])
+		if (baseline || (known && !counting))
+			units = 0;	/* its counter's count starts here */
+		else if (known && mon->width >= RDT_MON_WIDTH_NOWRAP && now_raw < old[2 * k])
 			/* too wide to wrap: the kernel's count started again (a new RMID) */
 			units = now_raw;
 		else
@@ -562,16 +637,16 @@ static void fold(rdtalloc_t *r, struct counters *c, unsigned int rm, uint64_t se
 		v->prev_mbm_local = old[3];
 		v->prev_time_ns = old[4];
 	}
-	ne = json_object_new_array();
-	json_object_array_add(ne, json_object_new_int64((int64_t)(raw->state[1] ? old[0] :
-								  raw->val[1])));
-	json_object_array_add(ne, json_object_new_int64((int64_t)tot[0]));
-	json_object_array_add(ne, json_object_new_int64((int64_t)(raw->state[2] ? old[2] :
-								  raw->val[2])));
-	json_object_array_add(ne, json_object_new_int64((int64_t)tot[1]));
-	json_object_array_add(ne, json_object_new_int64((int64_t)now));
-	json_object_object_add(c->map, key, ne);
-	c->changed = true;
+	x[0] = raw->state[1] ? old[0] : raw->val[1];
+	x[1] = tot[0];
+	x[2] = raw->state[2] ? old[2] : raw->val[2];
+	x[3] = tot[1];
+	x[4] = baseline && known ? old[4] : now;
+	x[5] = old[5] + (counting && !baseline && now > old[7] ? now - old[7] : 0);
+	x[6] = 1;
+	x[7] = now;
+	v->covered_ns = x[5];
+	put_entry(c, key, x);
 }
 
 /* ---- Reading ----------------------------------------------------------------------- */
@@ -634,6 +709,178 @@ int rdt_mon_pick_groups(rdtalloc_t *r, const char *const *names, size_t n, int *
 	return 0;
 }
 
+/* The raw counters of groups gs[n] at now: raw[d * nrmids + rmid]. */
+static int read_raw(rdtalloc_t *r, json_object *map, const int *gs, unsigned int n, uint64_t now,
+		    struct raw *raw)
+{
+	const struct rdt_mon_state *ms = rdt_mon(r->st);
+	unsigned int d, i;
+	int ret = 0;
+
+	for (d = 0; !ret && r->be->simulated && d < ms->ndom; d++)
+		ret = sim_raw(r, map, d, now, &raw[(size_t)d * ms->nrmids]);
+	/* a kernel's files (resctrl): the groups asked for, in one pass */
+	if (!ret && r->be->mon_read)
+		ret = kernel_raw(r, gs, n, raw);
+	/* registers: only the RMIDs asked for, each once */
+	for (i = 0; !ret && !r->be->simulated && !r->be->mon_read && i < n; i++) {
+		int rm = rdt_mon_group_rmid(r->st, gs[i]);
+
+		for (d = 0; !ret && rm >= 0 && d < ms->ndom; d++)
+			ret = hw_raw(r, d, (unsigned int)rm,
+				     &raw[(size_t)d * ms->nrmids + (unsigned int)rm]);
+	}
+	return ret;
+}
+
+/* Read groups gs[n] now and fold them in (baseline: their count starts here); held[i]. */
+static int read_fold(rdtalloc_t *r, struct counters *c, const int *gs, unsigned int n,
+		     bool baseline, bool *held)
+{
+	const struct rdt_mon_state *ms = rdt_mon(r->st);
+	struct raw *raw = calloc((size_t)ms->nrmids * ms->ndom, sizeof(*raw));
+	uint64_t now = now_ns();
+	unsigned int i, d;
+	int ret;
+
+	if (!raw)
+		return rdt_fail(r, -ENOMEM, "out of memory");
+	ret = read_raw(r, c->map, gs, n, now, raw);
+	for (i = 0; !ret && i < n; i++) {
+		int rm = rdt_mon_group_rmid(r->st, gs[i]);
+
+		held[i] = false;
+		for (d = 0; rm > 0 && d < ms->ndom; d++) {
+			const struct raw *x = &raw[(size_t)d * ms->nrmids + (unsigned int)rm];
+			struct rdtalloc_mon_value v = { 0 };
+
+			fold(r, c, (unsigned int)rm, (uint64_t)ms->owner[rm], d, x, now, baseline,
+			     &v);
+			held[i] |= !unassigned(x, r->m->mon.events) &&
+				   x->state[0] != RDTALLOC_MON_MISSING;
+		}
+	}
+	free(raw);
+	return ret;
+}
+
+/* ---- Counter turns: what rotation.c does through (struct rdt_rot_io) ---------------- */
+
+struct turn_ctx {
+	struct counters *c;
+	int *gs;		/* the candidates' group indexes */
+};
+
+static int turn_cntrs(struct rdt_rot_io *io, struct rdt_cntrs *c)
+{
+	return rdt_rot_cntrs(io->r, io->map, c);
+}
+
+static int turn_reclaim(struct rdt_rot_io *io)
+{
+	return io->r->be->mon_reclaim(io->r);
+}
+
+static int turn_read(struct rdt_rot_io *io, const unsigned int *idx, unsigned int k,
+		     bool baseline, bool *held)
+{
+	struct turn_ctx *t = io->arg;
+	int *gs = malloc((k + 1) * sizeof(int)), ret;
+	unsigned int i;
+
+	if (!gs)
+		return rdt_fail(io->r, -ENOMEM, "out of memory");
+	for (i = 0; i < k; i++)
+		gs[i] = t->gs[idx[i]];
+	ret = read_fold(io->r, t->c, gs, k, baseline, held);
+	free(gs);
+	return ret;
+}
+
+static int turn_assign(struct rdt_rot_io *io, unsigned int i, bool on, bool *got)
+{
+	struct turn_ctx *t = io->arg;
+	int g = t->gs[i];
+
+	if (io->r->be->simulated)
+		return rdt_rot_sim_assign(io->r, io->map, io->seq[i], on, got);
+	return io->r->be->mon_assign(io->r, g, on, got);
+}
+
+/* Where counters are assigned (mbm_event mode), the read whose turn is due moves them. */
+static int turn(rdtalloc_t *r, struct counters *c, uint64_t now)
+{
+	const struct rdt_rot_cfg *cfg = &rdt_mon(r->st)->rot;
+	struct turn_ctx t = { .c = c };
+	struct rdt_rot_io io = {
+		.r = r, .map = c->map, .arg = &t, .cntrs = turn_cntrs, .read = turn_read,
+		.assign = turn_assign, .reclaim = r->be->mon_reclaim ? turn_reclaim : NULL,
+		.period_ms = rdt_rot_period_ms(cfg), .counters = cfg->counters,
+	};
+	unsigned int all, i;
+	uint64_t *seq;
+	bool *pin;
+	int ret = 0;
+
+	if (!r->be->simulated && !r->be->mon_assign)
+		return 0;	/* no counters to assign here */
+	t.gs = rdt_core_groups_in_order(r->st, &all);
+	seq = calloc(all + 1, sizeof(*seq));
+	pin = calloc(all + 1, sizeof(*pin));
+	if (!t.gs || !seq || !pin)
+		ret = rdt_fail(r, -ENOMEM, "out of memory");
+	/* our monitored groups but the default (it keeps the root's counters) */
+	for (i = 0; !ret && i < all; i++) {
+		int g = t.gs[i];
+
+		if (g <= 0 || rdt_mon_group_rmid(r->st, g) <= 0)
+			continue;
+		t.gs[io.n] = g;
+		seq[io.n] = r->st->groups[g].seq;
+		pin[io.n++] = rdt_rot_is_pinned(cfg, r->st->groups[g].seq);
+	}
+	io.seq = seq;
+	io.pinned = pin;
+	if (!ret)
+		ret = rdt_rot_turn(&io, now);
+	c->changed = true;
+	free(t.gs);
+	free(seq);
+	free(pin);
+	return ret;
+}
+
+/* One row: group g in domain index d, from raw. */
+static void row(rdtalloc_t *r, struct counters *c, int g, unsigned int d, const struct raw *raw,
+		uint64_t now, struct rdtalloc_mon_value *v)
+{
+	const struct rdt_mon_state *ms = rdt_mon(r->st);
+	int rm = rdt_mon_group_rmid(r->st, g);
+	const struct raw *x = &raw[(size_t)d * ms->nrmids + (rm < 0 ? 0 : rm)];
+
+	snprintf(v->group, sizeof(v->group), "%s", r->st->groups[g].name);
+	v->rmid = rm < 0 ? RDTALLOC_RMID_NONE : rm;
+	v->cache_id = r->m->dom[RDT_L3][d].cache_id;
+	v->time_ns = now;
+	if (g > 0 && rdt_rot_is_pinned(&ms->rot, r->st->groups[g].seq))
+		v->flags |= RDTALLOC_MON_F_PINNED;
+	if (rm < 0) {
+		/* its traffic is the default group's: no number of its own */
+		v->state = RDTALLOC_MON_UNSUPPORTED;
+		return;
+	}
+	v->state = worst(x, r->m->mon.events, &v->valid);
+	if (v->valid & RDTALLOC_MON_EV_OCCUPANCY)
+		v->llc_occupancy = x->val[0] * r->m->mon.scale;
+	fold(r, c, (unsigned int)rm, (uint64_t)ms->owner[rm], d, x, now, false, v);
+	/* counting again, but none of the interval was: it is unassigned for it */
+	if (v->prev_time_ns && v->covered_ns == v->prev_covered_ns &&
+	    (v->valid & (RDTALLOC_MON_EV_TOTAL | RDTALLOC_MON_EV_LOCAL))) {
+		v->valid &= ~(unsigned int)(RDTALLOC_MON_EV_TOTAL | RDTALLOC_MON_EV_LOCAL);
+		v->state = RDTALLOC_MON_UNASSIGNED;
+	}
+}
+
 RDTALLOC_API int rdtalloc_mon_read(rdtalloc_t *r, const char *const *groups, size_t ngroups,
 				   struct rdtalloc_mon_value *out, size_t max)
 {
@@ -660,47 +907,27 @@ RDTALLOC_API int rdtalloc_mon_read(rdtalloc_t *r, const char *const *groups, siz
 		ret = counters_open(r, &c);
 	if (ret)
 		goto out;
-	for (d = 0; !ret && r->be->simulated && d < rdt_mon(r->st)->ndom; d++)
-		ret = sim_raw(r, d, now, &raw[(size_t)d * rdt_mon(r->st)->nrmids]);
-	/* a kernel's files (resctrl): the groups asked for, in one pass */
-	if (!ret && r->be->mon_read)
-		ret = kernel_raw(r, gs, n, raw);
-	/* registers: only the RMIDs asked for, each once */
-	for (i = 0; !ret && !r->be->simulated && !r->be->mon_read && i < n; i++) {
-		int rm = rdt_mon_group_rmid(r->st, gs[i]);
-
-		for (d = 0; !ret && rm >= 0 && d < rdt_mon(r->st)->ndom; d++)
-			ret = hw_raw(r, d, (unsigned int)rm,
-				     &raw[(size_t)d * rdt_mon(r->st)->nrmids + (unsigned int)rm]);
-	}
+	ret = read_raw(r, c.map, gs, n, now, raw);
 	/* group by group, each with its domains in ascending cache id */
 	for (i = 0; !ret && i < n; i++) {
-		int g = gs[i], rm = rdt_mon_group_rmid(r->st, g);
-
 		for (d = 0; d < rdt_mon(r->st)->ndom; d++, k++) {
 			struct rdtalloc_mon_value v = { 0 };
-			const struct raw *x = &raw[(size_t)d * rdt_mon(r->st)->nrmids + (rm < 0 ? 0 : rm)];
 
 			if (k >= max)
 				continue;
 			v.sz = sz < sizeof(v) ? sz : sizeof(v);
-			snprintf(v.group, sizeof(v.group), "%s", r->st->groups[g].name);
-			v.rmid = rm < 0 ? RDTALLOC_RMID_NONE : rm;
-			v.cache_id = r->m->dom[RDT_L3][d].cache_id;
-			v.time_ns = now;
-			if (rm < 0) {
-				/* its traffic is the default group's: no number of its own */
-				v.state = RDTALLOC_MON_UNSUPPORTED;
-			} else {
-				v.state = worst(x, r->m->mon.events, &v.valid);
-				if (v.valid & RDTALLOC_MON_EV_OCCUPANCY)
-					v.llc_occupancy = x->val[0] * r->m->mon.scale;
-				fold(r, &c, (unsigned int)rm, (uint64_t)rdt_mon(r->st)->owner[rm], d, x,
-				     now, &v);
-			}
+			row(r, &c, gs[i], d, raw, now, &v);
 			memcpy((char *)out + k * sz, &v, v.sz);
 		}
 	}
+	/*
+	 * Where counters are assigned, the read whose turn is due moves them
+	 * on. A turn that could not move (the kernel refused a write) leaves
+	 * the readings as they are, each with its covered time: the read says
+	 * so and stands, and the next read tries again.
+	 */
+	if (!ret && turn(r, &c, now))
+		rdt_core_warn(r, "the counters' turns did not move: %s", rdtalloc_errmsg(r));
 	if (!ret)
 		counters_prune(r, &c);
 	ret = counters_close(r, &c, ret);
@@ -711,3 +938,17 @@ out:
 	free(gs);
 	return rdt_core_end(r, false, ret);
 }
+
+/* fn(r, the running totals' map, arg), under their lock. */
+int rdt_mon_with_map(rdtalloc_t *r, int (*fn)(rdtalloc_t *r, json_object *map, void *arg),
+		     void *arg)
+{
+	struct counters c;
+	int ret = counters_open(r, &c);
+
+	if (ret)
+		return ret;
+	ret = fn(r, c.map, arg);
+	return counters_close(r, &c, ret);
+}
+

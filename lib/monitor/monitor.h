@@ -37,7 +37,19 @@ struct rdt_load {
 /* Bound: a workload per group and domain, at most this many in a state. */
 #define RDT_LOADS_MAX 65536u
 
+/*
+ * Counter turns' settings (rotation.c), kept in the state's "monitoring" as
+ * "rotation" (absent: the defaults, no pins).
+ */
+struct rdt_rot_cfg {
+	unsigned int period_ms;	/* a turn; 0: RDT_ROT_PERIOD_MS */
+	unsigned int counters;	/* the most counters per domain turns use; 0: all free */
+	uint64_t *pinned;	/* seqs of the pinned groups */
+	unsigned int npinned;
+};
+
 struct rdt_mon_state {
+	struct rdt_rot_cfg rot;
 	unsigned int nrmids, ndom;	/* 0 RMIDs: no monitoring, nothing below */
 	int64_t *owner;		/* [nrmids] seq of the group holding it, -1 free */
 	uint64_t *limbo;	/* [nrmids * ndom] bytes a freed RMID still holds, as of t0 */
@@ -124,6 +136,78 @@ void rdt_mon_replayed(struct rdtalloc *r, unsigned int d, size_t n, const int *g
 
 /* The RMID of group g: 0 for the default group, -1 unmonitored. */
 int rdt_mon_group_rmid(const struct rdt_state *st, int g);
+
+/* ---- Counter turns (rotation.c; docs/monitoring.md "Counters shared in turns") ---- */
+
+#define RDT_ROT_PERIOD_MS 1000u
+#define RDT_ROT_PERIOD_MIN 100u
+#define RDT_ROT_PERIOD_MAX 3600000u
+#define RDT_ROT_COUNTERS_MAX 4096u
+
+/* The settings' part of the state file: copied, freed, saved into o, loaded from o. */
+int rdt_rot_cfg_copy(struct rdt_rot_cfg *to, const struct rdt_rot_cfg *from);
+void rdt_rot_cfg_free(struct rdt_rot_cfg *cfg);
+void rdt_rot_cfg_save(const struct rdt_state *st, const struct rdt_rot_cfg *cfg, json_object *o);
+int rdt_rot_cfg_load(const struct rdt_state *st, struct rdt_rot_cfg *cfg, json_object *o,
+		     const char *path, char *err, size_t len);
+bool rdt_rot_is_pinned(const struct rdt_rot_cfg *cfg, uint64_t seq);
+unsigned int rdt_rot_period_ms(const struct rdt_rot_cfg *cfg);
+
+/*
+ * One turn's choice, pure: n candidates (our groups in creation order, seq
+ * ascending), pinned[i], room for cap groups at a time; *cursor is the seq
+ * the turns' window starts at (the first candidate at or after it, round).
+ * advance: the turn is over, the window moves past its end. want[i]: group
+ * i holds counters for the coming turn. Returns how many rotate (0: every
+ * group fits).
+ */
+unsigned int rdt_rot_plan(const uint64_t *seq, const bool *pinned, unsigned int n,
+			  unsigned int cap, bool advance, uint64_t *cursor, bool *want);
+
+/* The machine's counter assignment now (enum rdtalloc_mon_assign_mode and counts). */
+struct rdt_cntrs {
+	int mode;
+	unsigned int total, free, events;
+};
+/* The running totals' map holds the turns' own record under "@rotation". */
+int rdt_rot_cntrs(struct rdtalloc *r, json_object *map, struct rdt_cntrs *c);
+/* The simulator in mbm_event mode: does RMID rm's group (seq) hold counters? */
+bool rdt_rot_sim_counted(struct rdtalloc *r, json_object *map, unsigned int rm, uint64_t seq);
+/* The simulator: give (on) or take back group seq's counters; *got: it holds them. */
+int rdt_rot_sim_assign(struct rdtalloc *r, json_object *map, uint64_t seq, bool on, bool *got);
+
+/*
+ * A turn as a read call (api.c) lets it happen: its n candidates (our
+ * groups but the default, in creation order) by seq and pin, the settings,
+ * and what it does through callbacks - cntrs: the machine's counters now;
+ * reclaim (may be NULL): give back counters ours hold but none reads;
+ * read: read candidates idx[k] now into the running totals (baseline: their
+ * counters were just given, the reading starts their count), held[j]: the
+ * j-th of them is counted in some domain; assign: give (on) or take back
+ * candidate i's counters, *got: it holds them now.
+ */
+struct rdt_rot_io {
+	struct rdtalloc *r;
+	json_object *map;
+	unsigned int n;
+	const uint64_t *seq;
+	const bool *pinned;
+	unsigned int period_ms, counters;
+	int (*cntrs)(struct rdt_rot_io *io, struct rdt_cntrs *c);
+	int (*reclaim)(struct rdt_rot_io *io);
+	int (*read)(struct rdt_rot_io *io, const unsigned int *idx, unsigned int k, bool baseline,
+		    bool *held);
+	int (*assign)(struct rdt_rot_io *io, unsigned int i, bool on, bool *got);
+	void *arg;
+};
+/* After a read: move the counters on when the turn is over (mbm_event mode only). */
+int rdt_rot_turn(struct rdt_rot_io *io, uint64_t now);
+
+/* 0, or -EOPNOTSUPP with a message: the machine has no L3 monitoring (api.c). */
+int rdt_mon_need(struct rdtalloc *r);
+/* fn(r, the running totals' map, arg) under their lock (api.c). */
+int rdt_mon_with_map(struct rdtalloc *r, int (*fn)(struct rdtalloc *r, json_object *map, void *arg),
+		     void *arg);
 
 /* ---- The simulator's model (model.c) ---- */
 

@@ -75,6 +75,7 @@ static void mon_free(void *part)
 	free(ms->kept);
 	free(ms->load);
 	free(ms->owner_g);
+	rdt_rot_cfg_free(&ms->rot);
 	memset(ms, 0, sizeof(*ms));
 }
 
@@ -106,8 +107,8 @@ static int mon_copy(void *to, const void *from)
 	d->kept = dup_n(s->kept, n * sizeof(uint64_t));
 	d->load = dup_n(s->load, s->nload * sizeof(*s->load));
 	d->owner_g = dup_n(s->owner_g, s->nrmids * sizeof(*s->owner_g));
-	if (!d->owner || !d->in_limbo || !d->limbo || !d->occ || !d->total || !d->local ||
-	    !d->kept || !d->load || !d->owner_g) {
+	if (rdt_rot_cfg_copy(&d->rot, &s->rot) || !d->owner || !d->in_limbo || !d->limbo ||
+	    !d->occ || !d->total || !d->local || !d->kept || !d->load || !d->owner_g) {
 		mon_free(d);
 		return -ENOMEM;
 	}
@@ -239,6 +240,7 @@ static json_object *mon_save(const struct rdt_state *st, const void *part)
 		json_object_object_add(o, "kept", kept);
 	else
 		json_object_put(kept);
+	rdt_rot_cfg_save(st, &ms->rot, o);
 	return o;
 }
 
@@ -387,6 +389,8 @@ static int mon_load(struct rdt_state *st, void *part, json_object *o, const char
 		ret = read_loads(st, loads, path, err, len);
 	if (!ret && kept)
 		ret = read_rows(ms, kept, 1, ms->kept, NULL, true, "kept", path, err, len);
+	if (!ret)
+		ret = rdt_rot_cfg_load(st, &ms->rot, o, path, err, len);
 	for (r = 0; !ret && r < ms->nrmids; r++) {
 		unsigned int d;
 

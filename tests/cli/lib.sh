@@ -291,6 +291,42 @@ start_in()
 	wait_until 12 grep -qx "$P" "$1/cgroup.procs"
 }
 
+# mon_samples N: N runs of `rdt -j monitor --count 1`, 0.3 s apart, their
+# JSON lines in OUT (one process a sample: a loaded machine that delays one
+# never brings the next closer than the pause, as a late sample of one run
+# would); 1 when one fails
+mon_samples()
+{
+	ms_n=$1
+	ms_all=
+	while [ "$ms_n" -gt 0 ]; do
+		run -j monitor --count 1
+		[ "$RC" -eq 0 ] || return 1
+		if [ -n "$ms_all" ]; then
+			ms_all="$ms_all
+$OUT"
+		else
+			ms_all=$OUT
+		fi
+		ms_n=$((ms_n - 1))
+		[ "$ms_n" -gt 0 ] && sleep 0.3
+	done
+	OUT=$ms_all
+	return 0
+}
+
+# mon_states DOMAIN: per line of JSON Lines on $OUT (rdtctl -j monitor), each
+# group's state in the DOMAIN-th domain: "default:ok a:unassigned ..."
+mon_states()
+{
+	printf '%s' "$OUT" | python3 -c '
+import json, sys
+for line in sys.stdin.read().splitlines():
+    d = json.loads(line)
+    print(" ".join("%s:%s" % (g["group"], g["domains"][int(sys.argv[1])]["state"])
+                   for g in d["groups"]))' "$1"
+}
+
 cleanup_children()
 {
 	for c in $CHILDREN; do
