@@ -249,6 +249,7 @@ struct rdt_backend {
 	 */
 	int (*pkg_read)(struct rdtalloc *r, const int *gs, unsigned int n, int *state,
 			uint64_t *val);
+	/*
 	 * Optional, counter assignment (resctrl's mbm_event mode): the mode
 	 * (enum rdtalloc_mon_assign_mode) and counters per domain, total and
 	 * free (the fewest of any domain); mon_assign gives our group g its

@@ -823,6 +823,8 @@ struct rdtalloc_pkg_value {
  */
 RDTALLOC_API int rdtalloc_pkg_read(rdtalloc_t *r, const char *const *groups, size_t ngroups,
 				   struct rdtalloc_pkg_value *out, size_t max);
+
+/*
  * Counter assignment (0.8; resctrl's info/L3_MON/mbm_assign_mode, AMD ABMC,
  * Linux 6.18; the simulator's mon.cntrs). In mbm_event mode a group's
  * bandwidth is counted only while it holds a counter per event and domain.
