@@ -44,6 +44,7 @@ struct rdt_backend_env {
 
 struct rdtalloc;
 struct rdtalloc_closid_info;
+struct rdtalloc_ways_info;
 /* A bound task the kernel has elsewhere (rdtalloc_moved_tasks). */
 struct rdt_moved {
 	pid_t tid;
@@ -232,6 +233,15 @@ struct rdt_backend {
 	 * each control group the kernel may hold, as each holds one).
 	 */
 	unsigned int (*mon_reserved)(void *ctx);
+	/*
+	 * Optional, where a kernel knows more of a cache domain's ways than
+	 * shareable_bits (resctrl's bit_usage, io_alloc): fill w beyond what
+	 * lib/ways.c set from the machine. Errors via rdt_fail on r.
+	 */
+	int (*ways)(struct rdtalloc *r, enum rdt_res res, unsigned int dom,
+		    struct rdtalloc_ways_info *w);
+	/* Optional: io_alloc on or off (on < 0: leave it) and its masks (cbm NULL: leave). */
+	int (*io_alloc)(struct rdtalloc *r, int on, const char *cbm);
 };
 
 extern const struct rdt_backend rdt_backend_sim;

@@ -50,4 +50,6 @@ const struct rdt_backend rdt_backend_resctrl = {
 	.close = rc_close,
 	.mon_read = rc_mon_read,
 	.mon_reserved = rc_mon_reserved,
+	.ways = rc_ways,
+	.io_alloc = rc_io_alloc,
 };

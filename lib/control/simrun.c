@@ -187,6 +187,11 @@ int rdt_control_engine(rdtalloc_t *r, const struct rdtalloc_control_conf *conf, 
 	if (conf->avoid & ~full)
 		return rdt_fail(r, -EINVAL, "ways to leave alone %#llx: the domain has %u ways",
 				(unsigned long long)conf->avoid, ways);
+	if (!(full & ~conf->avoid))
+		return rdt_fail(r, -EINVAL, "no way is left for the controller to use: it leaves "
+				"%#llx alone (--avoid, other groups' exclusive ways, and the "
+				"hardware's I/O ways - shareable_bits, io_alloc: rdtctl io-alloc "
+				"show - unless --shareable)", (unsigned long long)conf->avoid);
 	memset(goal, 0, sizeof(goal));
 	for (size_t i = 0; i < n; i++) {
 		goal[i].bound_ratio = g[i].bound_miss_ratio;

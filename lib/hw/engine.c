@@ -1153,6 +1153,12 @@ int rdt_group_set_exclusive(struct rdt_state *st, int gi, bool exclusive, bool f
 {
 	int err;
 
+	/* MPAM's resctrl (7.1) shows every way shareable: the kernel refuses every one */
+	if (exclusive && st->m->mpam)
+		return engine_fail(st, -EOPNOTSUPP, "group %s: Arm MPAM has no exclusive mode "
+				   "(resctrl shows every way as shareable and refuses 'exclusive' "
+				   "with \"Schemata overlaps\"): leave it shareable",
+				   st->groups[gi].name);
 	if (exclusive) {
 		err = check_exclusive(st, gi, st->groups[gi].mask, true, forced);
 		if (err)

@@ -32,6 +32,7 @@
 #include "errors.h"
 #include "cache/cache.h"
 #include "plan/plan.h"
+#include "ways.h"
 
 /* Past this many units a step of pooling tries neighbours (in the order given) only. */
 #define PAIRS_ALL 16
@@ -55,6 +56,7 @@ struct planner {
 	const double *const *curves;
 	const uint64_t *acc;
 	uint64_t excl;
+	uint64_t io;			/* ways I/O fills: exclusive units stay off them */
 	unsigned int excl_room;		/* ways exclusive units may have together */
 	bool apart;
 	int spare;			/* the group spare ways go to; -1: the default group */
@@ -629,10 +631,12 @@ static int plan_begin(rdtalloc_t *r, int cache_id, size_t n, const struct rdtall
 	p->excl = gl->exclusive;
 	p->apart = gl->flags & RDTALLOC_PLAN_APART;
 	p->spare = gl->flags & RDTALLOC_PLAN_SPARE ? (int)gl->spare : -1;
-	ret = plan_ways(r, p, gl->avoid);
+	/* other owners' exclusive ways are theirs; I/O fills the hardware's (lib/ways.c) */
+	ret = plan_ways(r, p, gl->avoid | rdt_ways_left_alone(r, RDT_L3, (unsigned int)*dom, true));
 	if (ret)
 		return ret;
-	p->excl_room = excl_room(m->caps[RDT_L3].shareable_bits >> p->base, p->avail, p->least);
+	p->io = rdt_ways_left_alone(r, RDT_L3, (unsigned int)*dom, false);
+	p->excl_room = excl_room(p->io >> p->base, p->avail, p->least);
 	if (m->dom[RDT_L3][*dom].cache_size)
 		p->sets = (unsigned int)(m->dom[RDT_L3][*dom].cache_size / ((uint64_t)p->ways * 64));
 	/* each unit its own CLOSID, beside the default group's */
@@ -677,7 +681,7 @@ RDTALLOC_API int rdtalloc_plan(rdtalloc_t *r, int cache_id, size_t n, const doub
 	if (!ret)
 		ret = check_curves(r, n, curves, p.ways);
 	if (!ret)
-		ret = plan_core(r, &p, &gl, nclos, r->m->caps[RDT_L3].shareable_bits, NULL, false,
+		ret = plan_core(r, &p, &gl, nclos, p.io, NULL, false,
 				out, NULL);
 	if (!ret)
 		put_geometry(r, dom, &p, geo);
@@ -745,7 +749,7 @@ RDTALLOC_API int rdtalloc_plan_traces(rdtalloc_t *r, int cache_id, size_t n,
 			rep.longest = acc[i];
 	}
 	if (!ret)
-		ret = plan_core(r, &p, &gl, nclos, r->m->caps[RDT_L3].shareable_bits, traces,
+		ret = plan_core(r, &p, &gl, nclos, p.io, traces,
 				flags & RDTALLOC_TRACE_INSTR, out, &rep);
 	if (!ret)
 		put_geometry(r, dom, &p, geo);

@@ -231,6 +231,35 @@ msrfs_start()
 	MSRFS_MOUNTED="$MSRFS_MOUNTED $m_dir"
 }
 
+# rfs_mount DIR MACHINE: the resctrl emulator (RDTALLOC_TEST_RESCTRLFS) serving
+# MACHINE on DIR in the background (RFS_PID); 1 when it did not mount.
+# rfs_umount DIR unmounts it and waits for it.
+RFS_PID=
+rfs_mount()
+{
+	mkdir -p "$1"
+	"$RDTALLOC_TEST_RESCTRLFS" "$1" -f --machine "$2" 2>"$TMP/fs.log" &
+	RFS_PID=$!
+	r_i=0
+	while ! grep -q " $1 fuse.resctrl " /proc/mounts; do
+		r_i=$((r_i + 1))
+		if [ $r_i -gt 1200 ] || ! kill -0 "$RFS_PID" 2>/dev/null; then
+			return 1
+		fi
+		sleep 0.05
+	done
+	return 0
+}
+
+rfs_umount()
+{
+	if grep -q " $1 fuse.resctrl " /proc/mounts; then
+		fusermount3 -u -z "$1" 2>/dev/null
+	fi
+	[ -n "$RFS_PID" ] && wait "$RFS_PID" 2>/dev/null
+	RFS_PID=
+}
+
 msrfs_stop_all()
 {
 	for m_dir in $MSRFS_MOUNTED; do

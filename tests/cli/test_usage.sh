@@ -23,7 +23,7 @@ expect_rc 0 "help command"
 ok "a first command creates the state" group create p1
 snapshot "$TMP/before"
 
-OBJS="info, group, schema, task, exec, cgroup, cpu, closids, cdp, save, apply, reset, hook, demo, map, monitor, sim, oci-hook, profile, trace, plan, control, sync, agent, help"
+OBJS="info, group, schema, task, exec, cgroup, cpu, closids, cdp, save, apply, reset, hook, demo, map, monitor, sim, oci-hook, profile, trace, plan, control, sync, io-alloc, agent, help"
 usage "no command" "no command given"
 usage "unknown command" "unknown command 'frob' (one of: $OBJS)" frob
 usage "ambiguous prefix" "'c' is ambiguous (one of: $OBJS)" c

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * ways: the ways of a cache domain the state may not give (the hardware's
+ * I/O ways, other owners' exclusive ones) and io_alloc; lib/ways.c.
+ */
+#ifndef RDT_WAYS_H
+#define RDT_WAYS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "machine.h"
+
+struct rdtalloc;
+struct rdtalloc_ways_info;
+
+/* Inside a call: w for domain index dom of res (cache); -errno with errmsg set. */
+int rdt_ways_get(struct rdtalloc *r, enum rdt_res res, unsigned int dom,
+		 struct rdtalloc_ways_info *w);
+/*
+ * Inside a call: the ways of domain index dom a plan or the controller
+ * leaves alone - the I/O ways unless shareable, and other owners'
+ * exclusive ways always. When they cannot be read, shareable_bits.
+ */
+uint64_t rdt_ways_left_alone(struct rdtalloc *r, enum rdt_res res, unsigned int dom,
+			     bool shareable);
+
+#endif

@@ -1,0 +1,183 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# test_io_alloc: the ways that are not ours to give (issue 40, issue 44), on
+# the resctrl emulator. io_alloc (Linux 6.19, AMD SDCIAE, preset amd-turin):
+# rdtctl io-alloc shows it, turns it on and off and sets its masks, with
+# our checks first and the kernel's refusal (its CLOSID held by a control
+# group of ours) passed on; info and map show the I/O ways (bit_usage H/X);
+# the controller and the plan leave the I/O ways and other owners'
+# exclusive ways alone unless --shareable; nothing else touches io_alloc.
+# Arm MPAM (preset arm-mpam, 7.1): sparse masks and MB in percent
+# accepted, exclusive refused by name, shareable_bits not taken for I/O.
+. "$(dirname "$0")/lib.sh"
+need_python
+
+FS=${RDTALLOC_TEST_RESCTRLFS:-}
+if [ "$(id -u)" -ne 0 ] || [ ! -c /dev/fuse ] || [ -z "$FS" ] || [ ! -x "$FS" ]; then
+	skip "the resctrl emulator needs root, /dev/fuse and RDTALLOC_TEST_RESCTRLFS"
+fi
+MNT=$TMP/resctrl
+NL='
+'
+
+umount_fs()
+{
+	rfs_umount "$MNT"
+}
+CLEANUP=umount_fs
+
+# mount_fs DESC: the emulator serving machine DESC on $MNT, a fresh state dir
+mount_fs()
+{
+	if ! rfs_mount "$MNT" "$1"; then
+		fail "the emulator did not mount: $(cat "$TMP/fs.log")"
+		finish
+	fi
+	MACHINE=$1
+	STATE=$(mktemp -d "$TMP/state.XXXXXX")
+}
+
+rdt()
+{
+	"$RDTCTL" --backend resctrl --resctrl-root "$MNT" --state-dir "$STATE" \
+		--machine "$MACHINE" "$@"
+}
+
+# kfile DESC FILE TEXT: the emulator's file reads TEXT
+kfile()
+{
+	expect_file_text "$1" "$MNT/$2" "$3"
+}
+
+# ---- io_alloc on AMD Turin -------------------------------------------------------
+mount_fs "preset=amd-turin;topology=package:1 l3:2 core:2 pu:1"
+run io-alloc show
+expect_out "off at first" "io_alloc: disabled (would take CLOSID 15)
+L3 cache id 0: hardware's ways 0x0, other owners' ways 0x0 (bit_usage)
+L3 cache id 1: hardware's ways 0x0, other owners' ways 0x0 (bit_usage)"
+ok "groups" group create db
+ok "bulk" group create bulk --schema "L3:0=f;1=f"
+kfile "making groups leaves io_alloc alone" info/L3/io_alloc disabled
+fails 1 "a mask while off" "resctrl: info/L3/io_alloc_cbm: '0=3': io_alloc is not enabled on L3" \
+	io-alloc set L3:0=3
+ok "enable" io-alloc enable
+kfile "the kernel's io_alloc" info/L3/io_alloc enabled
+run -j io-alloc show
+json "on, CLOSID 15" '[d["enabled"], d["closid"]]' '[true, 15]'
+json "the kernel's first mask: every way" '[x["io_alloc_mask"] for x in d["domains"]]' \
+	'["0xffff", "0xffff"]'
+# every way is I/O's now: the controller has none of its own to give
+fails 1 "control set with every way I/O's" "no way is left for the controller to use: it leaves 0xffff alone (--avoid, other groups' exclusive ways, and the hardware's I/O ways - shareable_bits, io_alloc: rdtctl io-alloc show - unless --shareable)" \
+	control set db bulk --bound db=1M/s
+ok "--shareable uses them" control set db bulk --shareable
+ok "clear" control clear
+# our checks first: nothing reaches the kernel
+fails 1 "beyond the CBM" "io_alloc mask 0x10000: bits beyond the 16-bit CBM" io-alloc set 'L3:*=10000'
+fails 1 "unknown domain" "io_alloc mask: L3 cache id 5 does not exist" io-alloc set 'L3:5=1'
+fails 1 "twice" "io_alloc mask: L3 cache id 0 given twice" io-alloc set 'L3:0=1;0=2'
+fails 1 "'*' and a domain" "io_alloc mask: L3 cache id 0 given twice" io-alloc set 'L3:*=1;0=2'
+fails 1 "not hex" "io_alloc mask 'x' is not hexadecimal" io-alloc set 'L3:0=x'
+fails 1 "no domain" "io_alloc mask '=3': not ID=MASK" io-alloc set 'L3:=3'
+fails 1 "nothing" "io_alloc mask: no ID=MASK given (e.g. L3:0=3)" io-alloc set 'L3:'
+kfile "refused masks change nothing" info/L3/io_alloc_cbm "0=ffff;1=ffff"
+ok "one domain" io-alloc set 'L3:0=3'
+kfile "written as the kernel takes it" info/L3/io_alloc_cbm "0=3;1=ffff"
+ok "every domain, no L3: prefix" io-alloc set '*=3'
+kfile "every domain" info/L3/io_alloc_cbm "0=3;1=3"
+kfile "bit_usage: the I/O ways are the hardware's" info/L3/bit_usage \
+	"0=SSSSSSSSSSSSSSXX;1=SSSSSSSSSSSSSSXX"
+# info and map show them
+run -j info
+json "info: the I/O ways and io_alloc per domain" \
+	'[(x["io_ways"], x["io_alloc"], x["io_alloc_mask"], x["io_alloc_closid"]) for x in d["resources"][0]["domains"]]' \
+	'[["0x3", "enabled", "0x3", 15], ["0x3", "enabled", "0x3", 15]]'
+run info
+expect_out_has "info: io_alloc" "  io_alloc:       enabled, holds CLOSID 15 (rdtctl io-alloc)"
+expect_out_has "info: domain 0" "  cache id 0: I/O ways 0x3 (io_alloc 0x3), other owners' exclusive ways 0x0"
+run map L3 --domain 0 --color=never
+expect_out_has "map: the I/O row" "  shareable (I/O) |..............ss|  0x0003"
+run -j map L3 --domain 0
+json "map -j" '[d[0]["shareable_bits"], d[0]["io_ways"], d[0]["io_alloc_mask"]]' \
+	'["0x0", "0x3", "0x3"]'
+# the controller leaves the I/O ways alone: all shared is every other way
+ok "control set" control set db bulk --bound db=1M/s --interval-ms 50
+kfile "control set writes nothing to io_alloc" info/L3/io_alloc_cbm "0=3;1=3"
+ok "control run" control run --count 1
+expect_file_text "the controller's all shared: every way but I/O's" \
+	"$(ls -d "$MNT"/rdtalloc-*-db)/schemata" "    MB:0=2048;1=2048${NL}    L3:0=fffc;1=ffff"
+ok "clear" control clear
+# another owner's exclusive group: E in bit_usage, left alone, never written
+mkdir "$MNT/theirs"
+printf 'L3:0=c000;1=c000\n' >"$MNT/theirs/schemata"
+printf 'L3:0=3fff;1=3fff\n' >"$MNT/schemata"
+ok "db narrower" schema set db 'L3:0=3fff;1=3fff'
+ok "bulk narrower" schema set bulk 'L3:0=f'
+printf 'exclusive\n' >"$MNT/theirs/mode"
+run -j io-alloc show
+json "theirs: other owners' ways" '[d["domains"][0]["io_ways"], d["domains"][0]["foreign_ways"]]' \
+	'["0x3", "0xc000"]'
+ok "control set beside them" control set db bulk --interval-ms 50
+ok "control run beside them" control run --count 1
+expect_file_text "neither I/O's nor theirs" \
+	"$(ls -d "$MNT"/rdtalloc-*-db)/schemata" "    MB:0=2048;1=2048${NL}    L3:0=3ffc;1=3fff"
+ok "clear" control clear
+printf 'shareable\n' >"$MNT/theirs/mode"
+rmdir "$MNT/theirs"
+# the plan keeps exclusive groups off the I/O ways
+# turning it off: the kernel's io_alloc only
+ok "disable" io-alloc disable
+kfile "off" info/L3/io_alloc disabled
+run -j io-alloc show
+json "off: no mask" '["io_alloc_mask" in x for x in d["domains"]]' '[false, false]'
+# the CLOSID io_alloc takes is one of ours: the kernel refuses, named
+i=1
+while [ $i -le 13 ]; do
+	ok "g$i" group create "g$i" --schema "L3:0=$(printf %x $((i + 16)))"
+	i=$((i + 1))
+done
+run -j io-alloc show
+fails 1 "enable while our control group holds CLOSID 15" \
+	"resctrl: info/L3/io_alloc: '1': CLOSID (ctrl_hw_id) 15 for io_alloc is used by $(ls "$MNT" | grep '^rdtalloc-.*-g13$') group" \
+	io-alloc enable
+kfile "still off" info/L3/io_alloc disabled
+ok "g13 gone" group remove g13
+ok "enable with CLOSID 15 free" io-alloc enable
+# io_alloc holds CLOSID 15: the 14th control group is refused before any mkdir
+fails 1 "one group fewer while io_alloc is on" \
+	"resctrl has no free CLOSID: 16 in use, 1 of them not ours (io_alloc holds one) (15 distinct schemas need 15 control groups beside the root; 16 CLOSIDs in all)" \
+	group create g13 --schema "L3:0=1d"
+ok "disable" io-alloc disable
+umount_fs
+
+# ---- not on this machine: refused by name ----------------------------------------
+mount_fs "topology=package:1 l3:1 core:2 pu:1;l3.cbm_len=11;l3.shareable_bits=0x600"
+run -j io-alloc show
+json "no io_alloc: the shareable ways are I/O's" \
+	'[d["supported"], d["domains"][0]["io_ways"]]' '[false, "0x600"]'
+fails 1 "enable" "this machine has no L3 I/O allocation (io_alloc: Linux 6.19, AMD SDCIAE; machine key l3.io_alloc)" \
+	io-alloc enable
+umount_fs
+
+# ---- Arm MPAM (7.1) ---------------------------------------------------------------
+mount_fs "preset=arm-mpam;topology=package:1 l3:1 core:2 pu:1"
+ok "a sparse mask and MB in percent" group create a --schema "L3:0=f0f${NL}MB:0=37"
+kfile "the kernel's schemata" "$(ls "$MNT" | grep '^rdtalloc-')/schemata" "MB:0=37${NL}L3:0=f0f"
+if [ -z "$ERR" ]; then pass; else fail "no shareable-ways warning on MPAM: $ERR"; fi
+fails 1 "exclusive refused by name" \
+	"group a: Arm MPAM has no exclusive mode (resctrl shows every way as shareable and refuses 'exclusive' with \"Schemata overlaps\"): leave it shareable" \
+	group mode a exclusive
+fails 1 "forced too" \
+	"group a: Arm MPAM has no exclusive mode (resctrl shows every way as shareable and refuses 'exclusive' with \"Schemata overlaps\"): leave it shareable" \
+	group mode a exclusive --force
+fails 1 "made exclusive" \
+	"group b: Arm MPAM has no exclusive mode (resctrl shows every way as shareable and refuses 'exclusive' with \"Schemata overlaps\"): leave it shareable" \
+	group create b --exclusive
+run group list
+expect_out "nothing made" "default${NL}a"
+run -j io-alloc show
+json "MPAM: bit_usage all X, none of it I/O" \
+	'[d["supported"], d["domains"][0]["io_ways"], d["domains"][0]["foreign_ways"]]' \
+	'[false, "0x0", "0x0"]'
+kfile "bit_usage says X" info/L3/bit_usage "0=XXXXXXXXXXXXXXXX"
+umount_fs
+
+finish
