@@ -36,7 +36,15 @@ int rdt_ways_get(struct rdtalloc *r, enum rdt_res res, unsigned int dom,
 		w->io_alloc_closid = (r->st->cdp[res] ? c->closids / 2 : c->closids) - 1;
 	if (r->be->ways)
 		return r->be->ways(r, res, dom, w);
+	if (r->be->simulated && w->io_alloc_supported)
+		rdt_io_sim_ways(r, dom, w);
 	return 0;
+}
+
+/* io_alloc is the state's (the simulator's), not a kernel's: changed in a write call. */
+static bool io_in_state(const struct rdtalloc *r)
+{
+	return !r->be->io_alloc && r->be->simulated;
 }
 
 uint64_t rdt_ways_left_alone(struct rdtalloc *r, enum rdt_res res, unsigned int dom,
@@ -101,7 +109,7 @@ static int io_alloc_here(struct rdtalloc *r)
 	if (!w.io_alloc_supported)
 		return rdt_fail(r, -EOPNOTSUPP, "this machine has no L3 I/O allocation (io_alloc: "
 				"Linux 6.19, AMD SDCIAE; machine key l3.io_alloc)");
-	if (!r->be->io_alloc)
+	if (!r->be->io_alloc && !io_in_state(r))
 		return rdt_fail(r, -EOPNOTSUPP, "the %s backend cannot change io_alloc: the "
 				"kernel's resctrl holds it (--backend resctrl)", r->be->name);
 	return 0;
@@ -115,13 +123,13 @@ RDTALLOC_API int rdtalloc_io_alloc_enable(rdtalloc_t *r, int on)
 		return -EINVAL;
 	if (on != 0 && on != 1)
 		return rdt_fail(r, -EINVAL, "io_alloc: on must be 0 or 1, not %d", on);
-	ret = rdt_core_begin(r, false);
+	ret = rdt_core_begin(r, io_in_state(r));
 	if (ret)
 		return ret;
 	ret = io_alloc_here(r);
 	if (!ret)
-		ret = r->be->io_alloc(r, on, NULL);
-	return rdt_core_end(r, false, ret);
+		ret = io_in_state(r) ? rdt_io_sim_enable(r, on) : r->be->io_alloc(r, on, NULL);
+	return rdt_core_end(r, io_in_state(r), ret);
 }
 
 /* One "ID=MASK" (or "*=MASK") item checked into the masks by domain index. */
@@ -198,29 +206,18 @@ static int io_clear_of_exclusive(struct rdtalloc *r, const uint64_t *mask, const
 	return 0;
 }
 
-/* masks ("L3:ID=MASK;..." or without "L3:") checked, as the kernel's "ID=MASK;...\n". */
-static int io_masks_text(struct rdtalloc *r, const char *masks, char **out)
+/* masks ("L3:ID=MASK;..." or without "L3:") checked into mask[], have[] by domain index. */
+static int io_masks_parse(struct rdtalloc *r, const char *masks, uint64_t *mask, bool *have)
 {
-	unsigned int n = r->m->ndom[RDT_L3], d;
-	char *text = NULL, *p, *item, *save = NULL, *buf = NULL;
-	uint64_t *mask = calloc(n, sizeof(*mask));
-	bool *have = calloc(n, sizeof(*have)), any = false;
-	size_t len = (size_t)n * 24 + 2, off = 0;
+	char *buf, *p, *item, *save = NULL;
+	bool any = false;
 	int ret = 0;
 
-	if (!mask || !have) {
-		ret = rdt_fail(r, -ENOMEM, "out of memory");
-		goto out;
-	}
-	if (strnlen(masks, IO_MASKS_MAX + 1) > IO_MASKS_MAX) {
-		ret = rdt_fail(r, -EINVAL, "io_alloc mask: longer than %d bytes", IO_MASKS_MAX);
-		goto out;
-	}
+	if (strnlen(masks, IO_MASKS_MAX + 1) > IO_MASKS_MAX)
+		return rdt_fail(r, -EINVAL, "io_alloc mask: longer than %d bytes", IO_MASKS_MAX);
 	buf = strdup(masks);
-	if (!buf) {
-		ret = rdt_fail(r, -ENOMEM, "out of memory");
-		goto out;
-	}
+	if (!buf)
+		return rdt_fail(r, -ENOMEM, "out of memory");
 	p = buf;
 	while (isspace((unsigned char)*p))
 		p++;
@@ -238,32 +235,38 @@ static int io_masks_text(struct rdtalloc *r, const char *masks, char **out)
 		ret = io_item(r, item, mask, have);
 		any = true;
 	}
+	free(buf);
 	if (!ret && !any)
 		ret = rdt_fail(r, -EINVAL, "io_alloc mask: no ID=MASK given (e.g. L3:0=3)");
 	if (!ret)
 		ret = io_clear_of_exclusive(r, mask, have);
-	if (!ret && !(text = malloc(len)))
-		ret = rdt_fail(r, -ENOMEM, "out of memory");
-	for (d = 0; !ret && d < n; d++)
+	return ret;
+}
+
+/* The kernel's io_alloc_cbm text of the domains given: "ID=MASK;...\n". */
+static int io_masks_text(struct rdtalloc *r, const uint64_t *mask, const bool *have, char **out)
+{
+	unsigned int n = r->m->ndom[RDT_L3], d;
+	size_t len = (size_t)n * 24 + 2, off = 0;
+	char *text = malloc(len);
+
+	if (!text)
+		return rdt_fail(r, -ENOMEM, "out of memory");
+	text[0] = '\0';
+	for (d = 0; d < n; d++)
 		if (have[d])
 			off += (size_t)snprintf(text + off, len - off, "%s%u=%llx", off ? ";" : "",
 						r->m->dom[RDT_L3][d].cache_id,
 						(unsigned long long)mask[d]);
-	if (!ret) {
-		snprintf(text + off, len - off, "\n");
-		*out = text;
-		text = NULL;
-	}
-out:
-	free(text);
-	free(buf);
-	free(mask);
-	free(have);
-	return ret;
+	snprintf(text + off, len - off, "\n");
+	*out = text;
+	return 0;
 }
 
 RDTALLOC_API int rdtalloc_io_alloc_set_mask(rdtalloc_t *r, const char *masks)
 {
+	uint64_t *mask = NULL;
+	bool *have = NULL, st;
 	char *text = NULL;
 	int ret;
 
@@ -271,14 +274,25 @@ RDTALLOC_API int rdtalloc_io_alloc_set_mask(rdtalloc_t *r, const char *masks)
 		return -EINVAL;
 	if (!masks)
 		return rdt_fail(r, -EINVAL, "io_alloc mask is NULL");
-	ret = rdt_core_begin(r, false);
+	st = io_in_state(r);
+	ret = rdt_core_begin(r, st);
 	if (ret)
 		return ret;
 	ret = io_alloc_here(r);
+	if (!ret) {
+		mask = calloc(r->m->ndom[RDT_L3], sizeof(*mask));
+		have = calloc(r->m->ndom[RDT_L3], sizeof(*have));
+		if (!mask || !have)
+			ret = rdt_fail(r, -ENOMEM, "out of memory");
+	}
 	if (!ret)
-		ret = io_masks_text(r, masks, &text);
-	if (!ret)
+		ret = io_masks_parse(r, masks, mask, have);
+	if (!ret && st)
+		ret = rdt_io_sim_masks(r, mask, have);
+	else if (!ret && !(ret = io_masks_text(r, mask, have, &text)))
 		ret = r->be->io_alloc(r, -1, text);
 	free(text);
-	return rdt_core_end(r, false, ret);
+	free(mask);
+	free(have);
+	return rdt_core_end(r, st, ret);
 }

@@ -25,4 +25,13 @@ int rdt_ways_get(struct rdtalloc *r, enum rdt_res res, unsigned int dom,
 uint64_t rdt_ways_left_alone(struct rdtalloc *r, enum rdt_res res, unsigned int dom,
 			     bool shareable);
 
+/*
+ * lib/io_sim.c, the simulator's io_alloc kept in the state: its part of w
+ * (domain index dom); on or off, masks (by domain index, have[d]: given)
+ * inside a write call; -errno with errmsg set.
+ */
+void rdt_io_sim_ways(struct rdtalloc *r, unsigned int dom, struct rdtalloc_ways_info *w);
+int rdt_io_sim_enable(struct rdtalloc *r, int on);
+int rdt_io_sim_masks(struct rdtalloc *r, const uint64_t *mask, const bool *have);
+
 #endif

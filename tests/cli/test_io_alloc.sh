@@ -11,13 +11,92 @@
 . "$(dirname "$0")/lib.sh"
 need_python
 
-FS=${RDTALLOC_TEST_RESCTRLFS:-}
-if [ "$(id -u)" -ne 0 ] || [ ! -c /dev/fuse ] || [ -z "$FS" ] || [ ! -x "$FS" ]; then
-	skip "the resctrl emulator needs root, /dev/fuse and RDTALLOC_TEST_RESCTRLFS"
-fi
-MNT=$TMP/resctrl
 NL='
 '
+
+# ---- the simulator (l3.io_alloc): the same rules, kept in the state -------------
+STATE=$TMP/sim
+mkdir -m 700 "$STATE"
+MACHINE="preset=amd-turin;topology=package:1 l3:2(size=256KiB) core:2 pu:1;tasks=virtual"
+run io-alloc show
+expect_out "sim: off at first" "io_alloc: disabled (would take CLOSID 15)
+L3 cache id 0: hardware's ways 0x0, other owners' ways 0x0
+L3 cache id 1: hardware's ways 0x0, other owners' ways 0x0"
+fails 1 "sim: a mask while off" "io_alloc is not enabled on L3 (rdtctl io-alloc enable)" \
+	io-alloc set L3:0=3
+i=1
+while [ $i -le 15 ]; do
+	ok "sim g$i" group create "g$i" --schema "L3:0=$(printf %x $((i + 16)))"
+	i=$((i + 1))
+done
+snapshot "$TMP/before"
+fails 1 "sim: enable while g15 holds CLOSID 15" \
+	"CLOSID (ctrl_hw_id) 15 for io_alloc is used by g15 group" io-alloc enable
+unchanged "sim: the refused enable changed nothing" "$TMP/before"
+run -j io-alloc show
+json "sim: still off" 'd["enabled"]' 'false'
+ok "sim: g15 gone" group remove g15
+ok "sim: enable" io-alloc enable
+fails 1 "sim: one group fewer while on" "L3 cache id 0: no free CLOSID (15 in use)" \
+	group create g15 --schema L3:0=1f
+i=2
+while [ $i -le 14 ]; do
+	ok "sim: g$i gone" group remove "g$i"
+	i=$((i + 1))
+done
+ok "sim: default off the lowest ways" schema set default 'L3:0=fff0;1=fff0'
+ok "sim: g1 on the lowest ways" schema set g1 'L3:0=f;1=f'
+ok "sim: g1 exclusive" group mode g1 exclusive
+ok "sim: off" io-alloc disable
+ok "sim: on again" io-alloc enable
+run -j io-alloc show
+json "sim: the first mask leaves exclusive ways out" \
+	'[x["io_alloc_mask"] for x in d["domains"]]' '["0xfff0", "0xfff0"]'
+fails 1 "sim: not on an exclusive group's ways" \
+	"io_alloc mask 0x3 of L3 cache id 0 overlaps group g1's exclusive ways 0xf" \
+	io-alloc set 'L3:0=3'
+ok "sim: the I/O ways" io-alloc set 'L3:0=30'
+run -j io-alloc show
+json "sim: kept in the state" '[[x["io_alloc_mask"], x["io_ways"]] for x in d["domains"]]' \
+	'[["0x30", "0x30"], ["0xfff0", "0xfff0"]]'
+run -j map L3 --domain 0
+json "sim: map -j" '[d[0]["io_ways"], d[0]["io_alloc_mask"]]' '["0x30", "0x30"]'
+# the controller: neither the I/O ways nor g1's
+ok "sim: db" group create db
+ok "sim: bulk" group create bulk
+ok "sim: db's load" sim load db --footprint 128K --rate 4G/s
+ok "sim: bulk's load" sim load bulk --footprint 100M --rate 4G/s
+ok "sim: control set" control set db bulk --bound db=1M/s --interval-ms 20
+run -j control run --count 6
+expect_rc 0 "sim: a bounded run beside io_alloc's 0x30 and g1's 0xf"
+bounded_clear_of "sim: no mask of the controller's on I/O's or g1's ways" 3f
+ok "sim: clear" control clear
+ok "sim: off" io-alloc disable
+run -j io-alloc show
+json "sim: off again" '[d["enabled"], ["io_alloc_mask" in x for x in d["domains"]]]' \
+	'[false, [false, false]]'
+
+# the plan puts an exclusive group off the I/O ways (the low end, else the high end)
+STATE=$TMP/plan
+mkdir -m 700 "$STATE"
+MACHINE="topology=package:1 l3:1(size=1MiB) core:1 pu:1;l3.cbm_len=16;tasks=virtual;mon.rmids=0;l3.io_alloc=1"
+write_traces "$TMP"
+run -j plan --exclusive a --trace a="$TMP/loop.trace" --trace b="$TMP/walk.trace"
+json "plan: io_alloc off, the exclusive block at the low end" \
+	"[g['schema'] for g in d['groups']]" '["L3:0=f", "L3:0=fff0"]'
+ok "plan: io_alloc on" io-alloc enable
+ok "plan: I/O on the low ways" io-alloc set L3:0=f
+run -j plan --exclusive a --trace a="$TMP/loop.trace" --trace b="$TMP/walk.trace"
+json "plan: the exclusive block off the I/O ways" \
+	"[g['schema'] for g in d['groups']]" '["L3:0=f000", "L3:0=fff"]'
+
+# ---- the resctrl emulator ----------------------------------------------------------
+FS=${RDTALLOC_TEST_RESCTRLFS:-}
+if [ "$(id -u)" -ne 0 ] || [ ! -c /dev/fuse ] || [ -z "$FS" ] || [ ! -x "$FS" ]; then
+	skip_part "the resctrl emulator needs root, /dev/fuse and RDTALLOC_TEST_RESCTRLFS"
+	finish
+fi
+MNT=$TMP/resctrl
 
 umount_fs()
 {
@@ -122,7 +201,6 @@ expect_file_text "neither I/O's nor theirs" \
 ok "clear" control clear
 printf 'shareable\n' >"$MNT/theirs/mode"
 rmdir "$MNT/theirs"
-# the plan keeps exclusive groups off the I/O ways
 # turning it off: the kernel's io_alloc only
 ok "disable" io-alloc disable
 kfile "off" info/L3/io_alloc disabled
