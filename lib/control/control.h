@@ -67,6 +67,12 @@ struct rdt_ctl {
 	unsigned int n;
 	uint64_t allowed;		/* the ways it may use: one contiguous run */
 	unsigned int nallowed, low;	/* how many, and the lowest */
+	/*
+	 * Non-zero where the ways left are not one run and the machine takes
+	 * sparse masks (AMD, MPAM): allowed is then 0..nallowed-1 and every
+	 * mask is spread over these ways, lowest first (rdt_ctl_spread).
+	 */
+	uint64_t spread;
 	uint64_t way_bytes;		/* bytes of one way in the domain */
 	unsigned int writes_per_window;	/* schemata writes per window at most; 0: no limit */
 	unsigned int window;		/* intervals of that window (a minute) */
@@ -156,6 +162,8 @@ struct rdt_ctl {
  * intervals at most (0: no limit). Starts with every group shared (or
  * reserved, for exclusive goals). -EINVAL with err set.
  */
+/* Lay the ways of a contiguous-from-0 mask m over the ways of spread, lowest first. */
+uint64_t rdt_ctl_spread(uint64_t m, uint64_t spread);
 int rdt_ctl_init(struct rdt_ctl *c, unsigned int n, uint64_t allowed, uint64_t way_bytes,
 		 const struct rdt_ctl_goal *goals, unsigned int writes, unsigned int window,
 		 char *err, size_t len);

@@ -71,10 +71,31 @@ run -j control run --count 6
 expect_rc 0 "sim: a bounded run beside io_alloc's 0x30 and g1's 0xf"
 bounded_clear_of "sim: no mask of the controller's on I/O's or g1's ways" 3f
 ok "sim: clear" control clear
+# AMD takes sparse masks: I/O's ways in the middle leave the controller both ends
+ok "sim: g1 gone" group remove g1
+ok "sim: I/O in the middle" io-alloc set 'L3:0=ff0'
+ok "sim: control set around them" control set db bulk --bound db=1M/s --interval-ms 20
+run -j control run --count 6
+expect_rc 0 "sim: a bounded run around io_alloc's 0xff0"
+bounded_clear_of "sim: no mask of the controller's on 0xff0" ff0
+expect_out_contains "sim: all shared is both ends, one sparse mask" '"schema":"L3:0=f00f"'
+ok "sim: clear" control clear
 ok "sim: off" io-alloc disable
 run -j io-alloc show
 json "sim: off again" '[d["enabled"], ["io_alloc_mask" in x for x in d["domains"]]]' \
 	'[false, [false, false]]'
+
+# contiguous masks only: the ways left must be one run
+STATE=$TMP/contig
+mkdir -m 700 "$STATE"
+MACHINE="preset=amd-turin;topology=package:1 l3:1 core:2 pu:1;l3.sparse=0;tasks=virtual"
+ok "contig: db" group create db
+ok "contig: on" io-alloc enable
+fails 1 "contig: a sparse I/O mask" "io_alloc mask 0xf0f is not contiguous" io-alloc set L3:0=f0f
+ok "contig: I/O in the middle" io-alloc set L3:0=ff0
+fails 1 "contig: the controller cannot go around it" \
+	"the ways left to the controller (0xf00f) are not one contiguous run: a mask must be contiguous" \
+	control set db --interval-ms 20
 
 # the plan puts an exclusive group off the I/O ways (the low end, else the high end)
 STATE=$TMP/plan

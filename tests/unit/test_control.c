@@ -72,6 +72,18 @@ static void test_masks(void **state)
 	rdt_ctl_free(&c);
 }
 
+/* A sparse machine's ways left (io_alloc's in the middle): masks laid over them, lowest first. */
+static void test_spread(void **state)
+{
+	(void)state;
+	assert_int_equal(rdt_ctl_spread(0x3, 0xf00f), 0x3);
+	assert_int_equal(rdt_ctl_spread(0x1f, 0xf00f), 0x100f);
+	assert_int_equal(rdt_ctl_spread(0xf0, 0xf00f), 0xf000);
+	assert_int_equal(rdt_ctl_spread(0xff, 0xf00f), 0xf00f);
+	assert_int_equal(rdt_ctl_spread(0x1ff, 0xf00f), 0xf00f);	/* no way beyond them */
+	assert_int_equal(rdt_ctl_spread(0, 0xf00f), 0);
+}
+
 static void test_init_refused(void **state)
 {
 	struct rdt_ctl_goal g[3] = {
@@ -868,6 +880,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_masks),
 		cmocka_unit_test(test_init_refused),
+		cmocka_unit_test(test_spread),
 		cmocka_unit_test(test_probe_kept),
 		cmocka_unit_test(test_probe_rolled_back),
 		cmocka_unit_test(test_probe_within_noise),
