@@ -14,6 +14,32 @@
 struct rdtalloc;
 struct rdtalloc_ways_info;
 
+/*
+ * Sparse masks over the ways left (a machine that takes them, io_alloc's
+ * ways in the middle): m, laid out as if those ways were 0..n-1, spread
+ * over the ways of to, lowest first; and back (the bits of m in ways, gathered).
+ */
+static inline uint64_t rdt_ways_spread(uint64_t m, uint64_t to)
+{
+	uint64_t out = 0;
+
+	for (; m && to; m >>= 1, to &= to - 1)
+		if (m & 1)
+			out |= to & -to;
+	return out;
+}
+
+static inline uint64_t rdt_ways_gather(uint64_t m, uint64_t ways)
+{
+	uint64_t out = 0;
+	unsigned int k;
+
+	for (k = 0; ways; ways &= ways - 1, k++)
+		if (m & ways & -ways)
+			out |= 1ull << k;
+	return out;
+}
+
 /* Inside a call: w for domain index dom of res (cache); -errno with errmsg set. */
 int rdt_ways_get(struct rdtalloc *r, enum rdt_res res, unsigned int dom,
 		 struct rdtalloc_ways_info *w);

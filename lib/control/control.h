@@ -70,7 +70,7 @@ struct rdt_ctl {
 	/*
 	 * Non-zero where the ways left are not one run and the machine takes
 	 * sparse masks (AMD, MPAM): allowed is then 0..nallowed-1 and every
-	 * mask is spread over these ways, lowest first (rdt_ctl_spread).
+	 * mask is spread over these ways, lowest first (rdt_ways_spread).
 	 */
 	uint64_t spread;
 	uint64_t way_bytes;		/* bytes of one way in the domain */
@@ -162,8 +162,6 @@ struct rdt_ctl {
  * intervals at most (0: no limit). Starts with every group shared (or
  * reserved, for exclusive goals). -EINVAL with err set.
  */
-/* Lay the ways of a contiguous-from-0 mask m over the ways of spread, lowest first. */
-uint64_t rdt_ctl_spread(uint64_t m, uint64_t spread);
 int rdt_ctl_init(struct rdt_ctl *c, unsigned int n, uint64_t allowed, uint64_t way_bytes,
 		 const struct rdt_ctl_goal *goals, unsigned int writes, unsigned int window,
 		 char *err, size_t len);

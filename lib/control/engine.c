@@ -41,6 +41,7 @@
 #include <string.h>
 
 #include "control/control.h"
+#include "ways.h"
 
 enum { STEADY, PROBING };
 
@@ -116,16 +117,6 @@ static uint64_t run(unsigned int from, unsigned int n)
 	return n >= 64 ? ~0ull : ((1ull << n) - 1) << from;
 }
 
-uint64_t rdt_ctl_spread(uint64_t m, uint64_t spread)
-{
-	uint64_t out = 0;
-
-	for (; m && spread; m >>= 1, spread &= spread - 1)
-		if (m & 1)
-			out |= spread & -spread;
-	return out;
-}
-
 void rdt_ctl_masks(const struct rdt_ctl *c, const struct rdt_ctl_layout *l, uint64_t *masks)
 {
 	unsigned int i, r = reserved_ways(c, l), top = c->low + c->nallowed;
@@ -144,7 +135,7 @@ void rdt_ctl_masks(const struct rdt_ctl *c, const struct rdt_ctl_layout *l, uint
 			masks[i] = run(c->low, pool);
 		}
 		if (c->spread)
-			masks[i] = rdt_ctl_spread(masks[i], c->spread);
+			masks[i] = rdt_ways_spread(masks[i], c->spread);
 	}
 }
 

@@ -57,6 +57,12 @@ struct planner {
 	const uint64_t *acc;
 	uint64_t excl;
 	uint64_t io;			/* ways I/O fills: exclusive units stay off them */
+	/*
+	 * Non-zero on a machine that takes sparse masks when the ways not
+	 * avoided are not one run: the plan is made on 0..avail-1 (base 0,
+	 * io gathered likewise) and its masks spread over these ways.
+	 */
+	uint64_t spread;
 	unsigned int excl_room;		/* ways exclusive units may have together */
 	bool apart;
 	int spare;			/* the group spare ways go to; -1: the default group */
@@ -374,6 +380,9 @@ static int lay_out(rdtalloc_t *r, const struct planner *p, uint64_t shareable,
 	for (i = 0; i < p->nu; i++) {
 		const struct unit *u = &p->u[i];
 		uint64_t mask = block(u->ways, p->base + (u->exclusive ? elsb : lsb));
+
+		if (p->spread)
+			mask = rdt_ways_spread(mask, p->spread);
 		unsigned int first = (unsigned int)__builtin_ctzll(u->members), k = 0;
 
 		if (u->exclusive)
@@ -578,12 +587,19 @@ static unsigned int excl_room(uint64_t shareable, unsigned int ways, unsigned in
  * ones) of ways not in avoid - other groups' exclusive ways, which no
  * group of the plan may fill; masks are contiguous on most parts.
  */
-static int plan_ways(rdtalloc_t *r, struct planner *p, uint64_t avoid)
+static int plan_ways(rdtalloc_t *r, struct planner *p, uint64_t avoid, bool sparse)
 {
+	uint64_t left = block(p->ways, 0) & ~avoid;
 	unsigned int w, run = 0;
 
 	p->avail = 0;
 	p->base = 0;
+	/* sparse masks: every way left, wherever it is */
+	if (sparse && left && ((left + (left & -left)) & left)) {
+		p->spread = left;
+		p->avail = (unsigned int)__builtin_popcountll(left);
+		return 0;
+	}
 	for (w = 0; w <= p->ways; w++) {
 		if (w < p->ways && !(avoid >> w & 1)) {
 			run++;
@@ -632,10 +648,13 @@ static int plan_begin(rdtalloc_t *r, int cache_id, size_t n, const struct rdtall
 	p->apart = gl->flags & RDTALLOC_PLAN_APART;
 	p->spare = gl->flags & RDTALLOC_PLAN_SPARE ? (int)gl->spare : -1;
 	/* other owners' exclusive ways are theirs; I/O fills the hardware's (lib/ways.c) */
-	ret = plan_ways(r, p, gl->avoid | rdt_ways_left_alone(r, RDT_L3, (unsigned int)*dom, true));
+	ret = plan_ways(r, p, gl->avoid | rdt_ways_left_alone(r, RDT_L3, (unsigned int)*dom, true),
+			m->caps[RDT_L3].sparse);
 	if (ret)
 		return ret;
 	p->io = rdt_ways_left_alone(r, RDT_L3, (unsigned int)*dom, false);
+	if (p->spread)
+		p->io = rdt_ways_gather(p->io, p->spread);
 	p->excl_room = excl_room(p->io >> p->base, p->avail, p->least);
 	if (m->dom[RDT_L3][*dom].cache_size)
 		p->sets = (unsigned int)(m->dom[RDT_L3][*dom].cache_size / ((uint64_t)p->ways * 64));

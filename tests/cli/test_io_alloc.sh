@@ -111,6 +111,20 @@ run -j plan --exclusive a --trace a="$TMP/loop.trace" --trace b="$TMP/walk.trace
 json "plan: the exclusive block off the I/O ways" \
 	"[g['schema'] for g in d['groups']]" '["L3:0=f000", "L3:0=fff"]'
 
+# sparse masks: the plan spreads over the ways left around another group's
+STATE=$TMP/plan-sparse
+mkdir -m 700 "$STATE"
+MACHINE="topology=package:1 l3:1(size=1MiB) core:1 pu:1;l3.cbm_len=16;tasks=virtual;mon.rmids=0;l3.sparse=1"
+ok "plan: default around x" schema set default L3:0=f00f
+ok "plan: x exclusive in the middle" group create x --schema L3:0=ff0 --exclusive
+run -j plan --trace a="$TMP/loop.trace" --trace b="$TMP/walk.trace"
+json "plan: both ends of x, one sparse mask" "[g['schema'] for g in d['groups']]" \
+	'["L3:0=f00f", "L3:0=f00f"]'
+run -j plan --exclusive a --trace a="$TMP/loop.trace" --trace b="$TMP/walk.trace"
+json "plan: an exclusive block, the default group off x's ways" \
+	"[g['schema'] for g in d['groups']] + [d['config'].split('group default')[1].split(chr(10))[1]]" \
+	'["L3:0=f", "L3:0=f000", "\tschema L3:0=f000"]'
+
 # ---- the resctrl emulator ----------------------------------------------------------
 FS=${RDTALLOC_TEST_RESCTRLFS:-}
 if [ "$(id -u)" -ne 0 ] || [ ! -c /dev/fuse ] || [ -z "$FS" ] || [ ! -x "$FS" ]; then

@@ -21,6 +21,7 @@
 
 #include "test_api_util.h"
 #include "control/control.h"
+#include "ways.h"
 
 #define M256 "topology=package:1 l3:1(size=256KiB) core:2 pu:1;l3.cbm_len=16;tasks=virtual"
 
@@ -76,12 +77,15 @@ static void test_masks(void **state)
 static void test_spread(void **state)
 {
 	(void)state;
-	assert_int_equal(rdt_ctl_spread(0x3, 0xf00f), 0x3);
-	assert_int_equal(rdt_ctl_spread(0x1f, 0xf00f), 0x100f);
-	assert_int_equal(rdt_ctl_spread(0xf0, 0xf00f), 0xf000);
-	assert_int_equal(rdt_ctl_spread(0xff, 0xf00f), 0xf00f);
-	assert_int_equal(rdt_ctl_spread(0x1ff, 0xf00f), 0xf00f);	/* no way beyond them */
-	assert_int_equal(rdt_ctl_spread(0, 0xf00f), 0);
+	assert_int_equal(rdt_ways_spread(0x3, 0xf00f), 0x3);
+	assert_int_equal(rdt_ways_spread(0x1f, 0xf00f), 0x100f);
+	assert_int_equal(rdt_ways_spread(0xf0, 0xf00f), 0xf000);
+	assert_int_equal(rdt_ways_spread(0xff, 0xf00f), 0xf00f);
+	assert_int_equal(rdt_ways_spread(0x1ff, 0xf00f), 0xf00f);	/* no way beyond them */
+	assert_int_equal(rdt_ways_spread(0, 0xf00f), 0);
+	assert_int_equal(rdt_ways_gather(0x0ff0, 0xf00f), 0);
+	assert_int_equal(rdt_ways_gather(0x300c, 0xf00f), 0x3c);
+	assert_int_equal(rdt_ways_gather(0xffff, 0xf00f), 0xff);
 }
 
 static void test_init_refused(void **state)
