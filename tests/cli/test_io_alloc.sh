@@ -66,6 +66,9 @@ ok "sim: db" group create db
 ok "sim: bulk" group create bulk
 ok "sim: db's load" sim load db --footprint 128K --rate 4G/s
 ok "sim: bulk's load" sim load bulk --footprint 100M --rate 4G/s
+run -j profile db --interval 0.01
+json "sim: the profile sweeps off io_alloc's 0x30 and g1's 0xf" \
+	'[d["first_way"], d["sweep_ways"], d["exclusive_left_out"]]' '[6, 10, "g1"]'
 ok "sim: control set" control set db bulk --bound db=1M/s --interval-ms 20
 run -j control run --count 6
 expect_rc 0 "sim: a bounded run beside io_alloc's 0x30 and g1's 0xf"
