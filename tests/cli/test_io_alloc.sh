@@ -88,6 +88,25 @@ run -j io-alloc show
 json "sim: off again" '[d["enabled"], ["io_alloc_mask" in x for x in d["domains"]]]' \
 	'[false, [false, false]]'
 
+# Arm MPAM on the simulator: sparse masks, MB in percent, no exclusive mode,
+# and its whole-mask shareable_bits is not I/O's
+STATE=$TMP/mpam
+mkdir -m 700 "$STATE"
+MACHINE="preset=arm-mpam;topology=package:1 l3:1 core:2 pu:1;tasks=virtual"
+ok "mpam: a sparse mask and MB in percent" group create a --schema "L3:0=f0f${NL}MB:0=37"
+if [ -z "$ERR" ]; then pass; else fail "mpam: no shareable-ways warning: $ERR"; fi
+run schema show a
+expect_out "mpam: as given" "L3:0=0f0f${NL}MB:0=37"
+fails 1 "mpam: exclusive refused by name" \
+	"group a: Arm MPAM has no exclusive mode (resctrl shows every way as shareable and refuses 'exclusive' with \"Schemata overlaps\"): leave it shareable" \
+	group mode a exclusive --force
+run -j io-alloc show
+json "mpam: no I/O ways" '[d["supported"], d["domains"][0]["io_ways"]]' '[false, "0x0"]'
+ok "mpam: the controller has every way" control set a --interval-ms 20
+run -j control show
+json "mpam: nothing avoided" 'd["controllers"][0]["avoid"]' '0'
+ok "mpam: clear" control clear
+
 # contiguous masks only: the ways left must be one run
 STATE=$TMP/contig
 mkdir -m 700 "$STATE"
