@@ -240,8 +240,13 @@ struct rdt_backend {
 	 */
 	int (*ways)(struct rdtalloc *r, enum rdt_res res, unsigned int dom,
 		    struct rdtalloc_ways_info *w);
-	/* Optional: io_alloc on or off (on < 0: leave it) and its masks (cbm NULL: leave). */
-	int (*io_alloc)(struct rdtalloc *r, int on, const char *cbm);
+	/*
+	 * Optional: io_alloc on or off (on < 0: leave it), then the masks of
+	 * the L3 domains (by index) where have[d] (mask NULL: leave them),
+	 * checked by lib/ways.c. A write call where the backend is simulated
+	 * (the state keeps it), else a read call.
+	 */
+	int (*io_alloc)(struct rdtalloc *r, int on, const uint64_t *mask, const bool *have);
 };
 
 extern const struct rdt_backend rdt_backend_sim;

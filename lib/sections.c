@@ -10,7 +10,7 @@ extern const struct rdt_section rdt_mon_section;	/* monitor/rmid.c */
 extern const struct rdt_section rdt_oci_section;	/* oci/oci.c */
 extern const struct rdt_section rdt_control_section;	/* control/live.c */
 extern const struct rdt_section rdt_policy_section;	/* goresctrl/policy.c */
-extern const struct rdt_section rdt_io_section;		/* io_sim.c */
+extern const struct rdt_section rdt_io_section;		/* backends/sim.c */
 
 const struct rdt_section *const rdt_sections[] = {
 	&rdt_mon_section,

@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * ways: the ways of a cache domain that are not the state's to give - the
- * hardware's (I/O, DDIO, io_alloc) and other owners' exclusive ones - and
- * L3 I/O allocation (resctrl's io_alloc, Linux 6.19). The machine says what
- * it can (shareable_bits); a backend that knows more (resctrl's bit_usage)
- * fills in the rest. The plan and the controller ask here what to leave
- * alone. Owns no state: io_alloc lives in the kernel.
+ * ways (the API): the ways of a cache domain that are not the state's to
+ * give (rdtalloc_domain_ways; lib/ways.h says what they are) and L3 I/O
+ * allocation (resctrl's io_alloc, Linux 6.19): turned on or off and its
+ * masks set, checked here, done by the backend (resctrl: the kernel's
+ * files; the simulator: the state). Owns no state.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -22,43 +21,10 @@
 
 #define IO_MASKS_MAX 4096	/* bytes of an io_alloc mask text */
 
-int rdt_ways_get(struct rdtalloc *r, enum rdt_res res, unsigned int dom,
-		 struct rdtalloc_ways_info *w)
-{
-	const struct rdt_caps *c = &r->m->caps[res];
-
-	memset(w, 0, sizeof(*w));
-	w->sz = sizeof(*w);
-	/* MPAM shows every way as shareable: a formality, no I/O fills them */
-	w->io_ways = r->m->mpam ? 0 : c->shareable_bits;
-	w->io_alloc_supported = res == RDT_L3 && c->io_alloc;
-	if (w->io_alloc_supported)
-		w->io_alloc_closid = (r->st->cdp[res] ? c->closids / 2 : c->closids) - 1;
-	if (r->be->ways)
-		return r->be->ways(r, res, dom, w);
-	if (r->be->simulated && w->io_alloc_supported)
-		rdt_io_sim_ways(r, dom, w);
-	return 0;
-}
-
-/* io_alloc is the state's (the simulator's), not a kernel's: changed in a write call. */
+/* The simulator keeps io_alloc in the state: its changes are write calls. */
 static bool io_in_state(const struct rdtalloc *r)
 {
-	return !r->be->io_alloc && r->be->simulated;
-}
-
-uint64_t rdt_ways_left_alone(struct rdtalloc *r, enum rdt_res res, unsigned int dom,
-			     bool shareable)
-{
-	struct rdtalloc_ways_info w;
-	const struct rdt_caps *c = &r->m->caps[res];
-
-	/* what cannot be read is taken as the machine says: its shareable ways */
-	if (rdt_ways_get(r, res, dom, &w)) {
-		rdt_clear_err(r);
-		return shareable || r->m->mpam ? 0 : c->shareable_bits;
-	}
-	return (shareable ? 0 : w.io_ways) | w.foreign_ways;
+	return r->be->simulated;
 }
 
 /* ---- The API ------------------------------------------------------------------ */
@@ -109,7 +75,7 @@ static int io_alloc_here(struct rdtalloc *r)
 	if (!w.io_alloc_supported)
 		return rdt_fail(r, -EOPNOTSUPP, "this machine has no L3 I/O allocation (io_alloc: "
 				"Linux 6.19, AMD SDCIAE; machine key l3.io_alloc)");
-	if (!r->be->io_alloc && !io_in_state(r))
+	if (!r->be->io_alloc)
 		return rdt_fail(r, -EOPNOTSUPP, "the %s backend cannot change io_alloc: the "
 				"kernel's resctrl holds it (--backend resctrl)", r->be->name);
 	return 0;
@@ -128,7 +94,7 @@ RDTALLOC_API int rdtalloc_io_alloc_enable(rdtalloc_t *r, int on)
 		return ret;
 	ret = io_alloc_here(r);
 	if (!ret)
-		ret = io_in_state(r) ? rdt_io_sim_enable(r, on) : r->be->io_alloc(r, on, NULL);
+		ret = r->be->io_alloc(r, on, NULL, NULL);
 	return rdt_core_end(r, io_in_state(r), ret);
 }
 
@@ -243,39 +209,17 @@ static int io_masks_parse(struct rdtalloc *r, const char *masks, uint64_t *mask,
 	return ret;
 }
 
-/* The kernel's io_alloc_cbm text of the domains given: "ID=MASK;...\n". */
-static int io_masks_text(struct rdtalloc *r, const uint64_t *mask, const bool *have, char **out)
-{
-	unsigned int n = r->m->ndom[RDT_L3], d;
-	size_t len = (size_t)n * 24 + 2, off = 0;
-	char *text = malloc(len);
-
-	if (!text)
-		return rdt_fail(r, -ENOMEM, "out of memory");
-	text[0] = '\0';
-	for (d = 0; d < n; d++)
-		if (have[d])
-			off += (size_t)snprintf(text + off, len - off, "%s%u=%llx", off ? ";" : "",
-						r->m->dom[RDT_L3][d].cache_id,
-						(unsigned long long)mask[d]);
-	snprintf(text + off, len - off, "\n");
-	*out = text;
-	return 0;
-}
-
 RDTALLOC_API int rdtalloc_io_alloc_set_mask(rdtalloc_t *r, const char *masks)
 {
 	uint64_t *mask = NULL;
-	bool *have = NULL, st;
-	char *text = NULL;
+	bool *have = NULL;
 	int ret;
 
 	if (!r)
 		return -EINVAL;
 	if (!masks)
 		return rdt_fail(r, -EINVAL, "io_alloc mask is NULL");
-	st = io_in_state(r);
-	ret = rdt_core_begin(r, st);
+	ret = rdt_core_begin(r, io_in_state(r));
 	if (ret)
 		return ret;
 	ret = io_alloc_here(r);
@@ -287,12 +231,9 @@ RDTALLOC_API int rdtalloc_io_alloc_set_mask(rdtalloc_t *r, const char *masks)
 	}
 	if (!ret)
 		ret = io_masks_parse(r, masks, mask, have);
-	if (!ret && st)
-		ret = rdt_io_sim_masks(r, mask, have);
-	else if (!ret && !(ret = io_masks_text(r, mask, have, &text)))
-		ret = r->be->io_alloc(r, -1, text);
-	free(text);
+	if (!ret)
+		ret = r->be->io_alloc(r, -1, mask, have);
 	free(mask);
 	free(have);
-	return rdt_core_end(r, st, ret);
+	return rdt_core_end(r, io_in_state(r), ret);
 }

@@ -46,8 +46,11 @@ while [ $i -le 14 ]; do
 done
 ok "sim: default off the lowest ways" schema set default 'L3:0=fff0;1=fff0'
 ok "sim: g1 on the lowest ways" schema set g1 'L3:0=f;1=f'
-ok "sim: g1 exclusive" group mode g1 exclusive
+fails 1 "sim: no exclusive group on io_alloc's ways (every way now)" \
+	"group g1: exclusive on io_alloc's ways 0xf of L3 cache id 0, which I/O fills (resctrl refuses it: Schemata overlaps); narrow io_alloc's mask first (rdtctl io-alloc set)" \
+	group mode g1 exclusive
 ok "sim: off" io-alloc disable
+ok "sim: g1 exclusive" group mode g1 exclusive
 ok "sim: on again" io-alloc enable
 run -j io-alloc show
 json "sim: the first mask leaves exclusive ways out" \
@@ -56,6 +59,14 @@ fails 1 "sim: not on an exclusive group's ways" \
 	"io_alloc mask 0x3 of L3 cache id 0 overlaps group g1's exclusive ways 0xf" \
 	io-alloc set 'L3:0=3'
 ok "sim: the I/O ways" io-alloc set 'L3:0=30'
+# nor an exclusive group onto io_alloc's ways: the kernel's rule (Schemata overlaps)
+ok "sim: default off 0x30" schema set default 'L3:0=ffc0;1=fff0'
+fails 1 "sim: g1 exclusive onto io_alloc's ways" \
+	"group g1: exclusive on io_alloc's ways 0x30 of L3 cache id 0, which I/O fills (resctrl refuses it: Schemata overlaps); narrow io_alloc's mask first (rdtctl io-alloc set)" \
+	schema set g1 'L3:0=3f;1=f'
+run schema show g1
+expect_out "sim: g1 unchanged" "L3:0=000f;1=000f${NL}MB:0=2048;1=2048"
+ok "sim: default back" schema set default 'L3:0=fff0;1=fff0'
 run -j io-alloc show
 json "sim: kept in the state" '[[x["io_alloc_mask"], x["io_ways"]] for x in d["domains"]]' \
 	'[["0x30", "0x30"], ["0xfff0", "0xfff0"]]'
