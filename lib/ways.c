@@ -109,7 +109,12 @@ static int io_item(struct rdtalloc *r, char *item, uint64_t *mask, bool *have)
 
 	if (!eq || eq == item)
 		return rdt_fail(r, -EINVAL, "io_alloc mask '%s': not ID=MASK", item);
+	/* blanks around '=' too, as the library's schemas allow */
+	for (end = eq; end > item && isspace((unsigned char)end[-1]); end--)
+		end[-1] = '\0';
 	*eq = '\0';
+	while (isspace((unsigned char)eq[1]))
+		eq++;
 	if (strcmp(item, "*")) {
 		errno = 0;
 		id = strtoull(item, &end, 10);
