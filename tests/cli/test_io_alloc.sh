@@ -94,6 +94,27 @@ expect_rc 0 "sim: a bounded run around io_alloc's 0xff0"
 bounded_clear_of "sim: no mask of the controller's on 0xff0" ff0
 expect_out_contains "sim: all shared is both ends, one sparse mask" '"schema":"L3:0=f00f"'
 ok "sim: clear" control clear
+# io_alloc's mask set while the controller runs: followed at its next interval
+ok "sim: I/O on the low ways" io-alloc set 'L3:0=3'
+ok "sim: control set" control set db bulk --bound db=1M/s --interval-ms 50
+rdt -j control run --count 60 >"$TMP/run.out" 2>&1 &
+RUNPID=$!
+CHILDREN="$CHILDREN $RUNPID"
+wait_until 60 grep -q '"interval":3,' "$TMP/run.out" || fail "sim: the run did not start"
+ok "sim: I/O moved to the top while it runs" io-alloc set 'L3:0=f000'
+wait "$RUNPID"
+RC=$?
+expect_rc 0 "sim: the run around a moving io_alloc"
+python3 - "$TMP/run.out" <<'PY' >"$TMP/verdict" 2>&1
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+ivs = [[int(g["schema"].split("=")[1], 16) for g in d["groups"]] for d in recs if "groups" in d]
+assert all(m & 0x3 == 0 for m in ivs[0] + ivs[1] + ivs[2]), ivs[:3]
+assert all(m & 0xf000 == 0 for iv in ivs[-10:] for m in iv), ivs[-10:]
+print("ok")
+PY
+expect_file_text "sim: off 0x3 first, off 0xf000 at the end" "$TMP/verdict" ok
+ok "sim: clear" control clear
 ok "sim: off" io-alloc disable
 run -j io-alloc show
 json "sim: off again" '[d["enabled"], ["io_alloc_mask" in x for x in d["domains"]]]' \
