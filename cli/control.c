@@ -443,7 +443,7 @@ static void show_human(json_object *doc)
 		       "%lld schemata writes a minute at most (0: no limit)\n",
 		       jget_int(c, "cache_id"), jget_bool(c, "advisory") ? " (advisory)" : "",
 		       jget_int(c, "interval_ms"), (unsigned long long)jget_int(c, "avoid"),
-		       jget_bool(c, "shareable") ? "" : " and the shareable ones",
+		       jget_bool(c, "shareable") ? "" : " and the hardware's I/O ways",
 		       jget_int(c, "writes_per_minute"));
 		for (size_t i = 0; i < json_object_array_length(gs); i++) {
 			json_object *e = json_object_array_get_idx(gs, i), *x;

@@ -148,6 +148,30 @@ static void print_cpus(json_object *v)
 	       (long long)json_object_get_int64(v) - 1);
 }
 
+/*
+ * The ways of a cache domain not ours to give (bit_usage on resctrl) and
+ * io_alloc's mask there: "io_ways", "foreign_ways", "io_alloc" (enabled,
+ * disabled; absent where the machine has none), "io_alloc_mask". 0, or
+ * non-zero with the error printed.
+ */
+static int domain_ways(rdtalloc_t *r, const char *res, unsigned int id, json_object *o)
+{
+	struct rdtalloc_ways_info w = { .sz = sizeof(w) };
+	int ret = rdtalloc_domain_ways(r, res, id, &w);
+
+	if (ret)
+		return fail_lib(r, ret);
+	jset(o, "io_ways", jhex(w.io_ways));
+	jset(o, "foreign_ways", jhex(w.foreign_ways));
+	if (w.io_alloc_supported) {
+		jset(o, "io_alloc", jstr(w.io_alloc_enabled ? "enabled" : "disabled"));
+		jset(o, "io_alloc_closid", jint(w.io_alloc_closid));
+	}
+	if (w.io_alloc_enabled)
+		jset(o, "io_alloc_mask", jhex(w.io_alloc_mask));
+	return 0;
+}
+
 static json_object *collect_domain(rdtalloc_t *r, const char *res, unsigned int id)
 {
 	struct rdtalloc_closid_info *cl;
@@ -172,6 +196,11 @@ static json_object *collect_domain(rdtalloc_t *r, const char *res, unsigned int 
 	jset(o, "cache_id", jint(id));
 	jset(o, "cpus", jstr(list));
 	jset(o, "closids_in_use", jint(ncl));
+	if (strcmp(res, "MB") && domain_ways(r, res, id, o)) {
+		free(list);
+		json_object_put(o);
+		return NULL;
+	}
 	{
 		uint64_t size = 0;
 		unsigned int ways = 0;
@@ -318,6 +347,33 @@ static void print_mb(json_object *o)
 	}
 }
 
+/*
+ * io_alloc (resctrl, 6.19) and, where they differ from shareable_bits, the
+ * ways of each domain that the hardware fills or another owner holds.
+ */
+static void print_io_ways(json_object *o)
+{
+	json_object *doms = jget(o, "domains"), *d0 = json_object_array_get_idx(doms, 0);
+
+	if (d0 && jget(d0, "io_alloc"))
+		printf("  io_alloc:       %s, %s CLOSID %lld (rdtctl io-alloc)\n",
+		       jget_str(d0, "io_alloc"),
+		       strcmp(jget_str(d0, "io_alloc"), "enabled") ? "would take" : "holds",
+		       jget_int(d0, "io_alloc_closid"));
+	for (size_t i = 0; i < json_object_array_length(doms); i++) {
+		json_object *d = json_object_array_get_idx(doms, i);
+		const char *io = jget_str(d, "io_ways"), *fw = jget_str(d, "foreign_ways");
+
+		if (!strcmp(io, jget_str(o, "shareable_bits")) && !strcmp(fw, "0x0") &&
+		    !jget(d, "io_alloc_mask"))
+			continue;
+		printf("  cache id %lld: I/O ways %s", jget_int(d, "cache_id"), io);
+		if (jget(d, "io_alloc_mask"))
+			printf(" (io_alloc %s)", jget_str(d, "io_alloc_mask"));
+		printf(", other owners' exclusive ways %s\n", fw);
+	}
+}
+
 static void print_resource(json_object *o)
 {
 	json_object *doms = jget(o, "domains");
@@ -353,6 +409,7 @@ static void print_resource(json_object *o)
 		       jget_str(d, "cpus"), cache, jget_int(d, "closids_in_use"),
 		       jget_int(o, "closids"));
 	}
+	print_io_ways(o);
 }
 
 static void print_resources(json_object *a)

@@ -113,6 +113,9 @@ static const char usage_text[] =
 "                                     rdtalloc.group=G (state JSON on stdin) goes into G\n"
 "  sync [--full]                      what the agent does, once: drift repaired, bound\n"
 "                                     cgroups' newcomers placed, dead containers released\n"
+"  io-alloc show|enable|disable|set L3:ID=MASK[;ID=MASK...]\n"
+"                                     L3 I/O allocation (resctrl's io_alloc, Linux 6.19):\n"
+"                                     the ways I/O fills and the CLOSID it holds\n"
 "  agent [--listen ADDR:PORT] [--scan S] [--no-bpf] | agent status\n"
 "                                     keep the state true between commands (one per state)\n"
 "  demo                               the 2016 resctrl patch set's example, simulated\n"
@@ -206,6 +209,7 @@ static const struct cmd objects[] = {
 	{ "plan", do_plan },
 	{ "control", do_control },
 	{ "sync", do_sync },
+	{ "io-alloc", do_io_alloc },
 	{ "agent", do_agent },
 	{ "help", do_help },
 	{ NULL, NULL },

@@ -376,6 +376,8 @@ static int print_direct(const struct rdtalloc_resource_info *ri, unsigned int id
 static json_object *domain_doc(rdtalloc_t *r, const struct rdtalloc_resource_info *ri,
 			       unsigned int id, char **names, int ngroups, int *modes)
 {
+	struct rdtalloc_ways_info w = { .sz = sizeof(w) };
+	struct rdtalloc_resource_info io;
 	struct rdtalloc_closid_entry *ent;
 	struct map_group *gr;
 	json_object *dom, *rows;
@@ -385,10 +387,15 @@ static json_object *domain_doc(rdtalloc_t *r, const struct rdtalloc_resource_inf
 	int nent, n, ret;
 
 	ret = rdtalloc_domain_cache(r, ri->name, id, &size, &ways);
+	if (!ret)
+		ret = rdtalloc_domain_ways(r, ri->name, id, &w);
 	if (ret < 0) {
 		fail_lib(r, ret);
 		return NULL;
 	}
+	/* the I/O row: the hardware's ways (bit_usage H/X, io_alloc), not only shareable_bits */
+	io = *ri;
+	io.shareable_bits = w.io_ways;
 	nent = domain_entries(r, ri->name, id, &ent, &buf);
 	if (nent < 0)
 		return NULL;
@@ -401,7 +408,7 @@ static json_object *domain_doc(rdtalloc_t *r, const struct rdtalloc_resource_inf
 	}
 	n = table_groups(r, ent, nent, names, ngroups, modes, gr);
 	if (n < 0 || map_opts.direct) {
-		ret = n < 0 ? EXIT_FAIL : print_direct(ri, id, gr, n, size);
+		ret = n < 0 ? EXIT_FAIL : print_direct(&io, id, gr, n, size);
 		free(gr);
 		free(ent);
 		free(buf);
@@ -416,13 +423,17 @@ static json_object *domain_doc(rdtalloc_t *r, const struct rdtalloc_resource_inf
 	else
 		jset_null(dom, "cache_size");
 	jset(dom, "shareable_bits", jhex(ri->shareable_bits));
+	jset(dom, "io_ways", jhex(w.io_ways));
+	jset(dom, "foreign_ways", jhex(w.foreign_ways));
+	if (w.io_alloc_enabled)
+		jset(dom, "io_alloc_mask", jhex(w.io_alloc_mask));
 	jset(dom, "cdp", jbool(ri->cdp_enabled));
 	rows = jarr();
 	for (int i = 0; i < n; i++)
 		jpush(rows, group_row(&gr[i], ri->cdp_enabled, size, ri->cbm_len));
 	jset(dom, "groups", rows);
 	jset(dom, "unused", jbits(~used_ways(gr, n, ri->cbm_len) & full_mask(ri->cbm_len)));
-	jset(dom, "summary", summary(gr, n, ri->shareable_bits, ri->cbm_len));
+	jset(dom, "summary", summary(gr, n, w.io_ways, ri->cbm_len));
 	free(gr);
 	free(ent);
 	free(buf);
@@ -506,7 +517,7 @@ static int domain_rows(json_object *dom, struct row *rows)
 		}
 	}
 	snprintf(rows[n].label, sizeof(rows[n].label), "shareable (I/O)");
-	rows[n].mask = jget_mask(dom, "shareable_bits");
+	rows[n].mask = jget_mask(dom, "io_ways");
 	rows[n].bytes = -1;
 	rows[n].mark = 's';
 	rows[n].color = -1;

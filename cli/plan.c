@@ -421,7 +421,13 @@ static char *plan_config(rdtalloc_t *r, const struct plan_args *pa, const struct
 		fprintf(mem, "# the same masks in every L3 domain (%s)\n",
 			excl ? "an exclusive group is exclusive in all of them" : "--all-domains");
 	if (excl) {
-		l3_line(full & ~excl, ids, nids, line, sizeof(line));
+		struct rdtalloc_ways_info w = { .sz = sizeof(w) };
+
+		/* nor on the ways left alone: other groups' and other tools' exclusive ones */
+		if (rdtalloc_domain_ways(r, "L3", geo->cache_id, &w))
+			w.foreign_ways = 0;
+		l3_line(full & ~excl & ~goal->avoid & ~w.foreign_ways, ids, nids, line,
+			sizeof(line));
 		fprintf(mem, "group default\n\tschema %s\n", line);
 	}
 	for (i = 0; i < n; i++) {

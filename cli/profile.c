@@ -118,6 +118,7 @@ static int l3_facts(rdtalloc_t *r, int *id, unsigned int *ways, unsigned int *mi
 static int sweep_ways(rdtalloc_t *r, const char *group, int id, unsigned int ways,
 		      unsigned int *base, unsigned int *len, char *names, size_t nlen)
 {
+	struct rdtalloc_ways_info wi = { .sz = sizeof(wi) };
 	uint64_t taken = 0;
 	unsigned int w, run = 0;
 	char **list;
@@ -145,6 +146,13 @@ static int sweep_ways(rdtalloc_t *r, const char *group, int id, unsigned int way
 	free_names(list, n);
 	if (i < n)
 		return -1;
+	/* the ways I/O fills (shareable_bits, io_alloc) and other tools' exclusive ones */
+	n = rdtalloc_domain_ways(r, "L3", (unsigned int)id, &wi);
+	if (n) {
+		fail_lib(r, n);
+		return -1;
+	}
+	taken |= wi.io_ways | wi.foreign_ways;
 	*len = 0;
 	for (w = 0; w <= ways; w++) {
 		if (w < ways && !(taken >> w & 1)) {
@@ -190,6 +198,10 @@ static int profile_group(const char *group, const char *dom, double interval)
 		return fail_msg("profile: no L3 allocation to sweep here");
 	if (sweep_ways(r, group, id, ways, &base, &run, excl, sizeof(excl)))
 		return EXIT_FAIL;
+	if (run < min && !excl[0])
+		return fail_msg("profile %s: no %u free way%s in a row in L3 cache id %d to sweep "
+				"over: the others are I/O's or another tool's (rdtctl io-alloc show)",
+				group, min, min == 1 ? "" : "s", id);
 	if (run < min)
 		return fail_msg("profile %s: no %u free way%s in a row in L3 cache id %d to sweep "
 				"over: exclusive group%s %s hold%s the others", group, min,

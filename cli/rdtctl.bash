@@ -66,7 +66,7 @@ _rdtctl()
 	fi
 
 	local globals="--backend --state-dir --machine --msr-root --resctrl-root --precedence --owner --force --json --pretty --quiet --help --version"
-	local objects="info group schema task exec cgroup cpu closids cdp save apply reset hook demo map monitor sim oci-hook profile trace plan control sync agent help"
+	local objects="info group schema task exec cgroup cpu closids cdp save apply reset hook demo map monitor sim oci-hook profile trace plan control sync io-alloc agent help"
 
 	case $prev in
 	--backend)
@@ -253,6 +253,12 @@ _rdtctl()
 		;;
 	sync/*)
 		_rdtctl_reply "--full"
+		;;
+	io-alloc/)
+		_rdtctl_reply "show enable disable set"
+		;;
+	io-alloc/set)
+		((nargs == 0)) && [[ $cur != -* ]] && _rdtctl_reply "L3:"
 		;;
 	agent/*)
 		case $prev in

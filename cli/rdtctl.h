@@ -267,6 +267,9 @@ void drift_print(void);
 void drift_fprint(FILE *f, const char *lead);
 void drift_forget(void);
 int do_sync(int argc, char **argv);
+int do_io_alloc(int argc, char **argv);
+/* cli/ioalloc.c: io_alloc and each L3 domain's ways not ours (info, map); NULL: said why. */
+json_object *io_alloc_doc(rdtalloc_t *r);
 int do_agent(int argc, char **argv);
 /* cli/replay.c: rdtctl sim replay */
 int sim_replay(int argc, char **argv);

@@ -45,6 +45,7 @@ struct rdt_backend_env {
 struct rdtalloc;
 struct rdtalloc_closid_info;
 struct rdt_nodes;
+struct rdtalloc_ways_info;
 /* A bound task the kernel has elsewhere (rdtalloc_moved_tasks). */
 struct rdt_moved {
 	pid_t tid;
@@ -263,6 +264,20 @@ struct rdt_backend {
 	 * (resctrl: our control groups' own RMIDs).
 	 */
 	int (*mon_reclaim)(struct rdtalloc *r);
+	/*
+	 * Optional, where a kernel knows more of a cache domain's ways than
+	 * shareable_bits (resctrl's bit_usage, io_alloc): fill w beyond what
+	 * lib/ways.c set from the machine. Errors via rdt_fail on r.
+	 */
+	int (*ways)(struct rdtalloc *r, enum rdt_res res, unsigned int dom,
+		    struct rdtalloc_ways_info *w);
+	/*
+	 * Optional: io_alloc on or off (on < 0: leave it), then the masks of
+	 * the L3 domains (by index) where have[d] (mask NULL: leave them),
+	 * checked by lib/ways.c. A write call where the backend is simulated
+	 * (the state keeps it), else a read call.
+	 */
+	int (*io_alloc)(struct rdtalloc *r, int on, const uint64_t *mask, const bool *have);
 };
 
 extern const struct rdt_backend rdt_backend_sim;

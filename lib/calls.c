@@ -89,7 +89,8 @@ static void warn_shareable(struct rdtalloc *r, const struct rdt_state *st, int g
 
 	for (s = 0; s < st->nslots; s++) {
 		const struct rdt_slot *sl = &st->slot[s];
-		uint64_t shared = st->m->caps[sl->res].shareable_bits;
+		/* MPAM shows every way shareable: no I/O fills them */
+		uint64_t shared = st->m->mpam ? 0 : st->m->caps[sl->res].shareable_bits;
 
 		if (!set[s] || sl->res == RDT_MB || !shared)
 			continue;

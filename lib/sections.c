@@ -12,6 +12,7 @@ extern const struct rdt_section rdt_oci_section;	/* oci/oci.c */
 extern const struct rdt_section rdt_control_section;	/* control/live.c */
 extern const struct rdt_section rdt_policy_section;	/* goresctrl/policy.c */
 extern const struct rdt_section rdt_lease_section;	/* lease.c: hooks only */
+extern const struct rdt_section rdt_io_section;		/* backends/sim.c */
 
 const struct rdt_section *const rdt_sections[] = {
 	&rdt_mon_section,
@@ -19,5 +20,6 @@ const struct rdt_section *const rdt_sections[] = {
 	&rdt_control_section,
 	&rdt_policy_section,
 	&rdt_lease_section,
+	&rdt_io_section,
 	NULL,
 };

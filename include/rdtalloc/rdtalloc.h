@@ -513,6 +513,50 @@ RDTALLOC_API int rdtalloc_domain_cache(rdtalloc_t *r, const char *resource, unsi
 /* Number of CPU slots: CPU numbers run 0 .. count-1 (some may be absent). */
 RDTALLOC_API int rdtalloc_cpu_count(rdtalloc_t *r);
 
+/*
+ * (0.8) The ways of one cache domain that are not the state's to give:
+ * those the hardware fills for I/O and those other owners hold. On resctrl
+ * they come from the kernel's info/<res>/bit_usage (H and X: the hardware's,
+ * shareable_bits and io_alloc's mask; E and P of control groups not of this
+ * state: another owner's exclusive or pseudo-locked ways); elsewhere
+ * io_ways is shareable_bits. On Arm MPAM shareable_bits is every way and
+ * means no I/O: io_ways is 0 there. The plan, the profile and the
+ * controller leave io_ways and foreign_ways alone unless told otherwise.
+ */
+struct rdtalloc_ways_info {
+	size_t sz;
+	uint64_t io_ways;		/* the hardware (I/O, DDIO, io_alloc) fills them */
+	uint64_t foreign_ways;		/* exclusive or pseudo-locked by groups not ours */
+	int from_bit_usage;		/* 1: read from the kernel's bit_usage */
+	/*
+	 * L3 I/O allocation (resctrl's io_alloc, Linux 6.19, AMD SDCIAE): the
+	 * machine has it, it is on, the ways I/O may fill in this domain
+	 * while it is on (io_alloc_cbm), and the hardware CLOSID it takes
+	 * (the highest; while on, groups cannot have it).
+	 */
+	int io_alloc_supported;
+	int io_alloc_enabled;
+	uint64_t io_alloc_mask;
+	unsigned int io_alloc_closid;
+};
+
+RDTALLOC_API int rdtalloc_domain_ways(rdtalloc_t *r, const char *resource, unsigned int cache_id,
+				      struct rdtalloc_ways_info *info);
+/*
+ * (0.8) Turn L3 I/O allocation on (on 1) or off (0). Turning it on takes the
+ * highest CLOSID: refused (-ENOSPC, the kernel's message) while a control
+ * group holds it, ours included. -EOPNOTSUPP where the machine has none.
+ */
+RDTALLOC_API int rdtalloc_io_alloc_enable(rdtalloc_t *r, int on);
+/*
+ * (0.8) The ways I/O may fill while io_alloc is on: "L3:ID=MASK;ID=MASK",
+ * the "L3:" optional, "*=MASK" for every domain; domains not named keep
+ * theirs. Checked first (domain ids, mask width, contiguity where the
+ * machine needs it, our exclusive groups' ways), then written; the
+ * kernel's refusal is returned with its last_cmd_status.
+ */
+RDTALLOC_API int rdtalloc_io_alloc_set_mask(rdtalloc_t *r, const char *masks);
+
 struct rdtalloc_closid_info {	/* one CLOSID in use in one domain */
 	unsigned int closid;
 	uint64_t mask;		/* CBM; the data mask when CDP is on */

@@ -55,4 +55,6 @@ const struct rdt_backend rdt_backend_resctrl = {
 	.mon_cntrs = rc_mon_cntrs,
 	.mon_assign = rc_mon_assign,
 	.mon_reclaim = rc_mon_reclaim,
+	.ways = rc_ways,
+	.io_alloc = rc_io_alloc,
 };

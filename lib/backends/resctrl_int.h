@@ -258,6 +258,11 @@ void rc_finish(struct rdtalloc *r);
 int rc_group_closid(struct rdtalloc *r, int g, unsigned int adom, unsigned int *closid);
 int rc_group_tasks(struct rdtalloc *r, int g, pid_t **out, size_t *n);
 int rc_lock(struct rdtalloc *r);
+/* resctrl_caps.c: bit_usage and io_alloc (backend.h's ways, io_alloc); io_alloc is on. */
+int rc_ways(struct rdtalloc *r, enum rdt_res res, unsigned int dom,
+	    struct rdtalloc_ways_info *w);
+int rc_io_alloc(struct rdtalloc *r, int on, const uint64_t *mask, const bool *have);
+bool rc_io_alloc_on(const struct rc_ctx *c);
 int rc_machine_desc(const struct rdt_backend_env *env, const char *given, char **desc,
 			   char *err, size_t len);
 int rc_mon_read(struct rdtalloc *r, const int *gs, unsigned int n, int *state,

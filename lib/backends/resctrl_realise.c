@@ -122,16 +122,20 @@ static void mark_was(struct rc_view *v, const struct rc_view *bv)
 static int check_closids(struct rdtalloc *r, const struct rc_view *v)
 {
 	struct rc_ctx *c = ctx_of(r);
-	unsigned int k, need = 0;
+	unsigned int k, need = 0, io;
 
 	for (k = 0; k < v->ncls; k++)
 		need += v->cls[k].dir < 0;
-	if (!need || 1 + v->nours + v->nforeign + need <= c->num_closids)
+	if (!need)
 		return 0;
-	return rdt_fail(r, -ENOSPC, "resctrl has no free CLOSID: %u in use, %u of them not ours "
+	/* io_alloc (6.19) holds the highest CLOSID while it is on */
+	io = rc_io_alloc_on(c);
+	if (1 + v->nours + v->nforeign + io + need <= c->num_closids)
+		return 0;
+	return rdt_fail(r, -ENOSPC, "resctrl has no free CLOSID: %u in use, %u of them not ours%s "
 			"(%u distinct schemas need %u control groups beside the root; %u CLOSIDs "
-			"in all)", 1 + v->nours + v->nforeign, v->nforeign, v->ncls, v->ncls,
-			c->num_closids);
+			"in all)", 1 + v->nours + v->nforeign + io, v->nforeign + io,
+			io ? " (io_alloc holds one)" : "", v->ncls, v->ncls, c->num_closids);
 }
 
 int rc_new_dir(struct rdtalloc *r, struct rc_view *v, int k)

@@ -67,6 +67,12 @@ struct rdt_ctl {
 	unsigned int n;
 	uint64_t allowed;		/* the ways it may use: one contiguous run */
 	unsigned int nallowed, low;	/* how many, and the lowest */
+	/*
+	 * Non-zero where the ways left are not one run and the machine takes
+	 * sparse masks (AMD, MPAM): allowed is then 0..nallowed-1 and every
+	 * mask is spread over these ways, lowest first (rdt_ways_spread).
+	 */
+	uint64_t spread;
 	uint64_t way_bytes;		/* bytes of one way in the domain */
 	unsigned int writes_per_window;	/* schemata writes per window at most; 0: no limit */
 	unsigned int window;		/* intervals of that window (a minute) */

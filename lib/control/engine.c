@@ -41,6 +41,7 @@
 #include <string.h>
 
 #include "control/control.h"
+#include "ways.h"
 
 enum { STEADY, PROBING };
 
@@ -133,6 +134,8 @@ void rdt_ctl_masks(const struct rdt_ctl *c, const struct rdt_ctl_layout *l, uint
 		default:
 			masks[i] = run(c->low, pool);
 		}
+		if (c->spread)
+			masks[i] = rdt_ways_spread(masks[i], c->spread);
 	}
 }
 

@@ -385,6 +385,11 @@ static int live_check(struct live *lv)
 	for (size_t k = 0; !ret && k < lv->ndom; k++) {
 		struct live_dom *ld = &lv->d[k];
 
+		/* the ways left alone moved (io_alloc turned on, its mask set): as a change */
+		if (ld->n && (ld->kept.avoid | rdt_control_left_alone(r, ld->dom, ld->kept.flags,
+								      ld->n, ld->g)) != ld->conf.avoid)
+			ret = 1;
+
 		for (size_t i = 0; !ret && i < ld->n; i++) {
 			uint64_t m[2];
 

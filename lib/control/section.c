@@ -25,6 +25,7 @@
 #include "core.h"
 #include "errors.h"
 #include "hw/section.h"
+#include "ways.h"
 
 extern const struct rdt_section rdt_control_section;
 
@@ -308,9 +309,13 @@ uint64_t rdt_control_left_alone(rdtalloc_t *r, int dom, unsigned int flags, size
 	unsigned int slot = st->slot_of[RDT_L3][dom];
 	uint64_t ways = 0;
 
-	/* I/O (DDIO) fills the shareable ways too: no block of a group's own there */
-	if (!(flags & RDTALLOC_CONTROL_SHAREABLE))
-		ways |= st->m->caps[RDT_L3].shareable_bits;
+	/*
+	 * I/O (DDIO, io_alloc) fills the hardware's ways too: no block of a
+	 * group's own there; other owners' exclusive ways are theirs
+	 * (resctrl's bit_usage, lib/ways.c).
+	 */
+	ways |= rdt_ways_left_alone(r, RDT_L3, (unsigned int)dom,
+				    flags & RDTALLOC_CONTROL_SHAREABLE);
 	for (unsigned int k = 0; k < st->ngroups; k++) {
 		bool ours = false;
 

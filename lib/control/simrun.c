@@ -179,7 +179,7 @@ int rdt_control_engine(rdtalloc_t *r, const struct rdtalloc_control_conf *conf, 
 		       uint64_t way_bytes, struct rdt_ctl *c)
 {
 	struct rdt_ctl_goal goal[RDTALLOC_CONTROL_MAX];
-	uint64_t full = ways >= 64 ? ~0ull : (1ull << ways) - 1;
+	uint64_t full = ways >= 64 ? ~0ull : (1ull << ways) - 1, allowed, low, spread;
 	unsigned int ms = conf->interval_ms ? conf->interval_ms : 1000, window, writes;
 	char err[RDT_ERRMSG_MAX];
 	int ret;
@@ -187,6 +187,11 @@ int rdt_control_engine(rdtalloc_t *r, const struct rdtalloc_control_conf *conf, 
 	if (conf->avoid & ~full)
 		return rdt_fail(r, -EINVAL, "ways to leave alone %#llx: the domain has %u ways",
 				(unsigned long long)conf->avoid, ways);
+	if (!(full & ~conf->avoid))
+		return rdt_fail(r, -EINVAL, "no way is left for the controller to use: it leaves "
+				"%#llx alone (--avoid, other groups' exclusive ways, and the "
+				"hardware's I/O ways - shareable_bits, io_alloc: rdtctl io-alloc "
+				"show - unless --shareable)", (unsigned long long)conf->avoid);
 	memset(goal, 0, sizeof(goal));
 	for (size_t i = 0; i < n; i++) {
 		goal[i].bound_ratio = g[i].bound_miss_ratio;
@@ -197,9 +202,18 @@ int rdt_control_engine(rdtalloc_t *r, const struct rdtalloc_control_conf *conf, 
 	}
 	window = (60000u + ms - 1) / ms;
 	writes = conf->writes_per_minute;
-	ret = rdt_ctl_init(c, (unsigned int)n, full & ~conf->avoid, way_bytes, goal, writes,
-			   window, err, sizeof(err));
-	return ret ? rdt_fail(r, ret, "%s", err) : 0;
+	allowed = full & ~conf->avoid;
+	/* a sparse machine: the ways left need not be one run (io_alloc's in the middle) */
+	low = allowed & -allowed;
+	spread = rdt_core_state(r)->m->caps[RDT_L3].sparse && ((allowed + low) & allowed) ? allowed : 0;
+	if (spread)
+		allowed = (1ull << __builtin_popcountll(allowed)) - 1;
+	ret = rdt_ctl_init(c, (unsigned int)n, allowed, way_bytes, goal, writes, window, err,
+			   sizeof(err));
+	if (ret)
+		return rdt_fail(r, ret, "%s", err);
+	c->spread = spread;
+	return 0;
 }
 
 int rdt_control_check(rdtalloc_t *r, const struct rdtalloc_control_conf *conf, size_t n,

@@ -92,7 +92,7 @@ static void adom_update_nclos(struct rdt_state *st, struct rdt_adom *a)
 		if (c < n)
 			n = c;
 	}
-	a->nclos = n;
+	a->nclos = n > st->reserved_top ? n - st->reserved_top : n;
 }
 
 static unsigned int adom_hw_closids(const struct rdt_state *st, const struct rdt_adom *a)
@@ -106,6 +106,31 @@ static unsigned int adom_hw_closids(const struct rdt_state *st, const struct rdt
 			n = c;
 	}
 	return n;
+}
+
+int rdt_reserve_top(struct rdt_state *st, unsigned int n, unsigned int *closid, int *group)
+{
+	unsigned int was = st->reserved_top, i, k;
+
+	st->reserved_top = n;
+	for (i = 0; i < st->nadom; i++) {
+		struct rdt_adom *a = &st->adom[i];
+
+		adom_update_nclos(st, a);
+		for (k = a->nclos; k < adom_hw_closids(st, a) && k < a->nclos + n; k++) {
+			if (!a->refcount[k])
+				continue;
+			*closid = k;
+			for (*group = 0; *group < (int)st->ngroups; (*group)++)
+				if (st->groups[*group].live && st->groups[*group].closid[i] == k)
+					break;
+			st->reserved_top = was;
+			for (i = 0; i < st->nadom; i++)
+				adom_update_nclos(st, &st->adom[i]);
+			return -EBUSY;
+		}
+	}
+	return 0;
 }
 
 /* CLOSIDs below this have bandwidth registers (all of them without MBA). */
@@ -697,6 +722,7 @@ int rdt_state_clone(const struct rdt_state *src, struct rdt_state **out)
 		goto fail;
 	err = -ENOMEM;
 	memcpy(st->cdp, src->cdp, sizeof(st->cdp));
+	st->reserved_top = src->reserved_top;
 	for (i = 0; i < st->nadom; i++) {
 		struct rdt_adom *a = &st->adom[i];
 		unsigned int hw = adom_hw_closids(st, a);
@@ -1157,6 +1183,12 @@ int rdt_group_set_exclusive(struct rdt_state *st, int gi, bool exclusive, bool f
 {
 	int err;
 
+	/* MPAM's resctrl (7.1) shows every way shareable: the kernel refuses every one */
+	if (exclusive && st->m->mpam)
+		return engine_fail(st, -EOPNOTSUPP, "group %s: Arm MPAM has no exclusive mode "
+				   "(resctrl shows every way as shareable and refuses 'exclusive' "
+				   "with \"Schemata overlaps\"): leave it shareable",
+				   st->groups[gi].name);
 	if (exclusive) {
 		err = check_exclusive(st, gi, st->groups[gi].mask, true, forced);
 		if (err)

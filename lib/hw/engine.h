@@ -165,6 +165,8 @@ struct rdt_state {
 	struct rdt_adom *adom;
 	unsigned int *cpu_adom;		/* [ncpus]; UINT_MAX when the CPU is absent */
 	bool cdp[RDT_NALL];			/* MB: always false */
+	/* CLOSIDs at the top kept from every group (io_alloc's, lib/ways.c): 0 or 1 */
+	unsigned int reserved_top;
 
 	unsigned int ngroups;		/* slots used in groups[], live or not */
 	unsigned int cap_groups;
@@ -362,6 +364,12 @@ int rdt_switch_group(struct rdt_state *st, int cpu, pid_t tid, int task_group,
 		     unsigned int *closid, bool *written);
 
 int rdt_set_cdp(struct rdt_state *st, enum rdt_res res, bool on);
+/*
+ * Keep the n highest usable CLOSIDs of every allocation domain from groups
+ * (n 0: give them back). -EBUSY when a group holds one: *closid and *group
+ * say which (in allocation domain 0 first).
+ */
+int rdt_reserve_top(struct rdt_state *st, unsigned int n, unsigned int *closid, int *group);
 /* Everything back to the boot state: default only, all-ones, CDP off, CLOSID 0 everywhere. */
 int rdt_reset(struct rdt_state *st);
 

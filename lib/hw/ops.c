@@ -22,6 +22,7 @@
 #include "hook/hook.h"
 #include "state.h"
 #include "tasks.h"
+#include "ways.h"
 
 /* ---- The switch hook ------------------------------------------------------ */
 
@@ -303,6 +304,9 @@ static int hw_commit(struct rdtalloc *r)
 	struct rdt_hook *h;
 	int ret;
 
+	/* the simulated io_alloc's ways are I/O's: no exclusive group there (backends/sim.c) */
+	if (r->groups_changed && (ret = rdt_sim_io_check(r)))
+		return ret;
 	if ((r->groups_changed || r->cgroups_changed) && (h = rdt_hw_hook(r))) {
 		r->hook_synced = true;
 		ret = rdt_hook_sync(h, r->st, r->hook_before);

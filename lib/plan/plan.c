@@ -32,6 +32,7 @@
 #include "errors.h"
 #include "cache/cache.h"
 #include "plan/plan.h"
+#include "ways.h"
 
 /* Past this many units a step of pooling tries neighbours (in the order given) only. */
 #define PAIRS_ALL 16
@@ -55,6 +56,13 @@ struct planner {
 	const double *const *curves;
 	const uint64_t *acc;
 	uint64_t excl;
+	uint64_t io;			/* ways I/O fills: exclusive units stay off them */
+	/*
+	 * Non-zero on a machine that takes sparse masks when the ways not
+	 * avoided are not one run: the plan is made on 0..avail-1 (base 0,
+	 * io gathered likewise) and its masks spread over these ways.
+	 */
+	uint64_t spread;
 	unsigned int excl_room;		/* ways exclusive units may have together */
 	bool apart;
 	int spare;			/* the group spare ways go to; -1: the default group */
@@ -372,6 +380,9 @@ static int lay_out(rdtalloc_t *r, const struct planner *p, uint64_t shareable,
 	for (i = 0; i < p->nu; i++) {
 		const struct unit *u = &p->u[i];
 		uint64_t mask = block(u->ways, p->base + (u->exclusive ? elsb : lsb));
+
+		if (p->spread)
+			mask = rdt_ways_spread(mask, p->spread);
 		unsigned int first = (unsigned int)__builtin_ctzll(u->members), k = 0;
 
 		if (u->exclusive)
@@ -576,12 +587,19 @@ static unsigned int excl_room(uint64_t shareable, unsigned int ways, unsigned in
  * ones) of ways not in avoid - other groups' exclusive ways, which no
  * group of the plan may fill; masks are contiguous on most parts.
  */
-static int plan_ways(rdtalloc_t *r, struct planner *p, uint64_t avoid)
+static int plan_ways(rdtalloc_t *r, struct planner *p, uint64_t avoid, bool sparse)
 {
+	uint64_t left = block(p->ways, 0) & ~avoid;
 	unsigned int w, run = 0;
 
 	p->avail = 0;
 	p->base = 0;
+	/* sparse masks: every way left, wherever it is */
+	if (sparse && left && ((left + (left & -left)) & left)) {
+		p->spread = left;
+		p->avail = (unsigned int)__builtin_popcountll(left);
+		return 0;
+	}
 	for (w = 0; w <= p->ways; w++) {
 		if (w < p->ways && !(avoid >> w & 1)) {
 			run++;
@@ -629,10 +647,15 @@ static int plan_begin(rdtalloc_t *r, int cache_id, size_t n, const struct rdtall
 	p->excl = gl->exclusive;
 	p->apart = gl->flags & RDTALLOC_PLAN_APART;
 	p->spare = gl->flags & RDTALLOC_PLAN_SPARE ? (int)gl->spare : -1;
-	ret = plan_ways(r, p, gl->avoid);
+	/* other owners' exclusive ways are theirs; I/O fills the hardware's (lib/ways.c) */
+	ret = plan_ways(r, p, gl->avoid | rdt_ways_left_alone(r, RDT_L3, (unsigned int)*dom, true),
+			m->caps[RDT_L3].sparse);
 	if (ret)
 		return ret;
-	p->excl_room = excl_room(m->caps[RDT_L3].shareable_bits >> p->base, p->avail, p->least);
+	p->io = rdt_ways_left_alone(r, RDT_L3, (unsigned int)*dom, false);
+	if (p->spread)
+		p->io = rdt_ways_gather(p->io, p->spread);
+	p->excl_room = excl_room(p->io >> p->base, p->avail, p->least);
 	if (m->dom[RDT_L3][*dom].cache_size)
 		p->sets = (unsigned int)(m->dom[RDT_L3][*dom].cache_size / ((uint64_t)p->ways * 64));
 	/* each unit its own CLOSID, beside the default group's */
@@ -677,7 +700,7 @@ RDTALLOC_API int rdtalloc_plan(rdtalloc_t *r, int cache_id, size_t n, const doub
 	if (!ret)
 		ret = check_curves(r, n, curves, p.ways);
 	if (!ret)
-		ret = plan_core(r, &p, &gl, nclos, r->m->caps[RDT_L3].shareable_bits, NULL, false,
+		ret = plan_core(r, &p, &gl, nclos, p.io, NULL, false,
 				out, NULL);
 	if (!ret)
 		put_geometry(r, dom, &p, geo);
@@ -745,7 +768,7 @@ RDTALLOC_API int rdtalloc_plan_traces(rdtalloc_t *r, int cache_id, size_t n,
 			rep.longest = acc[i];
 	}
 	if (!ret)
-		ret = plan_core(r, &p, &gl, nclos, r->m->caps[RDT_L3].shareable_bits, traces,
+		ret = plan_core(r, &p, &gl, nclos, p.io, traces,
 				flags & RDTALLOC_TRACE_INSTR, out, &rep);
 	if (!ret)
 		put_geometry(r, dom, &p, geo);

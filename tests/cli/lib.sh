@@ -232,6 +232,75 @@ msrfs_start()
 	MSRFS_MOUNTED="$MSRFS_MOUNTED $m_dir"
 }
 
+# bounded_clear_of DESC MASK: the controller's records on stdout (control
+# run -j) include a bound decision and no group's mask touches MASK (hex)
+bounded_clear_of()
+{
+	printf '%s\n' "$OUT" | python3 -c '
+import json, sys
+bound = False
+for l in sys.stdin:
+    d = json.loads(l)
+    bound |= d.get("decision") == "bound"
+    for g in d.get("groups", []):
+        assert int(g["schema"].split("=")[1], 16) & int(sys.argv[1], 16) == 0, g
+assert bound, "no bound decision"
+print("ok")' "$2" >"$TMP/verdict" 2>&1
+	expect_file_text "$1" "$TMP/verdict" ok
+}
+
+# write_traces DIR: three synthetic lackey traces, loop (fits in a few ways),
+# walk (random over more) and small (random over few), 120,000 loads each
+write_traces()
+{
+	python3 - "$1" <<'PY'
+import sys
+def lcg(seed):
+    x = seed
+    while True:
+        x = (x * 6364136223846793005 + 1442695040888963407) % (1 << 64)
+        yield x >> 33
+def write(name, lines, n, base, seed=None):
+    g = lcg(seed) if seed is not None else None
+    with open(f"{sys.argv[1]}/{name}.trace", "w") as f:
+        for i in range(n):
+            line = next(g) % lines if g else i % lines
+            f.write(" L %x,8\n" % (base + line * 64))
+write("loop", 200 * 16, 120000, 0x20000000)
+write("walk", 800 * 16, 120000, 0x31000000, 2)
+write("small", 150 * 16, 120000, 0x32000000, 5)
+PY
+}
+
+# rfs_mount DIR MACHINE: the resctrl emulator (RDTALLOC_TEST_RESCTRLFS) serving
+# MACHINE on DIR in the background (RFS_PID); 1 when it did not mount.
+# rfs_umount DIR unmounts it and waits for it.
+RFS_PID=
+rfs_mount()
+{
+	mkdir -p "$1"
+	"$RDTALLOC_TEST_RESCTRLFS" "$1" -f --machine "$2" 2>"$TMP/fs.log" &
+	RFS_PID=$!
+	r_i=0
+	while ! grep -q " $1 fuse.resctrl " /proc/mounts; do
+		r_i=$((r_i + 1))
+		if [ $r_i -gt 1200 ] || ! kill -0 "$RFS_PID" 2>/dev/null; then
+			return 1
+		fi
+		sleep 0.05
+	done
+	return 0
+}
+
+rfs_umount()
+{
+	if grep -q " $1 fuse.resctrl " /proc/mounts; then
+		fusermount3 -u -z "$1" 2>/dev/null
+	fi
+	[ -n "$RFS_PID" ] && wait "$RFS_PID" 2>/dev/null
+	RFS_PID=
+}
+
 msrfs_stop_all()
 {
 	for m_dir in $MSRFS_MOUNTED; do

@@ -49,7 +49,7 @@ json "info backend" 'd["backend"]["name"]' 'sim'
 json "info reason is a line" 'len(d["backend"]["reason"]) > 0' 'true'
 json "info cpus" 'd["cpus"]' '4'
 json "info L3" '{k: v for k, v in d["resources"][0].items() if k != "domains"}' '{"cbm_len": 20, "cdp": false, "cdp_supported": true, "closids": 16, "hw_closids": 16, "min_cbm_bits": 1, "name": "L3", "shareable_bits": "0x0", "sparse": false}'
-json "info domains" 'd["resources"][0]["domains"]' '[{"cache_id": 0, "cache_size": 16777216, "closids_in_use": 3, "cpus": "0-1", "ways": 0}, {"cache_id": 1, "cache_size": 16777216, "closids_in_use": 1, "cpus": "2-3", "ways": 0}]'
+json "info domains" 'd["resources"][0]["domains"]' '[{"cache_id": 0, "cache_size": 16777216, "closids_in_use": 3, "cpus": "0-1", "foreign_ways": "0x0", "io_ways": "0x0", "ways": 0}, {"cache_id": 1, "cache_size": 16777216, "closids_in_use": 1, "cpus": "2-3", "foreign_ways": "0x0", "io_ways": "0x0", "ways": 0}]'
 
 ok "-j save" -j save --tasks
 json "save holds the configuration" '"group p1" in d["config"].splitlines()' 'true'

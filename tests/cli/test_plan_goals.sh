@@ -13,24 +13,7 @@
 need_python
 
 MACHINE="topology=package:2 l3:1(size=1MiB) core:1 pu:1;l3.cbm_len=16;tasks=virtual;mon.rmids=0;mb.closids=8;l3.shareable_bits=c000"
-python3 - "$TMP" <<'PY'
-import sys
-d = sys.argv[1]
-def lcg(seed):
-    x = seed
-    while True:
-        x = (x * 6364136223846793005 + 1442695040888963407) % (1 << 64)
-        yield x >> 33
-def write(name, lines, n, base, seed=None):
-    g = lcg(seed) if seed is not None else None
-    with open(f"{d}/{name}.trace", "w") as f:
-        for i in range(n):
-            line = next(g) % lines if g else i % lines
-            f.write(" L %x,8\n" % (base + line * 64))
-write("loop", 200 * 16, 120000, 0x20000000)
-write("walk", 800 * 16, 120000, 0x31000000, 2)
-write("small", 150 * 16, 120000, 0x32000000, 5)
-PY
+write_traces "$TMP"
 T="$TMP"
 
 # replay_total CONFIG: apply it, replay loop and walk, print their misses in total

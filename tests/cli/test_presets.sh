@@ -15,38 +15,17 @@ need_python
 
 FS=${RDTALLOC_TEST_RESCTRLFS:-}
 MNT=$TMP/resctrl
-FSPID=
-
-mounted()
-{
-	grep -q " $MNT fuse.resctrl " /proc/mounts
-}
 
 umount_fs()
 {
-	if mounted; then
-		fusermount3 -u -z "$MNT" 2>/dev/null
-	fi
-	[ -n "$FSPID" ] && wait "$FSPID" 2>/dev/null
-	FSPID=
+	rfs_umount "$MNT"
 }
 CLEANUP=umount_fs
 
 # mount_fs DESC: the emulator serving machine DESC on $MNT; 1 when it did not mount
 mount_fs()
 {
-	mkdir -p "$MNT"
-	"$FS" "$MNT" -f --machine "$1" 2>"$TMP/fs.log" &
-	FSPID=$!
-	i=0
-	while ! mounted; do
-		i=$((i + 1))
-		if [ $i -gt 1200 ] || ! kill -0 "$FSPID" 2>/dev/null; then
-			return 1
-		fi
-		sleep 0.05
-	done
-	return 0
+	rfs_mount "$MNT" "$1"
 }
 
 # schema_for: a schema naming every resource of the machine in $OUT (-j info)

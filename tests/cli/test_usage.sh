@@ -23,7 +23,7 @@ expect_rc 0 "help command"
 ok "a first command creates the state" group create p1
 snapshot "$TMP/before"
 
-OBJS="info, group, schema, task, exec, cgroup, cpu, closids, cdp, save, apply, reset, hook, demo, map, monitor, sim, oci-hook, profile, trace, plan, control, sync, agent, help"
+OBJS="info, group, schema, task, exec, cgroup, cpu, closids, cdp, save, apply, reset, hook, demo, map, monitor, sim, oci-hook, profile, trace, plan, control, sync, io-alloc, agent, help"
 usage "no command" "no command given"
 usage "unknown command" "unknown command 'frob' (one of: $OBJS)" frob
 usage "ambiguous prefix" "'c' is ambiguous (one of: $OBJS)" c
@@ -163,6 +163,11 @@ if [ -n "$groups" ] && [ "$c" = "$groups" ]; then pass; else
 c=$(complete_words control set p1 --exclusive "")
 if [ -n "$groups" ] && [ "$c" = "$groups" ]; then pass; else
 	fail "completion of control set --exclusive: the groups, not '$c'"; fi
+c=$(complete_words io-alloc "")
+if [ "$c" = "$(printf 'show\nenable\ndisable\nset')" ]; then pass; else
+	fail "completion of io-alloc: '$c'"; fi
+c=$(complete_words io-alloc set "")
+if [ "$c" = "L3:" ]; then pass; else fail "completion of io-alloc set: '$c'"; fi
 
 # an operation that fails is exit 1, not 2
 failure "apply of a missing file" "cannot open configuration $TMP/none.conf: No such file or directory" \

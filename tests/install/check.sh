@@ -209,7 +209,9 @@ fi
 # resctrl backend and issue 13's), rdtalloc_state_id and the batch binds in
 # 0.4, monitoring and the OCI hook in 0.5, leases and the agent's calls in
 # 0.6, the controller in 0.7, goresctrl's apply and policy, the owners'
-# calls and the counter turns' in 0.8, everything else is 0.1.
+# calls, a binding's policy, a group's masks, SNC's nodes, package
+# telemetry, the counter turns', the ways not ours and io_alloc in 0.8,
+# everything else is 0.1.
 vers=$(objdump -T "$so" | awk '$NF ~ /^rdtalloc_/ { print $(NF-1), $NF }')
 wrong=$(printf '%s\n' "$vers" | awk '{
 	want = "RDTALLOC_0.1"
@@ -226,7 +228,11 @@ wrong=$(printf '%s\n' "$vers" | awk '{
 		want = "RDTALLOC_0.7"
 	if ($2 ~ /^rdtalloc_(goresctrl_apply|goresctrl_policy|apply_config_as|group_owner|schema_owner|task_owner|cpu_owner|cgroup_owner)$/)
 		want = "RDTALLOC_0.8"
+	if ($2 ~ /^rdtalloc_(bind_cgroup_flags|cgroup_policy|group_mask|mon_read_nodes|pkg_event_name|pkg_get_info|pkg_read)$/)
+		want = "RDTALLOC_0.8"
 	if ($2 ~ /^rdtalloc_mon_(get_counters|set_rotation|pin)$/)
+		want = "RDTALLOC_0.8"
+	if ($2 ~ /^rdtalloc_(domain_ways|io_alloc_enable|io_alloc_set_mask)$/)
 		want = "RDTALLOC_0.8"
 	if ($1 != want) print $2 "@" $1
 }')
@@ -234,7 +240,8 @@ if [ -n "$vers" ] && [ -z "$wrong" ]; then
 	pass "symbol versions: rdtalloc_hook_* at RDTALLOC_0.2, the 0.3 calls at RDTALLOC_0.3," \
 		"the 0.4 calls at RDTALLOC_0.4, the 0.5 calls at RDTALLOC_0.5, the 0.6 calls at" \
 		"RDTALLOC_0.6, the controller at RDTALLOC_0.7, goresctrl's apply and policy and" \
-		"the owners' and the counter turns' calls at RDTALLOC_0.8, the rest at RDTALLOC_0.1"
+		"the 0.8 calls (owners, policies, masks, nodes, telemetry, counter turns, ways," \
+		"io_alloc) at RDTALLOC_0.8, the rest at RDTALLOC_0.1"
 else
 	fail "wrong symbol versions: $(echo "$wrong" | tr '\n' ' ')"
 fi

@@ -21,6 +21,7 @@
 
 #include "test_api_util.h"
 #include "control/control.h"
+#include "ways.h"
 
 #define M256 "topology=package:1 l3:1(size=256KiB) core:2 pu:1;l3.cbm_len=16;tasks=virtual"
 
@@ -70,6 +71,21 @@ static void test_masks(void **state)
 	assert_int_equal(m[2], 0x1000);
 	assert_int_equal(m[3], 0x0ff0);		/* shared: every way not reserved */
 	rdt_ctl_free(&c);
+}
+
+/* A sparse machine's ways left (io_alloc's in the middle): masks laid over them, lowest first. */
+static void test_spread(void **state)
+{
+	(void)state;
+	assert_int_equal(rdt_ways_spread(0x3, 0xf00f), 0x3);
+	assert_int_equal(rdt_ways_spread(0x1f, 0xf00f), 0x100f);
+	assert_int_equal(rdt_ways_spread(0xf0, 0xf00f), 0xf000);
+	assert_int_equal(rdt_ways_spread(0xff, 0xf00f), 0xf00f);
+	assert_int_equal(rdt_ways_spread(0x1ff, 0xf00f), 0xf00f);	/* no way beyond them */
+	assert_int_equal(rdt_ways_spread(0, 0xf00f), 0);
+	assert_int_equal(rdt_ways_gather(0x0ff0, 0xf00f), 0);
+	assert_int_equal(rdt_ways_gather(0x300c, 0xf00f), 0x3c);
+	assert_int_equal(rdt_ways_gather(0xffff, 0xf00f), 0xff);
 }
 
 static void test_init_refused(void **state)
@@ -868,6 +884,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_masks),
 		cmocka_unit_test(test_init_refused),
+		cmocka_unit_test(test_spread),
 		cmocka_unit_test(test_probe_kept),
 		cmocka_unit_test(test_probe_rolled_back),
 		cmocka_unit_test(test_probe_within_noise),
