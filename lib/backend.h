@@ -267,17 +267,24 @@ struct rdt_backend {
 	/*
 	 * Optional, where a kernel knows more of a cache domain's ways than
 	 * shareable_bits (resctrl's bit_usage, io_alloc): fill w beyond what
-	 * lib/ways.c set from the machine. Errors via rdt_fail on r.
+	 * lib/api/ways.c set from the machine. Errors via rdt_fail on r.
 	 */
 	int (*ways)(struct rdtalloc *r, enum rdt_res res, unsigned int dom,
 		    struct rdtalloc_ways_info *w);
 	/*
 	 * Optional: io_alloc on or off (on < 0: leave it), then the masks of
 	 * the L3 domains (by index) where have[d] (mask NULL: leave them),
-	 * checked by lib/ways.c. A write call where the backend is simulated
+	 * checked by lib/api/ways.c. A write call where the backend is simulated
 	 * (the state keeps it), else a read call.
 	 */
 	int (*io_alloc)(struct rdtalloc *r, int on, const uint64_t *mask, const bool *have);
+	/*
+	 * Optional, at the end of a write call that changed groups (hw/ops.c,
+	 * the group level of sim and msr): a rule of the backend's own that the
+	 * groups must keep (the simulated io_alloc: no exclusive group on its
+	 * ways). 0, or -errno with errmsg set: the call is undone.
+	 */
+	int (*check_groups)(struct rdtalloc *r);
 };
 
 extern const struct rdt_backend rdt_backend_sim;

@@ -6,7 +6,7 @@
  * through its ways callback (resctrl: bit_usage, io_alloc; the simulator:
  * its io_alloc). Inline, so that the plan and the controller reach it
  * without a link to another object (tests/layers/linkgraph.py); the API
- * (rdtalloc_domain_ways, rdtalloc_io_alloc_*) is lib/ways.c.
+ * (rdtalloc_domain_ways, rdtalloc_io_alloc_*) is lib/api/ways.c.
  */
 #ifndef RDT_WAYS_H
 #define RDT_WAYS_H
@@ -79,12 +79,5 @@ static inline uint64_t rdt_ways_gather(uint64_t m, uint64_t ways)
 			out |= 1ull << k;
 	return out;
 }
-
-/*
- * lib/backends/sim.c, where the simulator keeps io_alloc (the state's
- * member "io_alloc"): inside a write call of the sim or msr backend, no
- * exclusive group on io_alloc's ways (the kernel's rule); errmsg set.
- */
-int rdt_sim_io_check(struct rdtalloc *r);
 
 #endif

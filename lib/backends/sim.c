@@ -223,7 +223,8 @@ static int sim_io_alloc(struct rdtalloc *r, int on, const uint64_t *mask, const 
 	return !ret && mask ? sim_io_masks(r, mask, have) : ret;
 }
 
-int rdt_sim_io_check(struct rdtalloc *r)
+/* backend.h check_groups: no exclusive group on io_alloc's ways (the kernel's rule). */
+static int sim_check_groups(struct rdtalloc *r)
 {
 	const struct io_part *p = part_of(r->st);
 	const struct rdt_state *st = r->st;
@@ -257,4 +258,5 @@ const struct rdt_backend rdt_backend_sim = {
 	.ops = &rdt_hw_group_ops,
 	.ways = sim_ways,
 	.io_alloc = sim_io_alloc,
+	.check_groups = sim_check_groups,
 };

@@ -312,7 +312,7 @@ uint64_t rdt_control_left_alone(rdtalloc_t *r, int dom, unsigned int flags, size
 	/*
 	 * I/O (DDIO, io_alloc) fills the hardware's ways too: no block of a
 	 * group's own there; other owners' exclusive ways are theirs
-	 * (resctrl's bit_usage, lib/ways.c).
+	 * (resctrl's bit_usage, lib/api/ways.c).
 	 */
 	ways |= rdt_ways_left_alone(r, RDT_L3, (unsigned int)dom,
 				    flags & RDTALLOC_CONTROL_SHAREABLE);

@@ -165,7 +165,7 @@ struct rdt_state {
 	struct rdt_adom *adom;
 	unsigned int *cpu_adom;		/* [ncpus]; UINT_MAX when the CPU is absent */
 	bool cdp[RDT_NALL];			/* MB: always false */
-	/* CLOSIDs at the top kept from every group (io_alloc's, lib/ways.c): 0 or 1 */
+	/* CLOSIDs at the top kept from every group (io_alloc's, lib/api/ways.c): 0 or 1 */
 	unsigned int reserved_top;
 
 	unsigned int ngroups;		/* slots used in groups[], live or not */

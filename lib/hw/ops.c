@@ -304,8 +304,8 @@ static int hw_commit(struct rdtalloc *r)
 	struct rdt_hook *h;
 	int ret;
 
-	/* the simulated io_alloc's ways are I/O's: no exclusive group there (backends/sim.c) */
-	if (r->groups_changed && (ret = rdt_sim_io_check(r)))
+	/* the backend's own rule (the simulated io_alloc: no exclusive group on its ways) */
+	if (r->groups_changed && r->be->check_groups && (ret = r->be->check_groups(r)))
 		return ret;
 	if ((r->groups_changed || r->cgroups_changed) && (h = rdt_hw_hook(r))) {
 		r->hook_synced = true;

@@ -647,7 +647,7 @@ static int plan_begin(rdtalloc_t *r, int cache_id, size_t n, const struct rdtall
 	p->excl = gl->exclusive;
 	p->apart = gl->flags & RDTALLOC_PLAN_APART;
 	p->spare = gl->flags & RDTALLOC_PLAN_SPARE ? (int)gl->spare : -1;
-	/* other owners' exclusive ways are theirs; I/O fills the hardware's (lib/ways.c) */
+	/* other owners' exclusive ways are theirs; I/O fills the hardware's (lib/api/ways.c) */
 	ret = plan_ways(r, p, gl->avoid | rdt_ways_left_alone(r, RDT_L3, (unsigned int)*dom, true),
 			m->caps[RDT_L3].sparse);
 	if (ret)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * ways (the API): the ways of a cache domain that are not the state's to
+ * api/ways: the ways of a cache domain that are not the state's to
  * give (rdtalloc_domain_ways; lib/ways.h says what they are) and L3 I/O
  * allocation (resctrl's io_alloc, Linux 6.19): turned on or off and its
  * masks set, checked here, done by the backend (resctrl: the kernel's
