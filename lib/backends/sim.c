@@ -235,9 +235,13 @@ static int sim_check_groups(struct rdtalloc *r)
 
 		for (k = 0; k < st->ngroups; k++) {
 			const struct rdt_group *g = &st->groups[k];
-			uint64_t m = g->mask[s * 2] | g->mask[s * 2 + 1];
+			uint64_t m;
 
-			if (g->live && g->exclusive && (m & p->mask[d]))
+			/* a removed group's slot has no masks */
+			if (!g->live || !g->exclusive)
+				continue;
+			m = g->mask[s * 2] | g->mask[s * 2 + 1];
+			if (m & p->mask[d])
 				return rdt_fail(r, -EINVAL, "group %s: exclusive on io_alloc's ways "
 						"0x%llx of L3 cache id %u, which I/O fills (resctrl "
 						"refuses it: Schemata overlaps); narrow io_alloc's "
