@@ -203,8 +203,17 @@ ok_write "default mode (7.2-ro)" "$I/mbm_assign_mode" "default$NL"
 check "still read-only in default mode" "-r--r--r--" "$(stat -c %A "$F")"
 stop_fs
 
-# 7.2 refuses mba_MBps where counters are assignable (f52abe65): the
-# description itself is refused, naming why
+# mba_MBps with assignable counters (an Intel-like, linear MB): 6.18-7.1
+# mount it; 7.2 refuses it (f52abe65, its text not read: the older one)
+MI="topology=package:1 l3:2 core:2 pu:1;mon.cntrs=4"
+start_fs --machine "$MI" --mb 8:10:10 --mba-mbps
+check_file "$I/mbm_assign_mode" "[mbm_event]${NL}default"
+check_file "$MNT/mba_MBps_event" "mbm_local_bytes"
+stop_fs
+"$BIN" "$MNT" -f --machine "$MI;mon.abmc=7.2" --mb 8:10:10 --mba-mbps 2>"$TMP/log"
+check "--mba-mbps on 7.2 (status)" "1" "$?"
+check "--mba-mbps on 7.2" "rdtalloc-resctrlfs: --mba-mbps: mba_MBps requires MBM and linear scale MBA at L3 scope (give an Intel --mb)" "$(cat "$TMP/log")"
+# a description saying mb.units=mbps on 7.2 is refused itself, naming why
 "$BIN" "$MNT" -f --machine "$M;mon.abmc=7.2;mb.closids=8;mb.units=mbps" 2>"$TMP/log"
 check "mba_MBps on 7.2 (status)" "1" "$?"
 check "mba_MBps on 7.2" "yes" "$(grep -q 'mb.units=mbps: Linux 7.2 (mon.abmc=7.2) refuses mba_MBps where MBM counters are assignable (mon.cntrs=4)' "$TMP/log" && echo yes)"
