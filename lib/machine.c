@@ -30,7 +30,7 @@ enum { MBK_CLOSIDS, MBK_UNITS, MBK_MIN, MBK_GRAN, MBK_MAX, MB_KEYS };
 /* L3 monitoring: after MB. */
 #define K_MON0 (K_MB0 + MB_KEYS)
 enum { MONK_RMIDS, MONK_SCALE, MONK_WIDTH, MONK_EVENTS, MONK_THRESHOLD, MONK_BW, MONK_MBM_CF,
-       MONK_CNTRS, MONK_ASSIGN, MONK_ASSIGN_ON_MKDIR, MONK_SNC, MON_KEYS };
+       MONK_CNTRS, MONK_ASSIGN, MONK_ASSIGN_ON_MKDIR, MONK_SNC, MONK_ABMC, MON_KEYS };
 /* Keys of the 6.14-7.2 features that are not per resource: after monitoring. */
 #define K_X0 (K_MON0 + MON_KEYS)
 enum { XK_IO_ALLOC, XK_PKG_EVENTS, XK_PKG_RMIDS, XK_ARCH, X_KEYS };
@@ -43,7 +43,7 @@ enum { XK_IO_ALLOC, XK_PKG_EVENTS, XK_PKG_RMIDS, XK_ARCH, X_KEYS };
 static const char *const mb_key_names[MB_KEYS] = { "closids", "units", "min", "gran", "max" };
 static const char *const mon_key_names[MON_KEYS] = { "rmids", "scale", "width", "events",
 						     "threshold", "bw", "mbm_cf", "cntrs",
-						     "assign", "assign_on_mkdir", "snc" };
+						     "assign", "assign_on_mkdir", "snc", "abmc" };
 static const char *const x_key_names[X_KEYS] = { "l3.io_alloc", "pkg.events", "pkg.rmids",
 						 "arch" };
 /* intel_aet.c's events, in its order, and the group each belongs to */
@@ -51,6 +51,7 @@ static const char *const pkg_event_names[RDT_PKG_NEVENTS] = {
 	"core_energy", "activity", "stalls_llc_hit", "c1_res", "unhalted_core_cycles",
 	"stalls_llc_miss", "c6_res", "unhalted_ref_cycles", "uops_retired",
 };
+const char *const rdt_abmc_kernel_names[RDT_ABMC_NKERNELS] = { "6.18", "7.2", "7.2-ro" };
 static const char *const mon_event_names[] = { "llc_occupancy", "mbm_total_bytes",
 					       "mbm_local_bytes" };
 
@@ -525,14 +526,23 @@ static int parse_mon_events(struct errbuf *e, const char *name, struct setting *
 static int check_mon_value(struct errbuf *e, unsigned int mk, const char *name,
 			   struct setting *st)
 {
-	static const uint64_t lo[MON_KEYS] = { 0, 1, 24, 0, 0, 1, 0, 0, 0, 0, 1 };
+	static const uint64_t lo[MON_KEYS] = { 0, 1, 24, 0, 0, 1, 0, 0, 0, 0, 1, 0 };
 	static const uint64_t hi[MON_KEYS] = { RDT_MAX_RMIDS, UINT32_MAX, 62, 0,
 					       UINT64_C(1) << 50, UINT64_C(1) << 50, 1,
-					       RDT_MAX_CNTRS, 0, 1, RDT_MAX_SNC };
+					       RDT_MAX_CNTRS, 0, 1, RDT_MAX_SNC, 0 };
 	const char *v = st->text;
 
 	if (mk == MONK_EVENTS)
 		return parse_mon_events(e, name, st);
+	if (mk == MONK_ABMC) {
+		for (st->num = 0; st->num < RDT_ABMC_NKERNELS &&
+		     strcmp(v, rdt_abmc_kernel_names[st->num]); st->num++)
+			;
+		if (st->num == RDT_ABMC_NKERNELS)
+			return machine_fail(e, -EINVAL, PFX "%s=%s: must be '6.18', '7.2' or "
+				    "'7.2-ro'", name, v);
+		return 0;
+	}
 	if (mk == MONK_ASSIGN) {
 		if (strcmp(v, "mbm_event") && strcmp(v, "default"))
 			return machine_fail(e, -EINVAL, PFX "%s=%s: must be 'mbm_event' or 'default'",
@@ -1247,6 +1257,7 @@ static int resolve_cntrs(struct errbuf *e, const struct spec *sp, struct rdt_mac
 {
 	const struct setting *as = &sp->s[MONKEY(MONK_ASSIGN)];
 	const struct setting *om = &sp->s[MONKEY(MONK_ASSIGN_ON_MKDIR)];
+	const struct setting *ak = &sp->s[MONKEY(MONK_ABMC)];
 	struct rdt_mon *mon = &m->mon;
 
 	mon->cntrs = (unsigned int)mon_get(sp, MONK_CNTRS, 0);
@@ -1257,8 +1268,17 @@ static int resolve_cntrs(struct errbuf *e, const struct spec *sp, struct rdt_mac
 		if (om->explicit)
 			return machine_fail(e, -EINVAL, PFX "mon.assign_on_mkdir=%s: needs assignable "
 				    "counters (mon.cntrs)", om->text);
+		if (ak->explicit)
+			return machine_fail(e, -EINVAL, PFX "mon.abmc=%s: needs assignable counters "
+				    "(mon.cntrs)", ak->text);
 		return 0;
 	}
+	mon->abmc = (unsigned int)mon_get(sp, MONK_ABMC, RDT_ABMC_6_18);
+	/* f52abe65: 7.2 refuses the software controller where counters are assignable */
+	if (mon->abmc != RDT_ABMC_6_18 && m->caps[RDT_MB].mb_mbps)
+		return machine_fail(e, -EINVAL, PFX "mb.units=mbps: Linux 7.2 (mon.abmc=%s) "
+			    "refuses mba_MBps where MBM counters are assignable (mon.cntrs=%u)",
+			    rdt_abmc_kernel_names[mon->abmc], mon->cntrs);
 	if (!(mon->events & (RDT_MON_EVENTS_ALL & ~1u)))
 		return machine_fail(e, -EINVAL, PFX "mon.cntrs=%u: counters are assigned to MBM "
 			    "events and mon.events has none", mon->cntrs);
@@ -1506,6 +1526,8 @@ static void sb_mon(struct sbuf *b, const struct rdt_mon *mon)
 	if (mon->cntrs)
 		sb_printf(b, "mon.cntrs=%u;mon.assign=%s;mon.assign_on_mkdir=%d;", mon->cntrs,
 			  mon->assign ? "mbm_event" : "default", mon->assign_on_mkdir);
+	if (mon->cntrs && mon->abmc != RDT_ABMC_6_18)
+		sb_printf(b, "mon.abmc=%s;", rdt_abmc_kernel_names[mon->abmc]);
 	if (mon->snc > 1)
 		sb_printf(b, "mon.snc=%u;", mon->snc);
 }

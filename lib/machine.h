@@ -101,7 +101,17 @@ struct rdt_mon {
 	unsigned int cntrs;
 	bool assign;
 	bool assign_on_mkdir;
+	/*
+	 * The kernel whose counter assignment is served (mon.abmc): 6.18-7.1,
+	 * or 7.2's follow-ups (an assignment to every domain goes on past a
+	 * domain without a counter; mba_MBps refused), RO: also event_filter
+	 * not configurable (read-only).
+	 */
+	unsigned int abmc;
 };
+
+enum { RDT_ABMC_6_18, RDT_ABMC_7_2, RDT_ABMC_7_2_RO, RDT_ABMC_NKERNELS };
+extern const char *const rdt_abmc_kernel_names[RDT_ABMC_NKERNELS];
 
 /*
  * Intel AET telemetry (7.0): the PERF_PKG resource, one domain per package.

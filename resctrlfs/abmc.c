@@ -10,7 +10,11 @@
  * Texts, errors and order are those of fs/resctrl/monitor.c (torvalds/linux
  * 8f6b6ad6, 7.0 window) as the survey in docs/resctrlfs.md cites them. An
  * assignment to all domains stops at the first domain without a free
- * counter, as 6.18-7.1 do (7.2 goes on to the others: not emulated).
+ * counter, as 6.18-7.1 do; with mon.abmc=7.2 it goes on to the others
+ * (3aec86e4, "Continue counter allocation after failure": the survey infers
+ * it from the subject) and reports the first failure. mon.abmc=7.2-ro: the
+ * counters' filters are not configurable, event_filter is read-only
+ * (94a12065, read).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -86,18 +90,29 @@ int rfs_abmc_set(struct rfs_model *md, unsigned int rmid, unsigned int dom, unsi
 	return 0;
 }
 
-/* rdtgroup_assign_cntr_event(NULL, ...): every domain, up to the first failure. */
+/*
+ * rdtgroup_assign_cntr_event(NULL, ...): every domain; up to the first
+ * failure before 7.2, past it from 7.2 (the first failure returned).
+ */
 static int assign_all(struct rfs_model *md, unsigned int rmid, unsigned int event, bool on)
 {
+	bool go_on = md->m->mon.abmc != RDT_ABMC_6_18;
 	unsigned int d;
-	int ret;
+	int ret, first = 0;
 
 	for (d = 0; d < md->nmondom; d++) {
 		ret = rfs_abmc_set(md, rmid, d, event, on);
-		if (ret)
+		if (ret && !go_on)
 			return ret;
+		if (ret && !first)
+			first = ret;
 	}
-	return 0;
+	return first;
+}
+
+bool rfs_abmc_filter_configurable(const struct rfs_model *md)
+{
+	return md->m->mon.abmc != RDT_ABMC_7_2_RO;
 }
 
 int rfs_abmc_init(struct rfs_model *md)

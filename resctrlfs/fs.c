@@ -113,6 +113,8 @@ static const struct rfs_file cntr_files[] = {
 };
 static const struct rfs_file assign_mode_file = { "mbm_assign_mode", F_MBM_ASSIGN_MODE, 0644 };
 static const struct rfs_file event_filter_file = { "event_filter", F_EVENT_FILTER, 0644 };
+/* 7.2 where the filters are not configurable (94a12065): kernfs then refuses write opens */
+static const struct rfs_file event_filter_ro_file = { "event_filter", F_EVENT_FILTER, 0444 };
 /* every CTRL_MON and MON group's, where counters are assignable */
 static const struct rfs_file assignments_file = { "mbm_L3_assignments", F_MBM_ASSIGNMENTS,
 						  0644 };
@@ -446,7 +448,8 @@ static int resolve_step(struct node *n, const char *name)
 		if (strcmp(name, event_filter_file.name))
 			return -ENOENT;
 		n->kind = N_FILE;
-		n->file = &event_filter_file;
+		n->file = rfs_abmc_filter_configurable(md) ? &event_filter_file :
+			  &event_filter_ro_file;
 		return 0;
 	case N_FILE:
 		return -ENOTDIR;

@@ -249,9 +249,9 @@ static int check_cdp(struct rfs_model *md, char *err, size_t errlen)
 
 /*
  * supports_mba_mbps(): an MBM event, MB with a linear scale, MB's scope the
- * L3 monitoring's (not under SNC, whose monitoring is per node). 7.2 also
- * refuses it where counters are assignable (f52abe65); its exact text was
- * not read, so the same one is given.
+ * L3 monitoring's (not under SNC, whose monitoring is per node). 7.2
+ * (mon.abmc) also refuses it where counters are assignable (f52abe65); its
+ * exact text was not read, so the same one is given. 6.18-7.1 allow it.
  */
 static int check_mba_mbps(struct rfs_model *md, char *err, size_t errlen)
 {
@@ -259,7 +259,8 @@ static int check_mba_mbps(struct rfs_model *md, char *err, size_t errlen)
 	const struct rdt_mon *mon = &md->m->mon;
 	bool mbm = mon->rmids && (mon->events & 6u);
 
-	if (md->mba_mbps && (!c->present || c->mb_amd || !mbm || mon->snc > 1 || mon->cntrs)) {
+	if (md->mba_mbps && (!c->present || c->mb_amd || !mbm || mon->snc > 1 ||
+			       (mon->cntrs && mon->abmc != RDT_ABMC_6_18))) {
 		snprintf(err, errlen, "--mba-mbps: mba_MBps requires MBM and linear scale "
 			 "MBA at L3 scope (give an Intel --mb)");
 		return -EINVAL;

@@ -272,6 +272,7 @@ void rfs_abmc_cntrs_show(struct rfs_model *md, bool available, struct rfs_buf *b
 void rfs_abmc_on_mkdir_show(struct rfs_model *md, struct rfs_buf *b);
 int rfs_abmc_on_mkdir_write(struct rfs_model *md, char *buf);
 void rfs_abmc_filter_show(struct rfs_model *md, unsigned int event, struct rfs_buf *b);
+bool rfs_abmc_filter_configurable(const struct rfs_model *md);
 int rfs_abmc_filter_write(struct rfs_model *md, unsigned int event, char *buf, size_t len);
 void rfs_abmc_assignments_show(struct rfs_model *md, unsigned int rmid, struct rfs_buf *b);
 int rfs_abmc_assignments_write(struct rfs_model *md, unsigned int rmid, char *buf, size_t len);

@@ -161,38 +161,60 @@ int rc_mon_assign(struct rdtalloc *r, int g, bool on, bool *got)
 }
 
 /*
+ * dir's counters go back when it holds some and (partial) lacks others; a
+ * directory gone meanwhile, or without the file, has nothing to give back.
+ */
+static int give_back(struct rdtalloc *r, const char *dir, bool partial, const char *undo,
+		     const char *whose)
+{
+	char path[PATH_MAX], *now = NULL;
+	bool opened;
+	int ret = 0;
+
+	rc_rel_path(ctx_of(r), dir, "mbm_L3_assignments", path, sizeof(path));
+	if (rc_read_all(path, RC_SMALL_MAX, &now, NULL))
+		return 0;
+	if (strstr(now, "=e") && (!partial || strstr(now, "=_")))
+		ret = rc_write_once(path, undo, &opened);
+	free(now);
+	if (ret && ret != -ENOENT)
+		return rdt_fail(r, ret, "resctrl: %s/mbm_L3_assignments: giving back %s "
+				"counters: %s", dir, whose, strerror(-ret));
+	return 0;
+}
+
+/*
  * Our control groups hold counters too (the kernel gives a new control
  * group its own at mkdir), but their own RMIDs count nothing of ours: every
  * group of ours is a MON group, read as such. Those counters go back, for
  * the turns. Control groups not ours, and the root, keep theirs.
+ *
+ * A MON group of ours holds all its counters or none: the turns count a
+ * group with any as holding them and never complete it. The kernel's mkdir
+ * can leave it some: from Linux 7.2 it goes on past a domain without a
+ * counter (3aec86e4), and before, it stops at that domain after the ones
+ * before it. Such a part goes back, and the turn gives the group all or none.
  */
 int rc_mon_reclaim(struct rdtalloc *r)
 {
-	struct rc_ctx *c = ctx_of(r);
-	char path[PATH_MAX], text[4096], *now;
+	char text[4096], md[RC_MON_DIR_MAX];
 	struct rc_view v;
-	bool opened;
 	unsigned int i;
-	int ret;
+	int ret, g;
 
 	ret = rc_view_current(r, &v);
 	if (ret)
 		return ret;
 	assignment_text(r, '_', text, sizeof(text));
-	for (i = 0; !ret && i < v.ndirs; i++) {
-		if (!v.dirs[i].ours)
-			continue;
-		rc_rel_path(c, v.dirs[i].name, "mbm_L3_assignments", path, sizeof(path));
-		now = NULL;
-		if (rc_read_all(path, RC_SMALL_MAX, &now, NULL))
-			continue;	/* gone meanwhile, or no such file: nothing to give back */
-		if (strstr(now, "=e"))
-			ret = rc_write_once(path, text, &opened);
-		free(now);
-		if (ret)
-			ret = rdt_fail(r, ret, "resctrl: %s/mbm_L3_assignments: giving back our "
-				       "control group's counters: %s", v.dirs[i].name,
-				       strerror(-ret));
+	for (i = 0; !ret && i < v.ndirs; i++)
+		if (v.dirs[i].ours)
+			ret = give_back(r, v.dirs[i].name, false, text, "our control group's");
+	for (g = 1; !ret && g < (int)r->st->ngroups; g++) {
+		if (!r->st->groups[g].live || !*mon_of(r, r->st, g) ||
+		    (v.cls_of[g] >= 0 && v.cls[v.cls_of[g]].dir < 0))
+			continue;	/* no MON group of ours, or its control group is gone */
+		mon_dir(rc_dir_name(&v, v.cls_of[g]), r->st->groups[g].name, md, sizeof(md));
+		ret = give_back(r, md, true, text, "a part of the");
 	}
 	rc_view_free(&v);
 	return ret;

@@ -62,6 +62,8 @@ $T;mon.assign=on
 $T;mon.assign=mbm_event
 $T;mon.cntrs=4;mon.events=llc_occupancy
 $T;mon.cntrs=4;mon.snc=2
+$T;mon.abmc=7.2
+$T;mon.cntrs=4;mon.abmc=7.2;mb.closids=8;mb.units=mbps
 $T;mon.snc=3
 $T;mon.snc=2;mon.rmids=1
 topology=package:1 l2:1 core:2 pu:1;l3.closids=0;l2.closids=4;l3.io_alloc=1

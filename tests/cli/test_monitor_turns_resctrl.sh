@@ -125,4 +125,30 @@ json "no coverage keys" '"coverage" in d["groups"][1]["domains"][0]' 'false'
 json "nothing unassigned" 'sorted(set(x["state"] for g in d["groups"] for x in g["domains"]))' '["unavailable"]'
 
 resctrlfs_stop_all
+# Linux 7.2 (the emulator's mon.abmc=7.2): mkdir's assignment goes on past a
+# domain without a counter, so a MON group of ours can be made holding
+# counters in some domains only. The turns give a group all or none: that
+# part goes back at the first turn, and the group's turn gives it all.
+MNT=$TMP/resctrl72
+STATE=$TMP/state72
+mkdir -m 700 "$STATE"
+MACHINE="preset=amd-turin;topology=package:1 l3:2 core:2 pu:1;mon.cntrs=6;mon.abmc=7.2"
+I=$MNT/info/L3_MON
+P="mbm_total_bytes:0=_;1=e${NL}mbm_local_bytes:0=_;1=e"
+resctrlfs_start "$MNT" "$MACHINE"
+mkdir "$MNT/mon_groups/other"
+printf 'mbm_total_bytes:1=_\nmbm_local_bytes:1=_\n' >"$MNT/mon_groups/other/mbm_L3_assignments"
+file_is "domain 0 short, domain 1 not" "$I/available_mbm_cntrs" "0=2;1=4"
+ok "group a (7.2)" group create a
+CTL=$(ls -d "$MNT"/rdtalloc-*/mon_groups/a | sed 's,/mon_groups/a$,,')
+file_is "the control group took domain 0's last" "$CTL/mbm_L3_assignments" "$E"
+file_is "a made with domain 1's only" "$(mg a)" "$P"
+ok "turns of 0.1 s (7.2)" monitor turns --period 0.1
+mon_samples 1 && pass || fail "1 sample (7.2)"
+file_is "a holds all its counters" "$(mg a)" "$E"
+file_is "the control group gave its back (7.2)" "$CTL/mbm_L3_assignments" "$U"
+file_is "the counters left (7.2)" "$I/available_mbm_cntrs" "0=0;1=2"
+file_is "the other tool's part untouched" "$MNT/mon_groups/other/mbm_L3_assignments" \
+	"mbm_total_bytes:0=e;1=_${NL}mbm_local_bytes:0=e;1=_"
+resctrlfs_stop_all
 finish

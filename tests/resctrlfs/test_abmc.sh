@@ -155,4 +155,67 @@ bad_write "mbm_event unsupported" "$I/mbm_assign_mode" "mbm_event$NL" "Invalid a
 check "no assignments file" "" "$(ls "$MNT" | grep mbm_L3 || true)"
 stop_fs
 
+# Linux 7.2 (mon.abmc=7.2): an assignment to every domain - mkdir's, and
+# "*=e" - goes on past a domain without a counter (3aec86e4); 6.18-7.1
+# stop there. Domain 0 full, domain 1 with room for both events.
+short_domain0() {
+	start_fs --machine "$M;mon.abmc=$1"
+	mkdir "$MNT/h1"
+	ok_write "h1 frees domain 1 ($1)" "$MNT/h1/mbm_L3_assignments" "mbm_total_bytes:1=_${NL}mbm_local_bytes:1=_$NL"
+	check_file "$I/available_mbm_cntrs" "0=0;1=2"
+	mkdir "$MNT/h2" || fail "mkdir without counters in domain 0 failed ($1)"
+	check_file "$MNT/info/last_cmd_status" "Failed to allocate counter for mbm_total_bytes in domain 0${NL}Failed to allocate counter for mbm_local_bytes in domain 0"
+}
+short_domain0 6.18
+check_file "$MNT/h2/mbm_L3_assignments" "mbm_total_bytes:0=_;1=_${NL}mbm_local_bytes:0=_;1=_"
+check_file "$I/available_mbm_cntrs" "0=0;1=2"
+bad_write "star stops at domain 0 (6.18)" "$MNT/h2/mbm_L3_assignments" "mbm_total_bytes:*=e$NL" "No space left on device" "Failed to allocate counter for mbm_total_bytes in domain 0${NL}Assign operation 'mbm_total_bytes:*=e' failed"
+check_file "$MNT/h2/mbm_L3_assignments" "mbm_total_bytes:0=_;1=_${NL}mbm_local_bytes:0=_;1=_"
+check "event_filter writable (6.18)" "-rw-r--r--" "$(stat -c %A "$I/event_configs/mbm_total_bytes/event_filter")"
+stop_fs
+short_domain0 7.2
+check_file "$MNT/h2/mbm_L3_assignments" "mbm_total_bytes:0=_;1=e${NL}mbm_local_bytes:0=_;1=e"
+check_file "$I/available_mbm_cntrs" "0=0;1=0"
+check_file "$MNT/h2/mon_data/mon_L3_00/mbm_total_bytes" "Unassigned"
+check_file "$MNT/h2/mon_data/mon_L3_01/mbm_total_bytes" "Unavailable"
+ok_write "h2 frees total in domain 1" "$MNT/h2/mbm_L3_assignments" "mbm_total_bytes:1=_$NL"
+bad_write "star goes on past domain 0 (7.2)" "$MNT/h2/mbm_L3_assignments" "mbm_total_bytes:*=e$NL" "No space left on device" "Failed to allocate counter for mbm_total_bytes in domain 0${NL}Assign operation 'mbm_total_bytes:*=e' failed"
+check_file "$MNT/h2/mbm_L3_assignments" "mbm_total_bytes:0=_;1=e${NL}mbm_local_bytes:0=_;1=e"
+# explicit domains still stop at the first failure, in 7.2 as before
+ok_write "h2 frees total in domain 1 again" "$MNT/h2/mbm_L3_assignments" "mbm_total_bytes:1=_$NL"
+bad_write "explicit ids stop (7.2)" "$MNT/h2/mbm_L3_assignments" "mbm_total_bytes:0=e;1=e$NL" "No space left on device" "Failed to allocate counter for mbm_total_bytes in domain 0${NL}Assign operation 'mbm_total_bytes:0=e' failed"
+check_file "$MNT/h2/mbm_L3_assignments" "mbm_total_bytes:0=_;1=_${NL}mbm_local_bytes:0=_;1=e"
+# a configurable platform (AMD) keeps event_filter writable in 7.2
+check "event_filter writable (7.2)" "-rw-r--r--" "$(stat -c %A "$I/event_configs/mbm_total_bytes/event_filter")"
+ok_write "filter (7.2)" "$I/event_configs/mbm_total_bytes/event_filter" "local_reads$NL"
+stop_fs
+
+# 7.2 where the counters' filters are not configurable (94a12065): event_filter
+# is 0444, so kernfs refuses to open it for writing (root too); it reads as before
+start_fs --machine "$M;mon.abmc=7.2-ro"
+F=$I/event_configs/mbm_total_bytes/event_filter
+check "event_filter read-only" "-r--r--r--" "$(stat -c %A "$F")"
+check "event_filter local read-only" "-r--r--r--" "$(stat -c %A "$I/event_configs/mbm_local_bytes/event_filter")"
+bad_write "event_filter write refused" "$F" "local_reads$NL" "Permission denied" "ok"
+check_file "$F" "local_reads,remote_reads,local_non_temporal_writes,remote_non_temporal_writes,local_reads_slow_memory,remote_reads_slow_memory,dirty_victim_writes_all"
+# the mode switch still resets it (the filters are the hardware's defaults)
+ok_write "default mode (7.2-ro)" "$I/mbm_assign_mode" "default$NL"
+check "still read-only in default mode" "-r--r--r--" "$(stat -c %A "$F")"
+stop_fs
+
+# mba_MBps with assignable counters (an Intel-like, linear MB): 6.18-7.1
+# mount it; 7.2 refuses it (f52abe65, its text not read: the older one)
+MI="topology=package:1 l3:2 core:2 pu:1;mon.cntrs=4"
+start_fs --machine "$MI" --mb 8:10:10 --mba-mbps
+check_file "$I/mbm_assign_mode" "[mbm_event]${NL}default"
+check_file "$MNT/mba_MBps_event" "mbm_local_bytes"
+stop_fs
+"$BIN" "$MNT" -f --machine "$MI;mon.abmc=7.2" --mb 8:10:10 --mba-mbps 2>"$TMP/log"
+check "--mba-mbps on 7.2 (status)" "1" "$?"
+check "--mba-mbps on 7.2" "rdtalloc-resctrlfs: --mba-mbps: mba_MBps requires MBM and linear scale MBA at L3 scope (give an Intel --mb)" "$(cat "$TMP/log")"
+# a description saying mb.units=mbps on 7.2 is refused itself, naming why
+"$BIN" "$MNT" -f --machine "$M;mon.abmc=7.2;mb.closids=8;mb.units=mbps" 2>"$TMP/log"
+check "mba_MBps on 7.2 (status)" "1" "$?"
+check "mba_MBps on 7.2" "yes" "$(grep -q 'mb.units=mbps: Linux 7.2 (mon.abmc=7.2) refuses mba_MBps where MBM counters are assignable (mon.cntrs=4)' "$TMP/log" && echo yes)"
+
 finish

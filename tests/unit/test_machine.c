@@ -306,6 +306,7 @@ static void test_feature_keys(void **state)
 	assert_int_equal(m->mon.cntrs, 4);
 	assert_true(m->mon.assign);
 	assert_true(m->mon.assign_on_mkdir);
+	assert_int_equal(m->mon.abmc, RDT_ABMC_6_18);
 	assert_string_equal(m->desc, "topology=package:2 l3:1 core:2 pu:1;l3.closids=16;"
 			    "l3.cbm_len=20;l3.min_cbm_bits=1;l3.shareable_bits=0;l3.cdp=1;"
 			    "l3.sparse=0;mon.rmids=128;mon.scale=65536;mon.width=24;mon.events="
@@ -323,6 +324,11 @@ static void test_feature_keys(void **state)
 	assert_int_equal(m->npkg, 1);
 	assert_non_null(strstr(m->desc, ";mon.cntrs=4;mon.assign=default;mon.assign_on_mkdir=0;"
 			       "l3.io_alloc=1;pkg.events=perf;pkg.rmids=8;tasks=real"));
+	rdt_machine_free(m);
+	/* Linux 7.2's follow-ups: said in the description, so a state keeps them */
+	m = build_ok("topology=package:1 l3:1 core:2 pu:1;mon.cntrs=4;mon.abmc=7.2-ro");
+	assert_int_equal(m->mon.abmc, RDT_ABMC_7_2_RO);
+	assert_non_null(strstr(m->desc, ";mon.assign_on_mkdir=1;mon.abmc=7.2-ro;tasks=real"));
 	rdt_machine_free(m);
 	m = build_ok("topology=package:1 l3:2 core:3 pu:1;mon.snc=3;mon.rmids=100");
 	assert_int_equal(m->mon.rmids, 33);
@@ -360,6 +366,10 @@ static void test_feature_key_errors(void **state)
 		{ "mon.assign_on_mkdir=1", "mon.assign_on_mkdir=1: needs assignable counters "
 		  "(mon.cntrs)" },
 		{ "mon.assign_on_mkdir=2", "mon.assign_on_mkdir=2: must be 0..1" },
+		{ "mon.cntrs=4;mon.abmc=7.1", "mon.abmc=7.1: must be '6.18', '7.2' or '7.2-ro'" },
+		{ "mon.abmc=7.2", "mon.abmc=7.2: needs assignable counters (mon.cntrs)" },
+		{ "mon.cntrs=4;mon.abmc=7.2;mb.closids=8;mb.units=mbps", "mb.units=mbps: Linux 7.2 "
+		  "(mon.abmc=7.2) refuses mba_MBps where MBM counters are assignable (mon.cntrs=4)" },
 		{ "mon.cntrs=4;mon.events=llc_occupancy", "mon.cntrs=4: counters are assigned "
 		  "to MBM events and mon.events has none" },
 		{ "mon.cntrs=4;mon.snc=2", "mon.cntrs=4: assignable counters and SNC (mon.snc=2) "
