@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * api: the public calls of the cache model (rdtalloc_sim_replay,
+ * cache_api: the public calls of the cache model (rdtalloc_sim_replay,
  * rdtalloc_trace_curve, rdtalloc_trace_convert). The geometry comes from
  * the machine (the L3's size from hwloc, the CBM length as the ways), the
  * masks from the state; nothing in the state changes.
