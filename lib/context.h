@@ -22,6 +22,8 @@
 struct rdt_backend;
 struct rdt_hook;
 struct rdt_section;
+struct rdt_sink;
+struct rdt_store;
 struct rdtalloc;
 struct rdtalloc_opts;
 
@@ -33,8 +35,35 @@ struct rdtalloc_opts;
 int rdt_core_open(struct rdtalloc **out, const struct rdtalloc_opts *opts,
 		  const struct rdt_section *const *sections, const struct rdt_backend *const *backends);
 
+/*
+ * The context's members, read and marked through lib/context.c, which calls
+ * nothing (the backends and monitor/rmid.c call it too).
+ */
 /* The state a call works on, between rdt_core_begin and rdt_core_end. */
-struct rdt_state *rdt_core_state(struct rdtalloc *r);
+struct rdt_state *rdt_core_state(const struct rdtalloc *r);
+/* The machine the context was opened on. */
+const struct rdt_machine *rdt_core_machine(const struct rdtalloc *r);
+/* The backend picked at open, and its private data (backend.h). */
+const struct rdt_backend *rdt_core_backend(const struct rdtalloc *r);
+void *rdt_core_backend_ctx(const struct rdtalloc *r);
+/* Where the state is kept; NULL: an ephemeral context (no file). */
+struct rdt_store *rdt_core_store(const struct rdtalloc *r);
+/* The register level's sink of the backend (sim, msr), or NULL. */
+const struct rdt_sink *rdt_core_sink(const struct rdtalloc *r);
+/* RDTALLOC_F_READ_ONLY: nothing is written, ever. */
+bool rdt_core_read_only(const struct rdtalloc *r);
+/* RDTALLOC_F_NO_CREATE found no state: the context only looks. */
+bool rdt_core_peek(const struct rdtalloc *r);
+/* The lines rdt_core_warn added in this call ("" when none). */
+const char *rdt_core_warnings(const struct rdtalloc *r);
+#define RDT_CORE_WARNING_LEN 512
+/*
+ * This call changed the state (rdt_core_end writes it back); its groups,
+ * masks or CPUs; its cgroup bindings (the backend and the hook follow).
+ */
+void rdt_core_mark_dirty(struct rdtalloc *r);
+void rdt_core_mark_groups_changed(struct rdtalloc *r);
+void rdt_core_mark_cgroups_changed(struct rdtalloc *r);
 /* Lock and refresh the state / write back and unlock (returns ret or a write error). */
 int rdt_core_begin(struct rdtalloc *r, bool write);
 /* An engine's negative result as the call's error, its message set; ret when >= 0. */

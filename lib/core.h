@@ -34,7 +34,7 @@ struct rdtalloc {
 	bool be_open;
 	const struct rdt_sink *sink;
 	char reason[512];		/* why this backend */
-	char warning[512];		/* rdtalloc_warning() of the last call */
+	char warning[RDT_CORE_WARNING_LEN];	/* rdtalloc_warning() of the last call */
 	char no_cat[160];		/* the backend's CPUID refusal, deferred until the state is read */
 	struct rdt_machine *m;
 	struct rdt_store *store;	/* NULL: ephemeral */
