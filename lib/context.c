@@ -38,6 +38,27 @@ const struct rdt_sink *rdt_core_sink(const struct rdtalloc *r)
 	return r->sink;
 }
 
+unsigned int rdt_core_flags(const struct rdtalloc *r)
+{
+	return r->flags;
+}
+
+const struct rdt_backend_env *rdt_core_env(const struct rdtalloc *r)
+{
+	return &r->env;
+}
+
+void **rdt_core_mon_totals(struct rdtalloc *r)
+{
+	return &r->mon_counters;
+}
+
+char *rdt_core_cgroup_root_cache(struct rdtalloc *r, size_t *len)
+{
+	*len = sizeof(r->cgroup_root);
+	return r->cgroup_root;
+}
+
 bool rdt_core_read_only(const struct rdtalloc *r)
 {
 	return r->ro;

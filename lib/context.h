@@ -20,6 +20,7 @@
 #include "machine.h"
 
 struct rdt_backend;
+struct rdt_backend_env;
 struct rdt_hook;
 struct rdt_section;
 struct rdt_sink;
@@ -50,6 +51,18 @@ void *rdt_core_backend_ctx(const struct rdtalloc *r);
 struct rdt_store *rdt_core_store(const struct rdtalloc *r);
 /* The register level's sink of the backend (sim, msr), or NULL. */
 const struct rdt_sink *rdt_core_sink(const struct rdtalloc *r);
+/* The RDTALLOC_F_* flags the context was opened with. */
+unsigned int rdt_core_flags(const struct rdtalloc *r);
+/* What the backend was opened on (its roots, the mount table to read). */
+const struct rdt_backend_env *rdt_core_env(const struct rdtalloc *r);
+/*
+ * Slots the context keeps for a layer above it, freed at close: the
+ * monitoring's running totals when no file holds them (a json_object,
+ * json_object_put at close); the cgroup2 mount, looked up once (cgbind.c;
+ * "" until then), *len its size.
+ */
+void **rdt_core_mon_totals(struct rdtalloc *r);
+char *rdt_core_cgroup_root_cache(struct rdtalloc *r, size_t *len);
 /* RDTALLOC_F_READ_ONLY: nothing is written, ever. */
 bool rdt_core_read_only(const struct rdtalloc *r);
 /* RDTALLOC_F_NO_CREATE found no state: the context only looks. */
