@@ -59,6 +59,11 @@ char *rdt_core_cgroup_root_cache(struct rdtalloc *r, size_t *len)
 	return r->cgroup_root;
 }
 
+struct rdt_task_index *rdt_core_task_index(struct rdtalloc *r)
+{
+	return &r->tix;
+}
+
 bool rdt_core_read_only(const struct rdtalloc *r)
 {
 	return r->ro;

@@ -158,6 +158,18 @@ bool rdt_core_binding_alive(const struct rdtalloc *r, const struct rdt_task *t);
 /* From the state's table alone: live tasks of group g (g 0: every other live task). */
 int rdt_core_table_tasks(struct rdtalloc *r, int g, pid_t **out, size_t *n);
 void rdt_core_task_index_free(struct rdtalloc *r);
+/*
+ * The state's bound tasks by group (a counting sort), which the context
+ * keeps and lib/bindings.c builds: current while gen is the task map's and
+ * ngroups the state's; the tasks of group g are tid[off[g]] .. tid[off[g + 1] - 1].
+ */
+struct rdt_task_index {
+	uint64_t gen;
+	unsigned int ngroups;
+	size_t *off;			/* [ngroups + 1] */
+	pid_t *tid;			/* ascending within a group */
+};
+struct rdt_task_index *rdt_core_task_index(struct rdtalloc *r);
 /* From the state's table alone: the group of live task tid started at start. */
 int rdt_core_table_group(struct rdtalloc *r, pid_t tid, uint64_t start);
 /* Live tasks of group g of r->st, ascending; caller frees. */

@@ -53,10 +53,7 @@ struct rdtalloc {
 	size_t gc_cursor;		/* where the exited-task sweep resumes */
 	/* The state's bound tasks by group (counting sort), current while tix_gen is the map's. */
 	uint64_t st_gen;		/* bumped whenever r->st is replaced or changed */
-	uint64_t tix_gen;
-	unsigned int tix_ngroups;
-	size_t *tix_off;		/* [ngroups + 1] */
-	pid_t *tix_tid;			/* ascending within a group */
+	struct rdt_task_index tix;	/* lib/bindings.c builds it */
 	char *resctrl_root;
 	unsigned int precedence;	/* the rule asked for (RDT_PREC_*); 0: none */
 	unsigned int max_groups, max_tasks;	/* the limits asked for; 0: none */
