@@ -7,7 +7,7 @@
  * flight per CPU). BPF cannot write MSRs: the agent (lib/hook/agent.c) does.
  * Also: a child inherits its parent's group at fork (threads included), and
  * an iterator lists the live tasks with their groups. Owns no policy: the
- * maps are filled from user space (lib/hook/maps.c).
+ * maps are filled from user space (lib/hook/bpf_maps.c).
  */
 #include "vmlinux.h"
 #include <bpf/bpf_core_read.h>

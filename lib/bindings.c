@@ -11,14 +11,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core.h"
+#include "context.h"
 #include "errors.h"
 #include "tasks.h"
 
 /* A binding is live when its task still runs and is the same task. */
 bool rdt_core_binding_alive(const struct rdtalloc *r, const struct rdt_task *t)
 {
-	return r->m->virtual_tasks || rdt_task_alive(t->tid, t->start);
+	return rdt_core_machine(r)->virtual_tasks || rdt_task_alive(t->tid, t->start);
 }
 
 static int cmp_pid(const void *a, const void *b)
@@ -30,11 +30,13 @@ static int cmp_pid(const void *a, const void *b)
 
 void rdt_core_task_index_free(struct rdtalloc *r)
 {
-	free(r->tix_off);
-	free(r->tix_tid);
-	r->tix_off = NULL;
-	r->tix_tid = NULL;
-	r->tix_gen = 0;
+	struct rdt_task_index *x = rdt_core_task_index(r);
+
+	free(x->off);
+	free(x->tid);
+	x->off = NULL;
+	x->tid = NULL;
+	x->gen = 0;
 }
 
 /*
@@ -44,36 +46,37 @@ void rdt_core_task_index_free(struct rdtalloc *r)
  */
 static int task_index(struct rdtalloc *r)
 {
-	const struct rdt_task_map *m = &r->st->tasks;
-	unsigned int ng = r->st->ngroups, g;
+	struct rdt_task_index *x = rdt_core_task_index(r);
+	const struct rdt_task_map *m = &rdt_core_state(r)->tasks;
+	unsigned int ng = rdt_core_state(r)->ngroups, g;
 	size_t i, *pos;
 
-	if (r->tix_off && r->tix_gen == m->gen && r->tix_ngroups == ng)
+	if (x->off && x->gen == m->gen && x->ngroups == ng)
 		return 0;
 	rdt_core_task_index_free(r);
-	r->tix_off = calloc((size_t)ng + 2, sizeof(size_t));
-	r->tix_tid = malloc((m->len ? m->len : 1) * sizeof(pid_t));
+	x->off = calloc((size_t)ng + 2, sizeof(size_t));
+	x->tid = malloc((m->len ? m->len : 1) * sizeof(pid_t));
 	pos = malloc(((size_t)ng + 1) * sizeof(size_t));
-	if (!r->tix_off || !r->tix_tid || !pos) {
+	if (!x->off || !x->tid || !pos) {
 		free(pos);
 		rdt_core_task_index_free(r);
 		return rdt_fail(r, -ENOMEM, "out of memory");
 	}
 	for (i = 0; i < m->cap; i++)
 		if (m->slots[i].tid && (unsigned int)m->slots[i].group < ng)
-			r->tix_off[m->slots[i].group + 1]++;
+			x->off[m->slots[i].group + 1]++;
 	for (g = 0; g < ng; g++)
-		r->tix_off[g + 1] += r->tix_off[g];
-	memcpy(pos, r->tix_off, ((size_t)ng + 1) * sizeof(size_t));
+		x->off[g + 1] += x->off[g];
+	memcpy(pos, x->off, ((size_t)ng + 1) * sizeof(size_t));
 	for (i = 0; i < m->cap; i++)
 		if (m->slots[i].tid && (unsigned int)m->slots[i].group < ng)
-			r->tix_tid[pos[m->slots[i].group]++] = m->slots[i].tid;
+			x->tid[pos[m->slots[i].group]++] = m->slots[i].tid;
 	for (g = 0; g < ng; g++)
-		qsort(r->tix_tid + r->tix_off[g], r->tix_off[g + 1] - r->tix_off[g], sizeof(pid_t),
+		qsort(x->tid + x->off[g], x->off[g + 1] - x->off[g], sizeof(pid_t),
 		      cmp_pid);
 	free(pos);
-	r->tix_gen = m->gen;
-	r->tix_ngroups = ng;
+	x->gen = m->gen;
+	x->ngroups = ng;
 	return 0;
 }
 
@@ -117,7 +120,7 @@ static int merge(const pid_t *a, size_t na, const pid_t *b, size_t nb, pid_t **o
 /* The tids the state's table binds to a live task, ascending. */
 static int table_bound(struct rdtalloc *r, pid_t **out, size_t *n)
 {
-	const struct rdt_task_map *m = &r->st->tasks;
+	const struct rdt_task_map *m = &rdt_core_state(r)->tasks;
 	pid_t *v = malloc((m->len + 1) * sizeof(pid_t));
 	size_t i, k = 0;
 
@@ -142,7 +145,7 @@ static int with_cgroups(struct rdtalloc *r, int g, pid_t **out, size_t *n)
 	size_t ncg = 0, nown = 0, nv;
 	int ret;
 
-	if (!r->st->ncgroups || r->m->virtual_tasks)
+	if (!rdt_core_state(r)->ncgroups || rdt_core_machine(r)->virtual_tasks)
 		return 0;
 	ret = rdt_core_cgroup_members(r, g ? g : -1, &cg, &ncg);
 	if (!ret && ncg && g)
@@ -171,12 +174,13 @@ out:
 /* Live tasks of group g by the state's table and its cgroups, ascending, into a new array. */
 int rdt_core_table_tasks(struct rdtalloc *r, int g, pid_t **out, size_t *n)
 {
-	const struct rdt_task_map *m = &r->st->tasks;
+	struct rdt_task_index *x = rdt_core_task_index(r);
+	const struct rdt_task_map *m = &rdt_core_state(r)->tasks;
 	pid_t *v;
 	size_t i, k = 0;
 	int ret;
 
-	if (g == 0 && !r->m->virtual_tasks) {
+	if (g == 0 && !rdt_core_machine(r)->virtual_tasks) {
 		pid_t *all;
 		size_t na;
 
@@ -202,12 +206,12 @@ int rdt_core_table_tasks(struct rdtalloc *r, int g, pid_t **out, size_t *n)
 	}
 	if (g != 0 && (ret = task_index(r)))
 		return ret;
-	i = g ? r->tix_off[g] : 0;
-	v = malloc(((g ? r->tix_off[g + 1] : i) - i + 1) * sizeof(pid_t));
+	i = g ? x->off[g] : 0;
+	v = malloc(((g ? x->off[g + 1] : i) - i + 1) * sizeof(pid_t));
 	if (!v)
 		return rdt_fail(r, -ENOMEM, "out of memory");
-	for (; g != 0 && i < r->tix_off[g + 1]; i++) {
-		const struct rdt_task *t = rdt_task_map_get(m, r->tix_tid[i]);
+	for (; g != 0 && i < x->off[g + 1]; i++) {
+		const struct rdt_task *t = rdt_task_map_get(m, x->tid[i]);
 
 		if (t && t->group == g && rdt_core_binding_alive(r, t))
 			v[k++] = t->tid;
@@ -224,9 +228,9 @@ int rdt_core_table_tasks(struct rdtalloc *r, int g, pid_t **out, size_t *n)
 
 int rdt_core_table_group(struct rdtalloc *r, pid_t tid, uint64_t start)
 {
-	const struct rdt_task *t = rdt_task_map_get(&r->st->tasks, tid);
+	const struct rdt_task *t = rdt_task_map_get(&rdt_core_state(r)->tasks, tid);
 
-	if (t && (r->m->virtual_tasks || t->start == start))
+	if (t && (rdt_core_machine(r)->virtual_tasks || t->start == start))
 		return t->group;
 	return rdt_core_cgroup_task_group(r, tid);
 }

@@ -18,8 +18,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "backend.h"
 #include "cgroups.h"
-#include "core.h"
+#include "context.h"
 #include "errors.h"
 #include "tasks.h"
 
@@ -27,18 +28,19 @@
 const char *rdt_core_cgroup_root(struct rdtalloc *r)
 {
 	char err[RDT_ERRMSG_MAX];
+	size_t len;
+	char *root = rdt_core_cgroup_root_cache(r, &len);
 	int ret;
 
-	if (r->cgroup_root[0])
-		return r->cgroup_root;
-	ret = rdt_cgroup_root(r->env.mounts, r->cgroup_root, sizeof(r->cgroup_root), err,
-			      sizeof(err));
+	if (root[0])
+		return root;
+	ret = rdt_cgroup_root(rdt_core_env(r)->mounts, root, len, err, sizeof(err));
 	if (ret) {
-		r->cgroup_root[0] = '\0';
+		root[0] = '\0';
 		rdt_fail(r, ret, "%s", err);
 		return NULL;
 	}
-	return r->cgroup_root;
+	return root;
 }
 
 /* Binding i still names the cgroup it was made for. */
@@ -52,7 +54,7 @@ static bool binding_alive(struct rdtalloc *r, const char *root, const struct rdt
 
 int rdt_core_cgroup_path_group(struct rdtalloc *r, const char *rel)
 {
-	return rdt_core_cgroup_path_group_in(r, r->st, rel);
+	return rdt_core_cgroup_path_group_in(r, rdt_core_state(r), rel);
 }
 
 /* The live binding of rel or of its nearest bound ancestor; NULL: none. */
@@ -90,21 +92,23 @@ const struct rdt_cgroup *rdt_core_cgroup_task_binding(struct rdtalloc *r, pid_t 
 {
 	char rel[RDT_CGROUP_PATH_MAX];
 
-	if (!r->st->ncgroups || r->m->virtual_tasks || rdt_task_cgroup(tid, rel, sizeof(rel)))
+	if (!rdt_core_state(r)->ncgroups || rdt_core_machine(r)->virtual_tasks ||
+	    rdt_task_cgroup(tid, rel, sizeof(rel)))
 		return NULL;
-	return path_binding(r, r->st, rel);
+	return path_binding(r, rdt_core_state(r), rel);
 }
 
 int rdt_core_cgroup_task_group(struct rdtalloc *r, pid_t tid)
 {
-	return rdt_core_cgroup_task_group_in(r, r->st, tid);
+	return rdt_core_cgroup_task_group_in(r, rdt_core_state(r), tid);
 }
 
 int rdt_core_cgroup_task_group_in(struct rdtalloc *r, const struct rdt_state *st, pid_t tid)
 {
 	char rel[RDT_CGROUP_PATH_MAX];
 
-	if (!st->ncgroups || r->m->virtual_tasks || rdt_task_cgroup(tid, rel, sizeof(rel)))
+	if (!st->ncgroups || rdt_core_machine(r)->virtual_tasks ||
+	    rdt_task_cgroup(tid, rel, sizeof(rel)))
 		return 0;
 	return rdt_core_cgroup_path_group_in(r, st, rel);
 }
@@ -138,7 +142,7 @@ static int cmp_pid(const void *a, const void *b)
  */
 int rdt_core_cgroup_members(struct rdtalloc *r, int g, pid_t **out, size_t *n)
 {
-	return rdt_core_cgroup_members_in(r, r->st, g, out, n);
+	return rdt_core_cgroup_members_in(r, rdt_core_state(r), g, out, n);
 }
 
 int rdt_core_cgroup_members_in(struct rdtalloc *r, const struct rdt_state *st, int g,
@@ -152,7 +156,7 @@ int rdt_core_cgroup_members_in(struct rdtalloc *r, const struct rdt_state *st, i
 
 	*out = NULL;
 	*n = 0;
-	if (!st->ncgroups || r->m->virtual_tasks)
+	if (!st->ncgroups || rdt_core_machine(r)->virtual_tasks)
 		return 0;
 	root = rdt_core_cgroup_root(r);
 	if (!root)
@@ -191,22 +195,23 @@ unsigned int rdt_core_cgroup_gc(struct rdtalloc *r)
 	unsigned int i = 0, dropped = 0;
 	const char *root;
 
-	if (!r->st->ncgroups || !(root = rdt_core_cgroup_root(r))) {
+	if (!rdt_core_state(r)->ncgroups || !(root = rdt_core_cgroup_root(r))) {
 		rdt_clear_err(r);
 		return 0;
 	}
-	while (i < r->st->ncgroups) {
-		const struct rdt_cgroup *c = &r->st->cgroups[i];
+	while (i < rdt_core_state(r)->ncgroups) {
+		const struct rdt_cgroup *c = &rdt_core_state(r)->cgroups[i];
 
 		if (!binding_alive(r, root, c)) {
 			char path[RDT_CGROUP_PATH_MAX];
 
-			const char *w = rdt_owner_suspend(r->st);
+			const char *w = rdt_owner_suspend(rdt_core_state(r));
 
 			/* a removed cgroup's binding is nobody's to keep: housekeeping */
 			strcpy(path, c->path);
-			rdt_bind_cgroup(r->st, 0, path, 0);	/* shifts the next one here */
-			rdt_owner_resume(r->st, w);
+			/* shifts the next one here */
+			rdt_bind_cgroup(rdt_core_state(r), 0, path, 0);
+			rdt_owner_resume(rdt_core_state(r), w);
 			dropped++;
 			continue;
 		}

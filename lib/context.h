@@ -20,8 +20,11 @@
 #include "machine.h"
 
 struct rdt_backend;
+struct rdt_backend_env;
 struct rdt_hook;
 struct rdt_section;
+struct rdt_sink;
+struct rdt_store;
 struct rdtalloc;
 struct rdtalloc_opts;
 
@@ -33,8 +36,47 @@ struct rdtalloc_opts;
 int rdt_core_open(struct rdtalloc **out, const struct rdtalloc_opts *opts,
 		  const struct rdt_section *const *sections, const struct rdt_backend *const *backends);
 
+/*
+ * The context's members, read and marked through lib/context.c, which calls
+ * nothing (the backends and monitor/rmid.c call it too).
+ */
 /* The state a call works on, between rdt_core_begin and rdt_core_end. */
-struct rdt_state *rdt_core_state(struct rdtalloc *r);
+struct rdt_state *rdt_core_state(const struct rdtalloc *r);
+/* The machine the context was opened on. */
+const struct rdt_machine *rdt_core_machine(const struct rdtalloc *r);
+/* The backend picked at open, and its private data (backend.h). */
+const struct rdt_backend *rdt_core_backend(const struct rdtalloc *r);
+void *rdt_core_backend_ctx(const struct rdtalloc *r);
+/* Where the state is kept; NULL: an ephemeral context (no file). */
+struct rdt_store *rdt_core_store(const struct rdtalloc *r);
+/* The register level's sink of the backend (sim, msr), or NULL. */
+const struct rdt_sink *rdt_core_sink(const struct rdtalloc *r);
+/* The RDTALLOC_F_* flags the context was opened with. */
+unsigned int rdt_core_flags(const struct rdtalloc *r);
+/* What the backend was opened on (its roots, the mount table to read). */
+const struct rdt_backend_env *rdt_core_env(const struct rdtalloc *r);
+/*
+ * Slots the context keeps for a layer above it, freed at close: the
+ * monitoring's running totals when no file holds them (a json_object,
+ * json_object_put at close); the cgroup2 mount, looked up once (cgbind.c;
+ * "" until then), *len its size.
+ */
+void **rdt_core_mon_totals(struct rdtalloc *r);
+char *rdt_core_cgroup_root_cache(struct rdtalloc *r, size_t *len);
+/* RDTALLOC_F_READ_ONLY: nothing is written, ever. */
+bool rdt_core_read_only(const struct rdtalloc *r);
+/* RDTALLOC_F_NO_CREATE found no state: the context only looks. */
+bool rdt_core_peek(const struct rdtalloc *r);
+/* The lines rdt_core_warn added in this call ("" when none). */
+const char *rdt_core_warnings(const struct rdtalloc *r);
+#define RDT_CORE_WARNING_LEN 512
+/*
+ * This call changed the state (rdt_core_end writes it back); its groups,
+ * masks or CPUs; its cgroup bindings (the backend and the hook follow).
+ */
+void rdt_core_mark_dirty(struct rdtalloc *r);
+void rdt_core_mark_groups_changed(struct rdtalloc *r);
+void rdt_core_mark_cgroups_changed(struct rdtalloc *r);
 /* Lock and refresh the state / write back and unlock (returns ret or a write error). */
 int rdt_core_begin(struct rdtalloc *r, bool write);
 /* An engine's negative result as the call's error, its message set; ret when >= 0. */
@@ -116,6 +158,18 @@ bool rdt_core_binding_alive(const struct rdtalloc *r, const struct rdt_task *t);
 /* From the state's table alone: live tasks of group g (g 0: every other live task). */
 int rdt_core_table_tasks(struct rdtalloc *r, int g, pid_t **out, size_t *n);
 void rdt_core_task_index_free(struct rdtalloc *r);
+/*
+ * The state's bound tasks by group (a counting sort), which the context
+ * keeps and lib/bindings.c builds: current while gen is the task map's and
+ * ngroups the state's; the tasks of group g are tid[off[g]] .. tid[off[g + 1] - 1].
+ */
+struct rdt_task_index {
+	uint64_t gen;
+	unsigned int ngroups;
+	size_t *off;			/* [ngroups + 1] */
+	pid_t *tid;			/* ascending within a group */
+};
+struct rdt_task_index *rdt_core_task_index(struct rdtalloc *r);
 /* From the state's table alone: the group of live task tid started at start. */
 int rdt_core_table_group(struct rdtalloc *r, pid_t tid, uint64_t start);
 /* Live tasks of group g of r->st, ascending; caller frees. */

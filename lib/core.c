@@ -192,11 +192,6 @@ fail:
 	return ret;
 }
 
-struct rdt_state *rdt_core_state(rdtalloc_t *r)
-{
-	return r->st;
-}
-
 /*
  * Unlock; a successful change is made real by the backend (commit) and then
  * written to the state file, a failed one undone in the backend (abort).

@@ -34,7 +34,7 @@ struct rdtalloc {
 	bool be_open;
 	const struct rdt_sink *sink;
 	char reason[512];		/* why this backend */
-	char warning[512];		/* rdtalloc_warning() of the last call */
+	char warning[RDT_CORE_WARNING_LEN];	/* rdtalloc_warning() of the last call */
 	char no_cat[160];		/* the backend's CPUID refusal, deferred until the state is read */
 	struct rdt_machine *m;
 	struct rdt_store *store;	/* NULL: ephemeral */
@@ -53,10 +53,7 @@ struct rdtalloc {
 	size_t gc_cursor;		/* where the exited-task sweep resumes */
 	/* The state's bound tasks by group (counting sort), current while tix_gen is the map's. */
 	uint64_t st_gen;		/* bumped whenever r->st is replaced or changed */
-	uint64_t tix_gen;
-	unsigned int tix_ngroups;
-	size_t *tix_off;		/* [ngroups + 1] */
-	pid_t *tix_tid;			/* ascending within a group */
+	struct rdt_task_index tix;	/* lib/bindings.c builds it */
 	char *resctrl_root;
 	unsigned int precedence;	/* the rule asked for (RDT_PREC_*); 0: none */
 	unsigned int max_groups, max_tasks;	/* the limits asked for; 0: none */

@@ -14,7 +14,7 @@
 #include <rdtalloc/rdtalloc.h>
 
 #include "backend.h"
-#include "core.h"
+#include "context.h"
 #include "errors.h"
 
 RDTALLOC_API int rdtalloc_moved_tasks(rdtalloc_t *r, struct rdtalloc_moved_task *out,
@@ -35,11 +35,12 @@ RDTALLOC_API int rdtalloc_moved_tasks(rdtalloc_t *r, struct rdtalloc_moved_task 
 	ret = rdt_core_begin(r, false);
 	if (ret)
 		return ret;
-	if (r->be->ops->moved_tasks)
-		ret = r->be->ops->moved_tasks(r, &mv, &n);
+	if (rdt_core_backend(r)->ops->moved_tasks)
+		ret = rdt_core_backend(r)->ops->moved_tasks(r, &mv, &n);
 	for (i = 0; !ret && i < n && i < max; i++) {
 		out[i].tid = mv[i].tid;
-		snprintf(out[i].group, sizeof(out[i].group), "%s", r->st->groups[mv[i].group].name);
+		snprintf(out[i].group, sizeof(out[i].group), "%s",
+			 rdt_core_state(r)->groups[mv[i].group].name);
 		snprintf(out[i].where, sizeof(out[i].where), "%s", mv[i].where);
 	}
 	free(mv);

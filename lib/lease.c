@@ -24,7 +24,7 @@
 #include <rdtalloc/rdtalloc.h>
 
 #include "config.h"
-#include "core.h"
+#include "context.h"
 #include "errors.h"
 #include "hw/section.h"
 #include "json.h"
@@ -185,10 +185,10 @@ static int leases_open(rdtalloc_t *r, struct leases *l)
 
 	memset(l, 0, sizeof(*l));
 	l->lock_fd = -1;
-	if (!r->store)
+	if (!rdt_core_store(r))
 		return 0;
-	l->path = rdt_store_sibling(r->store, LEASES_FILE);
-	lock = rdt_store_sibling(r->store, LEASES_LOCK);
+	l->path = rdt_store_sibling(rdt_core_store(r), LEASES_FILE);
+	lock = rdt_store_sibling(rdt_core_store(r), LEASES_LOCK);
 	if (!l->path || !lock) {
 		free(lock);
 		free(l->path);
@@ -259,11 +259,13 @@ static int put_back(rdtalloc_t *r, const struct lease *ls)
 	ret = rdt_core_begin(r, true);
 	if (ret)
 		return ret;
-	g = rdt_group_by_seq(r->st, ls->seq);
+	g = rdt_group_by_seq(rdt_core_state(r), ls->seq);
 	if (g >= 0) {
-		ret = rdt_core_apply_schema(r, r->st, g, ls->schema, &changed);
-		if (!ret && changed)
-			r->dirty = r->groups_changed = true;
+		ret = rdt_core_apply_schema(r, rdt_core_state(r), g, ls->schema, &changed);
+		if (!ret && changed) {
+			rdt_core_mark_dirty(r);
+			rdt_core_mark_groups_changed(r);
+		}
 	}
 	return rdt_core_end(r, true, ret);
 }
@@ -279,10 +281,10 @@ RDTALLOC_API int rdtalloc_schema_lease(rdtalloc_t *r, const char *group)
 
 	if (!r)
 		return -EINVAL;
-	if (!r->store)
+	if (!rdt_core_store(r))
 		return rdt_fail(r, -EOPNOTSUPP, "a lease needs a state file: this context is "
 				"ephemeral (RDTALLOC_F_EPHEMERAL), nothing outlives it");
-	if (r->ro || r->peek)
+	if (rdt_core_read_only(r) || rdt_core_peek(r))
 		return rdt_fail(r, -EROFS, "this context cannot change anything: no lease");
 	ret = rdt_task_info(getpid(), &start, NULL);
 	if (ret)
@@ -298,11 +300,11 @@ RDTALLOC_API int rdtalloc_schema_lease(rdtalloc_t *r, const char *group)
 	if (g == 0)
 		ret = rdt_fail(r, -EINVAL, "the default group's schema cannot be leased");
 	if (g > 0) {
-		snprintf(x.group, sizeof(x.group), "%s", r->st->groups[g].name);
-		x.seq = r->st->groups[g].seq;
-		n = rdt_core_format_schema(r->st, g, NULL, 0);
+		snprintf(x.group, sizeof(x.group), "%s", rdt_core_state(r)->groups[g].name);
+		x.seq = rdt_core_state(r)->groups[g].seq;
+		n = rdt_core_format_schema(rdt_core_state(r), g, NULL, 0);
 		text = n >= 0 ? malloc((size_t)n + 1) : NULL;
-		if (!text || rdt_core_format_schema(r->st, g, text, (size_t)n + 1) < 0)
+		if (!text || rdt_core_format_schema(rdt_core_state(r), g, text, (size_t)n + 1) < 0)
 			ret = rdt_fail(r, -ENOMEM, "out of memory");
 		else	/* one line a resource: "L3:0=ff;1=ff\nMB:0=50" */
 			trim(text);
@@ -403,21 +405,21 @@ static void note(char *buf, size_t len, const char *fmt, ...)
 
 void rdt_lease_recover(rdtalloc_t *r)
 {
-	char said[sizeof(r->warning)] = "", line[256];
+	char said[RDT_CORE_WARNING_LEN] = "", line[256];
 	struct leases l;
 	unsigned int i = 0;
 	bool changed = false;
 	char *path;
 
-	if (!r->store || r->peek)
+	if (!rdt_core_store(r) || rdt_core_peek(r))
 		return;
 	/* the common case costs one failed access: no file, nothing to lock */
-	path = rdt_store_sibling(r->store, LEASES_FILE);
+	path = rdt_store_sibling(rdt_core_store(r), LEASES_FILE);
 	if (!path || access(path, F_OK)) {
 		free(path);
 		return;
 	}
-	if (r->ro) {
+	if (rdt_core_read_only(r)) {
 		/* a look changes nothing: it says what the next change will put back */
 		memset(&l, 0, sizeof(l));
 		l.lock_fd = -1;

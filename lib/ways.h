@@ -5,8 +5,9 @@
  * what it can (shareable_bits); a backend that knows more fills in the rest
  * through its ways callback (resctrl: bit_usage, io_alloc; the simulator:
  * its io_alloc). Inline, so that the plan and the controller reach it
- * without a link to another object (tests/layers/linkgraph.py); the API
- * (rdtalloc_domain_ways, rdtalloc_io_alloc_*) is lib/api/ways.c.
+ * linking only lib/context.c, which calls nothing (tests/layers/
+ * linkgraph.py); the API (rdtalloc_domain_ways, rdtalloc_io_alloc_*) is
+ * lib/api/ways.c.
  */
 #ifndef RDT_WAYS_H
 #define RDT_WAYS_H
@@ -17,7 +18,8 @@
 
 #include <rdtalloc/rdtalloc.h>
 
-#include "core.h"
+#include "backend.h"
+#include "context.h"
 #include "errors.h"
 #include "machine.h"
 
@@ -25,16 +27,19 @@
 static inline int rdt_ways_get(struct rdtalloc *r, enum rdt_res res, unsigned int dom,
 			       struct rdtalloc_ways_info *w)
 {
-	const struct rdt_caps *c = &r->m->caps[res];
+	const struct rdt_machine *m = rdt_core_machine(r);
+	const struct rdt_backend *be = rdt_core_backend(r);
+	const struct rdt_caps *c = &m->caps[res];
 
 	memset(w, 0, sizeof(*w));
 	w->sz = sizeof(*w);
 	/* MPAM shows every way as shareable: a formality, no I/O fills them */
-	w->io_ways = r->m->mpam ? 0 : c->shareable_bits;
+	w->io_ways = m->mpam ? 0 : c->shareable_bits;
 	w->io_alloc_supported = res == RDT_L3 && c->io_alloc;
 	if (w->io_alloc_supported)
-		w->io_alloc_closid = (r->st->cdp[res] ? c->closids / 2 : c->closids) - 1;
-	return r->be->ways ? r->be->ways(r, res, dom, w) : 0;
+		w->io_alloc_closid = (rdt_core_state(r)->cdp[res] ? c->closids / 2 :
+							     c->closids) - 1;
+	return be->ways ? be->ways(r, res, dom, w) : 0;
 }
 
 /*
@@ -45,11 +50,12 @@ static inline int rdt_ways_get(struct rdtalloc *r, enum rdt_res res, unsigned in
 static inline uint64_t rdt_ways_left_alone(struct rdtalloc *r, enum rdt_res res, unsigned int dom,
 					   bool shareable)
 {
+	const struct rdt_machine *m = rdt_core_machine(r);
 	struct rdtalloc_ways_info w;
 
 	if (rdt_ways_get(r, res, dom, &w)) {
 		rdt_clear_err(r);
-		return shareable || r->m->mpam ? 0 : r->m->caps[res].shareable_bits;
+		return shareable || m->mpam ? 0 : m->caps[res].shareable_bits;
 	}
 	return (shareable ? 0 : w.io_ways) | w.foreign_ways;
 }

@@ -25,7 +25,7 @@
 #include <rdtalloc/rdtalloc.h>
 
 #include "backend.h"
-#include "core.h"
+#include "context.h"
 #include "errors.h"
 #include "schema.h"
 #include "ways.h"
@@ -143,7 +143,7 @@ const struct rdt_section rdt_io_section = {
 static int sim_ways(struct rdtalloc *r, enum rdt_res res, unsigned int dom,
 		    struct rdtalloc_ways_info *w)
 {
-	const struct io_part *p = part_of(r->st);
+	const struct io_part *p = part_of(rdt_core_state(r));
 
 	if (res != RDT_L3 || !p || !p->on || dom >= p->n)
 		return 0;
@@ -170,40 +170,40 @@ static uint64_t first_mask(const struct rdt_state *st, unsigned int d)
 
 static int sim_io_enable(struct rdtalloc *r, int on)
 {
-	struct io_part *p = part_of(r->st);
+	struct io_part *p = part_of(rdt_core_state(r));
 	unsigned int closid = 0, d;
 	int g = -1, ret;
 
 	if (p->on == (on != 0))
 		return 0;	/* as the kernel: the state it is in already */
-	ret = rdt_reserve_top(r->st, on ? 1 : 0, &closid, &g);
+	ret = rdt_reserve_top(rdt_core_state(r), on ? 1 : 0, &closid, &g);
 	if (ret)
 		return rdt_fail(r, -ENOSPC, "CLOSID (ctrl_hw_id) %u for io_alloc is used by %s group",
-				closid, g >= 0 && g < (int)r->st->ngroups ?
-				r->st->groups[g].name : "another");
+				closid, g >= 0 && g < (int)rdt_core_state(r)->ngroups ?
+				rdt_core_state(r)->groups[g].name : "another");
 	free(p->mask);
 	p->mask = NULL;
 	p->n = 0;
 	p->on = on;
 	if (on) {
-		p->n = r->m->ndom[RDT_L3];
+		p->n = rdt_core_machine(r)->ndom[RDT_L3];
 		p->mask = calloc(p->n, sizeof(*p->mask));
 		if (!p->mask) {
 			p->on = false;
 			p->n = 0;
-			rdt_reserve_top(r->st, 0, &closid, &g);
+			rdt_reserve_top(rdt_core_state(r), 0, &closid, &g);
 			return rdt_fail(r, -ENOMEM, "out of memory");
 		}
 		for (d = 0; d < p->n; d++)
-			p->mask[d] = first_mask(r->st, d);
+			p->mask[d] = first_mask(rdt_core_state(r), d);
 	}
-	r->dirty = true;
+	rdt_core_mark_dirty(r);
 	return 0;
 }
 
 static int sim_io_masks(struct rdtalloc *r, const uint64_t *mask, const bool *have)
 {
-	struct io_part *p = part_of(r->st);
+	struct io_part *p = part_of(rdt_core_state(r));
 	unsigned int d;
 
 	if (!p->on)
@@ -211,7 +211,7 @@ static int sim_io_masks(struct rdtalloc *r, const uint64_t *mask, const bool *ha
 	for (d = 0; d < p->n; d++)
 		if (have[d])
 			p->mask[d] = mask[d];
-	r->dirty = true;
+	rdt_core_mark_dirty(r);
 	return 0;
 }
 
@@ -226,8 +226,8 @@ static int sim_io_alloc(struct rdtalloc *r, int on, const uint64_t *mask, const 
 /* backend.h check_groups: no exclusive group on io_alloc's ways (the kernel's rule). */
 static int sim_check_groups(struct rdtalloc *r)
 {
-	const struct io_part *p = part_of(r->st);
-	const struct rdt_state *st = r->st;
+	const struct io_part *p = part_of(rdt_core_state(r));
+	const struct rdt_state *st = rdt_core_state(r);
 	unsigned int d, k;
 
 	for (d = 0; p && p->on && d < p->n; d++) {
@@ -247,7 +247,7 @@ static int sim_check_groups(struct rdtalloc *r)
 						"refuses it: Schemata overlaps); narrow io_alloc's "
 						"mask first (rdtctl io-alloc set)", g->name,
 						(unsigned long long)(m & p->mask[d]),
-						r->m->dom[RDT_L3][d].cache_id);
+						rdt_core_machine(r)->dom[RDT_L3][d].cache_id);
 		}
 	}
 	return 0;

@@ -138,7 +138,7 @@ int rdt_cache_curve_sampled(const char *path, bool instr, unsigned int sets, uns
 			    unsigned int shift, uint64_t *misses, uint64_t *accesses,
 			    struct rdt_curve_sample *smp, char *err, size_t len);
 
-/* ---- for the planner (api.c) ---- */
+/* ---- for the planner (cache_api.c) ---- */
 
 struct rdtalloc;
 struct rdtalloc_cache_geometry;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * control: the closed-loop controller (docs/control.md). Owns the decision
- * engine (engine.c: a layout of the ways per group, moves tried one at a
+ * engine (decide.c: a layout of the ways per group, moves tried one at a
  * time, measured against what they replaced, kept or rolled back), the
  * simulated run in time (simrun.c: phases of traces through one domain's
  * cache model, interval by interval, never flushed) and the live loop

@@ -25,7 +25,7 @@
 
 #include "cache/cache.h"
 #include "control/control.h"
-#include "core.h"
+#include "context.h"
 #include "errors.h"
 
 /* One domain's controller, running. */
@@ -137,7 +137,7 @@ static int dom_open(rdtalloc_t *r, struct live_dom *ld, const struct rdt_ctl_kep
 	if (!ld->n)
 		return 0;	/* every group of it removed: nothing to run */
 	for (size_t i = 0, j = 0; i < k->n; i++)
-		if (rdt_group_by_seq(r->st, k->g[i].seq) >= 0)
+		if (rdt_group_by_seq(rdt_core_state(r), k->g[i].seq) >= 0)
 			ld->seq[j++] = k->g[i].seq;
 	ld->advisory = k->flags & RDTALLOC_CONTROL_ADVISORY;
 	ret = rdt_cache_geometry(r, k->cache_id, &geo, &dom);
@@ -146,7 +146,7 @@ static int dom_open(rdtalloc_t *r, struct live_dom *ld, const struct rdt_ctl_kep
 	if (ret)
 		return ret;
 	ld->dom = dom;
-	ld->nv = ld->n * r->st->m->ndom[RDT_L3];
+	ld->nv = ld->n * rdt_core_state(r)->m->ndom[RDT_L3];
 	ld->v = calloc(ld->nv, sizeof(*ld->v));
 	if (!ld->v)
 		return rdt_fail(r, -ENOMEM, "out of memory");
@@ -200,7 +200,7 @@ static int live_open(struct live *lv)
 	ret = rdt_core_begin(r, false);
 	if (ret)
 		return ret;
-	c = rdt_control(r->st);
+	c = rdt_control(rdt_core_state(r));
 	rdt_control_warn_aside(r);
 	if (!c->ndom)
 		ret = rdt_fail(r, -ENOENT, "no controller is configured in this state "
@@ -308,19 +308,19 @@ static int live_apply(rdtalloc_t *r, struct live_dom *ld)
 	ret = rdt_core_set_writer(r, me, false);
 	if (ret)
 		return rdt_core_end(r, true, ret);
-	k = rdt_control_find(r->st, (int)ld->cache_id);
+	k = rdt_control_find(rdt_core_state(r), (int)ld->cache_id);
 	if (!k || !rdt_control_same(k, &ld->kept))
 		return rdt_core_end(r, true, 1);
 	rdt_ctl_kept_layout(&ld->ctl, &kept);
 	for (size_t i = 0; !ret && i < ld->n; i++) {
-		int gi = rdt_group_by_seq(r->st, ld->seq[i]);
+		int gi = rdt_group_by_seq(rdt_core_state(r), ld->seq[i]);
 
 		if (gi < 0) {
 			ret = 1;
 			break;
 		}
-		rdt_control_schema_text(r->st, ld->cache_id, ld->masks[i], ld->masks[i], text,
-					sizeof(text));
+		rdt_control_schema_text(rdt_core_state(r), ld->cache_id, ld->masks[i], ld->masks[i],
+					text, sizeof(text));
 		ret = rdt_core_set_schema(r, gi, text);
 		for (size_t j = 0; !ret && j < k->n; j++)
 			if (k->g[j].seq == ld->seq[i]) {
@@ -335,7 +335,7 @@ static int live_apply(rdtalloc_t *r, struct live_dom *ld)
 		return 2;
 	}
 	if (!ret)
-		r->dirty = true;
+		rdt_core_mark_dirty(r);
 	ret = rdt_core_end(r, true, ret);
 	ld->written |= !ret;
 	return ret;
@@ -374,7 +374,7 @@ static int live_check(struct live *lv)
 
 	if (ret)
 		return ret;
-	c = rdt_control(r->st);
+	c = rdt_control(rdt_core_state(r));
 	if (!c->ndom)
 		ret = rdt_fail(r, -ENOENT, "the controller's configuration was cleared "
 			       "(rdtctl control clear)");
@@ -394,10 +394,10 @@ static int live_check(struct live *lv)
 			uint64_t m[2];
 
 			if (ld->advisory) {
-				state_masks(r->st, ld, i, m);
+				state_masks(rdt_core_state(r), ld, i, m);
 				ld->masks[i] = m[0];
 			}
-			ret = taken(r->st, ld, i) ? 2 : 0;
+			ret = taken(rdt_core_state(r), ld, i) ? 2 : 0;
 		}
 	}
 	return rdt_core_end(r, false, ret);
@@ -444,14 +444,14 @@ static int live_take(struct live *lv)
 		ret = rdt_core_begin(r, true);
 		if (ret)
 			return ret;
-		kept = rdt_control_find(r->st, (int)ld->cache_id);
+		kept = rdt_control_find(rdt_core_state(r), (int)ld->cache_id);
 		for (size_t i = 0; kept && rdt_control_same(kept, &ld->kept) && i < ld->n; i++) {
-			const char *o = state_masks(r->st, ld, i, m);
+			const char *o = state_masks(rdt_core_state(r), ld, i, m);
 
-			took[i] = taken(r->st, ld, i);
+			took[i] = taken(rdt_core_state(r), ld, i);
 			snprintf(who[i], sizeof(who[i]), "%s", o ? o : "someone else");
-			rdt_control_schema_text(r->st, ld->cache_id, m[0], m[1], texts[i],
-						sizeof(texts[i]));
+			rdt_control_schema_text(rdt_core_state(r), ld->cache_id, m[0], m[1],
+						texts[i], sizeof(texts[i]));
 		}
 		for (size_t i = 0; i < ld->n; i++)
 			if (took[i])

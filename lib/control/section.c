@@ -22,7 +22,7 @@
 
 #include "cache/cache.h"
 #include "control/control.h"
-#include "core.h"
+#include "context.h"
 #include "errors.h"
 #include "hw/section.h"
 #include "ways.h"
@@ -305,7 +305,7 @@ const struct rdt_section rdt_control_section = {
 uint64_t rdt_control_left_alone(rdtalloc_t *r, int dom, unsigned int flags, size_t n,
 				const struct rdtalloc_control_group *g)
 {
-	const struct rdt_state *st = r->st;
+	const struct rdt_state *st = rdt_core_state(r);
 	unsigned int slot = st->slot_of[RDT_L3][dom];
 	uint64_t ways = 0;
 
@@ -387,7 +387,7 @@ static void kept_masks(rdtalloc_t *r, const struct rdt_ctl_kept *k, uint64_t *ma
 	if (rdt_ctl_adopt(&ctl, &l)) {
 		rdt_ctl_masks(&ctl, &ctl.cur, m);
 		for (size_t i = 0, j = 0; i < k->n; i++)
-			if (rdt_group_by_seq(r->st, k->g[i].seq) >= 0)
+			if (rdt_group_by_seq(rdt_core_state(r), k->g[i].seq) >= 0)
 				masks[i] = m[j++];
 	}
 	rdt_ctl_free(&ctl);
@@ -407,7 +407,7 @@ static int slot_of(rdtalloc_t *r, int cache_id, unsigned int *slot)
 	int dom, ret = rdt_cache_geometry(r, cache_id, &geo, &dom);
 
 	if (!ret)
-		*slot = r->st->slot_of[RDT_L3][dom];
+		*slot = rdt_core_state(r)->slot_of[RDT_L3][dom];
 	return ret;
 }
 
@@ -424,10 +424,10 @@ static int stamp(rdtalloc_t *r, int gi, unsigned int slot, const char *owner)
 {
 	unsigned int o = 0;
 
-	if (owner[0] && rdt_owner_intern(r->st, owner, &o))
+	if (owner[0] && rdt_owner_intern(rdt_core_state(r), owner, &o))
 		return rdt_fail(r, -ENOMEM, "out of memory");
-	r->st->groups[gi].mask_owner[slot] = o;
-	r->dirty = true;
+	rdt_core_state(r)->groups[gi].mask_owner[slot] = o;
+	rdt_core_mark_dirty(r);
 	return 0;
 }
 
@@ -443,7 +443,7 @@ static int put_back(rdtalloc_t *r, int gi, unsigned int slot, const char *text, 
 	rdt_core_set_writer(r, NULL, false);
 	if (err) {
 		rdt_core_warn(r, "control: group %s: %s cannot be put back (%s): left as it is",
-			      r->st->groups[gi].name, text, rdtalloc_errmsg(r));
+			      rdt_core_state(r)->groups[gi].name, text, rdtalloc_errmsg(r));
 		rdt_clear_err(r);
 	}
 	return stamp(r, gi, slot, owner);
@@ -479,16 +479,16 @@ static int hand_back(rdtalloc_t *r, const struct rdt_ctl_kept *k,
 		kept_masks(r, k, lay);
 	for (size_t i = 0; !ret && i < k->n; i++) {
 		const struct rdt_ctl_kept_group *e = &k->g[i];
-		int gi = rdt_group_by_seq(r->st, e->seq);
+		int gi = rdt_group_by_seq(rdt_core_state(r), e->seq);
 
-		if (gi < 0 || kept_group(next, e->seq) || !ours(r->st, gi, slot, me))
+		if (gi < 0 || kept_group(next, e->seq) || !ours(rdt_core_state(r), gi, slot, me))
 			continue;
 		if (keep && lay[i])
-			rdt_control_schema_text(r->st, (unsigned int)k->cache_id, lay[i], lay[i],
-						text, sizeof(text));
+			rdt_control_schema_text(rdt_core_state(r), (unsigned int)k->cache_id,
+						lay[i], lay[i], text, sizeof(text));
 		else if (e->declared)
-			rdt_control_schema_text(r->st, (unsigned int)k->cache_id, e->decl[0],
-						e->decl[1], text, sizeof(text));
+			rdt_control_schema_text(rdt_core_state(r), (unsigned int)k->cache_id,
+						e->decl[0], e->decl[1], text, sizeof(text));
 		else
 			continue;
 		ret = put_back(r, gi, slot, text, me, e->decl_owner);
@@ -509,7 +509,7 @@ static bool aside(const struct rdt_state *st)
 
 void rdt_control_warn_aside(rdtalloc_t *r)
 {
-	if (aside(r->st) && !strstr(r->warning, "\"control\" member"))
+	if (aside(rdt_core_state(r)) && !strstr(rdt_core_warnings(r), "\"control\" member"))
 		rdt_core_warn(r, "the state's \"control\" member could not be read (damaged, or "
 			      "a newer version's): it is kept aside as it was, and no controller "
 			      "runs from it; rdtctl control set or clear replaces it");
@@ -518,7 +518,7 @@ void rdt_control_warn_aside(rdtalloc_t *r)
 /* Inside a write call: the member kept aside goes (st->unknown is shared with the undo image). */
 static int drop_aside(rdtalloc_t *r)
 {
-	struct rdt_state *st = r->st;
+	struct rdt_state *st = rdt_core_state(r);
 	json_object *rest;
 	json_object_iter it;
 
@@ -532,15 +532,16 @@ static int drop_aside(rdtalloc_t *r)
 			json_object_object_add(rest, it.key, json_object_get(it.val));
 	json_object_put(st->unknown);
 	st->unknown = rest;
-	r->dirty = true;
+	rdt_core_mark_dirty(r);
 	return 0;
 }
 
 /* cache_id's controller replaced by next (next NULL: removed; -1 with NULL: every one). */
 static int keep(rdtalloc_t *r, int cache_id, const struct rdt_ctl_kept *next, bool keep_layout)
 {
-	struct rdt_control_state *c = rdt_control(r->st);
-	struct rdt_ctl_kept *k = cache_id < 0 ? NULL : rdt_control_find(r->st, cache_id), *d;
+	struct rdt_state *st = rdt_core_state(r);
+	struct rdt_control_state *c = rdt_control(st);
+	struct rdt_ctl_kept *k = cache_id < 0 ? NULL : rdt_control_find(st, cache_id), *d;
 	int ret = drop_aside(r);
 
 	if (ret)
@@ -575,7 +576,7 @@ static int keep(rdtalloc_t *r, int cache_id, const struct rdt_ctl_kept *next, bo
 		c->d = d;
 		c->d[c->ndom++] = *next;
 	}
-	r->dirty = true;
+	rdt_core_mark_dirty(r);
 	return 0;
 }
 
@@ -623,7 +624,7 @@ static int take_over(rdtalloc_t *r, struct rdt_ctl_kept *next, const struct rdt_
 {
 	bool advisory = next->flags & RDTALLOC_CONTROL_ADVISORY;
 	char me[RDT_CTL_OWNER_LEN], what[RDT_CTL_NAME_LEN + 8];
-	struct rdt_state *st = r->st;
+	struct rdt_state *st = rdt_core_state(r);
 	unsigned int slot;
 	int ret = slot_of(r, next->cache_id, &slot);
 
@@ -700,7 +701,7 @@ static int make_kept(rdtalloc_t *r, const struct rdtalloc_control_conf *conf, si
 		if (!gi)
 			ret = rdt_fail(r, -EINVAL, "the default group is not the controller's to "
 				       "change: give it the groups it may");
-		next->g[i].seq = r->st->groups[gi].seq;
+		next->g[i].seq = rdt_core_state(r)->groups[gi].seq;
 		next->g[i].bound_ratio = groups[i].bound_miss_ratio;
 		next->g[i].bound_bps = groups[i].bound_bytes_per_sec;
 		next->g[i].exclusive = groups[i].exclusive;
@@ -713,14 +714,14 @@ static int make_kept(rdtalloc_t *r, const struct rdtalloc_control_conf *conf, si
 
 int rdt_control_drop(rdtalloc_t *r, int cache_id, uint64_t seq)
 {
-	struct rdt_control_state *c = rdt_control(r->st);
-	struct rdt_ctl_kept *k = rdt_control_find(r->st, cache_id);
+	struct rdt_control_state *c = rdt_control(rdt_core_state(r));
+	struct rdt_ctl_kept *k = rdt_control_find(rdt_core_state(r), cache_id);
 
 	for (size_t i = 0; k && i < k->n; i++) {
 		if (k->g[i].seq != seq)
 			continue;
 		memmove(&k->g[i], &k->g[i + 1], (k->n - i - 1) * sizeof(k->g[0]));
-		r->dirty = true;
+		rdt_core_mark_dirty(r);
 		if (--k->n)
 			return 0;
 		/* its last group: the domain's controller goes */
@@ -770,7 +771,7 @@ RDTALLOC_API int rdtalloc_control_set(rdtalloc_t *r, const struct rdtalloc_contr
 	if (!ret)
 		ret = make_kept(r, conf, n, groups, next, &cache_id);
 	if (!ret)
-		ret = take_over(r, next, rdt_control_find(r->st, cache_id));
+		ret = take_over(r, next, rdt_control_find(rdt_core_state(r), cache_id));
 	if (!ret)
 		ret = keep(r, cache_id, next, keep_layout);
 	free(next);
@@ -794,13 +795,13 @@ int rdt_control_conf_of(rdtalloc_t *r, const struct rdt_ctl_kept *c,
 	if (l)
 		memset(l, 0, sizeof(*l));
 	for (size_t i = 0; i < c->n; i++) {
-		int gi = rdt_group_by_seq(r->st, c->g[i].seq);
+		int gi = rdt_group_by_seq(rdt_core_state(r), c->g[i].seq);
 
 		if (gi < 0)
 			continue;
 		memset(&g[k], 0, sizeof(g[k]));
 		g[k].sz = sizeof(g[k]);
-		snprintf(names[k], RDT_CTL_NAME_LEN, "%s", r->st->groups[gi].name);
+		snprintf(names[k], RDT_CTL_NAME_LEN, "%s", rdt_core_state(r)->groups[gi].name);
 		g[k].group = names[k];
 		g[k].bound_miss_ratio = c->g[i].bound_ratio;
 		g[k].bound_bytes_per_sec = c->g[i].bound_bps;
@@ -842,10 +843,10 @@ RDTALLOC_API int rdtalloc_control_get(rdtalloc_t *r, struct rdtalloc_control_con
 		return rdt_core_end(r, false, ret);
 	}
 	/* conf->cache_id names the domain (-1: the first one configured) */
-	if (conf->cache_id < 0 && rdt_control(r->st)->ndom)
-		k = &rdt_control(r->st)->d[0];
+	if (conf->cache_id < 0 && rdt_control(rdt_core_state(r))->ndom)
+		k = &rdt_control(rdt_core_state(r))->d[0];
 	else if (conf->cache_id >= 0 && !(ret = rdt_cache_geometry(r, conf->cache_id, &geo, &dom)))
-		k = rdt_control_find(r->st, (int)geo.cache_id);
+		k = rdt_control_find(rdt_core_state(r), (int)geo.cache_id);
 	if (ret)
 		return rdt_core_end(r, false, ret);
 	memset(&cf, 0, sizeof(cf));

@@ -40,7 +40,7 @@
 #include <rdtalloc/rdtalloc.h>
 
 #include "config.h"
-#include "core.h"
+#include "context.h"
 #include "errors.h"
 #include "goresctrl/policy.h"
 #include "goresctrl/yaml.h"
@@ -960,26 +960,27 @@ static int read_options(struct ctx *c, const struct rdt_ynode *root)
 
 static void machine_info(rdtalloc_t *r, struct minfo *mi)
 {
+	const struct rdt_machine *m = rdt_core_machine(r);
 	unsigned int lv;
 
 	memset(mi, 0, sizeof(*mi));
 	for (lv = 0; lv < NLV; lv++) {
-		const struct rdt_caps *cp = &r->m->caps[lv_res[lv]];
+		const struct rdt_caps *cp = &m->caps[lv_res[lv]];
 
-		mi->cat[lv] = cp->present && r->m->ndom[lv_res[lv]];
-		mi->cdp[lv] = mi->cat[lv] && r->st->cdp[lv_res[lv]];
-		mi->ndom[lv] = mi->cat[lv] ? r->m->ndom[lv_res[lv]] : 0;
-		mi->dom[lv] = r->m->dom[lv_res[lv]];
+		mi->cat[lv] = cp->present && m->ndom[lv_res[lv]];
+		mi->cdp[lv] = mi->cat[lv] && rdt_core_state(r)->cdp[lv_res[lv]];
+		mi->ndom[lv] = mi->cat[lv] ? m->ndom[lv_res[lv]] : 0;
+		mi->dom[lv] = m->dom[lv_res[lv]];
 		mi->cbm_len[lv] = cp->cbm_len;
 		mi->min_bits[lv] = mi->cat[lv] ? cp->min_cbm_bits : 0;
 	}
-	mi->mb = r->m->caps[RDT_MB].present && r->m->ndom[RDT_MB];
-	mi->nmb = mi->mb ? r->m->ndom[RDT_MB] : 0;
-	mi->mbdom = r->m->dom[RDT_MB];
-	mi->mb_min = r->m->caps[RDT_MB].mb_min;
-	mi->mb_amd = mi->mb && r->m->caps[RDT_MB].mb_amd;
-	mi->mb_mbps = mi->mb && r->m->caps[RDT_MB].mb_mbps;
-	mi->mb_max = r->m->caps[RDT_MB].mb_max;
+	mi->mb = m->caps[RDT_MB].present && m->ndom[RDT_MB];
+	mi->nmb = mi->mb ? m->ndom[RDT_MB] : 0;
+	mi->mbdom = m->dom[RDT_MB];
+	mi->mb_min = m->caps[RDT_MB].mb_min;
+	mi->mb_amd = mi->mb && m->caps[RDT_MB].mb_amd;
+	mi->mb_mbps = mi->mb && m->caps[RDT_MB].mb_mbps;
+	mi->mb_max = m->caps[RDT_MB].mb_max;
 }
 
 static int convert(struct ctx *c, const struct rdt_ynode *root, FILE *f)
@@ -1140,11 +1141,11 @@ static int goresctrl_call(rdtalloc_t *r, const char *yaml, size_t len, const cha
 	else if (!ret)
 		ret = buflen ? snprintf(buf, buflen, "%s", text) : (int)tlen;
 	if (ret >= 0 && write) {
-		changed = rdt_policy_replace(r->st, c->group, c->deny, c->nclasses);
+		changed = rdt_policy_replace(rdt_core_state(r), c->group, c->deny, c->nclasses);
 		if (changed < 0)
 			ret = rdt_fail(r, changed, "out of memory");
 		else if (changed)
-			r->dirty = true;
+			rdt_core_mark_dirty(r);
 	}
 	ret = rdt_core_end(r, write, ret);
 out:

@@ -28,7 +28,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core.h"
+#include "backend.h"
+#include "context.h"
 #include "errors.h"
 #include "hook/hook.h"
 #include "state.h"
@@ -126,11 +127,11 @@ static bool claim(struct rdt_hook_slot *s)
  */
 static int write_reg(struct agent *a, unsigned int cpu, unsigned int v)
 {
-	const struct rdt_sink *sink = a->r->sink;
+	const struct rdt_sink *sink = rdt_core_sink(a->r);
 	int ret;
 
 	if (sink) {
-		if (sink->write_assoc && a->r->m->mon.rmids)
+		if (sink->write_assoc && rdt_core_machine(a->r)->mon.rmids)
 			ret = sink->write_assoc(sink->ctx, (int)cpu, RDT_HOOK_PQR_CLOSID(v),
 						RDT_HOOK_PQR_RMID(v));
 		else
@@ -219,7 +220,7 @@ static int pass(struct agent *a, bool maps_changed)
 	ret = rdt_core_begin(r, true);
 	if (ret)
 		return ret;
-	st = r->st;
+	st = rdt_core_state(r);
 	/*
 	 * Now and then the maps are compared with the state as a whole: a writer
 	 * that crashed between the two, or one that could not open the pins,
@@ -264,14 +265,14 @@ static int pass(struct agent *a, bool maps_changed)
 		    st->regs.cur[c] != a->tid[c]) {
 			st->regs.pqr[c] = RDT_HOOK_PQR_CLOSID(a->reg[c]);
 			st->regs.cur[c] = a->tid[c];
-			r->dirty = true;
+			rdt_core_mark_dirty(r);
 		}
 		a->last[c] = a->reg[c];
 	}
 	if (a->unflushed) {
 		st->regs.pqr_writes += a->unflushed;
 		a->unflushed = 0;
-		r->dirty = true;
+		rdt_core_mark_dirty(r);
 	}
 	a->dirty_since = 0;
 	a->last_pass = now_ns();
@@ -305,8 +306,8 @@ static int take_over(struct agent *a)
 
 		if (!a->have[c])
 			continue;
-		a->reg[c] = a->last[c] = r->st->regs.pqr[c];
-		a->tid[c] = r->st->regs.cur[c];
+		a->reg[c] = a->last[c] = rdt_core_state(r)->regs.pqr[c];
+		a->tid[c] = rdt_core_state(r)->regs.cur[c];
 		__atomic_store_n(&s->applied, a->reg[c], __ATOMIC_SEQ_CST);
 		/* a previous agent may have died with an event in flight */
 		__atomic_store_n(&s->pending, 0, __ATOMIC_SEQ_CST);
@@ -353,8 +354,8 @@ static int setup(struct agent *a)
 				"directory %s, not this context's: stop it first (rdtctl hook "
 				"stop)", a->ctl->serve_backend, a->ctl->serve_dir);
 	a->ncpus = rdt_hook_ncpus(a->h);
-	if (a->ncpus > r->m->ncpus)
-		a->ncpus = r->m->ncpus;
+	if (a->ncpus > rdt_core_machine(r)->ncpus)
+		a->ncpus = rdt_core_machine(r)->ncpus;
 	a->reg = calloc(a->ncpus + 1, sizeof(*a->reg));
 	a->last = calloc(a->ncpus + 1, sizeof(*a->last));
 	a->have = calloc(a->ncpus + 1, sizeof(*a->have));
@@ -362,7 +363,7 @@ static int setup(struct agent *a)
 	if (!a->reg || !a->last || !a->have || !a->tid)
 		return rdt_fail(r, -ENOMEM, "out of memory");
 	for (c = 0; c < a->ncpus; c++)
-		a->have[c] = r->m->cpu_present[c];
+		a->have[c] = rdt_core_machine(r)->cpu_present[c];
 	ret = take_over(a);
 	if (ret)
 		return ret;
@@ -496,7 +497,8 @@ static int round_trip(struct agent *a, int efd, const sigset_t *waitmask)
 		n = -EIDRM;
 	if (n == -ENOENT)	/* the flusher's finding: say it in the caller's thread */
 		return rdt_fail(a->r, n, "switch hook agent: the state file %s was removed; "
-				"there is nothing left to serve", rdt_store_path(a->r->store));
+				"there is nothing left to serve",
+				rdt_store_path(rdt_core_store(a->r)));
 	if (n == -EIDRM)
 		return n;
 	if (n < 0)

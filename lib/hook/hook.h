@@ -96,12 +96,12 @@ int rdt_hook_load(struct rdtalloc *r, const struct rdt_state *st, char *err, siz
 /* load.c: remove every pin (the programs detach once nothing holds them). */
 int rdt_hook_unload(char *err, size_t len);
 
-/* maps.c: open the pins in another directory (load.c fills a new hook there). */
+/* bpf_maps.c: open the pins in another directory (load.c fills a new hook there). */
 int rdt_hook_open_at(const char *dir, struct rdt_hook **out, char *err, size_t len);
-/* maps.c: the names pinned in the directory, i = 0, 1, ... until NULL (links aside). */
+/* bpf_maps.c: the names pinned in the directory, i = 0, 1, ... until NULL (links aside). */
 const char *rdt_hook_pin_name(unsigned int i);
 
-/* maps.c: the per-CPU slots and the control block (mmap'ed), and map lookups. */
+/* bpf_maps.c: the per-CPU slots and the control block (mmap'ed), and map lookups. */
 unsigned int rdt_hook_ncpus(const struct rdt_hook *h);
 struct rdt_hook_slot *rdt_hook_slot(struct rdt_hook *h, unsigned int cpu);
 struct rdt_hook_ctl *rdt_hook_ctl(struct rdt_hook *h);

@@ -27,7 +27,8 @@
 
 #include <rdtalloc/rdtalloc.h>
 
-#include "core.h"
+#include "backend.h"
+#include "context.h"
 #include "errors.h"
 #include "json.h"
 #include "monitor.h"
@@ -51,7 +52,7 @@ int rdt_mon_check_sized(rdtalloc_t *r, size_t sz, const char *what)
 
 int rdt_mon_need(rdtalloc_t *r)
 {
-	if (!rdt_mon(r->st)->nrmids)
+	if (!rdt_mon(rdt_core_state(r))->nrmids)
 		return rdt_fail(r, -EOPNOTSUPP, "this machine has no L3 monitoring (rdtctl info: "
 				"\"monitoring\": null)");
 	return 0;
@@ -59,6 +60,7 @@ int rdt_mon_need(rdtalloc_t *r)
 
 RDTALLOC_API int rdtalloc_mon_get_info(rdtalloc_t *r, struct rdtalloc_mon_info *info)
 {
+	const struct rdt_machine *m = rdt_core_machine(r);
 	struct rdtalloc_mon_info v = { 0 };
 	const struct rdt_mon_state *ms;
 	unsigned int i;
@@ -72,20 +74,20 @@ RDTALLOC_API int rdtalloc_mon_get_info(rdtalloc_t *r, struct rdtalloc_mon_info *
 	ret = rdt_core_begin(r, false);
 	if (ret)
 		return ret;
-	ms = rdt_mon(r->st);
+	ms = rdt_mon(rdt_core_state(r));
 	v.sz = info->sz < sizeof(v) ? info->sz : sizeof(v);
 	if (ms->nrmids) {
-		v.rmids = r->m->mon.rmids;
-		v.scale = r->m->mon.scale;
-		v.width = r->m->mon.width;
-		v.events = r->m->mon.events;
-		v.threshold = r->m->mon.threshold;
+		v.rmids = m->mon.rmids;
+		v.scale = m->mon.scale;
+		v.width = m->mon.width;
+		v.events = m->mon.events;
+		v.threshold = m->mon.threshold;
 		{
 			unsigned int th;
 			uint32_t cf;
 
-			if (r->m->mon.mbm_cf && !strcmp(r->be->name, "msr") &&
-			    rdt_mbm_cf(r->m->mon.rmids, &th, &cf)) {
+			if (m->mon.mbm_cf && !strcmp(rdt_core_backend(r)->name, "msr") &&
+			    rdt_mbm_cf(m->mon.rmids, &th, &cf)) {
 				v.mbm_cf_threshold = th;
 				v.mbm_cf = (double)cf / (1 << 20);
 			}
@@ -94,10 +96,13 @@ RDTALLOC_API int rdtalloc_mon_get_info(rdtalloc_t *r, struct rdtalloc_mon_info *
 			v.in_use += ms->owner[i] >= 0;
 			v.in_limbo += ms->owner[i] < 0 && ms->in_limbo[i];
 		}
-		for (i = 1; i < r->st->ngroups; i++)
-			v.unmonitored += r->st->groups[i].live && !r->st->groups[i].rmid;
-		v.snc_nodes = r->m->mon.snc > 1 ? r->m->mon.snc : 1;
-		v.hw_rmids = r->m->mon.snc > 1 ? r->m->mon.hw_rmids : r->m->mon.rmids;
+		for (i = 1; i < rdt_core_state(r)->ngroups; i++) {
+			const struct rdt_group *gr = &rdt_core_state(r)->groups[i];
+
+			v.unmonitored += gr->live && !gr->rmid;
+		}
+		v.snc_nodes = m->mon.snc > 1 ? m->mon.snc : 1;
+		v.hw_rmids = m->mon.snc > 1 ? m->mon.hw_rmids : m->mon.rmids;
 	}
 	memcpy(info, &v, v.sz);
 	return rdt_core_end(r, false, 0);
@@ -106,11 +111,12 @@ RDTALLOC_API int rdtalloc_mon_get_info(rdtalloc_t *r, struct rdtalloc_mon_info *
 /* Counters this backend can read: the simulator's, or registers through mon_counter. */
 static int need_counters(rdtalloc_t *r)
 {
+	const struct rdt_backend *be = rdt_core_backend(r);
 	int ret = rdt_mon_need(r);
 
-	if (!ret && !r->be->simulated && !r->be->mon_counter && !r->be->mon_read)
+	if (!ret && !be->simulated && !be->mon_counter && !be->mon_read)
 		ret = rdt_fail(r, -EOPNOTSUPP, "monitoring groups on backend %s are not built "
-			       "yet (docs/monitoring.md)", r->be->name);
+			       "yet (docs/monitoring.md)", be->name);
 	return ret;
 }
 
@@ -126,7 +132,7 @@ RDTALLOC_API int rdtalloc_group_rmid(rdtalloc_t *r, const char *group, int *rmid
 	g = rdt_core_find_group(r, group);
 	ret = g < 0 ? g : need_counters(r);
 	if (!ret)
-		*rmid = rdt_mon_group_rmid(r->st, g);
+		*rmid = rdt_mon_group_rmid(rdt_core_state(r), g);
 	return rdt_core_end(r, false, ret);
 }
 
@@ -159,8 +165,8 @@ static int check_load(rdtalloc_t *r, const struct rdtalloc_sim_load *ld)
 /* Set (or, all zero, remove) group g's workload in domain d. */
 static int put_load(rdtalloc_t *r, int g, unsigned int d, const struct rdtalloc_sim_load *in)
 {
-	struct rdt_mon_state *ms = rdt_mon(r->st);
-	uint64_t seq = r->st->groups[g].seq;
+	struct rdt_mon_state *ms = rdt_mon(rdt_core_state(r));
+	uint64_t seq = rdt_core_state(r)->groups[g].seq;
 	bool none = !in->footprint && !in->rate && !in->fault;
 	struct rdt_load *ld = NULL, *grown;
 	unsigned int i;
@@ -199,6 +205,7 @@ static int put_load(rdtalloc_t *r, int g, unsigned int d, const struct rdtalloc_
 RDTALLOC_API int rdtalloc_sim_set_load(rdtalloc_t *r, const char *group, int cache_id,
 				       const struct rdtalloc_sim_load *load)
 {
+	const struct rdt_backend *be = rdt_core_backend(r);
 	unsigned int d;
 	int ret, g, dom = -1;
 
@@ -210,24 +217,24 @@ RDTALLOC_API int rdtalloc_sim_set_load(rdtalloc_t *r, const char *group, int cac
 	ret = rdt_core_begin(r, true);
 	if (ret)
 		return ret;
-	if (!r->be->simulated)
+	if (!be->simulated)
 		return rdt_core_end(r, true, rdt_fail(r, -EOPNOTSUPP, "workloads are the "
-					"simulator's: backend %s measures real ones", r->be->name));
+					"simulator's: backend %s measures real ones", be->name));
 	g = rdt_core_find_group(r, group);
 	ret = g < 0 ? g : rdt_mon_need(r);
 	if (!ret && cache_id >= 0) {
-		dom = rdt_machine_domain(r->m, RDT_L3, (unsigned int)cache_id);
+		dom = rdt_machine_domain(rdt_core_machine(r), RDT_L3, (unsigned int)cache_id);
 		if (dom < 0)
 			ret = rdt_fail(r, -ENOENT, "no L3 cache id %d on this machine", cache_id);
 	} else if (!ret && cache_id != -1) {
 		ret = rdt_fail(r, -EINVAL, "cache id %d: give an L3 cache id, or -1 for all",
 			       cache_id);
 	}
-	for (d = 0; !ret && d < rdt_mon(r->st)->ndom; d++)
+	for (d = 0; !ret && d < rdt_mon(rdt_core_state(r))->ndom; d++)
 		if (dom < 0 || d == (unsigned int)dom)
 			ret = put_load(r, g, d, load);
 	if (!ret)
-		r->dirty = true;
+		rdt_core_mark_dirty(r);
 	return rdt_core_end(r, true, ret);
 }
 
@@ -255,14 +262,14 @@ static uint64_t now_ns(void)
 static int sim_raw(rdtalloc_t *r, json_object *map, unsigned int d, uint64_t now,
 		   struct raw *out)
 {
-	const struct rdt_mon_state *ms = rdt_mon(r->st);
-	const struct rdt_mon *mon = &r->m->mon;
+	const struct rdt_mon_state *ms = rdt_mon(rdt_core_state(r));
+	const struct rdt_mon *mon = &rdt_core_machine(r)->mon;
 	struct rdt_mon_rates *rt = malloc(ms->nrmids * sizeof(*rt));
 	double dt = ms->t0 && now > ms->t0 ? (double)(now - ms->t0) / 1e9 : 0;
 	uint64_t wrap = mon->width >= 64 ? UINT64_MAX : (UINT64_C(1) << mon->width) - 1;
 	unsigned int rm, e;
 
-	if (!rt || rdt_mon_model(r->st, d, rt) < 0) {
+	if (!rt || rdt_mon_model(rdt_core_state(r), d, rt) < 0) {
 		free(rt);
 		return rdt_fail(r, -ENOMEM, "out of memory");
 	}
@@ -293,7 +300,7 @@ static int sim_raw(rdtalloc_t *r, json_object *map, unsigned int d, uint64_t now
  */
 static int hw_raw(rdtalloc_t *r, unsigned int d, unsigned int rm, struct raw *out)
 {
-	const struct rdt_mon *mon = &r->m->mon;
+	const struct rdt_mon *mon = &rdt_core_machine(r)->mon;
 	uint64_t wrap = mon->width >= 64 ? UINT64_MAX : (UINT64_C(1) << mon->width) - 1;
 	char err[RDT_ERRMSG_MAX] = "";
 	unsigned int e;
@@ -308,7 +315,8 @@ static int hw_raw(rdtalloc_t *r, unsigned int d, unsigned int rm, struct raw *ou
 			out->state[e] = RDTALLOC_MON_UNSUPPORTED;
 			continue;
 		}
-		ret = r->be->mon_counter(r->be_ctx, d, rm, e + 1, &v, err, sizeof(err));
+		ret = rdt_core_backend(r)->mon_counter(rdt_core_backend_ctx(r), d, rm, e + 1, &v,
+						       err, sizeof(err));
 		if (ret)
 			return rdt_fail(r, ret, "reading the counters of RMID %u: %s", rm, err);
 		out->state[e] = v & RDT_QM_CTR_ERROR ? RDTALLOC_MON_ERROR :
@@ -325,7 +333,7 @@ static int hw_raw(rdtalloc_t *r, unsigned int d, unsigned int rm, struct raw *ou
  */
 static int kernel_raw(rdtalloc_t *r, const int *gs, unsigned int n, struct raw *raw)
 {
-	unsigned int ndom = rdt_mon(r->st)->ndom, i, d, e;
+	unsigned int ndom = rdt_mon(rdt_core_state(r))->ndom, i, d, e;
 	int *state = calloc((size_t)n * ndom * 3 + 1, sizeof(int));
 	uint64_t *val = calloc((size_t)n * ndom * 3 + 1, sizeof(uint64_t));
 	int ret = 0;
@@ -333,12 +341,13 @@ static int kernel_raw(rdtalloc_t *r, const int *gs, unsigned int n, struct raw *
 	if (!state || !val)
 		ret = rdt_fail(r, -ENOMEM, "out of memory");
 	if (!ret)
-		ret = r->be->mon_read(r, gs, n, state, val);
+		ret = rdt_core_backend(r)->mon_read(r, gs, n, state, val);
 	for (i = 0; !ret && i < n; i++) {
-		int rm = rdt_mon_group_rmid(r->st, gs[i]);
+		int rm = rdt_mon_group_rmid(rdt_core_state(r), gs[i]);
 
 		for (d = 0; rm >= 0 && d < ndom; d++) {
-			struct raw *x = &raw[(size_t)d * rdt_mon(r->st)->nrmids + (unsigned int)rm];
+			struct raw *x = &raw[(size_t)d * rdt_mon(rdt_core_state(r))->nrmids +
+					     (unsigned int)rm];
 
 			for (e = 0; e < 3; e++) {
 				x->state[e] = state[((size_t)i * ndom + d) * 3 + e];
@@ -422,14 +431,17 @@ static int counters_open(rdtalloc_t *r, struct counters *c)
 	memset(c, 0, sizeof(*c));
 	c->lock_fd = -1;
 	/* read only keeps no totals, unless asked to (a monitor that writes nothing else) */
-	if (!r->store || r->peek || (r->ro && !(r->flags & RDTALLOC_F_MON_TOTALS))) {
-		if (!r->mon_counters)
-			r->mon_counters = json_object_new_object();
-		c->map = r->mon_counters;
+	if (!rdt_core_store(r) || rdt_core_peek(r) ||
+	    (rdt_core_read_only(r) && !(rdt_core_flags(r) & RDTALLOC_F_MON_TOTALS))) {
+		void **held = rdt_core_mon_totals(r);
+
+		if (!*held)
+			*held = json_object_new_object();
+		c->map = *held;
 		return c->map ? 0 : rdt_fail(r, -ENOMEM, "out of memory");
 	}
-	lock = rdt_store_sibling(r->store, COUNTERS_LOCK);
-	c->path = rdt_store_sibling(r->store, COUNTERS_FILE);
+	lock = rdt_store_sibling(rdt_core_store(r), COUNTERS_LOCK);
+	c->path = rdt_store_sibling(rdt_core_store(r), COUNTERS_FILE);
 	if (!lock || !c->path) {
 		free(lock);
 		free(c->path);
@@ -440,7 +452,7 @@ static int counters_open(rdtalloc_t *r, struct counters *c)
 	if (c->lock_fd < 0) {
 		free(c->path);
 		return rdt_fail(r, c->lock_fd, "cannot lock the running totals beside %s: %s",
-				rdt_store_path(r->store), strerror(-c->lock_fd));
+				rdt_store_path(rdt_core_store(r)), strerror(-c->lock_fd));
 	}
 	c->map = read_counters(r, c->path, rdtalloc_state_id(r));
 	return 0;
@@ -454,7 +466,7 @@ static int counters_close(rdtalloc_t *r, struct counters *c, int ret)
 	const char *text;
 
 	if (c->lock_fd < 0)
-		return ret;	/* in memory: r->mon_counters holds them */
+		return ret;	/* in memory: the context holds them (rdt_core_mon_totals) */
 	if (!ret && c->changed) {
 		o = json_object_new_object();
 		json_object_object_add(o, "id", json_object_new_string(rdtalloc_state_id(r)));
@@ -476,7 +488,7 @@ static int counters_close(rdtalloc_t *r, struct counters *c, int ret)
 /* Drop the totals of RMIDs that changed hands (their key's holder is gone). */
 static void counters_prune(rdtalloc_t *r, struct counters *c)
 {
-	const struct rdt_mon_state *ms = rdt_mon(r->st);
+	const struct rdt_mon_state *ms = rdt_mon(rdt_core_state(r));
 	json_object_iter it;
 	char **gone = NULL;
 	size_t n = 0, i;
@@ -555,7 +567,8 @@ static bool unassigned(const struct raw *raw, unsigned int events)
 static void fold(rdtalloc_t *r, struct counters *c, unsigned int rm, uint64_t seq, unsigned int d,
 		 const struct raw *raw, uint64_t now, bool baseline, struct rdtalloc_mon_value *v)
 {
-	const struct rdt_mon *mon = &r->m->mon;
+	const struct rdt_backend *be = rdt_core_backend(r);
+	const struct rdt_mon *mon = &rdt_core_machine(r)->mon;
 	uint64_t wrap = mon->width >= 64 ? UINT64_MAX : (UINT64_C(1) << mon->width) - 1;
 	uint64_t old[ENTRY_LEN] = { 0 }, tot[2], x[ENTRY_LEN];
 	unsigned int cf_threshold = 0;
@@ -608,7 +621,7 @@ static void fold(rdtalloc_t *r, struct counters *c, unsigned int rm, uint64_t se
 	 * and the simulator's counts are right. Applied to each reading's new
 	 * counts, before the scale, as the kernel applies it to its chunks.
 	 */
-	correct = mon->mbm_cf && !r->be->simulated && !strcmp(r->be->name, "msr") &&
+	correct = mon->mbm_cf && !be->simulated && !strcmp(be->name, "msr") &&
 		  rdt_mbm_cf(mon->rmids, &cf_threshold, &cf) && rm > cf_threshold;
 	for (k = 0; k < 2; k++) {
 		uint64_t now_raw = raw->val[1 + k], units;
@@ -687,7 +700,7 @@ int rdt_mon_pick_groups(rdtalloc_t *r, const char *const *names, size_t n, int *
 	size_t i;
 
 	if (!n) {
-		*out = rdt_core_groups_in_order(r->st, count);
+		*out = rdt_core_groups_in_order(rdt_core_state(r), count);
 		return *out ? 0 : rdt_fail(r, -ENOMEM, "out of memory");
 	}
 	if (n > RDT_GROUPS_LIMIT)
@@ -713,18 +726,19 @@ int rdt_mon_pick_groups(rdtalloc_t *r, const char *const *names, size_t n, int *
 static int read_raw(rdtalloc_t *r, json_object *map, const int *gs, unsigned int n, uint64_t now,
 		    struct raw *raw)
 {
-	const struct rdt_mon_state *ms = rdt_mon(r->st);
+	const struct rdt_backend *be = rdt_core_backend(r);
+	const struct rdt_mon_state *ms = rdt_mon(rdt_core_state(r));
 	unsigned int d, i;
 	int ret = 0;
 
-	for (d = 0; !ret && r->be->simulated && d < ms->ndom; d++)
+	for (d = 0; !ret && be->simulated && d < ms->ndom; d++)
 		ret = sim_raw(r, map, d, now, &raw[(size_t)d * ms->nrmids]);
 	/* a kernel's files (resctrl): the groups asked for, in one pass */
-	if (!ret && r->be->mon_read)
+	if (!ret && be->mon_read)
 		ret = kernel_raw(r, gs, n, raw);
 	/* registers: only the RMIDs asked for, each once */
-	for (i = 0; !ret && !r->be->simulated && !r->be->mon_read && i < n; i++) {
-		int rm = rdt_mon_group_rmid(r->st, gs[i]);
+	for (i = 0; !ret && !be->simulated && !be->mon_read && i < n; i++) {
+		int rm = rdt_mon_group_rmid(rdt_core_state(r), gs[i]);
 
 		for (d = 0; !ret && rm >= 0 && d < ms->ndom; d++)
 			ret = hw_raw(r, d, (unsigned int)rm,
@@ -737,7 +751,7 @@ static int read_raw(rdtalloc_t *r, json_object *map, const int *gs, unsigned int
 static int read_fold(rdtalloc_t *r, struct counters *c, const int *gs, unsigned int n,
 		     bool baseline, bool *held)
 {
-	const struct rdt_mon_state *ms = rdt_mon(r->st);
+	const struct rdt_mon_state *ms = rdt_mon(rdt_core_state(r));
 	struct raw *raw = calloc((size_t)ms->nrmids * ms->ndom, sizeof(*raw));
 	uint64_t now = now_ns();
 	unsigned int i, d;
@@ -747,7 +761,7 @@ static int read_fold(rdtalloc_t *r, struct counters *c, const int *gs, unsigned 
 		return rdt_fail(r, -ENOMEM, "out of memory");
 	ret = read_raw(r, c->map, gs, n, now, raw);
 	for (i = 0; !ret && i < n; i++) {
-		int rm = rdt_mon_group_rmid(r->st, gs[i]);
+		int rm = rdt_mon_group_rmid(rdt_core_state(r), gs[i]);
 
 		held[i] = false;
 		for (d = 0; rm > 0 && d < ms->ndom; d++) {
@@ -756,7 +770,7 @@ static int read_fold(rdtalloc_t *r, struct counters *c, const int *gs, unsigned 
 
 			fold(r, c, (unsigned int)rm, (uint64_t)ms->owner[rm], d, x, now, baseline,
 			     &v);
-			held[i] |= !unassigned(x, r->m->mon.events) &&
+			held[i] |= !unassigned(x, rdt_core_machine(r)->mon.events) &&
 				   x->state[0] != RDTALLOC_MON_MISSING;
 		}
 	}
@@ -778,7 +792,7 @@ static int turn_cntrs(struct rdt_rot_io *io, struct rdt_cntrs *c)
 
 static int turn_reclaim(struct rdt_rot_io *io)
 {
-	return io->r->be->mon_reclaim(io->r);
+	return rdt_core_backend(io->r)->mon_reclaim(io->r);
 }
 
 static int turn_read(struct rdt_rot_io *io, const unsigned int *idx, unsigned int k,
@@ -802,19 +816,20 @@ static int turn_assign(struct rdt_rot_io *io, unsigned int i, bool on, bool *got
 	struct turn_ctx *t = io->arg;
 	int g = t->gs[i];
 
-	if (io->r->be->simulated)
+	if (rdt_core_backend(io->r)->simulated)
 		return rdt_rot_sim_assign(io->r, io->map, io->seq[i], on, got);
-	return io->r->be->mon_assign(io->r, g, on, got);
+	return rdt_core_backend(io->r)->mon_assign(io->r, g, on, got);
 }
 
 /* Where counters are assigned (mbm_event mode), the read whose turn is due moves them. */
 static int turn(rdtalloc_t *r, struct counters *c, uint64_t now)
 {
-	const struct rdt_rot_cfg *cfg = &rdt_mon(r->st)->rot;
+	const struct rdt_backend *be = rdt_core_backend(r);
+	const struct rdt_rot_cfg *cfg = &rdt_mon(rdt_core_state(r))->rot;
 	struct turn_ctx t = { .c = c };
 	struct rdt_rot_io io = {
 		.r = r, .map = c->map, .arg = &t, .cntrs = turn_cntrs, .read = turn_read,
-		.assign = turn_assign, .reclaim = r->be->mon_reclaim ? turn_reclaim : NULL,
+		.assign = turn_assign, .reclaim = be->mon_reclaim ? turn_reclaim : NULL,
 		.period_ms = rdt_rot_period_ms(cfg), .counters = cfg->counters,
 	};
 	unsigned int all, i;
@@ -822,9 +837,9 @@ static int turn(rdtalloc_t *r, struct counters *c, uint64_t now)
 	bool *pin;
 	int ret = 0;
 
-	if (!r->be->simulated && !r->be->mon_assign)
+	if (!be->simulated && !be->mon_assign)
 		return 0;	/* no counters to assign here */
-	t.gs = rdt_core_groups_in_order(r->st, &all);
+	t.gs = rdt_core_groups_in_order(rdt_core_state(r), &all);
 	seq = calloc(all + 1, sizeof(*seq));
 	pin = calloc(all + 1, sizeof(*pin));
 	if (!t.gs || !seq || !pin)
@@ -833,11 +848,11 @@ static int turn(rdtalloc_t *r, struct counters *c, uint64_t now)
 	for (i = 0; !ret && i < all; i++) {
 		int g = t.gs[i];
 
-		if (g <= 0 || rdt_mon_group_rmid(r->st, g) <= 0)
+		if (g <= 0 || rdt_mon_group_rmid(rdt_core_state(r), g) <= 0)
 			continue;
 		t.gs[io.n] = g;
-		seq[io.n] = r->st->groups[g].seq;
-		pin[io.n++] = rdt_rot_is_pinned(cfg, r->st->groups[g].seq);
+		seq[io.n] = rdt_core_state(r)->groups[g].seq;
+		pin[io.n++] = rdt_rot_is_pinned(cfg, rdt_core_state(r)->groups[g].seq);
 	}
 	io.seq = seq;
 	io.pinned = pin;
@@ -854,24 +869,25 @@ static int turn(rdtalloc_t *r, struct counters *c, uint64_t now)
 static void row(rdtalloc_t *r, struct counters *c, int g, unsigned int d, const struct raw *raw,
 		uint64_t now, struct rdtalloc_mon_value *v)
 {
-	const struct rdt_mon_state *ms = rdt_mon(r->st);
-	int rm = rdt_mon_group_rmid(r->st, g);
+	const struct rdt_machine *m = rdt_core_machine(r);
+	const struct rdt_mon_state *ms = rdt_mon(rdt_core_state(r));
+	int rm = rdt_mon_group_rmid(rdt_core_state(r), g);
 	const struct raw *x = &raw[(size_t)d * ms->nrmids + (rm < 0 ? 0 : rm)];
 
-	snprintf(v->group, sizeof(v->group), "%s", r->st->groups[g].name);
+	snprintf(v->group, sizeof(v->group), "%s", rdt_core_state(r)->groups[g].name);
 	v->rmid = rm < 0 ? RDTALLOC_RMID_NONE : rm;
-	v->cache_id = r->m->dom[RDT_L3][d].cache_id;
+	v->cache_id = m->dom[RDT_L3][d].cache_id;
 	v->time_ns = now;
-	if (g > 0 && rdt_rot_is_pinned(&ms->rot, r->st->groups[g].seq))
+	if (g > 0 && rdt_rot_is_pinned(&ms->rot, rdt_core_state(r)->groups[g].seq))
 		v->flags |= RDTALLOC_MON_F_PINNED;
 	if (rm < 0) {
 		/* its traffic is the default group's: no number of its own */
 		v->state = RDTALLOC_MON_UNSUPPORTED;
 		return;
 	}
-	v->state = worst(x, r->m->mon.events, &v->valid);
+	v->state = worst(x, m->mon.events, &v->valid);
 	if (v->valid & RDTALLOC_MON_EV_OCCUPANCY)
-		v->llc_occupancy = x->val[0] * r->m->mon.scale;
+		v->llc_occupancy = x->val[0] * m->mon.scale;
 	fold(r, c, (unsigned int)rm, (uint64_t)ms->owner[rm], d, x, now, false, v);
 	/* counting again, but none of the interval was: it is unassigned for it */
 	if (v->prev_time_ns && v->covered_ns == v->prev_covered_ns &&
@@ -901,7 +917,8 @@ RDTALLOC_API int rdtalloc_mon_read(rdtalloc_t *r, const char *const *groups, siz
 	ret = need_counters(r);
 	if (!ret)
 		ret = rdt_mon_pick_groups(r, groups, ngroups, &gs, &n);
-	if (!ret && !(raw = calloc((size_t)rdt_mon(r->st)->nrmids * rdt_mon(r->st)->ndom, sizeof(*raw))))
+	if (!ret && !(raw = calloc((size_t)rdt_mon(rdt_core_state(r))->nrmids *
+				   rdt_mon(rdt_core_state(r))->ndom, sizeof(*raw))))
 		ret = rdt_fail(r, -ENOMEM, "out of memory");
 	if (!ret)
 		ret = counters_open(r, &c);
@@ -910,7 +927,7 @@ RDTALLOC_API int rdtalloc_mon_read(rdtalloc_t *r, const char *const *groups, siz
 	ret = read_raw(r, c.map, gs, n, now, raw);
 	/* group by group, each with its domains in ascending cache id */
 	for (i = 0; !ret && i < n; i++) {
-		for (d = 0; d < rdt_mon(r->st)->ndom; d++, k++) {
+		for (d = 0; d < rdt_mon(rdt_core_state(r))->ndom; d++, k++) {
 			struct rdtalloc_mon_value v = { 0 };
 
 			if (k >= max)
@@ -932,7 +949,7 @@ RDTALLOC_API int rdtalloc_mon_read(rdtalloc_t *r, const char *const *groups, siz
 		counters_prune(r, &c);
 	ret = counters_close(r, &c, ret);
 	if (!ret)
-		ret = (int)(n * rdt_mon(r->st)->ndom);
+		ret = (int)(n * rdt_mon(rdt_core_state(r))->ndom);
 out:
 	free(raw);
 	free(gs);

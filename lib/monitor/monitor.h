@@ -59,7 +59,7 @@ struct rdt_mon_state {
 	uint64_t *total;	/* [nrmids * ndom] sim: bytes of traffic by t0 */
 	uint64_t *local;
 	uint64_t *kept;		/* [nrmids * ndom] sim: bytes the last replay left in the
-				 * cache, read where no workload runs (model.c) */
+				 * cache, read where no workload runs (counter_model.c) */
 	struct rdt_load *load;
 	unsigned int nload;
 	/*
@@ -209,7 +209,7 @@ int rdt_mon_need(struct rdtalloc *r);
 int rdt_mon_with_map(struct rdtalloc *r, int (*fn)(struct rdtalloc *r, json_object *map, void *arg),
 		     void *arg);
 
-/* ---- The simulator's model (model.c) ---- */
+/* ---- The simulator's model (counter_model.c) ---- */
 
 /* Per RMID of one domain: bytes in the cache, bytes/s of memory traffic. */
 struct rdt_mon_rates {

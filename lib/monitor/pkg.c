@@ -17,7 +17,8 @@
 
 #include <rdtalloc/rdtalloc.h>
 
-#include "core.h"
+#include "backend.h"
+#include "context.h"
 #include "errors.h"
 #include "monitor.h"
 #include "telemetry.h"
@@ -67,10 +68,10 @@ RDTALLOC_API int rdtalloc_pkg_get_info(rdtalloc_t *r, struct rdtalloc_pkg_info *
 	if (ret)
 		return ret;
 	v.sz = info->sz < sizeof(v) ? info->sz : sizeof(v);
-	v.events = pkg_events(r->m);
+	v.events = pkg_events(rdt_core_machine(r));
 	if (v.events) {
-		v.rmids = r->m->pkg.rmids;
-		v.packages = r->m->npkg;
+		v.rmids = rdt_core_machine(r)->pkg.rmids;
+		v.packages = rdt_core_machine(r)->npkg;
 	}
 	memcpy(info, &v, v.sz);
 	return rdt_core_end(r, false, 0);
@@ -78,15 +79,15 @@ RDTALLOC_API int rdtalloc_pkg_get_info(rdtalloc_t *r, struct rdtalloc_pkg_info *
 
 static int need_pkg(rdtalloc_t *r)
 {
-	if (!r->m->pkg.groups)
+	if (!rdt_core_machine(r)->pkg.groups)
 		return rdt_fail(r, -EOPNOTSUPP, "this machine has no package telemetry (resctrl's "
 				"PERF_PKG, Intel AET: rdtctl info)");
-	if (!rdt_mon(r->st)->nrmids)
+	if (!rdt_mon(rdt_core_state(r))->nrmids)
 		return rdt_fail(r, -EOPNOTSUPP, "package telemetry counts per RMID, and this "
 				"machine has no L3 monitoring to give groups one");
-	if (!r->be->simulated && !r->be->pkg_read)
+	if (!rdt_core_backend(r)->simulated && !rdt_core_backend(r)->pkg_read)
 		return rdt_fail(r, -EOPNOTSUPP, "package telemetry on backend %s is not built "
-				"(docs/monitoring.md)", r->be->name);
+				"(docs/monitoring.md)", rdt_core_backend(r)->name);
 	return 0;
 }
 
@@ -111,8 +112,8 @@ static int pkg_of_domain(const struct rdt_machine *m, unsigned int d)
  */
 static int sim_pkg(rdtalloc_t *r, uint64_t now, int *state, uint64_t *val)
 {
-	const struct rdt_mon_state *ms = rdt_mon(r->st);
-	unsigned int npkg = r->m->npkg, nrm = ms->nrmids, d, rm, p, e;
+	const struct rdt_mon_state *ms = rdt_mon(rdt_core_state(r));
+	unsigned int npkg = rdt_core_machine(r)->npkg, nrm = ms->nrmids, d, rm, p, e;
 	double dt = ms->t0 && now > ms->t0 ? (double)(now - ms->t0) / 1e9 : 0;
 	struct rdt_mon_rates *rt = malloc(nrm * sizeof(*rt));
 	double *bytes = calloc((size_t)nrm * npkg, sizeof(*bytes));
@@ -124,11 +125,11 @@ static int sim_pkg(rdtalloc_t *r, uint64_t now, int *state, uint64_t *val)
 		goto out;
 	}
 	for (d = 0; d < ms->ndom; d++) {
-		int pk = pkg_of_domain(r->m, d);
+		int pk = pkg_of_domain(rdt_core_machine(r), d);
 
 		if (pk < 0)
 			continue;
-		if (rdt_mon_model(r->st, d, rt) < 0) {
+		if (rdt_mon_model(rdt_core_state(r), d, rt) < 0) {
 			ret = rdt_fail(r, -ENOMEM, "out of memory");
 			goto out;
 		}
@@ -177,14 +178,14 @@ static void put_pkg(rdtalloc_t *r, struct rdtalloc_pkg_value *out, size_t k, int
 {
 	size_t sz = out[0].sz;
 	struct rdtalloc_pkg_value v = { 0 };
-	int rm = rdt_mon_group_rmid(r->st, g);
+	int rm = rdt_mon_group_rmid(rdt_core_state(r), g);
 	unsigned int e;
 
 	v.sz = sz < sizeof(v) ? sz : sizeof(v);
-	snprintf(v.group, sizeof(v.group), "%s", r->st->groups[g].name);
+	snprintf(v.group, sizeof(v.group), "%s", rdt_core_state(r)->groups[g].name);
 	v.rmid = rm < 0 ? RDTALLOC_RMID_NONE : rm;
-	v.package = (unsigned int)r->m->pkgdom[p].cache_id;
-	v.events = pkg_events(r->m);
+	v.package = (unsigned int)rdt_core_machine(r)->pkgdom[p].cache_id;
+	v.events = pkg_events(rdt_core_machine(r));
 	v.time_ns = now;
 	for (e = 0; e < RDTALLOC_PKG_NEVENTS; e++) {
 		v.state[e] = RDTALLOC_MON_UNSUPPORTED;
@@ -220,19 +221,20 @@ RDTALLOC_API int rdtalloc_pkg_read(rdtalloc_t *r, const char *const *groups, siz
 		ret = rdt_mon_pick_groups(r, groups, ngroups, &gs, &n);
 	if (ret)
 		goto out;
-	npkg = r->m->npkg;
+	npkg = rdt_core_machine(r)->npkg;
 	/* simulator: a row per RMID; kernel: a row per group asked for */
-	rows = r->be->simulated ? rdt_mon(r->st)->nrmids : n;
+	rows = rdt_core_backend(r)->simulated ? rdt_mon(rdt_core_state(r))->nrmids : n;
 	state = calloc(rows * npkg * nev + 1, sizeof(*state));
 	val = calloc(rows * npkg * nev + 1, sizeof(*val));
 	if (!state || !val) {
 		ret = rdt_fail(r, -ENOMEM, "out of memory");
 		goto out;
 	}
-	ret = r->be->simulated ? sim_pkg(r, now, state, val) : r->be->pkg_read(r, gs, n, state, val);
+	ret = rdt_core_backend(r)->simulated ? sim_pkg(r, now, state, val) :
+					       rdt_core_backend(r)->pkg_read(r, gs, n, state, val);
 	for (i = 0; !ret && i < n; i++) {
-		int rm = rdt_mon_group_rmid(r->st, gs[i]);
-		size_t row = r->be->simulated ? (size_t)(rm < 0 ? 0 : rm) : i;
+		int rm = rdt_mon_group_rmid(rdt_core_state(r), gs[i]);
+		size_t row = rdt_core_backend(r)->simulated ? (size_t)(rm < 0 ? 0 : rm) : i;
 
 		for (p = 0; p < npkg; p++, k++)
 			if (k < max)

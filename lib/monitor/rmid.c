@@ -14,7 +14,8 @@
 #include <rdtalloc/rdtalloc.h>
 
 #include "backends/msr.h"
-#include "core.h"
+#include "backend.h"
+#include "context.h"
 #include "errors.h"
 #include "monitor.h"
 
@@ -516,22 +517,25 @@ static uint64_t hw_occupancy(struct rdtalloc *r, unsigned int rmid, unsigned int
 	char err[RDT_ERRMSG_MAX];
 	uint64_t v;
 
-	if (!(r->m->mon.events & RDTALLOC_MON_EV_OCCUPANCY) ||
-	    r->be->mon_counter(r->be_ctx, d, rmid, 1, &v, err, sizeof(err)) ||
+	if (!(rdt_core_machine(r)->mon.events & RDTALLOC_MON_EV_OCCUPANCY) ||
+	    rdt_core_backend(r)->mon_counter(rdt_core_backend_ctx(r), d, rmid, 1, &v, err,
+					     sizeof(err)) ||
 	    (v & (RDT_QM_CTR_ERROR | RDT_QM_CTR_UNAVAILABLE)))
 		return 0;
-	return (v & RDT_QM_CTR_COUNT) * r->m->mon.scale;
+	return (v & RDT_QM_CTR_COUNT) * rdt_core_machine(r)->mon.scale;
 }
 
 /* Registers count for real: freed RMIDs' limbo is what they hold now. */
 static bool hw_limbo(struct rdtalloc *r)
 {
-	return !r->be->simulated && r->be->mon_counter && r->be_ctx;
+	const struct rdt_backend *be = rdt_core_backend(r);
+
+	return !be->simulated && be->mon_counter && rdt_core_backend_ctx(r);
 }
 
 static void hw_limbo_read(struct rdtalloc *r, unsigned int rmid)
 {
-	struct rdt_mon_state *ms = rdt_mon(r->st);
+	struct rdt_mon_state *ms = rdt_mon(rdt_core_state(r));
 	unsigned int d;
 
 	for (d = 0; d < ms->ndom; d++)
@@ -549,7 +553,7 @@ static void hw_limbo_read(struct rdtalloc *r, unsigned int rmid)
 
 static void hw_limbo_step(struct rdtalloc *r)
 {
-	struct rdt_mon_state *ms = rdt_mon(r->st);
+	struct rdt_mon_state *ms = rdt_mon(rdt_core_state(r));
 	unsigned int n = ms->nrmids - 1, k, rm, done = 0;
 
 	for (k = 0; k < n && done < RDT_LIMBO_READS; k++) {
@@ -557,7 +561,7 @@ static void hw_limbo_step(struct rdtalloc *r)
 		if (ms->owner[rm] >= 0 || !ms->in_limbo[rm])
 			continue;
 		hw_limbo_read(r, rm);
-		recheck_one(r->st, rm);
+		recheck_one(rdt_core_state(r), rm);
 		done++;
 	}
 	ms->limbo_cursor = (ms->limbo_cursor + k) % n;
@@ -565,25 +569,25 @@ static void hw_limbo_step(struct rdtalloc *r)
 
 void rdt_mon_advance(struct rdtalloc *r)
 {
-	struct rdt_state *st = r->st;
+	struct rdt_state *st = rdt_core_state(r);
 	uint64_t now = now_ns();
 
 	if (!st || !rdt_mon(st)->nrmids)
 		return;
-	if (r->be->simulated && advance_sim(st, now))
+	if (rdt_core_backend(r)->simulated && advance_sim(st, now))
 		return;		/* out of memory: the counters stay as of t0 */
 	rdt_mon(st)->t0 = now;
 	if (hw_limbo(r) && rdt_mon(st)->nrmids > 1)
 		hw_limbo_step(r);
 	/* only fills (a workload) or the registers move the limbo: else it is as it was */
-	else if (r->be->simulated && rdt_mon(st)->nload)
+	else if (rdt_core_backend(r)->simulated && rdt_mon(st)->nload)
 		recheck_limbo(st);
 }
 
 void rdt_mon_replayed(struct rdtalloc *r, unsigned int d, size_t n, const int *gs,
 		      const uint64_t *misses, const uint64_t *occ)
 {
-	struct rdt_mon_state *ms = rdt_mon(r->st);
+	struct rdt_mon_state *ms = rdt_mon(rdt_core_state(r));
 	unsigned int rm;
 	size_t i;
 
@@ -600,7 +604,7 @@ void rdt_mon_replayed(struct rdtalloc *r, unsigned int d, size_t n, const int *g
 			ms->limbo[c] = 0;
 	}
 	for (i = 0; i < n; i++) {
-		int x = rdt_mon_group_rmid(r->st, gs[i]);
+		int x = rdt_mon_group_rmid(rdt_core_state(r), gs[i]);
 		size_t c = (size_t)(x < 0 ? 0 : x) * ms->ndom + d;
 		double bytes = (double)misses[i] * RDT_LINE_BYTES;
 
@@ -609,8 +613,8 @@ void rdt_mon_replayed(struct rdtalloc *r, unsigned int d, size_t n, const int *g
 		ms->total[c] = add_sat(ms->total[c], bytes);
 		ms->local[c] = add_sat(ms->local[c], bytes);
 	}
-	recheck_limbo(r->st);
-	r->dirty = true;
+	recheck_limbo(rdt_core_state(r));
+	rdt_core_mark_dirty(r);
 }
 
 /* A freed RMID: into limbo with what it holds now, its counters gone. */
@@ -698,7 +702,7 @@ static bool groups_deleted(const struct rdt_state *st)
 /* RMIDs whose owner is gone (a deleted group) are freed into limbo. */
 static void release_orphans(struct rdtalloc *r)
 {
-	struct rdt_state *st = r->st;
+	struct rdt_state *st = rdt_core_state(r);
 	struct rdt_mon_state *ms = rdt_mon(st);
 	bool released = false;
 	unsigned int rm;
@@ -764,7 +768,7 @@ static unsigned int oldest_waiting(struct rdt_state *st, unsigned int k, int *pi
 
 void rdt_mon_settle(struct rdtalloc *r)
 {
-	struct rdt_state *st = r->st;
+	struct rdt_state *st = rdt_core_state(r);
 	struct rdt_mon_state *ms;
 	unsigned int i, n, next = 1, reserved, limit, nfree, waiting;
 	int *pick;
@@ -779,7 +783,8 @@ void rdt_mon_settle(struct rdtalloc *r)
 	} else if (groups_deleted(st)) {
 		release_orphans(r);
 	}
-	reserved = r->be->mon_reserved && r->be_ctx ? r->be->mon_reserved(r->be_ctx) : 0;
+	reserved = rdt_core_backend(r)->mon_reserved && rdt_core_backend_ctx(r) ?
+		   rdt_core_backend(r)->mon_reserved(rdt_core_backend_ctx(r)) : 0;
 	limit = reserved < ms->nrmids ? ms->nrmids - reserved : 1;
 	nfree = free_rmids(ms, limit);
 	/* groups made since the last settle wait too; else only known waiters */

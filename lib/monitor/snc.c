@@ -17,28 +17,29 @@
 
 #include <rdtalloc/rdtalloc.h>
 
-#include "core.h"
+#include "backend.h"
+#include "context.h"
 #include "errors.h"
 #include "monitor.h"
 #include "telemetry.h"
 
 static unsigned int snc_of(const rdtalloc_t *r)
 {
-	return r->m->mon.snc > 1 ? r->m->mon.snc : 1;
+	return rdt_core_machine(r)->mon.snc > 1 ? rdt_core_machine(r)->mon.snc : 1;
 }
 
 /* Monitoring, and more than one node per L3 domain. */
 static int need_snc(rdtalloc_t *r)
 {
-	if (!rdt_mon(r->st)->nrmids)
+	if (!rdt_mon(rdt_core_state(r))->nrmids)
 		return rdt_fail(r, -EOPNOTSUPP, "this machine has no L3 monitoring (rdtctl info: "
 				"\"monitoring\": null)");
 	if (snc_of(r) < 2)
 		return rdt_fail(r, -EOPNOTSUPP, "this machine has no Sub-NUMA Clustering: its "
 				"L3 domains are its monitoring domains (rdtalloc_mon_read)");
-	if (!r->be->simulated && !r->be->mon_read_nodes)
+	if (!rdt_core_backend(r)->simulated && !rdt_core_backend(r)->mon_read_nodes)
 		return rdt_fail(r, -EOPNOTSUPP, "per-node counters on backend %s are not built "
-				"(docs/monitoring.md)", r->be->name);
+				"(docs/monitoring.md)", rdt_core_backend(r)->name);
 	return 0;
 }
 
@@ -81,11 +82,11 @@ static void put_node(rdtalloc_t *r, struct rdtalloc_mon_node *out, size_t k, con
 	v.sz = sz < sizeof(v) ? sz : sizeof(v);
 	snprintf(v.group, sizeof(v.group), "%s", group);
 	v.rmid = rm < 0 ? RDTALLOC_RMID_NONE : rm;
-	v.cache_id = r->m->dom[RDT_L3][x->dom].cache_id;
+	v.cache_id = rdt_core_machine(r)->dom[RDT_L3][x->dom].cache_id;
 	v.node = x->node;
 	v.time_ns = now;
-	v.state = rm < 0 ? RDTALLOC_MON_UNSUPPORTED : node_state(x->state, r->m->mon.events,
-								    &v.valid);
+	v.state = rm < 0 ? RDTALLOC_MON_UNSUPPORTED :
+			   node_state(x->state, rdt_core_machine(r)->mon.events, &v.valid);
 	if (v.valid & RDTALLOC_MON_EV_OCCUPANCY)
 		v.llc_occupancy = x->val[0];
 	if (v.valid & RDTALLOC_MON_EV_TOTAL)
@@ -102,7 +103,7 @@ static void put_node(rdtalloc_t *r, struct rdtalloc_mon_node *out, size_t k, con
 static int sim_nodes(rdtalloc_t *r, const char *const *groups, size_t ngroups,
 		     struct rdtalloc_mon_node *out, size_t max)
 {
-	unsigned int snc = snc_of(r), scale = r->m->mon.scale, k, e;
+	unsigned int snc = snc_of(r), scale = rdt_core_machine(r)->mon.scale, k, e;
 	struct rdtalloc_mon_value *v = NULL;
 	size_t cap = 64, i, at = 0;
 	int n;
@@ -123,7 +124,7 @@ static int sim_nodes(rdtalloc_t *r, const char *const *groups, size_t ngroups,
 	}
 	for (i = 0; n > 0 && i < (size_t)n; i++) {
 		const uint64_t bytes[3] = { v[i].llc_occupancy, v[i].mbm_total, v[i].mbm_local };
-		int d = rdt_machine_domain(r->m, RDT_L3, v[i].cache_id);
+		int d = rdt_machine_domain(rdt_core_machine(r), RDT_L3, v[i].cache_id);
 
 		for (k = 0; k < snc; k++, at++) {
 			struct rdt_node_raw x = { .dom = (unsigned int)d,
@@ -169,12 +170,12 @@ static int kernel_nodes(rdtalloc_t *r, const char *const *groups, size_t ngroups
 	if (!ret)
 		ret = rdt_mon_pick_groups(r, groups, ngroups, &gs, &n);
 	if (!ret)
-		ret = r->be->mon_read_nodes(r, gs, n, &nodes);
+		ret = rdt_core_backend(r)->mon_read_nodes(r, gs, n, &nodes);
 	for (k = 0; !ret && k < nodes.n && k < max; k++) {
 		int g = gs[nodes.v[k].gi];
 
-		put_node(r, out, k, r->st->groups[g].name, rdt_mon_group_rmid(r->st, g),
-			 &nodes.v[k], now);
+		put_node(r, out, k, rdt_core_state(r)->groups[g].name,
+			 rdt_mon_group_rmid(rdt_core_state(r), g), &nodes.v[k], now);
 	}
 	if (!ret)
 		ret = (int)nodes.n;
@@ -192,7 +193,7 @@ RDTALLOC_API int rdtalloc_mon_read_nodes(rdtalloc_t *r, const char *const *group
 		return -EINVAL;
 	if (max && (ret = rdt_mon_check_sized(r, out[0].sz, "rdtalloc_mon_node")))
 		return ret;
-	if (!r->be->simulated)
+	if (!rdt_core_backend(r)->simulated)
 		return kernel_nodes(r, groups, ngroups, out, max);
 	ret = rdt_core_begin(r, false);
 	if (ret)

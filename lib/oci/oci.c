@@ -16,7 +16,8 @@
 #include <rdtalloc/rdtalloc.h>
 
 #include "config.h"
-#include "core.h"
+#include "backend.h"
+#include "context.h"
 #include "errors.h"
 #include "goresctrl/policy.h"
 #include "json.h"
@@ -475,18 +476,19 @@ static int make_group(rdtalloc_t *r, const struct rdt_oci_in *in, int *g)
 	bool changed;
 	int ret;
 
-	ret = rdt_group_add(r->st, in->group, g);
-	if (!ret && (ret = rdt_group_fit_exclusive(r->st, *g))) {
-		rdt_group_del(r->st, *g);
+	ret = rdt_group_add(rdt_core_state(r), in->group, g);
+	if (!ret && (ret = rdt_group_fit_exclusive(rdt_core_state(r), *g))) {
+		rdt_group_del(rdt_core_state(r), *g);
 		*g = -1;
 	}
 	if (ret)
-		return rdt_fail(r, ret, "container %s: group %s: %s", in->id, in->group, r->st->err);
-	ret = rdt_core_apply_schema(r, r->st, *g, in->schema, &changed);
+		return rdt_fail(r, ret, "container %s: group %s: %s", in->id, in->group,
+				rdt_core_state(r)->err);
+	ret = rdt_core_apply_schema(r, rdt_core_state(r), *g, in->schema, &changed);
 	if (ret)
 		return rdt_fail(r, ret, "container %s: annotation %s: %s", in->id,
 				RDTALLOC_OCI_SCHEMA_KEY, rdtalloc_errmsg(r));
-	r->groups_changed = true;
+	rdt_core_mark_groups_changed(r);
 	return 0;
 }
 
@@ -502,7 +504,7 @@ static int bind_cgroup(rdtalloc_t *r, int g, const char *path, struct rdt_oci_ct
 	if (!ret)
 		ret = rdt_core_cgroup_may_bind(r, rel);
 	if (!ret)
-		ret = r->be->ops->tasks_allowed(r);
+		ret = rdt_core_backend(r)->ops->tasks_allowed(r);
 	if (ret)
 		return ret;
 	rdt_core_cgroup_gc(r);
@@ -511,18 +513,18 @@ static int bind_cgroup(rdtalloc_t *r, int g, const char *path, struct rdt_oci_ct
 	 * theirs: the same group is used as it is and left alone at
 	 * poststop; another group is a conflict the runtime must see.
 	 */
-	cb = rdt_cgroup_find(r->st, rel);
+	cb = rdt_cgroup_find(rdt_core_state(r), rel);
 	if (cb && cb->group != g)
 		return rdt_fail(r, -EBUSY, "container %s: its cgroup %s is bound to group %s, not "
 				"%s: unbind it (rdtctl cgroup unbind) or annotate the container "
-				"%s=%s", c->id, rel, r->st->groups[cb->group].name,
-				r->st->groups[g].name, RDTALLOC_OCI_GROUP_KEY,
-				r->st->groups[cb->group].name);
+				"%s=%s", c->id, rel, rdt_core_state(r)->groups[cb->group].name,
+				rdt_core_state(r)->groups[g].name, RDTALLOC_OCI_GROUP_KEY,
+				rdt_core_state(r)->groups[cb->group].name);
 	if (!cb) {
-		ret = rdt_bind_cgroup(r->st, g, rel, id);
+		ret = rdt_bind_cgroup(rdt_core_state(r), g, rel, id);
 		if (ret)
-			return rdt_fail(r, ret, "%s", r->st->err);
-		r->cgroups_changed = true;
+			return rdt_fail(r, ret, "%s", rdt_core_state(r)->err);
+		rdt_core_mark_cgroups_changed(r);
 		c->bound = true;
 	}
 	c->cgroup = strdup(rel);
@@ -561,7 +563,7 @@ static struct rdt_oci_ctr *cgroup_heir(struct rdt_state *st, const struct rdt_oc
 static int class_allowed(rdtalloc_t *r, const struct rdt_oci_in *in, int g)
 {
 	bool pod = strcmp(in->key, RDTALLOC_OCI_CRI_CLASS_KEY) != 0;
-	unsigned int deny = rdt_policy_of(r->st, g);
+	unsigned int deny = rdt_policy_of(rdt_core_state(r), g);
 
 	if (!(deny & (pod ? RDT_POLICY_DENY_POD : RDT_POLICY_DENY_CONTAINER)))
 		return 0;
@@ -599,10 +601,10 @@ static int as_container(rdtalloc_t *r, const char *id)
 	return rdt_core_set_writer(r, owner, false);
 }
 
-/* Is owner o of r->st container id's? */
+/* Is owner o of rdt_core_state(r) container id's? */
 static bool container_owns(const rdtalloc_t *r, unsigned int o, const char *id)
 {
-	const char *name = rdt_owner_name(r->st, o);
+	const char *name = rdt_owner_name(rdt_core_state(r), o);
 	char owner[RDT_OWNER_MAX + 1];
 
 	container_owner(id, owner, sizeof(owner));
@@ -616,15 +618,15 @@ static bool container_owns(const rdtalloc_t *r, unsigned int o, const char *id)
  */
 static int bind_process(rdtalloc_t *r, int g, pid_t pid)
 {
-	const struct rdt_task *t = rdt_task_map_get(&r->st->tasks, pid);
-	const char *o = t ? rdt_owner_name(r->st, t->owner) : NULL;
-	bool force = r->st->force;
+	const struct rdt_task *t = rdt_task_map_get(&rdt_core_state(r)->tasks, pid);
+	const char *o = t ? rdt_owner_name(rdt_core_state(r), t->owner) : NULL;
+	bool force = rdt_core_state(r)->force;
 	int ret;
 
 	if (o && !strncmp(o, "oci:", 4))
-		r->st->force = true;
+		rdt_core_state(r)->force = true;
 	ret = rdt_core_bind_task(r, g, pid);
-	r->st->force = force;
+	rdt_core_state(r)->force = force;
 	return ret;
 }
 
@@ -637,17 +639,17 @@ static int place(rdtalloc_t *r, const struct rdt_oci_in *in, int *what)
 	ret = as_container(r, in->id);
 	if (ret)
 		return ret;
-	rdt_oci_state_gc(r->st);
-	g = rdt_group_find(r->st, in->group);
-	old = find_ctr(r->st, in->id);
-	if (old && g > 0 && old->group_seq == r->st->groups[g].seq) {
+	rdt_oci_state_gc(rdt_core_state(r));
+	g = rdt_group_find(rdt_core_state(r), in->group);
+	old = find_ctr(rdt_core_state(r), in->id);
+	if (old && g > 0 && old->group_seq == rdt_core_state(r)->groups[g].seq) {
 		*what = old->cgroup ? RDTALLOC_OCI_CGROUP : RDTALLOC_OCI_PROCESS;
 		return 0;	/* placed at createRuntime already: prestart */
 	}
 	if (old)
 		return rdt_fail(r, -EEXIST, "container %s is placed in another group already",
 				in->id);
-	if (rdt_oci(r->st)->n >= RDT_OCI_CONTAINERS_MAX)
+	if (rdt_oci(rdt_core_state(r))->n >= RDT_OCI_CONTAINERS_MAX)
 		return rdt_fail(r, -ENOSPC, "%u containers placed already: at most that many",
 				RDT_OCI_CONTAINERS_MAX);
 	if (g < 0 && in->from_class)
@@ -671,7 +673,7 @@ static int place(rdtalloc_t *r, const struct rdt_oci_in *in, int *what)
 		c.created = true;
 	}
 	snprintf(c.id, sizeof(c.id), "%s", in->id);
-	c.group_seq = r->st->groups[g].seq;
+	c.group_seq = rdt_core_state(r)->groups[g].seq;
 	/* its init, so that a container gone without poststop is known gone */
 	if (!rdt_task_info(in->pid, &c.start, NULL))
 		c.pid = in->pid;
@@ -680,13 +682,13 @@ static int place(rdtalloc_t *r, const struct rdt_oci_in *in, int *what)
 		ret = bind_cgroup(r, g, cg, &c);
 	else if (!ret)
 		ret = bind_process(r, g, in->pid);
-	if (!ret && add_ctr(r->st, &c))
+	if (!ret && add_ctr(rdt_core_state(r), &c))
 		ret = rdt_fail(r, -ENOMEM, "out of memory");
 	if (ret) {
 		free(c.cgroup);
 		return ret;
 	}
-	r->dirty = true;
+	rdt_core_mark_dirty(r);
 	*what = c.cgroup ? RDTALLOC_OCI_CGROUP : RDTALLOC_OCI_PROCESS;
 	return 0;
 }
@@ -697,15 +699,15 @@ static int hand_group(rdtalloc_t *r, int g, const struct rdt_oci_ctr *c)
 	char owner[RDT_OWNER_MAX + 1];
 	unsigned int i, o;
 
-	for (i = 0; i < rdt_oci(r->st)->n; i++) {
-		const struct rdt_oci_ctr *n = &rdt_oci(r->st)->v[i];
+	for (i = 0; i < rdt_oci(rdt_core_state(r))->n; i++) {
+		const struct rdt_oci_ctr *n = &rdt_oci(rdt_core_state(r))->v[i];
 
 		if (n == c || n->group_seq != c->group_seq)
 			continue;
 		container_owner(n->id, owner, sizeof(owner));
-		if (rdt_owner_intern(r->st, owner, &o))
+		if (rdt_owner_intern(rdt_core_state(r), owner, &o))
 			return rdt_fail(r, -ENOMEM, "out of memory");
-		r->st->groups[g].owner = o;
+		rdt_core_state(r)->groups[g].owner = o;
 		return 0;
 	}
 	return 0;
@@ -714,7 +716,7 @@ static int hand_group(rdtalloc_t *r, int g, const struct rdt_oci_ctr *c)
 /* A process the container bound outlives its record: its binding is nobody's now. */
 static void disown_task(rdtalloc_t *r, const struct rdt_oci_ctr *c)
 {
-	struct rdt_task *t = c->pid ? rdt_task_map_get(&r->st->tasks, c->pid) : NULL;
+	struct rdt_task *t = c->pid ? rdt_task_map_get(&rdt_core_state(r)->tasks, c->pid) : NULL;
 
 	/* in place: the owner is no part of the map's key */
 	if (t && container_owns(r, t->owner, c->id))
@@ -733,59 +735,66 @@ static int release_ctr(rdtalloc_t *r, struct rdt_oci_ctr *c, int *what)
 	ret = as_container(r, c->id);
 	if (ret)
 		return ret;
-	g = rdt_group_by_seq(r->st, c->group_seq);
+	g = rdt_group_by_seq(rdt_core_state(r), c->group_seq);
 	/* only a binding this container's createRuntime made, and none another still needs */
-	if (c->cgroup && c->bound && (heir = cgroup_heir(r->st, c))) {
+	if (c->cgroup && c->bound && (heir = cgroup_heir(rdt_core_state(r), c))) {
 		heir->bound = true;
-		cb = rdt_cgroup_find(r->st, c->cgroup);
+		cb = rdt_cgroup_find(rdt_core_state(r), c->cgroup);
 		if (cb && container_owns(r, cb->owner, c->id)) {
 			char owner[RDT_OWNER_MAX + 1];
 			unsigned int o;
 
 			/* the binding is the heir's now */
 			container_owner(heir->id, owner, sizeof(owner));
-			if (rdt_owner_intern(r->st, owner, &o))
+			if (rdt_owner_intern(rdt_core_state(r), owner, &o))
 				return rdt_fail(r, -ENOMEM, "out of memory");
-			r->st->cgroups[cb - r->st->cgroups].owner = o;
+			rdt_core_state(r)->cgroups[cb - rdt_core_state(r)->cgroups].owner = o;
 		}
-	} else if (c->cgroup && c->bound && (cb = rdt_cgroup_find(r->st, c->cgroup)) && g > 0 &&
-		   cb->group == g && (!cb->owner || container_owns(r, cb->owner, c->id))) {
-		ret = rdt_bind_cgroup(r->st, 0, c->cgroup, cb->id);
+	} else if (c->cgroup && c->bound && (cb = rdt_cgroup_find(rdt_core_state(r), c->cgroup)) &&
+		   g > 0 && cb->group == g && (!cb->owner || container_owns(r, cb->owner, c->id))) {
+		ret = rdt_bind_cgroup(rdt_core_state(r), 0, c->cgroup, cb->id);
 		if (ret)
-			return rdt_fail(r, ret, "%s", r->st->err);
-		r->cgroups_changed = true;
+			return rdt_fail(r, ret, "%s", rdt_core_state(r)->err);
+		rdt_core_mark_cgroups_changed(r);
 	}
-	for (i = 0; i < rdt_oci(r->st)->n; i++)
-		shared |= &rdt_oci(r->st)->v[i] != c && rdt_oci(r->st)->v[i].group_seq == c->group_seq;
+	for (i = 0; i < rdt_oci(rdt_core_state(r))->n; i++) {
+		const struct rdt_oci_ctr *o = &rdt_oci(rdt_core_state(r))->v[i];
+
+		shared |= o != c && o->group_seq == c->group_seq;
+	}
 	if (c->created && shared) {
 		/* another container holds it: that one removes it at its end */
-		for (i = 0; i < rdt_oci(r->st)->n; i++)
-			if (&rdt_oci(r->st)->v[i] != c && rdt_oci(r->st)->v[i].group_seq == c->group_seq)
-				rdt_oci(r->st)->v[i].created = true;
-		ret = g > 0 && container_owns(r, r->st->groups[g].owner, c->id) ?
+		for (i = 0; i < rdt_oci(rdt_core_state(r))->n; i++) {
+			struct rdt_oci_ctr *o = &rdt_oci(rdt_core_state(r))->v[i];
+
+			if (o != c && o->group_seq == c->group_seq)
+				o->created = true;
+		}
+		ret = g > 0 && container_owns(r, rdt_core_state(r)->groups[g].owner, c->id) ?
 		      hand_group(r, g, c) : 0;
 		if (ret)
 			return ret;
 	} else if (c->created && g > 0 &&
-		   (!r->st->groups[g].owner || container_owns(r, r->st->groups[g].owner, c->id))) {
-		ret = rdt_group_del(r->st, g);
+		   (!rdt_core_state(r)->groups[g].owner ||
+		    container_owns(r, rdt_core_state(r)->groups[g].owner, c->id))) {
+		ret = rdt_group_del(rdt_core_state(r), g);
 		if (ret)
 			return rdt_fail(r, ret, "container %s: removing group %s: %s", c->id,
-					r->st->groups[g].name, r->st->err);
-		r->groups_changed = true;
+					rdt_core_state(r)->groups[g].name, rdt_core_state(r)->err);
+		rdt_core_mark_groups_changed(r);
 		*what = RDTALLOC_OCI_REMOVED_GROUP;
 	}
 	if (*what != RDTALLOC_OCI_REMOVED_GROUP)
 		*what = RDTALLOC_OCI_RELEASED;
 	disown_task(r, c);
-	drop_ctr(r->st, c);
-	r->dirty = true;
+	drop_ctr(rdt_core_state(r), c);
+	rdt_core_mark_dirty(r);
 	return 0;
 }
 
 static int release(rdtalloc_t *r, const struct rdt_oci_in *in, int *what)
 {
-	struct rdt_oci_ctr *c = find_ctr(r->st, in->id);
+	struct rdt_oci_ctr *c = find_ctr(rdt_core_state(r), in->id);
 
 	if (!c)
 		return 0;	/* never placed, or its group was removed by hand */
@@ -819,16 +828,16 @@ int rdt_oci_gc(rdtalloc_t *r)
 	unsigned int i = 0;
 	int released = 0, ret, what;
 
-	rdt_oci_state_gc(r->st);
-	while (i < rdt_oci(r->st)->n) {
-		struct rdt_oci_ctr *c = &rdt_oci(r->st)->v[i];
+	rdt_oci_state_gc(rdt_core_state(r));
+	while (i < rdt_oci(rdt_core_state(r))->n) {
+		struct rdt_oci_ctr *c = &rdt_oci(rdt_core_state(r))->v[i];
 
 		if (!ctr_gone(r, c)) {
 			i++;
 			continue;
 		}
 		what = RDTALLOC_OCI_IGNORED;
-		ret = release_ctr(r, c, &what);	/* drops rdt_oci(r->st)->v[i] */
+		ret = release_ctr(r, c, &what);	/* drops rdt_oci(rdt_core_state(r))->v[i] */
 		if (ret)
 			return ret;
 		released++;

@@ -28,7 +28,7 @@
 #include <rdtalloc/rdtalloc.h>
 
 #include "config.h"
-#include "core.h"
+#include "context.h"
 #include "errors.h"
 #include "cache/cache.h"
 #include "plan/plan.h"
@@ -623,7 +623,7 @@ static int plan_begin(rdtalloc_t *r, int cache_id, size_t n, const struct rdtall
 		      struct rdtalloc_plan_group *out, struct planner *p,
 		      struct rdtalloc_plan_goal *gl, unsigned int *nclos, int *dom)
 {
-	const struct rdt_machine *m = r->m;
+	const struct rdt_machine *m = rdt_core_machine(r);
 	int ret = 0;
 
 	if (n > RDTALLOC_REPLAY_MAX)
@@ -659,7 +659,7 @@ static int plan_begin(rdtalloc_t *r, int cache_id, size_t n, const struct rdtall
 	if (m->dom[RDT_L3][*dom].cache_size)
 		p->sets = (unsigned int)(m->dom[RDT_L3][*dom].cache_size / ((uint64_t)p->ways * 64));
 	/* each unit its own CLOSID, beside the default group's */
-	*nclos = m->caps[RDT_L3].closids / (r->st->cdp[RDT_L3] ? 2 : 1);
+	*nclos = m->caps[RDT_L3].closids / (rdt_core_state(r)->cdp[RDT_L3] ? 2 : 1);
 	p->u = calloc(n, sizeof(*p->u));
 	if (!p->u)
 		return rdt_fail(r, -ENOMEM, "out of memory");
@@ -671,7 +671,7 @@ static void put_geometry(const rdtalloc_t *r, int dom, const struct planner *p,
 {
 	struct rdtalloc_cache_geometry g = { .sz = sizeof(g) };
 
-	g.cache_id = r->m->dom[RDT_L3][dom].cache_id;
+	g.cache_id = rdt_core_machine(r)->dom[RDT_L3][dom].cache_id;
 	g.ways = p->ways;
 	g.sets = p->sets;
 	g.sz = geo->sz < sizeof(g) ? geo->sz : sizeof(g);
@@ -794,7 +794,7 @@ static int apply_copy(rdtalloc_t *r, const char *config, struct rdt_state **out)
 	ret = rdt_config_parse(config, &cf, err, sizeof(err));
 	if (ret)
 		return rdt_fail(r, ret, "configuration: %s", err);
-	if (rdt_state_clone(r->st, &cp))	/* a copy: it writes no register */
+	if (rdt_state_clone(rdt_core_state(r), &cp))	/* a copy: it writes no register */
 		ret = rdt_fail(r, -ENOMEM, "out of memory");
 	for (i = 0; !ret && i < cf->ngroups; i++) {
 		const struct rdt_config_group *cg = &cf->groups[i];
@@ -890,16 +890,17 @@ RDTALLOC_API int rdtalloc_plan_check(rdtalloc_t *r, int cache_id, const char *co
 		return ret;
 	if (n > RDTALLOC_REPLAY_MAX)
 		ret = rdt_fail(r, -E2BIG, "%zu groups: at most %d", n, RDTALLOC_REPLAY_MAX);
-	else if (!r->m->caps[RDT_L3].present || !r->m->ndom[RDT_L3])
+	else if (!rdt_core_machine(r)->caps[RDT_L3].present || !rdt_core_machine(r)->ndom[RDT_L3])
 		ret = rdt_fail(r, -EOPNOTSUPP, "this machine has no L3 allocation to plan");
-	else if (curve_ways != r->m->caps[RDT_L3].cbm_len)
+	else if (curve_ways != rdt_core_machine(r)->caps[RDT_L3].cbm_len)
 		ret = rdt_fail(r, -EINVAL, "the curves are for %u ways; L3 has %u: profile on this "
-			       "machine", curve_ways, r->m->caps[RDT_L3].cbm_len);
+			       "machine", curve_ways, rdt_core_machine(r)->caps[RDT_L3].cbm_len);
 	if (!ret)
 		ret = check_curves(r, n, curves, curve_ways);
 	if (ret)
 		return rdt_core_end(r, false, ret);
-	dom = cache_id < 0 ? 0 : rdt_machine_domain(r->m, RDT_L3, (unsigned int)cache_id);
+	dom = cache_id < 0 ? 0 :
+	      rdt_machine_domain(rdt_core_machine(r), RDT_L3, (unsigned int)cache_id);
 	if (dom < 0)
 		return rdt_core_end(r, false, rdt_fail(r, -ENOENT, "no L3 cache id %d (rdtctl info)",
 						       cache_id));

@@ -7,13 +7,18 @@ the largest set of objects that use each other in a loop (a strongly
 connected component), the objects each root pulls in when linked alone,
 and, given a layer table, every edge from a lower layer to a higher one.
 
-Usage: linkgraph.py OBJDIR [--layers FILE] [--pull OBJ ...] [--max-loop N]
-                           [--max-pull N] [--json]
+Usage: linkgraph.py OBJDIR [--layers FILE] [--sources DIR] [--pull OBJ ...]
+                           [--max-loop N] [--max-pull N] [--json]
 
 OBJDIR: the library's object directory (build/lib/CMakeFiles/rdtalloc_obj.dir).
 --layers FILE: lines "LAYER PATTERN" (LAYER an integer, bottom 0; PATTERN an
   fnmatch pattern of the object's path relative to OBJDIR without ".c.o");
   the first match wins; an object no line matches is an error.
+--sources DIR: the library's sources (lib/). Two of its .c or .h files with
+  the same name in different folders is an error (a name says what a file
+  is: grep, a debugger's backtrace and a newcomer find one); an object
+  whose DIR/OBJ.c no longer exists is left over from a renamed file in an
+  older build and is not counted.
 --max-loop N / --max-pull N: exit 1 when the largest loop has more than N
   objects or a --pull root pulls in more than N (itself included).
 Exit 0: every check met; 1: a check failed (each printed); 2: usage.
@@ -45,8 +50,21 @@ def symbols(objdir, name):
     return defined, used
 
 
-def graph(objdir):
+def same_names(srcdir):
+    """Lines "NAME: a/NAME b/NAME" for each name two files of srcdir share."""
+    where = {}
+    for dirpath, _, files in os.walk(srcdir):
+        for f in files:
+            if f.endswith((".c", ".h")):
+                rel = os.path.relpath(os.path.join(dirpath, f), srcdir)
+                where.setdefault(f, []).append(rel)
+    return [f"{n}: {' '.join(sorted(p))}" for n, p in sorted(where.items()) if len(p) > 1]
+
+
+def graph(objdir, srcdir=None):
     objs = objects(objdir)
+    if srcdir:
+        objs = [o for o in objs if os.path.isfile(os.path.join(srcdir, o + ".c"))]
     defs, uses = {}, {}
     for o in objs:
         defs[o], uses[o] = symbols(objdir, o)
@@ -146,12 +164,15 @@ def main(argv):
         print(__doc__, file=sys.stderr)
         return 2
     objdir, layers, pulls, max_loop, max_pull, as_json = args[0], None, [], None, None, False
+    srcdir = None
     i = 1
     try:
         while i < len(args):
             a = args[i]
             if a == "--layers":
                 layers, i = args[i + 1], i + 2
+            elif a == "--sources":
+                srcdir, i = args[i + 1], i + 2
             elif a == "--pull":
                 i += 1
                 while i < len(args) and not args[i].startswith("--"):
@@ -172,13 +193,18 @@ def main(argv):
     if not os.path.isdir(objdir):
         print(f"linkgraph: {objdir}: not a directory", file=sys.stderr)
         return 2
-    objs, edges = graph(objdir)
+    if srcdir and not os.path.isdir(srcdir):
+        print(f"linkgraph: --sources {srcdir}: not a directory", file=sys.stderr)
+        return 2
+    objs, edges = graph(objdir, srcdir)
     if not objs:
         print(f"linkgraph: {objdir}: no object files", file=sys.stderr)
         return 2
     comps = sorted(sccs(objs, edges), key=len, reverse=True)
     loops = [c for c in comps if len(c) > 1]
     failed = []
+    if srcdir:
+        failed += [f"two files named {d}" for d in same_names(srcdir)]
     report = {"objects": len(objs), "loops": loops, "pull": {}, "upward": []}
     for p in pulls:
         if p not in edges:

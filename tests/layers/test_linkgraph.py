@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """linkgraph.py checked on objects made for it: each of its checks fails
 when it must (an upward use, an object without a layer, a loop or a pull
-past the limit) and passes when it must, with the exact message."""
+past the limit, two sources of the same name) and passes when it must, with the exact message."""
 import os
 import subprocess
 import sys
@@ -28,6 +28,14 @@ def build(objdir, sources):
             f.write(text)
         subprocess.run(["cc", "-c", "-o", src + ".o", src], check=True)
         os.unlink(src)
+
+
+def write_sources(srcdir, sources):
+    for name, text in sources.items():
+        src = os.path.join(srcdir, name + ".c")
+        os.makedirs(os.path.dirname(src), exist_ok=True)
+        with open(src, "w", encoding="utf-8") as f:
+            f.write(text)
 
 
 def run(objdir, *args):
@@ -74,6 +82,17 @@ def main():
         build(extra, dict(SOURCES, **{"new/e": "int e(void) { return 5; }\n"}))
         bad += expect("an object no layer names", run(extra, "--layers", layers), 1,
                       [f"FAILED: new/e: no layer in {layers}"])
+
+        # --sources: the files of the library as they are now.
+        src = os.path.join(tmp, "src")
+        write_sources(src, SOURCES)
+        bad += expect("every name once; a stale object not counted",
+                      run(extra, "--layers", layers, "--sources", src), 0,
+                      ["objects: 3"])
+        write_sources(src, {"top/a": "int a2(void) { return 2; }\n"})
+        bad += expect("two files of the same name",
+                      run(good, "--layers", layers, "--sources", src), 1,
+                      ["FAILED: two files named a.c: low/a.c top/a.c"])
     return 1 if bad else 0
 
 

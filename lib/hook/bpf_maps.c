@@ -19,7 +19,8 @@
 #include <unistd.h>
 
 #include "cgroups.h"
-#include "core.h"
+#include "backend.h"
+#include "context.h"
 #include "errors.h"
 #include "hook/hook.h"
 #include "monitor/monitor.h"
@@ -229,9 +230,9 @@ static int state_dir(const struct rdtalloc *r, char *buf, size_t len)
 	const char *path, *slash;
 	size_t n;
 
-	if (!r->store)
+	if (!rdt_core_store(r))
 		return -EINVAL;
-	path = rdt_store_path(r->store);
+	path = rdt_store_path(rdt_core_store(r));
 	slash = strrchr(path, '/');
 	n = slash ? (size_t)(slash - path) : 0;
 	if (!n || n >= len || n >= PATH_MAX)
@@ -259,8 +260,10 @@ int rdt_hook_set_served(struct rdt_hook *h, const struct rdtalloc *r)
 				 "directory");
 	h->ctl->serve_dev = (uint64_t)sb.st_dev;
 	h->ctl->serve_ino = (uint64_t)sb.st_ino;
-	snprintf(h->ctl->serve_backend, sizeof(h->ctl->serve_backend), "%s", r->be->name);
-	h->ctl->precedence = r->st ? (__u32)r->st->precedence : RDT_HOOK_PREC_CPU;
+	snprintf(h->ctl->serve_backend, sizeof(h->ctl->serve_backend), "%s",
+		 rdt_core_backend(r)->name);
+	h->ctl->precedence = rdt_core_state(r) ? (__u32)rdt_core_state(r)->precedence :
+			     RDT_HOOK_PREC_CPU;
 	if ((size_t)snprintf(h->ctl->serve_dir, sizeof(h->ctl->serve_dir), "%s", dir) >=
 	    sizeof(h->ctl->serve_dir))
 		return hook_fail(h, -ENAMETOOLONG, "the state directory %.200s... is too long for "
@@ -278,7 +281,8 @@ bool rdt_hook_serves(const struct rdt_hook *h, const struct rdtalloc *r)
 		return false;
 	return h->ctl->serve_dev == (uint64_t)sb.st_dev &&
 	       h->ctl->serve_ino == (uint64_t)sb.st_ino &&
-	       strncmp(h->ctl->serve_backend, r->be->name, sizeof(h->ctl->serve_backend)) == 0;
+	       strncmp(h->ctl->serve_backend, rdt_core_backend(r)->name,
+		       sizeof(h->ctl->serve_backend)) == 0;
 }
 
 /* ---- The agent --------------------------------------------------------------- */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * monitor/model: the simulator's cache and memory bus, in steady state. It
+ * monitor/counter_model: the simulator's cache and memory bus, in steady state. It
  * is deterministic and coarse on purpose: enough to show who is noisy and
  * what a partition changes, not a cache simulator (docs/monitoring.md).
  *

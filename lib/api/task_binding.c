@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * api/tasks: the public calls on tasks - bind, the tasks of a group (the
+ * api/task_binding: the public calls on tasks - bind, the tasks of a group (the
  * backend's view: lib/bindings.c for the state's table), the group of a
  * task.
  */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * api/owners: who made a group, its mask, or the binding of a task, CPU or
+ * api/owner_lookup: who made a group, its mask, or the binding of a task, CPU or
  * cgroup (issue 40; docs/guide.md, "Who owns what"). Looks only: nothing
  * here writes an owner.
  */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * engine: the controller's decisions (control.h, docs/control.md).
+ * decide: the controller's decisions (control.h, docs/control.md).
  *
  * A layout gives each group one of three places: shared (every way not
  * reserved), confined to the lowest w of those ways (groups confined pool

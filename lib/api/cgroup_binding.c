@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * api/cgroups: the public calls on cgroup bindings - bind, the group of a
+ * api/cgroup_binding: the public calls on cgroup bindings - bind, the group of a
  * cgroup, every binding. lib/cgbind.c resolves them where the library does.
  */
 #include <errno.h>

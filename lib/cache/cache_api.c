@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * api: the public calls of the cache model (rdtalloc_sim_replay,
+ * cache_api: the public calls of the cache model (rdtalloc_sim_replay,
  * rdtalloc_trace_curve, rdtalloc_trace_convert). The geometry comes from
  * the machine (the L3's size from hwloc, the CBM length as the ways), the
  * masks from the state; nothing in the state changes.
@@ -13,7 +13,8 @@
 #include <rdtalloc/rdtalloc.h>
 
 #include "cache/cache.h"
-#include "core.h"
+#include "backend.h"
+#include "context.h"
 #include "errors.h"
 #include "monitor/monitor.h"
 
@@ -45,7 +46,7 @@ static int whole_sets_fail(rdtalloc_t *r, const struct rdt_domain *d, unsigned i
 
 int rdt_cache_geometry(rdtalloc_t *r, int cache_id, struct rdtalloc_cache_geometry *g, int *dom)
 {
-	const struct rdt_machine *m = r->m;
+	const struct rdt_machine *m = rdt_core_machine(r);
 	const struct rdt_domain *d;
 	unsigned int ways = m->caps[RDT_L3].cbm_len;
 	int i;
@@ -274,10 +275,11 @@ RDTALLOC_API int rdtalloc_sim_replay(rdtalloc_t *r, int cache_id, size_t n,
 	ret = rdt_core_begin(r, count);
 	if (ret)
 		return ret;
-	if (count && (!r->be->simulated || !rdt_mon(r->st)->nrmids))
+	if (count && (!rdt_core_backend(r)->simulated || !rdt_mon(rdt_core_state(r))->nrmids))
 		ret = rdt_fail(r, -EOPNOTSUPP, "a replay counts into the simulator's monitoring "
-			       "counters: backend %s%s has none", r->be->name,
-			       r->be->simulated ? " on a machine without L3 monitoring" : "");
+			       "counters: backend %s%s has none", rdt_core_backend(r)->name,
+			       rdt_core_backend(r)->simulated ?
+			       " on a machine without L3 monitoring" : "");
 	else if (n > RDTALLOC_REPLAY_MAX)
 		ret = rdt_fail(r, -E2BIG, "%zu traces: at most %d at once", n, RDTALLOC_REPLAY_MAX);
 	if (!ret && (geo->sz < sizeof(size_t) || out[0].sz < sizeof(size_t)))
@@ -288,7 +290,7 @@ RDTALLOC_API int rdtalloc_sim_replay(rdtalloc_t *r, int cache_id, size_t n,
 		ret = rdt_fail(r, -ENOMEM, "out of memory");
 	for (i = 0; !ret && i < n; i++) {
 		int gi = rdt_core_find_group(r, groups[i]);
-		unsigned int slot = r->st->slot_of[RDT_L3][dom];
+		unsigned int slot = rdt_core_state(r)->slot_of[RDT_L3][dom];
 
 		if (gi < 0) {
 			ret = gi;
@@ -296,12 +298,14 @@ RDTALLOC_API int rdtalloc_sim_replay(rdtalloc_t *r, int cache_id, size_t n,
 		}
 		gs[i] = gi;
 		for (size_t j = 0; j < i; j++)
-			if (!strcmp(s[j].res.group, r->st->groups[gi].name))
+			if (!strcmp(s[j].res.group, rdt_core_state(r)->groups[gi].name))
 				ret = rdt_fail(r, -EINVAL, "group %s is given twice: one trace a group",
 					       groups[i]);
-		s[i].data = r->st->groups[gi].mask[slot * 2];
-		s[i].code = r->st->cdp[RDT_L3] ? r->st->groups[gi].mask[slot * 2 + 1] : s[i].data;
-		snprintf(s[i].res.group, sizeof(s[i].res.group), "%s", r->st->groups[gi].name);
+		s[i].data = rdt_core_state(r)->groups[gi].mask[slot * 2];
+		s[i].code = rdt_core_state(r)->cdp[RDT_L3] ?
+			    rdt_core_state(r)->groups[gi].mask[slot * 2 + 1] : s[i].data;
+		snprintf(s[i].res.group, sizeof(s[i].res.group), "%s",
+			 rdt_core_state(r)->groups[gi].name);
 		s[i].path = traces[i];
 		s[i].instr = flags & RDTALLOC_TRACE_INSTR;
 		if (!ret && rdt_trace_open(traces[i], flags & RDTALLOC_TRACE_INSTR, &s[i].t, err,

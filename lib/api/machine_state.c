@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * api/machine: what the machine and the state hold beyond groups - resources,
+ * api/machine_state: what the machine and the state hold beyond groups - resources,
  * domains, CLOSIDs and who shares them, the effective CLOSID and the
  * simulated switch, CDP, the precedence rule, limits, reset, the register
  * file of the simulator and msr.

@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * context: the members of struct rdtalloc that the layers outside the core
+ * read or mark, as calls (lib/context.h), so that only the core and the API
+ * files include lib/core.h. Member reads and flags only: this file calls
+ * nothing, which is why the backends and the model (monitor/rmid.c) may
+ * call it although the context is the core's (tests/layers/layers.txt).
+ */
+#include "core.h"
+
+struct rdt_state *rdt_core_state(const struct rdtalloc *r)
+{
+	return r->st;
+}
+
+const struct rdt_machine *rdt_core_machine(const struct rdtalloc *r)
+{
+	return r->m;
+}
+
+const struct rdt_backend *rdt_core_backend(const struct rdtalloc *r)
+{
+	return r->be;
+}
+
+void *rdt_core_backend_ctx(const struct rdtalloc *r)
+{
+	return r->be_ctx;
+}
+
+struct rdt_store *rdt_core_store(const struct rdtalloc *r)
+{
+	return r->store;
+}
+
+const struct rdt_sink *rdt_core_sink(const struct rdtalloc *r)
+{
+	return r->sink;
+}
+
+unsigned int rdt_core_flags(const struct rdtalloc *r)
+{
+	return r->flags;
+}
+
+const struct rdt_backend_env *rdt_core_env(const struct rdtalloc *r)
+{
+	return &r->env;
+}
+
+void **rdt_core_mon_totals(struct rdtalloc *r)
+{
+	return &r->mon_counters;
+}
+
+char *rdt_core_cgroup_root_cache(struct rdtalloc *r, size_t *len)
+{
+	*len = sizeof(r->cgroup_root);
+	return r->cgroup_root;
+}
+
+struct rdt_task_index *rdt_core_task_index(struct rdtalloc *r)
+{
+	return &r->tix;
+}
+
+bool rdt_core_read_only(const struct rdtalloc *r)
+{
+	return r->ro;
+}
+
+bool rdt_core_peek(const struct rdtalloc *r)
+{
+	return r->peek;
+}
+
+const char *rdt_core_warnings(const struct rdtalloc *r)
+{
+	return r->warning;
+}
+
+void rdt_core_mark_dirty(struct rdtalloc *r)
+{
+	r->dirty = true;
+}
+
+void rdt_core_mark_groups_changed(struct rdtalloc *r)
+{
+	r->groups_changed = true;
+}
+
+void rdt_core_mark_cgroups_changed(struct rdtalloc *r)
+{
+	r->cgroups_changed = true;
+}
