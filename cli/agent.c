@@ -194,6 +194,10 @@ static void print_status(json_object *doc, const char *dir)
 	       jget_int(doc, "syncs"), jget_int(doc, "repairs"), jget_int(doc, "tasks_moved"),
 	       jget_int(doc, "dropped"), jget_int(doc, "containers_released"),
 	       jget_int(doc, "errors"));
+	if (jget(doc, "strays_left"))	/* 0.8: an older agent does not count them */
+		printf("tasks of bound cgroups in other tools' resctrl groups: %lld left there "
+		       "(at the last sync), %lld moved back\n", jget_int(doc, "strays_left"),
+		       jget_int(doc, "strays_moved"));
 	if (jget_str(doc, "last_error") && *jget_str(doc, "last_error"))
 		printf("last error: %s\n", jget_str(doc, "last_error"));
 	print_controllers(doc);
