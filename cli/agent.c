@@ -79,13 +79,34 @@ static void ago(double t, char *buf, size_t len)
 }
 
 /*
+ * Where the open would keep the state, when it failed: --state-dir, else
+ * the named backend's default directory (with auto, the backend is the
+ * open's choice, unknown after a failed open).
+ */
+static int dir_without_open(char *dir, size_t len)
+{
+	const char *be = g_opts.backend ? g_opts.backend : getenv("RDTALLOC_BACKEND");
+	int n;
+
+	if (g_opts.state_dir) {
+		snprintf(dir, len, "%s", g_opts.state_dir);
+		return 0;
+	}
+	if (!be || !*be || !strcmp(be, "auto"))
+		return -ENOENT;
+	n = rdtalloc_default_state_dir(be, dir, len);
+	return n < 0 ? n : (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+/*
  * The state's directory. A state this rdtctl cannot open (its backend
- * fails here, or is not the agent's) may still have an agent: with
- * --state-dir the agent's own answer is read there, and the open's error
+ * fails here, or is not the agent's) may still have an agent: its answer
+ * is read where the state is kept (dir_without_open), and the open's error
  * is only a warning.
  */
 static int state_dir_of(char *dir, size_t len)
 {
+	char why[512];
 	struct rdtalloc_opts o;
 	rdtalloc_t *r;
 	const char *sp;
@@ -94,11 +115,11 @@ static int state_dir_of(char *dir, size_t len)
 	ctx_opts(&o, RDTALLOC_F_READ_ONLY | RDTALLOC_F_SNAPSHOT);
 	ret = rdtalloc_open(&r, &o);
 	if (ret) {
-		if (!g_opts.state_dir)
-			return fail_lib(NULL, ret);
+		snprintf(why, sizeof(why), "%s", rdtalloc_errmsg(NULL));
+		if (dir_without_open(dir, len))
+			return fail_errno(-ret, "%s", why[0] ? why : rdtalloc_strerror(ret));
 		if (!g_opts.quiet)
-			fprintf(stderr, "rdtctl: warning: %s\n", rdtalloc_errmsg(NULL));
-		snprintf(dir, len, "%s", g_opts.state_dir);
+			fprintf(stderr, "rdtctl: warning: %s\n", why);
 		return EXIT_OK;
 	}
 	sp = rdtalloc_state_path(r);
