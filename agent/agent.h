@@ -31,6 +31,8 @@ struct agent_stats {
 	pthread_mutex_t mu;
 	uint64_t syncs, sync_errors, repairs, tasks_moved, dropped, containers_released;
 	uint64_t events, events_lost, placed, place_errors;
+	/* tasks of bound cgroups in other tools' resctrl groups: moved back, left (last sync) */
+	uint64_t strays_moved, strays_left;
 	uint64_t lag_count, lag_bucket[AGENT_LAG_BUCKETS];	/* cumulative at export */
 	double lag_sum;
 	double last_sync;		/* CLOCK_REALTIME seconds of the last good sync */

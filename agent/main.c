@@ -339,11 +339,13 @@ static void write_status(struct agent *a)
 		fputs("null", f);
 	fprintf(f, ", \"interval\": %g, \"control\": %s, \"started\": %.3f, \"last_sync\": %.3f, "
 		"\"syncs\": %llu, \"repairs\": %llu, \"tasks_moved\": %llu, \"dropped\": %llu, "
-		"\"containers_released\": %llu, \"events\": %llu, \"events_lost\": %llu, "
+		"\"containers_released\": %llu, \"strays_left\": %llu, \"strays_moved\": %llu, "
+		"\"events\": %llu, \"events_lost\": %llu, "
 		"\"errors\": %llu, \"last_error\": ", a->interval, a->control ? "true" : "false",
 		s.started, s.last_sync, (unsigned long long)s.syncs, (unsigned long long)s.repairs,
 		(unsigned long long)(s.tasks_moved + s.placed), (unsigned long long)s.dropped,
-		(unsigned long long)s.containers_released, (unsigned long long)s.events,
+		(unsigned long long)s.containers_released, (unsigned long long)s.strays_left,
+		(unsigned long long)s.strays_moved, (unsigned long long)s.events,
 		(unsigned long long)s.events_lost,
 		(unsigned long long)(s.sync_errors + s.place_errors));
 	put_json_str(f, s.last_error);
@@ -481,6 +483,8 @@ static void sync_now(struct agent *a, bool full)
 		a->st.tasks_moved += rep.tasks_moved;
 		a->st.dropped += rep.dropped;
 		a->st.containers_released += rep.containers_released;
+		a->st.strays_moved += rep.strays_moved;
+		a->st.strays_left = rep.strays_left;	/* every sync looks at them all */
 		a->st.last_sync = agent_now();
 	}
 	if (!ret && a->st.last_error[0]) {

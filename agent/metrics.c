@@ -270,6 +270,8 @@ static void agent_figures(struct metrics *m, struct text *t)
 		"cgroups removed, tasks another tool moved.", s.dropped);
 	counter(t, "rdtalloc_agent_containers_released_total", "Containers gone without poststop "
 		"whose records and groups were released.", s.containers_released);
+	counter(t, "rdtalloc_agent_strays_moved_total", "Tasks of bound cgroups that enforce moved "
+		"back from other tools' resctrl groups.", s.strays_moved);
 	counter(t, "rdtalloc_agent_membership_events_total", "Joins to bound cgroups seen.",
 		s.events);
 	counter(t, "rdtalloc_agent_membership_events_lost_total", "Joins the ring buffer had no "
@@ -299,6 +301,9 @@ static void agent_figures(struct metrics *m, struct text *t)
 	family(t, "rdtalloc_agent_bpf", "gauge", "1: joins are seen by the BPF program; 0: the "
 	       "agent scans (the fallback).");
 	put(t, "rdtalloc_agent_bpf %d\n", s.bpf ? 1 : 0);
+	family(t, "rdtalloc_agent_strays_left", "gauge", "Tasks of bound cgroups that yield left "
+	       "in other tools' resctrl groups, at the last sync.");
+	put(t, "rdtalloc_agent_strays_left %" PRIu64 "\n", s.strays_left);
 	family(t, "rdtalloc_agent_last_sync_timestamp_seconds", "gauge",
 	       "When the last sync succeeded (Unix time).");
 	put(t, "rdtalloc_agent_last_sync_timestamp_seconds %.3f\n", s.last_sync);

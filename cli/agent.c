@@ -79,13 +79,34 @@ static void ago(double t, char *buf, size_t len)
 }
 
 /*
+ * Where the open would keep the state, when it failed: --state-dir, else
+ * the named backend's default directory (with auto, the backend is the
+ * open's choice, unknown after a failed open).
+ */
+static int dir_without_open(char *dir, size_t len)
+{
+	const char *be = g_opts.backend ? g_opts.backend : getenv("RDTALLOC_BACKEND");
+	int n;
+
+	if (g_opts.state_dir) {
+		snprintf(dir, len, "%s", g_opts.state_dir);
+		return 0;
+	}
+	if (!be || !*be || !strcmp(be, "auto"))
+		return -ENOENT;
+	n = rdtalloc_default_state_dir(be, dir, len);
+	return n < 0 ? n : (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+/*
  * The state's directory. A state this rdtctl cannot open (its backend
- * fails here, or is not the agent's) may still have an agent: with
- * --state-dir the agent's own answer is read there, and the open's error
+ * fails here, or is not the agent's) may still have an agent: its answer
+ * is read where the state is kept (dir_without_open), and the open's error
  * is only a warning.
  */
 static int state_dir_of(char *dir, size_t len)
 {
+	char why[512];
 	struct rdtalloc_opts o;
 	rdtalloc_t *r;
 	const char *sp;
@@ -94,11 +115,11 @@ static int state_dir_of(char *dir, size_t len)
 	ctx_opts(&o, RDTALLOC_F_READ_ONLY | RDTALLOC_F_SNAPSHOT);
 	ret = rdtalloc_open(&r, &o);
 	if (ret) {
-		if (!g_opts.state_dir)
-			return fail_lib(NULL, ret);
+		snprintf(why, sizeof(why), "%s", rdtalloc_errmsg(NULL));
+		if (dir_without_open(dir, len))
+			return fail_errno(-ret, "%s", why[0] ? why : rdtalloc_strerror(ret));
 		if (!g_opts.quiet)
-			fprintf(stderr, "rdtctl: warning: %s\n", rdtalloc_errmsg(NULL));
-		snprintf(dir, len, "%s", g_opts.state_dir);
+			fprintf(stderr, "rdtctl: warning: %s\n", why);
 		return EXIT_OK;
 	}
 	sp = rdtalloc_state_path(r);
@@ -194,6 +215,10 @@ static void print_status(json_object *doc, const char *dir)
 	       jget_int(doc, "syncs"), jget_int(doc, "repairs"), jget_int(doc, "tasks_moved"),
 	       jget_int(doc, "dropped"), jget_int(doc, "containers_released"),
 	       jget_int(doc, "errors"));
+	if (jget(doc, "strays_left"))	/* 0.8: an older agent does not count them */
+		printf("tasks of bound cgroups in other tools' resctrl groups: %lld left there "
+		       "(at the last sync), %lld moved back\n", jget_int(doc, "strays_left"),
+		       jget_int(doc, "strays_moved"));
 	if (jget_str(doc, "last_error") && *jget_str(doc, "last_error"))
 		printf("last error: %s\n", jget_str(doc, "last_error"));
 	print_controllers(doc);

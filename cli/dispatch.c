@@ -67,7 +67,7 @@ int fail_msg(const char *fmt, ...)
 	return EXIT_FAIL;
 }
 
-static int fail_errno(int err, const char *fmt, ...)
+int fail_errno(int err, const char *fmt, ...)
 {
 	va_list ap;
 

@@ -130,6 +130,8 @@ char *read_input(const char *path, const char *what, size_t max);
 FILE *create_output(const char *path, const char *what);
 /* Report a failed library call on r (NULL: open): its errmsg, else strerror. */
 int fail_lib(rdtalloc_t *r, int err);
+/* An error with its errno (positive), the code named by -j ("errno"). */
+int fail_errno(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /*
  * The context of this command, opened on first use from the global

@@ -150,7 +150,8 @@ static void save_cgroups(struct out *o, rdtalloc_t *r, int g)
 
 		if (st->cgroups[i].group == g && !rdt_cgroup_id(root, st->cgroups[i].path, &id) &&
 		    id == st->cgroups[i].id)
-			outf(o, "\tcgroup %s\n", st->cgroups[i].path);
+			outf(o, "\tcgroup%s %s\n", st->cgroups[i].enforce ? "-enforce" : "",
+			     st->cgroups[i].path);
 	}
 	rdt_clear_err(r);	/* no cgroup2 mount: nothing to write */
 }
@@ -663,6 +664,38 @@ static int apply_tasks(struct apply *a, const struct rdt_config_group *cg, int g
 }
 
 /*
+ * Bind the i-th cgroup of cg (rel, id) to g with the line's policy. A new
+ * policy is a change of the binding, under the owner rules: reported as
+ * "policy PATH -> enforce|yield" (a new binding that yields, the default,
+ * needs no such line).
+ */
+static int bind_listed(struct apply *a, const struct rdt_config_group *cg, unsigned int i, int g,
+		       const char *rel, uint64_t id)
+{
+	struct rdt_state *w = a->work;
+	const struct rdt_cgroup *c = rdt_cgroup_find(w, rel);
+	bool enforce = cg->cgroup_enforce[i];
+	int ret;
+
+	if (!(c && c->group == g && c->id == id)) {
+		ret = rdt_bind_cgroup(w, g, rel, id);
+		if (ret)
+			return at_line(a, cg->cgroup_lines[i], rdt_fail(a->r, ret, "%s", w->err));
+		report(a, "cgroup %s -> %s", rel, group_name(a, g));
+		a->changes++;
+		c = rdt_cgroup_find(w, rel);
+	}
+	if (c->enforce == enforce)
+		return 0;
+	ret = rdt_cgroup_set_enforce(w, rel, enforce);
+	if (ret)
+		return at_line(a, cg->cgroup_lines[i], rdt_fail(a->r, ret, "%s", w->err));
+	report(a, "policy %s -> %s", rel, enforce ? "enforce" : "yield");
+	a->changes++;
+	return 0;
+}
+
+/*
  * The cgroups of cg are group g's: those bound to g that the file does not
  * list are unbound, the listed ones bound. A cgroup that does not exist
  * fails the line, or with RDTALLOC_APPLY_SKIP_MISSING_TASKS is reported
@@ -727,19 +760,8 @@ static int apply_cgroups(struct apply *a, const struct rdt_config_group *cg, int
 		rdt_bind_cgroup(w, 0, w->cgroups[j].path, 0);	/* shifts the next one here */
 		a->changes++;
 	}
-	for (i = 0; i < cg->ncgroups; i++) {
-		const struct rdt_cgroup *c = have[i] ? rdt_cgroup_find(w, rel[i]) : NULL;
-
-		if (!have[i] || (c && c->group == g && c->id == ids[i]))
-			continue;
-		ret = rdt_bind_cgroup(w, g, rel[i], ids[i]);
-		if (ret) {
-			ret = at_line(a, cg->cgroup_lines[i], rdt_fail(a->r, ret, "%s", w->err));
-			goto out;
-		}
-		report(a, "cgroup %s -> %s", rel[i], group_name(a, g));
-		a->changes++;
-	}
+	for (i = 0; i < cg->ncgroups && !ret; i++)
+		ret = have[i] ? bind_listed(a, cg, i, g, rel[i], ids[i]) : 0;
 out:
 	free(rel);
 	free(ids);

@@ -383,23 +383,27 @@ static int stmt_mode(struct parser *p, const char *arg, size_t len)
 }
 
 /*
- * `cgroup PATH`: one cgroup per line (a path may hold blanks, not '#'). The
- * path is checked against the machine when applied; here only that it is
- * not given twice.
+ * `cgroup PATH` (the binding yields) or `cgroup-enforce PATH` (it enforces,
+ * docs/guide.md "Tasks another tool moved"): one cgroup per line. A path
+ * may hold blanks, not '#', so the policy is a keyword of its own rather
+ * than a word after the path. The path is checked against the machine when
+ * applied; here only that it is not given twice.
  */
-static int stmt_cgroup(struct parser *p, const char *arg, size_t len)
+static int add_cgroup(struct parser *p, const char *arg, size_t len, bool enforce)
 {
 	struct rdt_config_group *g = &p->c->groups[p->cur];
-	char **v;
+	const char *kw = enforce ? "cgroup-enforce" : "cgroup";
 	unsigned int *lines;
+	bool *pol;
+	char **v;
 	char q[48];
 
 	if (strcmp(g->name, "default") == 0)
-		return conf_fail(p, -EINVAL, "the default group takes no 'cgroup' line: the cgroups "
-			    "no other group holds are its already");
+		return conf_fail(p, -EINVAL, "the default group takes no '%s' line: the cgroups "
+			    "no other group holds are its already", kw);
 	if (len == 0)
-		return conf_fail(p, -EINVAL, "'cgroup' takes a cgroup path, e.g. "
-			    "'cgroup system.slice/myservice.service'");
+		return conf_fail(p, -EINVAL, "'%s' takes a cgroup path, e.g. "
+			    "'%s system.slice/myservice.service'", kw, kw);
 	if (len >= RDT_CGROUP_PATH_MAX)
 		return conf_fail(p, -EINVAL, "cgroup path '%s' is longer than %d bytes",
 			    shown(arg, len, q), RDT_CGROUP_PATH_MAX - 1);
@@ -419,11 +423,25 @@ static int stmt_cgroup(struct parser *p, const char *arg, size_t len)
 	lines = realloc(g->cgroup_lines, (g->ncgroups + 1) * sizeof(*lines));
 	if (lines)
 		g->cgroup_lines = lines;
-	if (!v || !lines || !(v[g->ncgroups] = strndup(arg, len)))
+	pol = realloc(g->cgroup_enforce, (g->ncgroups + 1) * sizeof(*pol));
+	if (pol)
+		g->cgroup_enforce = pol;
+	if (!v || !lines || !pol || !(v[g->ncgroups] = strndup(arg, len)))
 		return fail_nomem(p);
+	pol[g->ncgroups] = enforce;
 	lines[g->ncgroups++] = p->line;
 	p->ncgroups++;
 	return 0;
+}
+
+static int stmt_cgroup(struct parser *p, const char *arg, size_t len)
+{
+	return add_cgroup(p, arg, len, false);
+}
+
+static int stmt_cgroup_enforce(struct parser *p, const char *arg, size_t len)
+{
+	return add_cgroup(p, arg, len, true);
 }
 
 static int stmt_cpus(struct parser *p, const char *arg, size_t len)
@@ -862,6 +880,7 @@ static int statement(struct parser *p, const char *s, size_t n)
 		{ "tasks", stmt_tasks, true },
 		{ "mode", stmt_mode, true },
 		{ "cgroup", stmt_cgroup, true },
+		{ "cgroup-enforce", stmt_cgroup_enforce, true },
 		{ "cdp", stmt_cdp, false },
 		{ "machine", stmt_machine, false },
 		{ "end", stmt_end, false },
@@ -883,7 +902,7 @@ static int statement(struct parser *p, const char *s, size_t n)
 		return stmts[i].fn(p, s + a, n - a);
 	}
 	return conf_fail(p, -EINVAL, "unknown keyword '%s' (expected group, schema, cpus, tasks, "
-		    "cgroup, mode, cdp, machine, name or end)", shown(s, kl, q));
+		    "cgroup, cgroup-enforce, mode, cdp, machine, name or end)", shown(s, kl, q));
 }
 
 static int parse_lines(struct parser *p, const char *text)
@@ -988,6 +1007,7 @@ void rdt_config_free(struct rdt_config *c)
 			free(c->groups[i].cgroups[k]);
 		free(c->groups[i].cgroups);
 		free(c->groups[i].cgroup_lines);
+		free(c->groups[i].cgroup_enforce);
 	}
 	for (int r = 0; r < RDT_NALL; r++)
 		free(c->machine[r].ids);

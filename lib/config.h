@@ -32,6 +32,7 @@ struct rdt_config_group {
 	unsigned int ncgroups;
 	char **cgroups;		/* `cgroup PATH` lines, in file order, as written */
 	unsigned int *cgroup_lines;
+	bool *cgroup_enforce;	/* [ncgroups]: a `cgroup-enforce PATH` line (else yield) */
 	int mode;		/* -1 not given, 0 shareable, 1 exclusive */
 	bool mode_force;	/* `mode exclusive force`: also on shareable ways */
 	unsigned int mode_line;

@@ -197,6 +197,15 @@ RDTALLOC_API const char *rdtalloc_state_id(const rdtalloc_t *r);
  * RDTALLOC_F_READ_ONLY) has the path it will be made at (0.7).
  */
 RDTALLOC_API const char *rdtalloc_state_path(const rdtalloc_t *r);
+/*
+ * (0.8) The directory a context of backend ("resctrl", "msr", "sim") keeps
+ * its state in when rdtalloc_opts.state_dir is NULL: /run/rdtalloc/BACKEND
+ * for root, else $XDG_RUNTIME_DIR/rdtalloc/BACKEND or
+ * ~/.local/state/rdtalloc/BACKEND. Written into buf like snprintf (buf
+ * NULL, len 0: the length only); -EINVAL for another name, -ENOENT when
+ * there is none (not root, neither variable absolute).
+ */
+RDTALLOC_API int rdtalloc_default_state_dir(const char *backend, char *buf, size_t len);
 /* The precedence rule of r's state: RDTALLOC_PRECEDENCE_CPU or _TASK. */
 RDTALLOC_API int rdtalloc_get_precedence(rdtalloc_t *r);
 

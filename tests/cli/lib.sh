@@ -643,6 +643,24 @@ pid_gone()
 	return 1
 }
 
+# agent_metrics PORT: GET the agent's /metrics into $TMP/metrics, checked
+# by promtool (its absence a failure only under RDTALLOC_TEST_STRICT)
+agent_metrics()
+{
+	python3 - "$1" >"$TMP/metrics" 2>"$TMP/metrics.err" <<'PY'
+import sys, urllib.request
+url = "http://127.0.0.1:%s/metrics" % sys.argv[1]
+print(urllib.request.urlopen(url, timeout=5).read().decode(), end="")
+PY
+	[ $? -eq 0 ] && pass || fail "GET /metrics: $(cat "$TMP/metrics.err")"
+	if command -v promtool >/dev/null 2>&1; then
+		if promtool check metrics <"$TMP/metrics" >"$TMP/prom" 2>&1; then pass; else
+			fail "promtool check metrics: $(cat "$TMP/prom")"; fi
+	elif [ -n "${RDTALLOC_TEST_STRICT:-}" ]; then
+		fail "promtool is missing (Debian package prometheus; scripts/deps.sh installs it)"
+	fi
+}
+
 # free_port: a TCP port of 127.0.0.1 free at this moment (the kernel picks
 # it), for a server the test starts: a port made from the test's pid may be
 # another run's, or a connection's (the ephemeral range)

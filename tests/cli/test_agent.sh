@@ -135,17 +135,7 @@ if within 30 grep -q "rdtalloc-agent: the kernel disagrees with the state (0 con
 	pass; else fail "the repair was not logged: $(cat "$TMP/agent.log")"; fi
 
 # metrics and health
-python3 - "$PORT" >"$TMP/metrics" 2>"$TMP/metrics.err" <<'PY'
-import sys, urllib.request
-print(urllib.request.urlopen("http://127.0.0.1:%s/metrics" % sys.argv[1], timeout=5).read().decode(), end="")
-PY
-[ $? -eq 0 ] && pass || fail "GET /metrics: $(cat "$TMP/metrics.err")"
-if command -v promtool >/dev/null 2>&1; then
-	if promtool check metrics <"$TMP/metrics" >"$TMP/prom" 2>&1; then pass; else
-		fail "promtool check metrics: $(cat "$TMP/prom")"; fi
-elif [ -n "${RDTALLOC_TEST_STRICT:-}" ]; then
-	fail "promtool is missing (Debian package prometheus; scripts/deps.sh installs it)"
-fi
+agent_metrics "$PORT"
 BPF1=1
 [ $MEMB = scan ] && BPF1=0
 for m in 'rdtalloc_groups 3' "rdtalloc_agent_bpf $BPF1" 'rdtalloc_closids_in_use{resource="L3",cache_id="0"} 3'; do

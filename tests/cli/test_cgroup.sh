@@ -183,6 +183,65 @@ run apply "$TMP/dflt.conf"
 expect_rc 1 "apply with a cgroup in the default group"
 expect_err_has "the default group takes none" "line 2: the default group takes no 'cgroup' line"
 
+# A binding's policy in a configuration: `cgroup-enforce PATH` enforces,
+# `cgroup PATH` yields; a new policy is a change, saved and applied back.
+printf 'group rt\n\tcgroup-enforce %s\n' "$NAME" >"$TMP/enforce.conf"
+run apply --dry-run "$TMP/enforce.conf"
+expect_rc 0 "apply --dry-run of a new policy"
+expect_out "the dry run reports the policy" "policy $NAME -> enforce
+$TMP/enforce.conf is valid: applying it would make 1 change"
+run cgroup show
+expect_out "the dry run changed nothing" "$(printf 'rt\t%s\tyield' "$NAME")"
+run apply "$TMP/enforce.conf"
+expect_rc 0 "apply of a new policy"
+expect_out "the policy is one change" "policy $NAME -> enforce
+applied $TMP/enforce.conf: 1 change"
+run cgroup show
+expect_out "the binding enforces" "$(printf 'rt\t%s\tenforce' "$NAME")"
+run -j cgroup show "$NAME"
+json "-j: the configuration's, enforcing" "[d['policy'], d['owner']]" '["enforce", "config:enforce"]'
+run apply "$TMP/enforce.conf"
+expect_out "applied again: no change" "applied $TMP/enforce.conf: 0 changes"
+run save
+expect_rc 0 "save of an enforcing binding"
+printf '%s\n' "$OUT" >"$TMP/saved-enforce.conf"
+if printf '%s\n' "$OUT" | grep -qx "$(printf '\tcgroup-enforce %s' "$NAME")" &&
+	! printf '%s\n' "$OUT" | grep -qx "$(printf '\tcgroup %s' "$NAME")"; then pass; else
+	fail "save lacks the cgroup-enforce line: $OUT"; fi
+run cgroup bind --yield rt "$NAME"
+run apply "$TMP/saved-enforce.conf"
+expect_rc 0 "the saved file applied to a yielding binding"
+expect_out "the saved policy comes back" "policy $NAME -> enforce
+applied $TMP/saved-enforce.conf: 1 change"
+printf 'group rt\n\tcgroup %s\n' "$NAME" >"$TMP/enforce.conf"
+run apply "$TMP/enforce.conf"
+expect_out "a cgroup line yields" "policy $NAME -> yield
+applied $TMP/enforce.conf: 1 change"
+# a new binding that enforces: two changes; the hook's binding is not the file's to change
+run cgroup unbind "$NAME"
+printf 'group other\n\tcgroup-enforce %s\n' "$NAME" >"$TMP/enforce.conf"
+run apply "$TMP/enforce.conf"
+expect_out "bound, then its policy" "cgroup $NAME -> other
+policy $NAME -> enforce
+applied $TMP/enforce.conf: 2 changes"
+run --owner oci:c1 --force cgroup bind --yield rt "$NAME"
+expect_rc 0 "the hook's binding (as a container would)"
+printf 'group rt\n\tcgroup-enforce %s\n' "$NAME" >"$TMP/enforce.conf"
+snapshot "$TMP/before-policy"
+run apply "$TMP/enforce.conf"
+expect_rc 1 "a configuration's policy for the hook's binding"
+expect_err_has "refused, naming the owner" "line 2: cgroup $NAME: its binding is "
+unchanged "the refused policy changed nothing" "$TMP/before-policy"
+run --force apply "$TMP/enforce.conf"
+expect_rc 0 "--force takes the binding over"
+expect_out "forced: the policy changes" "policy $NAME -> enforce
+applied $TMP/enforce.conf: 1 change"
+printf 'group rt\n\tcgroup-enforce\n' >"$TMP/enforce.conf"
+run apply "$TMP/enforce.conf"
+expect_rc 1 "cgroup-enforce without a path"
+expect_err_has "says what it takes" "line 2: 'cgroup-enforce' takes a cgroup path, e.g. 'cgroup-enforce system.slice/myservice.service'"
+run cgroup bind --yield rt "$NAME"
+
 # unbind: says where the cgroup's tasks go; an unbound cgroup is an error.
 run cgroup bind other "$NAME/sub"
 run cgroup unbind "$NAME/sub"

@@ -192,7 +192,7 @@ EOF
 failure "bad mask" "line 7: L3 cache id 0: mask 0x5 is not contiguous" apply "$TMP/bad.conf"
 printf 'group a\n\tcpu 1\n' >"$TMP/bad.conf"
 failure "syntax error" \
-	"line 2: unknown keyword 'cpu' (expected group, schema, cpus, tasks, cgroup, mode, cdp, machine, name or end)" \
+	"line 2: unknown keyword 'cpu' (expected group, schema, cpus, tasks, cgroup, cgroup-enforce, mode, cdp, machine, name or end)" \
 	apply "$TMP/bad.conf"
 printf 'group a\n\tschema L3:2=f\n' >"$TMP/bad.conf"
 failure "bad cache id" "line 2: L3 cache id 2 does not exist (have 0,1)" apply "$TMP/bad.conf"

@@ -5,7 +5,8 @@
 # rdtctl sync, sync --full and the agent: a binding that yields (the
 # default) leaves the task there, one that enforces (cgroup bind --enforce)
 # moves it back; each says so naming the control group the task was in
-# (the agent says a task left there once, not at every sync). A change
+# (the agent says a task left there once, not at every sync, and counts
+# both in agent status and /metrics, checked by promtool). A change
 # other than a sync moves no stray. The policy is kept in the state and
 # shown by cgroup show; bad input is refused and changes nothing.
 . "$(dirname "$0")/lib.sh"
@@ -124,18 +125,41 @@ if [ -n "${RDTALLOC_AGENT:-}" ] && [ -x "$RDTALLOC_AGENT" ]; then
 	{
 		: >"$TMP/agent.log"
 		"$RDTALLOC_AGENT" --backend resctrl --resctrl-root "$MNT" --machine "$MACHINE" \
-			--state-dir "$STATE" --listen none --interval 0.2 --scan 1 \
+			--state-dir "$STATE" --listen "127.0.0.1:$PORT" --interval 0.2 --scan 1 \
 			>/dev/null 2>>"$TMP/agent.log" &
 		APID=$!
 		wait_until 60 grep -q "caught up" "$TMP/agent.log" ||
 			fail "the agent did not start: $(cat "$TMP/agent.log")"
 	}
 	logged() { grep -qxF "rdtalloc-agent: $1" "$TMP/agent.log"; }
+	# counted() LEFT MOVED: agent status -j says so (agent.json is written after each sync)
+	counted()
+	{
+		rc -j agent status
+		[ "$(printf '%s' "$OUT" | python3 -c 'import json, sys
+d = json.load(sys.stdin)
+print(d.get("strays_left"), d.get("strays_moved"))')" = "$1 $2" ]
+	}
+	# metrics LEFT MOVED: /metrics passes promtool and has both figures
+	metrics()
+	{
+		agent_metrics "$PORT"
+		for m in "rdtalloc_agent_strays_left $1" "rdtalloc_agent_strays_moved_total $2"; do
+			grep -qxF "$m" "$TMP/metrics" && pass ||
+				fail "/metrics has no line '$m': $(grep strays "$TMP/metrics")"
+		done
+	}
+	PORT=$(free_port)
 	start_agent
+	if wait_until 10 counted 0 0; then pass; else
+		fail "agent status -j before a stray: $OUT"; fi
 	echo "$T" >"$MNT/other_tool/tasks"
 	if wait_until 30 logged "$BACK"; then pass; else
 		fail "the agent's move back was not logged: $(cat "$TMP/agent.log")"; fi
 	in_dir "$DB" "$T" && pass || fail "the agent did not move the task back to db"
+	if wait_until 10 counted 0 1; then pass; else
+		fail "agent status -j does not count the task moved back: $OUT"; fi
+	metrics 0 1
 	rc cgroup bind --yield db "$NAME"
 	expect_rc 0 "cgroup bind --yield while the agent runs"
 	echo "$T" >"$MNT/other_tool/tasks"
@@ -146,6 +170,15 @@ if [ -n "${RDTALLOC_AGENT:-}" ] && [ -x "$RDTALLOC_AGENT" ]; then
 	in_dir other_tool "$T" && pass || fail "the agent moved a yielding binding's task"
 	n=$(grep -cxF "rdtalloc-agent: $LEFT" "$TMP/agent.log")
 	[ "$n" -eq 1 ] && pass || fail "the agent said the task it left $n times, not once"
+	if counted 1 1; then pass; else fail "agent status -j does not count the task left: $OUT"; fi
+	metrics 1 1
+	rc agent status
+	expect_out_has "agent status says both" "tasks of bound cgroups in other tools' resctrl groups: 1 left there (at the last sync), 1 moved back"
+	# the other tool lets the task go: no longer left anywhere
+	echo "$T" >"$MNT/$DB/tasks"
+	if wait_until 10 counted 0 1; then pass; else
+		fail "agent status -j still counts a task that came back: $OUT"; fi
+	metrics 0 1
 	kill "$APID"
 	wait "$APID"
 	APID=

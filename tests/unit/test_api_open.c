@@ -98,6 +98,41 @@ static void backend_names(void **state)
 	tu_msg_has(rdtalloc_errmsg(NULL), "nosuchbackend");
 }
 
+/* Where an open without state_dir keeps the state, for a tool whose open failed. */
+static void default_state_dir(void **state)
+{
+	const char *want = geteuid() == 0 ? "/run/rdtalloc/resctrl" : "/x/rdtalloc/resctrl";
+	char buf[64], small[8] = "unset";
+
+	(void)state;
+	setenv("XDG_RUNTIME_DIR", "/x", 1);	/* not root: under it */
+	assert_int_equal(rdtalloc_default_state_dir("resctrl", buf, sizeof(buf)),
+			 (int)strlen(want));
+	assert_string_equal(buf, want);
+	assert_string_equal(rdtalloc_errmsg(NULL), "");
+	assert_int_equal(rdtalloc_default_state_dir("resctrl", NULL, 0), (int)strlen(want));
+	/* cut like snprintf, the full length returned */
+	assert_int_equal(rdtalloc_default_state_dir("resctrl", small, sizeof(small)),
+			 (int)strlen(want));
+	assert_int_equal(strlen(small), sizeof(small) - 1);
+	assert_int_equal(memcmp(small, want, sizeof(small) - 1), 0);
+	assert_int_equal(rdtalloc_default_state_dir("sim", buf, sizeof(buf)),
+			 (int)strlen(want) - 4);
+	assert_int_equal(memcmp(buf + strlen(buf) - 4, "/sim", 4), 0);
+	/* bad input: refused, named, buf untouched */
+	strcpy(buf, "kept");
+	assert_int_equal(rdtalloc_default_state_dir("auto", buf, sizeof(buf)), -EINVAL);
+	assert_string_equal(rdtalloc_errmsg(NULL), "rdtalloc_default_state_dir: no backend "
+			    "'auto' (a state's directory is its backend's: resctrl, msr or sim)");
+	assert_int_equal(rdtalloc_default_state_dir("../sim", buf, sizeof(buf)), -EINVAL);
+	assert_int_equal(rdtalloc_default_state_dir(NULL, buf, sizeof(buf)), -EINVAL);
+	assert_string_equal(rdtalloc_errmsg(NULL), "rdtalloc_default_state_dir: backend is NULL");
+	assert_int_equal(rdtalloc_default_state_dir("sim", NULL, 4), -EINVAL);
+	assert_string_equal(rdtalloc_errmsg(NULL), "rdtalloc_default_state_dir: buf is NULL");
+	assert_string_equal(buf, "kept");
+	unsetenv("XDG_RUNTIME_DIR");
+}
+
 static void bad_machine_descriptions(void **state)
 {
 	static const struct {
@@ -385,6 +420,7 @@ int main(void)
 		cmocka_unit_test(opts_size_checks),
 		cmocka_unit_test(unknown_flags_rejected),
 		cmocka_unit_test(backend_names),
+		cmocka_unit_test(default_state_dir),
 		cmocka_unit_test(bad_machine_descriptions),
 		cmocka_unit_test(resources_and_domains),
 		cmocka_unit_test(machine_keys),

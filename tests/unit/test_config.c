@@ -265,13 +265,13 @@ static void test_end_line(void **state)
 static void test_keyword_errors(void **state)
 {
 	expect_error("\n# x\n\nfoo bar\n",
-		     "line 4: unknown keyword 'foo' (expected group, schema, cpus, tasks, cgroup, mode, cdp, machine, name or end)");
+		     "line 4: unknown keyword 'foo' (expected group, schema, cpus, tasks, cgroup, cgroup-enforce, mode, cdp, machine, name or end)");
 	expect_error("groupp1\n",
-		     "line 1: unknown keyword 'groupp1' (expected group, schema, cpus, tasks, cgroup, mode, cdp, machine, name or end)");
+		     "line 1: unknown keyword 'groupp1' (expected group, schema, cpus, tasks, cgroup, cgroup-enforce, mode, cdp, machine, name or end)");
 	expect_error("Group p1\n",
-		     "line 1: unknown keyword 'Group' (expected group, schema, cpus, tasks, cgroup, mode, cdp, machine, name or end)");
+		     "line 1: unknown keyword 'Group' (expected group, schema, cpus, tasks, cgroup, cgroup-enforce, mode, cdp, machine, name or end)");
 	expect_error("group a\n\x01tasks 1\n",
-		     "line 2: unknown keyword '?tasks' (expected group, schema, cpus, tasks, cgroup, mode, cdp, machine, name or end)");
+		     "line 2: unknown keyword '?tasks' (expected group, schema, cpus, tasks, cgroup, cgroup-enforce, mode, cdp, machine, name or end)");
 	expect_error("schema L3:0=f\n",
 		     "line 1: 'schema' outside a group: open one with 'group NAME' first");
 	expect_error("# c\ncpus 1\n",
@@ -310,6 +310,37 @@ static void test_group_errors(void **state)
 	snprintf(msg, sizeof(msg), "line 1: group name '%.40s...' is longer than 63 characters",
 		 text + 6);
 	expect_error(text, msg);
+}
+
+/* `cgroup PATH` yields, `cgroup-enforce PATH` enforces; a path keeps its blanks. */
+static void test_cgroup_policy(void **state)
+{
+	struct rdt_config *c = parse_ok("group p1\n"
+					"\tcgroup system.slice/a.service\n"
+					"\tcgroup-enforce  system.slice/b c.service  # a blank in it\n"
+					"\tcgroup enforce\n");
+	struct rdt_config_group *g = &c->groups[0];
+
+	(void)state;
+	assert_int_equal(g->ncgroups, 3);
+	assert_string_equal(g->cgroups[0], "system.slice/a.service");
+	assert_false(g->cgroup_enforce[0]);
+	assert_string_equal(g->cgroups[1], "system.slice/b c.service");
+	assert_true(g->cgroup_enforce[1]);
+	assert_int_equal(g->cgroup_lines[1], 3);
+	assert_string_equal(g->cgroups[2], "enforce");	/* a cgroup named so, yielding */
+	assert_false(g->cgroup_enforce[2]);
+	rdt_config_free(c);
+	expect_error("group p1\n\tcgroup-enforce\n",
+		     "line 2: 'cgroup-enforce' takes a cgroup path, e.g. "
+		     "'cgroup-enforce system.slice/myservice.service'");
+	expect_error("group default\n\tcgroup-enforce x\n",
+		     "line 2: the default group takes no 'cgroup-enforce' line: the cgroups no "
+		     "other group holds are its already");
+	expect_error("group p1\n\tcgroup x\ngroup p2\n\tcgroup-enforce x\n",
+		     "line 4: cgroup x is already in group p1 (line 2)");
+	expect_error("\tcgroup-enforce x\n",
+		     "line 1: 'cgroup-enforce' outside a group: open one with 'group NAME' first");
 }
 
 static void test_cpus_errors(void **state)
@@ -378,7 +409,7 @@ static void test_task_limits(void **state)
 static void test_first_error_wins(void **state)
 {
 	expect_error("group a\n tasks 1\nbogus\ngroup a\n",
-		     "line 3: unknown keyword 'bogus' (expected group, schema, cpus, tasks, cgroup, mode, cdp, machine, name or end)");
+		     "line 3: unknown keyword 'bogus' (expected group, schema, cpus, tasks, cgroup, cgroup-enforce, mode, cdp, machine, name or end)");
 }
 
 static void test_small_error_buffer(void **state)
@@ -493,6 +524,7 @@ int main(void)
 		cmocka_unit_test(test_end_line),
 		cmocka_unit_test(test_keyword_errors),
 		cmocka_unit_test(test_group_errors),
+		cmocka_unit_test(test_cgroup_policy),
 		cmocka_unit_test(test_cpus_errors),
 		cmocka_unit_test(test_tasks_errors),
 		cmocka_unit_test(test_lines_add_up),
