@@ -210,7 +210,8 @@ fi
 # 0.4, monitoring and the OCI hook in 0.5, leases and the agent's calls in
 # 0.6, the controller in 0.7, goresctrl's apply and policy, the owners'
 # calls, a binding's policy, a group's masks, SNC's nodes, package
-# telemetry, the counter turns', the ways not ours and io_alloc in 0.8,
+# telemetry, the counter turns', the ways not ours, io_alloc and the
+# default state directory in 0.8,
 # everything else is 0.1.
 vers=$(objdump -T "$so" | awk '$NF ~ /^rdtalloc_/ { print $(NF-1), $NF }')
 wrong=$(printf '%s\n' "$vers" | awk '{
@@ -228,7 +229,7 @@ wrong=$(printf '%s\n' "$vers" | awk '{
 		want = "RDTALLOC_0.7"
 	if ($2 ~ /^rdtalloc_(goresctrl_apply|goresctrl_policy|apply_config_as|group_owner|schema_owner|task_owner|cpu_owner|cgroup_owner)$/)
 		want = "RDTALLOC_0.8"
-	if ($2 ~ /^rdtalloc_(bind_cgroup_flags|cgroup_policy|group_mask|mon_read_nodes|pkg_event_name|pkg_get_info|pkg_read)$/)
+	if ($2 ~ /^rdtalloc_(bind_cgroup_flags|cgroup_policy|group_mask|mon_read_nodes|pkg_event_name|pkg_get_info|pkg_read|default_state_dir)$/)
 		want = "RDTALLOC_0.8"
 	if ($2 ~ /^rdtalloc_mon_(get_counters|set_rotation|pin)$/)
 		want = "RDTALLOC_0.8"
