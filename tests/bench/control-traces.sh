@@ -52,6 +52,18 @@ for k in sorted(d)[:200000]:
     s += d[k][0]
 print(s)
 """)
+# a JSON array for jq, a C file without includes for cc1 (gcc's compiler)
+with open(f"{d}/json", "w") as f:
+    f.write("[" + ",".join('{"k":"%s","v":%d,"t":[%d,%d]}' % (r.choice(words[:3000]),
+            r.getrandbits(20), r.getrandbits(8), r.getrandbits(8)) for _ in range(60000)) + "]\n")
+with open(f"{d}/prog.c", "w") as f:
+    for i in range(400):
+        a, b, c = (r.randint(1, 97) for _ in range(3))
+        f.write(f"int f{i}(int *p, int n)\n{{\n\tint s = {a};\n"
+                f"\tfor (int i = 0; i < n; i++) {{\n"
+                f"\t\tif (p[i] % {b} == {c % b}) s += p[i] * {c};\n"
+                f"\t\telse s ^= (s << {a % 7 + 1}) + p[(i * {b}) % n];\n\t}}\n"
+                + (f"\treturn s + f{i - 1}(p + 1, n - 1);\n}}\n" if i else "\treturn s;\n}\n"))
 PY
 
 record() {
@@ -86,3 +98,13 @@ record xz xz -6 -c "$tmp/text"
 record sort sort "$tmp/lines"
 record sqlite3 sqlite3 :memory: -init "$tmp/sql" .quit
 record python3 /usr/bin/python3 "$tmp/py"
+# session 4 (issue 43's held-out set): other programs, each checked for its
+# character with rdtctl profile --trace (docs/control.md, Figures)
+record awk awk '{ for (i = 1; i <= NF; i++) c[$i]++ } END { for (w in c) n++; print n }' "$tmp/text"
+record perl perl -0777 -ne 'my $n = () = /\b[aeiou]\w*[xyz]\b/g; print "$n\n"' "$tmp/text"
+record jq jq -c 'group_by(.k) | map({k: .[0].k, n: length, s: (map(.v) | add)})' "$tmp/json"
+record cc1 "$(gcc -print-prog-name=cc1)" -quiet -O2 "$tmp/prog.c" -o /dev/null
+record sed sed -E 's/([aeiou])([a-z]*) ([a-z]+)/\3\2\1/g' "$tmp/text"
+zstd -q -19 -c "$tmp/text" >"$tmp/text.zst"
+record zstd zstd -d -c "$tmp/text.zst"
+record sha256sum sha256sum "$tmp/text"
