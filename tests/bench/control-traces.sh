@@ -7,6 +7,12 @@
 # (instruction fetches dropped) after the first SKIP are cut into two
 # windows of WINDOW accesses, the second GAP accesses after the first - two
 # phases of one program - converted to our binary form and compressed.
+# Besides valgrind: gzip, bzip2, xz, sqlite3, python3, mawk, perl, jq, gcc
+# (its cc1), sed, zstd and coreutils (sort, sha256sum); run by hand only:
+# the benchmark reads the recorded windows. A rerun records windows of the
+# same character (rdtctl profile --trace agrees from 2 ways; checked for
+# perl and zstd), not the same bytes: addresses differ between runs, also
+# with the same environment.
 #
 # Usage: [ONLY="gzip xz"] tests/bench/control-traces.sh RDTCTL [OUTDIR]
 set -eu
