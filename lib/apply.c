@@ -14,9 +14,10 @@
 
 #include <rdtalloc/rdtalloc.h>
 
+#include "backend.h"
 #include "cgroups.h"
 #include "config.h"
-#include "core.h"
+#include "context.h"
 #include "errors.h"
 #include "schema.h"
 
@@ -119,13 +120,13 @@ static int save_tasks(struct out *o, rdtalloc_t *r, int g)
 
 	if (ret)
 		return ret;
-	for (i = 0; r->st->ncgroups && i < n; i++) {
-		const struct rdt_task *t = rdt_task_map_get(&r->st->tasks, tids[i]);
+	for (i = 0; rdt_core_state(r)->ncgroups && i < n; i++) {
+		const struct rdt_task *t = rdt_task_map_get(&rdt_core_state(r)->tasks, tids[i]);
 
 		if (t || rdt_core_cgroup_task_group(r, tids[i]) != g)
 			tids[k++] = tids[i];
 	}
-	if (r->st->ncgroups)
+	if (rdt_core_state(r)->ncgroups)
 		n = k;
 	for (i = 0; i < n; i++) {
 		if (i % 16 == 0)
@@ -141,7 +142,7 @@ static int save_tasks(struct out *o, rdtalloc_t *r, int g)
 /* The live cgroups bound to g, one `cgroup` line each. */
 static void save_cgroups(struct out *o, rdtalloc_t *r, int g)
 {
-	const struct rdt_state *st = r->st;
+	const struct rdt_state *st = rdt_core_state(r);
 	const char *root = st->ncgroups ? rdt_core_cgroup_root(r) : NULL;
 	unsigned int i;
 
@@ -259,7 +260,7 @@ static void save_machine(struct out *o, const struct rdt_machine *m)
 /* The configuration text of r's state into o; errmsg set on failure. */
 static int save_text(rdtalloc_t *r, unsigned int flags, struct out *o)
 {
-	const struct rdt_state *st = r->st;
+	const struct rdt_state *st = rdt_core_state(r);
 	unsigned int i, n, res;
 	int *order, ret = 0;
 
@@ -1070,7 +1071,7 @@ static int apply_owner(struct apply *a)
 	a->all = (a->flags & RDTALLOC_APPLY_PRUNE_ALL) != 0;
 	a->work->writer = a->owner;
 	a->work->writer_idx = 0;
-	a->work->force = a->r->force || a->all;
+	a->work->force = rdt_core_force(a->r) || a->all;
 	if (rdt_owner_writer(a->work, &a->own))
 		return rdt_fail(a->r, -ENOMEM, "out of memory");
 	return 0;
@@ -1089,7 +1090,7 @@ static int apply_text(struct apply *a, const char *text)
 		rdt_fail(r, ret, "%s", err[0] ? err : "invalid configuration");
 		goto out;
 	}
-	ret = rdt_state_clone(r->st, &a->work);
+	ret = rdt_state_clone(rdt_core_state(r), &a->work);
 	if (ret) {
 		rdt_fail(r, ret, "out of memory");
 		goto out;
@@ -1100,7 +1101,7 @@ static int apply_text(struct apply *a, const char *text)
 	 * undone by the backend's abort, which puts back every register.
 	 */
 	if (!(a->flags & RDTALLOC_APPLY_DRY_RUN))
-		a->work->sink = r->sink;
+		a->work->sink = rdt_core_sink(r);
 	a->cfg = cfg;
 	ret = apply_owner(a);
 	if (ret)
@@ -1134,10 +1135,10 @@ static int apply_text(struct apply *a, const char *text)
 	 * The backend's checks before anything is written, for a dry run and a
 	 * real apply alike: a refusal names the line of the group it is about.
 	 */
-	if (a->changes && r->be->ops->check) {
+	if (a->changes && rdt_core_backend(r)->ops->check) {
 		int g = -1;
 
-		ret = r->be->ops->check(r, a->work, &g);
+		ret = rdt_core_backend(r)->ops->check(r, a->work, &g);
 		if (ret) {
 			/* the line of the group the refusal is about, as for every error */
 			const struct rdt_config_group *cg =
@@ -1151,13 +1152,14 @@ static int apply_text(struct apply *a, const char *text)
 	ret = a->changes;
 	/* a warning belongs to a change: a file that changes nothing has none */
 	if (!a->changes)
-		r->warning[0] = '\0';
+		rdt_core_clear_warnings(r);
 	if (!(a->flags & RDTALLOC_APPLY_DRY_RUN) && a->changes) {
-		struct rdt_state *old = r->st;
+		struct rdt_state *old = rdt_core_swap_state(r, a->work);
 
-		r->st = a->work;
 		a->work = old;	/* freed below */
-		r->dirty = r->groups_changed = r->cgroups_changed = true;
+		rdt_core_mark_dirty(r);
+		rdt_core_mark_groups_changed(r);
+		rdt_core_mark_cgroups_changed(r);
 		/* a failure here is undone by rdt_core_end like any other */
 		if ((ret = rdt_core_carry_tasks(r, old)) == 0)
 			ret = a->changes;

@@ -4,8 +4,8 @@
  * transaction (rdt_core_begin .. rdt_core_end), the checks and steps every
  * call shares, the state's bindings and cgroups - with the context opaque.
  * A file that includes only this header sees nothing of struct rdtalloc
- * (lib/core.h, for the core, the API files and what still reads the
- * context's members).
+ * (lib/core.h, for the core and the API files only). What the backends may
+ * call on the context is in lib/services.h, which this includes.
  */
 #ifndef RDT_CONTEXT_H
 #define RDT_CONTEXT_H
@@ -18,10 +18,12 @@
 #include "errors.h"
 #include "hw/engine.h"
 #include "machine.h"
+#include "services.h"
 
 struct rdt_backend;
 struct rdt_backend_env;
 struct rdt_hook;
+struct rdt_hw_txn;
 struct rdt_section;
 struct rdt_sink;
 struct rdt_store;
@@ -37,25 +39,6 @@ int rdt_core_open(struct rdtalloc **out, const struct rdtalloc_opts *opts,
 		  const struct rdt_section *const *sections, const struct rdt_backend *const *backends);
 
 /*
- * The context's members, read and marked through lib/context.c, which calls
- * nothing (the backends and monitor/rmid.c call it too).
- */
-/* The state a call works on, between rdt_core_begin and rdt_core_end. */
-struct rdt_state *rdt_core_state(const struct rdtalloc *r);
-/* The machine the context was opened on. */
-const struct rdt_machine *rdt_core_machine(const struct rdtalloc *r);
-/* The backend picked at open, and its private data (backend.h). */
-const struct rdt_backend *rdt_core_backend(const struct rdtalloc *r);
-void *rdt_core_backend_ctx(const struct rdtalloc *r);
-/* Where the state is kept; NULL: an ephemeral context (no file). */
-struct rdt_store *rdt_core_store(const struct rdtalloc *r);
-/* The register level's sink of the backend (sim, msr), or NULL. */
-const struct rdt_sink *rdt_core_sink(const struct rdtalloc *r);
-/* The RDTALLOC_F_* flags the context was opened with. */
-unsigned int rdt_core_flags(const struct rdtalloc *r);
-/* What the backend was opened on (its roots, the mount table to read). */
-const struct rdt_backend_env *rdt_core_env(const struct rdtalloc *r);
-/*
  * Slots the context keeps for a layer above it, freed at close: the
  * monitoring's running totals when no file holds them (a json_object,
  * json_object_put at close); the cgroup2 mount, looked up once (cgbind.c;
@@ -63,20 +46,13 @@ const struct rdt_backend_env *rdt_core_env(const struct rdtalloc *r);
  */
 void **rdt_core_mon_totals(struct rdtalloc *r);
 char *rdt_core_cgroup_root_cache(struct rdtalloc *r, size_t *len);
-/* RDTALLOC_F_READ_ONLY: nothing is written, ever. */
-bool rdt_core_read_only(const struct rdtalloc *r);
-/* RDTALLOC_F_NO_CREATE found no state: the context only looks. */
-bool rdt_core_peek(const struct rdtalloc *r);
+/* RDTALLOC_F_FORCE: what another owner made is handed over rather than refused. */
+bool rdt_core_force(const struct rdtalloc *r);
+/* rdtalloc_warning()'s lines of this call dropped (a call that changed nothing has none). */
+void rdt_core_clear_warnings(struct rdtalloc *r);
 /* The lines rdt_core_warn added in this call ("" when none). */
 const char *rdt_core_warnings(const struct rdtalloc *r);
 #define RDT_CORE_WARNING_LEN 512
-/*
- * This call changed the state (rdt_core_end writes it back); its groups,
- * masks or CPUs; its cgroup bindings (the backend and the hook follow).
- */
-void rdt_core_mark_dirty(struct rdtalloc *r);
-void rdt_core_mark_groups_changed(struct rdtalloc *r);
-void rdt_core_mark_cgroups_changed(struct rdtalloc *r);
 /* Lock and refresh the state / write back and unlock (returns ret or a write error). */
 int rdt_core_begin(struct rdtalloc *r, bool write);
 /* An engine's negative result as the call's error, its message set; ret when >= 0. */
@@ -138,12 +114,6 @@ int rdt_core_bind_task(struct rdtalloc *r, int g, pid_t tid);
 int rdt_core_bind_cpu(struct rdtalloc *r, int g, int cpu);
 /* Live groups, default first then creation order; caller frees. */
 int *rdt_core_groups_in_order(const struct rdt_state *st, unsigned int *n);
-/*
- * The switch hook when one is loaded for this context's backend and state
- * directory (lib/hook/), else NULL: then tasks are the state's alone.
- * lib/hw/ops.c.
- */
-struct rdt_hook *rdt_hw_hook(struct rdtalloc *r);
 /* The backend's answer: may tasks be bound on r now? 0, or -EOPNOTSUPP (errmsg set). */
 int rdt_core_tasks_allowed(struct rdtalloc *r);
 /*
@@ -153,10 +123,6 @@ int rdt_core_tasks_allowed(struct rdtalloc *r);
 int rdt_core_carry_tasks(struct rdtalloc *r, const struct rdt_state *old);
 /* Drop every binding of an exited task from st (r: the machine); how many. */
 unsigned int rdt_core_sweep_tasks(struct rdtalloc *r, struct rdt_state *st);
-/* Does the state's binding t still name a live task (the same one)? */
-bool rdt_core_binding_alive(const struct rdtalloc *r, const struct rdt_task *t);
-/* From the state's table alone: live tasks of group g (g 0: every other live task). */
-int rdt_core_table_tasks(struct rdtalloc *r, int g, pid_t **out, size_t *n);
 void rdt_core_task_index_free(struct rdtalloc *r);
 /*
  * The state's bound tasks by group (a counting sort), which the context
@@ -170,8 +136,6 @@ struct rdt_task_index {
 	pid_t *tid;			/* ascending within a group */
 };
 struct rdt_task_index *rdt_core_task_index(struct rdtalloc *r);
-/* From the state's table alone: the group of live task tid started at start. */
-int rdt_core_table_group(struct rdtalloc *r, pid_t tid, uint64_t start);
 /* Live tasks of group g of r->st, ascending; caller frees. */
 int rdt_core_collect_tasks(struct rdtalloc *r, int g, pid_t **out, size_t *n);
 
@@ -187,19 +151,11 @@ const char *rdt_core_cgroup_root(struct rdtalloc *r);
 int rdt_core_check_cgroup(struct rdtalloc *r, const char *path, char *rel, size_t len,
 			  uint64_t *id);
 int rdt_core_cgroup_path_group(struct rdtalloc *r, const char *rel);
-int rdt_core_cgroup_task_group(struct rdtalloc *r, pid_t tid);
 /* The binding of the cgroup path names, itself; NULL: not bound itself (calls.c). */
 int rdt_core_cgroup_binding(struct rdtalloc *r, const char *path, const struct rdt_cgroup **c);
-/* The binding that puts tid in its group through its cgroup (r->st's); NULL: none. */
-const struct rdt_cgroup *rdt_core_cgroup_task_binding(struct rdtalloc *r, pid_t tid);
-int rdt_core_cgroup_members(struct rdtalloc *r, int g, pid_t **out, size_t *n);
-unsigned int rdt_core_cgroup_gc(struct rdtalloc *r);
 /* May the caller bind (or unbind) cgroup rel? 0, or -EPERM naming why (errmsg set). */
 int rdt_core_cgroup_may_bind(struct rdtalloc *r, const char *rel);
 /* The same against another state than r->st (resctrl's state before a call). */
 int rdt_core_cgroup_path_group_in(struct rdtalloc *r, const struct rdt_state *st, const char *rel);
-int rdt_core_cgroup_task_group_in(struct rdtalloc *r, const struct rdt_state *st, pid_t tid);
-int rdt_core_cgroup_members_in(struct rdtalloc *r, const struct rdt_state *st, int g,
-			       pid_t **out, size_t *n);
 
 #endif

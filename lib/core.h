@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * core: the context behind rdtalloc_t, for the core and the API files (and
- * the files that still read its members); the calls on it are in
+ * core: the context behind rdtalloc_t, for the core and the API files only
+ * (tests/layers/layers.txt's 'sees rdtalloc' lines: layers.linkgraph fails
+ * for any other object that has this definition); the calls on it are in
  * lib/context.h, which keeps it opaque. Nothing outside lib/ sees this.
  */
 #ifndef RDT_CORE_H
@@ -16,9 +17,9 @@
 #include "context.h"
 #include "errors.h"
 #include "hw/engine.h"
+#include "hw/txn.h"
 #include "machine.h"
 
-struct rdt_hook;
 struct rdt_store;
 
 struct rdtalloc {
@@ -39,7 +40,6 @@ struct rdtalloc {
 	struct rdt_machine *m;
 	struct rdt_store *store;	/* NULL: ephemeral */
 	struct rdt_state *st;		/* cached state; NULL: must be read */
-	struct rdt_state *undo;		/* st before this call, when writes reach hardware */
 	struct rdt_backend_env env;
 	char *msr_root;
 	bool dirty;			/* this call changed st */
@@ -49,7 +49,6 @@ struct rdtalloc {
 	bool ro;			/* RDTALLOC_F_READ_ONLY: nothing is written, ever */
 	bool snap_valid;		/* RDTALLOC_F_SNAPSHOT: r->st was read under the lock */
 	bool unlocked;			/* this call took no store lock (a snapshot look) */
-	bool hook_checked;		/* RDTALLOC_F_SNAPSHOT: the hook was looked for */
 	size_t gc_cursor;		/* where the exited-task sweep resumes */
 	/* The state's bound tasks by group (counting sort), current while tix_gen is the map's. */
 	uint64_t st_gen;		/* bumped whenever r->st is replaced or changed */
@@ -57,20 +56,10 @@ struct rdtalloc {
 	char *resctrl_root;
 	unsigned int precedence;	/* the rule asked for (RDT_PREC_*); 0: none */
 	unsigned int max_groups, max_tasks;	/* the limits asked for; 0: none */
-	struct rdt_hook *hook;		/* the pinned switch hook, cached (see rdt_hw_hook) */
-	unsigned long hook_ino;		/* inode of the pin directory it was opened from */
-	bool hook_serves;		/* it serves this context's backend and state */
 	bool groups_changed;		/* this call changed groups, masks or CPUs */
 	bool cgroups_changed;		/* this call changed cgroup bindings */
 	char cgroup_root[4096];		/* the cgroup2 mount, once looked up ("": not yet) */
-	bool hook_synced;		/* this call pushed the state into the hook's maps */
-	struct rdt_hook_snap *hook_before;	/* the state the maps held when the call began */
-	struct rdt_hook_undo {		/* task storage changes of this call, to undo */
-		pid_t tid;
-		uint64_t start;
-		uint64_t seq;		/* what it was */
-	} *hook_undo;
-	size_t nhook_undo, hook_undo_cap;
+	struct rdt_hw_txn hw;		/* the group level of sim and msr's (lib/hw/ops.c) */
 	void *mon_counters;		/* running totals when there is no file for them (monitor/) */
 	char owner[RDT_OWNER_MAX + 1];	/* who this context's changes are by (opts.owner) */
 	bool force;			/* RDTALLOC_F_FORCE */

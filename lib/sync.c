@@ -12,7 +12,8 @@
 
 #include <rdtalloc/rdtalloc.h>
 
-#include "core.h"
+#include "backend.h"
+#include "context.h"
 #include "errors.h"
 #include "oci/oci.h"
 
@@ -38,15 +39,17 @@ RDTALLOC_API int rdtalloc_sync(rdtalloc_t *r, unsigned int flags, struct rdtallo
 	ret = rdt_core_begin(r, true);
 	if (ret)
 		return ret;
-	if (r->be->ops->sync)
-		ret = r->be->ops->sync(r, flags & RDTALLOC_SYNC_FULL, &so);
+	if (rdt_core_backend(r)->ops->sync)
+		ret = rdt_core_backend(r)->ops->sync(r, flags & RDTALLOC_SYNC_FULL, &so);
 	released = ret ? 0 : rdt_oci_gc(r);
 	if (released < 0)
 		ret = released;
 	if (!ret && (so.state_changed || released))
-		r->dirty = true;
-	if (!ret && so.state_changed)
-		r->groups_changed = r->cgroups_changed = true;
+		rdt_core_mark_dirty(r);
+	if (!ret && so.state_changed) {
+		rdt_core_mark_groups_changed(r);
+		rdt_core_mark_cgroups_changed(r);
+	}
 	ret = rdt_core_end(r, true, ret);
 	if (ret)
 		return ret;
@@ -88,13 +91,13 @@ RDTALLOC_API int rdtalloc_place_tasks(rdtalloc_t *r, const pid_t *tids, size_t n
 	for (i = 0; i < n; i++)
 		if (tids[i] <= 0)
 			return rdt_fail(r, -EINVAL, "task id %d: not a task", (int)tids[i]);
-	if (!n || !r->be->ops->place_tasks)
+	if (!n || !rdt_core_backend(r)->ops->place_tasks)
 		return 0;	/* membership follows by itself (the switch hook), or not at all */
 	/* the state is only read: its lock shared, so commands and containers never wait */
 	ret = rdt_core_begin(r, false);
 	if (ret)
 		return ret;
-	ret = r->be->ops->place_tasks(r, tids, n, &m);
+	ret = rdt_core_backend(r)->ops->place_tasks(r, tids, n, &m);
 	ret = rdt_core_end(r, false, ret);
 	if (!ret && moved)
 		*moved = m;
@@ -136,8 +139,8 @@ RDTALLOC_API int rdtalloc_drift(rdtalloc_t *r, struct rdtalloc_drift_item *out, 
 	ret = rdt_core_begin(r, false);
 	if (ret)
 		return ret;
-	if (r->be->ops->drift && !r->peek)
-		ret = r->be->ops->drift(r, drift_one, &w);
+	if (rdt_core_backend(r)->ops->drift && !rdt_core_peek(r))
+		ret = rdt_core_backend(r)->ops->drift(r, drift_one, &w);
 	ret = rdt_core_end(r, false, ret < 0 ? ret : 0);
 	if (ret)
 		return ret;

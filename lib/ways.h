@@ -19,9 +19,9 @@
 #include <rdtalloc/rdtalloc.h>
 
 #include "backend.h"
-#include "context.h"
 #include "errors.h"
 #include "machine.h"
+#include "services.h"
 
 /* Inside a call: w for domain index dom of res (a cache); -errno with errmsg set. */
 static inline int rdt_ways_get(struct rdtalloc *r, enum rdt_res res, unsigned int dom,

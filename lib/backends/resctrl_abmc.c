@@ -101,12 +101,12 @@ static void assignment_text(struct rdtalloc *r, char state, char *buf, size_t le
 
 	buf[0] = '\0';
 	for (e = 1; e < 3; e++) {
-		if (!(r->m->mon.events & (1u << e)))
+		if (!(rc_m(r)->mon.events & (1u << e)))
 			continue;
 		at += (size_t)snprintf(buf + at, len - at, "%s:", events[e]);
-		for (d = 0; d < r->m->ndom[RDT_L3] && at < len; d++)
+		for (d = 0; d < rc_m(r)->ndom[RDT_L3] && at < len; d++)
 			at += (size_t)snprintf(buf + at, len - at, "%s%u=%c", d ? ";" : "",
-					       r->m->dom[RDT_L3][d].cache_id, state);
+					       rc_m(r)->dom[RDT_L3][d].cache_id, state);
 		if (at < len)
 			at += (size_t)snprintf(buf + at, len - at, "\n");
 	}
@@ -121,7 +121,7 @@ static void assignment_text(struct rdtalloc *r, char state, char *buf, size_t le
 int rc_mon_assign(struct rdtalloc *r, int g, bool on, bool *got)
 {
 	struct rc_ctx *c = ctx_of(r);
-	const char *name = c->mon && g > 0 ? r->st->groups[g].name : "";
+	const char *name = c->mon && g > 0 ? rc_st(r)->groups[g].name : "";
 	char md[RC_MON_DIR_MAX], path[PATH_MAX], text[4096], undo[4096], status[256];
 	struct rc_view v;
 	bool opened;
@@ -209,11 +209,11 @@ int rc_mon_reclaim(struct rdtalloc *r)
 	for (i = 0; !ret && i < v.ndirs; i++)
 		if (v.dirs[i].ours)
 			ret = give_back(r, v.dirs[i].name, false, text, "our control group's");
-	for (g = 1; !ret && g < (int)r->st->ngroups; g++) {
-		if (!r->st->groups[g].live || !*mon_of(r, r->st, g) ||
+	for (g = 1; !ret && g < (int)rc_st(r)->ngroups; g++) {
+		if (!rc_st(r)->groups[g].live || !*mon_of(r, rc_st(r), g) ||
 		    (v.cls_of[g] >= 0 && v.cls[v.cls_of[g]].dir < 0))
 			continue;	/* no MON group of ours, or its control group is gone */
-		mon_dir(rc_dir_name(&v, v.cls_of[g]), r->st->groups[g].name, md, sizeof(md));
+		mon_dir(rc_dir_name(&v, v.cls_of[g]), rc_st(r)->groups[g].name, md, sizeof(md));
 		ret = give_back(r, md, true, text, "a part of the");
 	}
 	rc_view_free(&v);

@@ -540,7 +540,7 @@ static uint64_t our_exclusive(const struct rdt_state *st, unsigned int s)
 static int bit_usage(struct rdtalloc *r, const char *dir, enum rdt_res res, unsigned int dom,
 		     struct rdtalloc_ways_info *w)
 {
-	const struct rdt_machine *m = r->m;
+	const struct rdt_machine *m = rc_m(r);
 	unsigned int id = m->dom[res][dom].cache_id, len = m->caps[res].cbm_len, i;
 	uint64_t hw = 0, excl = 0;
 	char *text = NULL, *v;
@@ -565,7 +565,7 @@ static int bit_usage(struct rdtalloc *r, const char *dir, enum rdt_res res, unsi
 	}
 	/* MPAM: shareable_bits is every way, so every way used reads X; none is I/O */
 	w->io_ways = m->mpam ? 0 : hw;
-	w->foreign_ways = excl & ~our_exclusive(r->st, r->st->slot_of[res][dom]);
+	w->foreign_ways = excl & ~our_exclusive(rc_st(r), rc_st(r)->slot_of[res][dom]);
 	w->from_bit_usage = 1;
 out:
 	free(text);
@@ -595,7 +595,7 @@ static int io_alloc_state(struct rdtalloc *r, const char *dir, unsigned int dom,
 	ret = read_info(r, dir, "io_alloc_cbm", &text);
 	if (ret)
 		return ret == -ENOENT ? 0 : ret;
-	v = domain_item(text, r->m->dom[RDT_L3][dom].cache_id);
+	v = domain_item(text, rc_m(r)->dom[RDT_L3][dom].cache_id);
 	w->io_alloc_mask = v ? strtoull(v, NULL, 16) : 0;
 	free(text);
 	return 0;
@@ -638,7 +638,7 @@ int rc_io_alloc(struct rdtalloc *r, int on, const uint64_t *mask, const bool *ha
 	int ret;
 
 	info_dir(ctx_of(r), RDT_L3, dir, sizeof(dir));
-	if (mask && !(text = io_cbm_text(r->m, mask, have)))
+	if (mask && !(text = io_cbm_text(rc_m(r), mask, have)))
 		return rdt_fail(r, -ENOMEM, "out of memory");
 	ret = rc_lock(r);
 	if (ret)

@@ -46,12 +46,27 @@
 
 #include "backend.h"
 #include "config.h"
-#include "core.h"
 #include "errors.h"
 #include "monitor/monitor.h"
 #include "mounts.h"
+#include "services.h"
 #include "state.h"
 #include "tasks.h"
+
+/*
+ * The backend holds the context as an opaque handle and reads what it needs
+ * through lib/context.h's calls; these two, the call's state and the
+ * machine, are read on nearly every line.
+ */
+static inline struct rdt_state *rc_st(const struct rdtalloc *r)
+{
+	return rdt_core_state(r);
+}
+
+static inline const struct rdt_machine *rc_m(const struct rdtalloc *r)
+{
+	return rdt_core_machine(r);
+}
 
 #define RC_PREFIX	"rdtalloc-"
 #define RC_DIR_MAX	4096		/* top-level directories we look at */
@@ -162,7 +177,7 @@ struct rc_view {
 
 static inline struct rc_ctx *ctx_of(struct rdtalloc *r)
 {
-	return r->be_ctx;
+	return rdt_core_backend_ctx(r);
 }
 
 /* dir/mon_groups/name: a MON group of control group dir ("": the root). */

@@ -104,12 +104,12 @@ static int make_mons(struct rdtalloc *r, const struct rc_view *v, struct rc_mons
 	char path[PATH_MAX], status[256];
 	int g;
 
-	for (g = 1; g < (int)r->st->ngroups; g++) {
-		const char *name = mon_of(r, r->st, g);
+	for (g = 1; g < (int)rc_st(r)->ngroups; g++) {
+		const char *name = mon_of(r, rc_st(r), g);
 		struct rc_undo u = { .op = UNDO_RMDIR };
 		int k = v->cls_of[g], err;
 
-		if (!r->st->groups[g].live || !*name || rc_mons_has(&m[k + 1], name))
+		if (!rc_st(r)->groups[g].live || !*name || rc_mons_has(&m[k + 1], name))
 			continue;
 		mon_dir(rc_dir_name(v, k), name, u.dir, sizeof(u.dir));
 		rc_rel_path(c, u.dir, "", path, sizeof(path));
@@ -138,9 +138,9 @@ static int make_mons(struct rdtalloc *r, const struct rc_view *v, struct rc_mons
 /* Does class k hold a group of ours whose MON group is called name? */
 static bool mon_wanted(struct rdtalloc *r, const struct rc_view *v, int k, const char *name)
 {
-	int g = rdt_group_find(r->st, name);
+	int g = rdt_group_find(rc_st(r), name);
 
-	return g > 0 && r->st->groups[g].live && v->cls_of[g] == k && *mon_of(r, r->st, g);
+	return g > 0 && rc_st(r)->groups[g].live && v->cls_of[g] == k && *mon_of(r, rc_st(r), g);
 }
 
 /*
@@ -165,7 +165,7 @@ static int remove_mons(struct rdtalloc *r, const struct rc_view *v, const struct
 
 			if (mon_wanted(r, v, cls, name))
 				continue;
-			if (cls < 0 && rdt_group_find(r->st, name) < 0 &&
+			if (cls < 0 && rdt_group_find(rc_st(r), name) < 0 &&
 			    !(before && rdt_group_find(before, name) >= 0))
 				continue;
 			mon_dir(rc_dir_name(v, cls), name, u.dir, sizeof(u.dir));
@@ -184,7 +184,7 @@ static int remove_mons(struct rdtalloc *r, const struct rc_view *v, const struct
 /* A group's bound CPUs are its MON group's too, so that they count with it. */
 static int mon_cpus(struct rdtalloc *r, const struct rc_view *v, const struct rdt_state *before)
 {
-	const struct rdt_state *st = r->st;
+	const struct rdt_state *st = rc_st(r);
 	char md[RC_MON_DIR_MAX], *text;
 	int *cpus, g, ret = 0;
 	size_t len = (size_t)st->m->ncpus * 12 + 2;
@@ -231,7 +231,7 @@ int rc_realise(struct rdtalloc *r, const struct rdt_state *before)
 
 	c->changes = 0;
 	c->moved = 0;
-	ret = rc_plan(r, r->st, before, &v, &bv);
+	ret = rc_plan(r, rc_st(r), before, &v, &bv);
 	if (ret)
 		goto out;
 	/* where each class of the state before is now, for the task moves */
@@ -274,7 +274,7 @@ int rc_realise(struct rdtalloc *r, const struct rdt_state *before)
 	}
 	/* the MON groups, before any task moves into one */
 	if (!ret && c->mon) {
-		c->mon_fresh = calloc(r->st->ngroups ? r->st->ngroups : 1, sizeof(bool));
+		c->mon_fresh = calloc(rc_st(r)->ngroups ? rc_st(r)->ngroups : 1, sizeof(bool));
 		ret = c->mon_fresh ? read_mons(r, &v, &mons) : rdt_fail(r, -ENOMEM, "out of memory");
 		if (!ret)
 			ret = make_mons(r, &v, mons);
@@ -290,7 +290,8 @@ int rc_realise(struct rdtalloc *r, const struct rdt_state *before)
 		/* the same groups as before: its children stay where they are */
 		same = !dir->remove && bv.cls[dir->was].ngroups == v.cls[dir->cls].ngroups;
 		for (k = 0; same && k < bv.cls[dir->was].ngroups; k++)
-			same = rc_class_in(r->st, &v, before, bv.cls[dir->was].groups[k]) == dir->cls;
+			same = rc_class_in(rc_st(r), &v, before,
+					   bv.cls[dir->was].groups[k]) == dir->cls;
 		if (!same)
 			ret = rc_move_unbound(r, &v, before, &bv, d);
 	}
@@ -337,7 +338,7 @@ out:
  */
 int rc_adopt_root(struct rdtalloc *r, bool *adopted)
 {
-	struct rdt_state *st = r->st;
+	struct rdt_state *st = rc_st(r);
 	size_t n = rc_key_len(st);
 	uint64_t *key = calloc(n, sizeof(*key)), *cur = calloc(n, sizeof(*cur));
 	bool *seen = calloc(st->nslots + 1, sizeof(*seen));
@@ -459,7 +460,7 @@ static struct rdt_node_raw *nodes_add(struct rdt_nodes *nodes)
 /* Where group g's files are: its directory in md, or the state all its values take. */
 static int group_dir(struct rdtalloc *r, const struct rc_view *v, int g, char *md, size_t len)
 {
-	const char *name = mon_of(r, r->st, g);
+	const char *name = mon_of(r, rc_st(r), g);
 
 	md[0] = '\0';
 	if (g == 0)
@@ -590,10 +591,10 @@ static int read_node(struct rdtalloc *r, const struct rc_view *v, const struct r
 
 	for (e = 0; !ret && e < 3; e++) {
 		x->state[e] = RDTALLOC_MON_UNSUPPORTED;
-		if (!(r->m->mon.events & (1u << e)))
+		if (!(rc_m(r)->mon.events & (1u << e)))
 			continue;
 		snprintf(rel, sizeof(rel), "mon_data/mon_L3_%02u/mon_sub_L3_%02u/%s",
-			 r->m->dom[RDT_L3][d].cache_id, x->node, events[e]);
+			 rc_m(r)->dom[RDT_L3][d].cache_id, x->node, events[e]);
 		ret = read_group(r, v, root_mons, g, rel, false, &x->state[e], &x->val[e]);
 	}
 	return ret;
@@ -601,7 +602,8 @@ static int read_node(struct rdtalloc *r, const struct rc_view *v, const struct r
 
 int rc_mon_read_nodes(struct rdtalloc *r, const int *gs, unsigned int n, struct rdt_nodes *nodes)
 {
-	unsigned int ndom = r->m->ndom[RDT_L3], *ids, *nid, i, d, k;
+	const struct rdt_machine *m = rc_m(r);
+	unsigned int ndom = m->ndom[RDT_L3], *ids, *nid, i, d, k;
 	struct rc_mons root_mons = { 0 };
 	struct rdt_node_raw *x;
 	struct rc_view v;
@@ -619,7 +621,7 @@ int rc_mon_read_nodes(struct rdtalloc *r, const int *gs, unsigned int n, struct 
 		goto out;
 	ret = rc_list_mons(r, "", &root_mons);
 	for (d = 0; !ret && d < ndom; d++)
-		ret = list_nodes(r, r->m->dom[RDT_L3][d].cache_id, ids + d * RDT_MAX_SNC, &nid[d]);
+		ret = list_nodes(r, m->dom[RDT_L3][d].cache_id, ids + d * RDT_MAX_SNC, &nid[d]);
 	/* group by group, its domains ascending, their nodes ascending */
 	for (i = 0; !ret && i < n; i++) {
 		for (d = 0; !ret && d < ndom; d++) {
@@ -650,7 +652,8 @@ int rc_pkg_read(struct rdtalloc *r, const int *gs, unsigned int n, int *state, u
 {
 	const size_t nev = RDTALLOC_PKG_NEVENTS;
 	struct rc_mons root_mons = { 0 };
-	unsigned int npkg = r->m->npkg, i, p, e;
+	const struct rdt_machine *m = rc_m(r);
+	unsigned int npkg = m->npkg, i, p, e;
 	char rel[96];
 	struct rc_view v;
 	int ret;
@@ -665,10 +668,10 @@ int rc_pkg_read(struct rdtalloc *r, const int *gs, unsigned int n, int *state, u
 				size_t at = ((size_t)i * npkg + p) * nev + e;
 
 				state[at] = RDTALLOC_MON_UNSUPPORTED;
-				if (!(r->m->pkg.groups & rdt_machine_pkg_event_group(e)))
+				if (!(m->pkg.groups & rdt_machine_pkg_event_group(e)))
 					continue;
 				snprintf(rel, sizeof(rel), "mon_data/mon_PERF_PKG_%02u/%s",
-					 r->m->pkgdom[p].cache_id, rdt_machine_pkg_event_name(e));
+					 m->pkgdom[p].cache_id, rdt_machine_pkg_event_name(e));
 				ret = read_group(r, &v, &root_mons, gs[i], rel,
 						 rdt_machine_pkg_event_fixed(e), &state[at],
 						 &val[at]);
@@ -699,11 +702,11 @@ static int read_counters(struct rdtalloc *r, const char *dir, unsigned int d, in
 	int ret;
 
 	snprintf(sub, sizeof(sub), "%s%smon_data/mon_L3_%02u", dir, *dir ? "/" : "",
-		 r->m->dom[RDT_L3][d].cache_id);
+		 rc_m(r)->dom[RDT_L3][d].cache_id);
 	for (e = 0; e < 3; e++) {
 		val[e] = 0;
 		state[e] = RDTALLOC_MON_UNSUPPORTED;
-		if (!(r->m->mon.events & (1u << e)))
+		if (!(rc_m(r)->mon.events & (1u << e)))
 			continue;
 		rc_rel_path(ctx_of(r), sub, events[e], path, sizeof(path));
 		ret = rc_read_all(path, RC_SMALL_MAX, &text, NULL);
@@ -777,7 +780,7 @@ unsigned int rc_mon_reserved(void *ctx)
 int rc_mon_read(struct rdtalloc *r, const int *gs, unsigned int n, int *state,
 		       uint64_t *val)
 {
-	unsigned int ndom = r->m->ndom[RDT_L3], i, d;
+	unsigned int ndom = rc_m(r)->ndom[RDT_L3], i, d;
 	char md[RC_MON_DIR_MAX];
 	struct rc_view v;
 	int ret;
@@ -787,7 +790,7 @@ int rc_mon_read(struct rdtalloc *r, const int *gs, unsigned int n, int *state,
 		return ret;
 	for (i = 0; !ret && i < n; i++) {
 		int g = gs[i];
-		const char *name = mon_of(r, r->st, g);
+		const char *name = mon_of(r, rc_st(r), g);
 
 		for (d = 0; !ret && d < ndom; d++) {
 			size_t at = ((size_t)i * ndom + d) * 3;

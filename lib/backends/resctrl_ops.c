@@ -13,7 +13,7 @@
  */
 static unsigned int drop_exited(struct rdtalloc *r)
 {
-	struct rdt_task_map *tm = &r->st->tasks;
+	struct rdt_task_map *tm = &rc_st(r)->tasks;
 	unsigned int dropped = 0;
 	size_t i = 0;
 
@@ -21,7 +21,7 @@ static unsigned int drop_exited(struct rdtalloc *r)
 		struct rdt_task *t = &tm->slots[i];
 
 		if (t->tid && !rdt_core_binding_alive(r, t)) {
-			rdt_forget_task(r->st, t->tid);	/* shifts a later entry here */
+			rdt_forget_task(rc_st(r), t->tid);	/* shifts a later entry here */
 			dropped++;
 			continue;
 		}
@@ -38,43 +38,40 @@ static void say_open(struct rdtalloc *r, bool adopted, unsigned int exited, unsi
 		     unsigned int moved, const char *moved_where, const char *kernel)
 {
 	struct rc_ctx *c = ctx_of(r);
+	bool ro = rdt_core_read_only(r);
 	unsigned int free_ids;
-	size_t n = strlen(r->reason);
 
 	free_ids = c->num_closids > c->ours + 1 + c->foreign ?
 		   c->num_closids - c->ours - 1 - c->foreign : 0;
-	snprintf(r->reason + n, sizeof(r->reason) - n, "; resctrl at %s%s%s: CLOSIDs in use: the "
-		 "root, %u group%s of ours, %u not ours%s; %u free of %u%s", c->root,
-		 c->cdp[RDT_L3] ? " (CDP on)" : "",
-		 c->mba_mbps ? " (mba_MBps: MB in MBps)" : "", c->ours,
-		 c->ours == 1 ? "" : "s", c->foreign, c->foreign_names, free_ids, c->num_closids,
-		 kernel);
-	n = strlen(r->reason);
+	rdt_core_reason_add(r, "; resctrl at %s%s%s: CLOSIDs in use: the root, %u group%s of "
+			    "ours, %u not ours%s; %u free of %u%s", c->root,
+			    c->cdp[RDT_L3] ? " (CDP on)" : "",
+			    c->mba_mbps ? " (mba_MBps: MB in MBps)" : "", c->ours,
+			    c->ours == 1 ? "" : "s", c->foreign, c->foreign_names, free_ids,
+			    c->num_closids, kernel);
 	if (adopted)
-		snprintf(r->reason + n, sizeof(r->reason) - n, r->ro ?
-			 "; the root group's schemata were set outside this state (shown as the "
-			 "default group's; the next change adopts them)" :
-			 "; the root group's schemata, set outside this state, were adopted as the "
-			 "default group's schema");
-	n = strlen(r->reason);
+		rdt_core_reason_add(r, "%s", ro ?
+				    "; the root group's schemata were set outside this state "
+				    "(shown as the default group's; the next change adopts them)" :
+				    "; the root group's schemata, set outside this state, were "
+				    "adopted as the default group's schema");
 	if (exited)
-		snprintf(r->reason + n, sizeof(r->reason) - n, "; %u bound task%s had exited "
-			 "and %s", exited, exited == 1 ? "" : "s", r->ro ?
-			 "is not shown (read only: the next change drops it)" :
-			 exited == 1 ? "was dropped" : "were dropped");
-	n = strlen(r->reason);
+		rdt_core_reason_add(r, "; %u bound task%s had exited and %s", exited,
+				    exited == 1 ? "" : "s",
+				    ro ? "is not shown (read only: the next change drops it)" :
+				    exited == 1 ? "was dropped" : "were dropped");
 	if (gone)
-		snprintf(r->reason + n, sizeof(r->reason) - n, "; %u bound cgroup%s had been "
-			 "removed and %s", gone, gone == 1 ? "" : "s", r->ro ?
-			 "is not shown (read only: the next change drops it)" :
-			 gone == 1 ? "was dropped" : "were dropped");
-	n = strlen(r->reason);
+		rdt_core_reason_add(r, "; %u bound cgroup%s had been removed and %s", gone,
+				    gone == 1 ? "" : "s",
+				    ro ? "is not shown (read only: the next change drops it)" :
+				    gone == 1 ? "was dropped" : "were dropped");
 	if (moved)
-		snprintf(r->reason + n, sizeof(r->reason) - n, "; %u bound task%s had been moved "
-			 "by another tool%s and %s", moved, moved == 1 ? "" : "s", moved_where,
-			 r->ro ? (moved == 1 ? "its binding goes at the next change" :
-				  "their bindings go at the next change") :
-			 (moved == 1 ? "its binding was dropped" : "their bindings were dropped"));
+		rdt_core_reason_add(r, "; %u bound task%s had been moved by another tool%s and %s",
+				    moved, moved == 1 ? "" : "s", moved_where,
+				    ro ? (moved == 1 ? "its binding goes at the next change" :
+					  "their bindings go at the next change") :
+				    (moved == 1 ? "its binding was dropped" :
+				     "their bindings were dropped"));
 }
 
 /*
@@ -91,7 +88,7 @@ static void describe_drift(struct rdtalloc *r, char *buf, size_t len)
 	int g;
 
 	buf[0] = '\0';
-	if (rc_plan(r, r->st, NULL, &v, &bv)) {
+	if (rc_plan(r, rc_st(r), NULL, &v, &bv)) {
 		snprintf(buf, len, "the kernel cannot hold the state now: %s",
 			 rdtalloc_errmsg(r));
 		goto out;
@@ -125,11 +122,11 @@ static void describe_drift(struct rdtalloc *r, char *buf, size_t len)
 			if ((k == 0 || v.cls[k - 1].dir >= 0) &&
 			    rc_list_mons(r, rc_dir_name(&v, (int)k - 1), &mons[k]))
 				break;
-		for (g = 1; k > v.ncls && g < (int)r->st->ngroups; g++) {
-			const char *name = mon_of(r, r->st, g);
+		for (g = 1; k > v.ncls && g < (int)rc_st(r)->ngroups; g++) {
+			const char *name = mon_of(r, rc_st(r), g);
 			int kc = v.cls_of[g];
 
-			if (r->st->groups[g].live && *name && (kc < 0 || v.cls[kc].dir >= 0) &&
+			if (rc_st(r)->groups[g].live && *name && (kc < 0 || v.cls[kc].dir >= 0) &&
 			    !rc_mons_has(&mons[kc + 1], name))
 				nomon++;
 		}
@@ -144,8 +141,8 @@ static void describe_drift(struct rdtalloc *r, char *buf, size_t len)
 	if (missing || stale || changed || nomon)
 		snprintf(buf, len, "the kernel disagrees with the state (%u control group%s of ours "
 			 "missing, %u left over, %u with other schemata or CPUs%s%s)", missing,
-			 missing == 1 ? "" : "s", stale, changed, monpart,
-			 r->ro ? "; read only: the next change brings it back" : "");
+			 missing == 1 ? "" : "s", stale, changed, monpart, rdt_core_read_only(r) ?
+			 "; read only: the next change brings it back" : "");
 out:
 	rdt_clear_err(r);
 	rc_mons_free(mons, v.ncls + 1);
@@ -179,6 +176,8 @@ static int rc_open_ro(struct rdtalloc *r)
 
 int rc_open_ops(struct rdtalloc *r)
 {
+	struct rdt_store *store = rdt_core_store(r);
+	bool fresh = rdt_core_fresh(r);
 	struct rc_ctx *c = ctx_of(r);
 	char err[RDT_ERRMSG_MAX] = "";
 	unsigned int res, exited = 0, gone = 0, moved = 0;
@@ -186,19 +185,20 @@ int rc_open_ops(struct rdtalloc *r)
 	bool adopted = false;
 	int ret;
 
-	snprintf(c->prefix, sizeof(c->prefix), "%s%s%s", RC_PREFIX, r->st->id,
-		 r->st->id[0] ? "-" : "");
-	c->numbered = !r->st->id[0];
+	snprintf(c->prefix, sizeof(c->prefix), "%s%s%s", RC_PREFIX, rc_st(r)->id,
+		 rc_st(r)->id[0] ? "-" : "");
+	c->numbered = !rc_st(r)->id[0];
 	/* CDP is how resctrl was mounted: a new state has it as the kernel does */
-	for (res = 0, ret = 0; r->fresh && !ret && res < RDT_NRES; res++)
-		if (c->cdp[res] && !r->st->cdp[res] && rdt_set_cdp(r->st, res, true))
-			ret = rdt_fail(NULL, -EINVAL, "resctrl: %s", r->st->err);
-	if (ret || r->peek)	/* a look at a new state: the kernel is not ours to change */
+	for (res = 0, ret = 0; fresh && !ret && res < RDT_NRES; res++)
+		if (c->cdp[res] && !rc_st(r)->cdp[res] && rdt_set_cdp(rc_st(r), res, true))
+			ret = rdt_fail(NULL, -EINVAL, "resctrl: %s", rc_st(r)->err);
+	/* a look at a new state: the kernel is not ours to change */
+	if (ret || rdt_core_peek(r))
 		return ret;
-	if (r->ro)
+	if (rdt_core_read_only(r))
 		return rc_open_ro(r);
-	if (r->store && (ret = rdt_store_lock(r->store, true))) {
-		rdt_fail(NULL, ret, "cannot lock %s", rdt_store_path(r->store));
+	if (store && (ret = rdt_store_lock(store, true))) {
+		rdt_fail(NULL, ret, "cannot lock %s", rdt_store_path(store));
 		return ret;
 	}
 	if (!ret)
@@ -218,9 +218,9 @@ int rc_open_ops(struct rdtalloc *r)
 	c->open_what[0] = '\0';
 	c->open_repairs = c->open_moved = 0;
 	/* tasks placed by the open alone (joins while no agent ran) are counted too */
-	if (!ret && !r->fresh)
+	if (!ret && !fresh)
 		c->open_moved = c->moved;
-	if (!ret && !r->fresh && c->changes > c->moved) {
+	if (!ret && !fresh && c->changes > c->moved) {
 		char done[384];
 
 		rc_describe_done(c, done, sizeof(done));
@@ -230,19 +230,19 @@ int rc_open_ops(struct rdtalloc *r)
 	}
 	if (ret)
 		rdt_fail(NULL, ret, "%s", rdtalloc_errmsg(r));
-	if (!ret && r->store && (r->fresh || c->changes || exited || gone || adopted || moved)) {
-		ret = rdt_store_write(r->store, r->st, r->be->name, err, sizeof(err));
+	if (!ret && store && (fresh || c->changes || exited || gone || adopted || moved)) {
+		ret = rdt_store_write(store, rc_st(r), rdt_core_backend(r)->name, err, sizeof(err));
 		if (ret)
 			rdt_fail(NULL, ret, "%s", err);
 	}
 	rc_undo_free(c);
 	rc_unlock(r);
-	if (r->store)
-		rdt_store_unlock(r->store);
+	if (store)
+		rdt_store_unlock(store);
 	if (ret)
 		return ret;
 	rdt_clear_err(r);
-	say_open(r, adopted, exited, gone, moved, where, c->changes && !r->fresh ?
+	say_open(r, adopted, exited, gone, moved, where, c->changes && !fresh ?
 		 "; the kernel disagreed with the state and was brought back to it" : "");
 	return 0;
 }
@@ -270,7 +270,7 @@ int rc_begin(struct rdtalloc *r, bool write)
 {
 	struct rc_ctx *c = ctx_of(r);
 
-	if (write && rdt_state_clone(r->st, &c->before))
+	if (write && rdt_state_clone(rc_st(r), &c->before))
 		return rdt_fail(r, -ENOMEM, "out of memory");
 	return 0;
 }
@@ -398,27 +398,27 @@ static int place_map(struct rdtalloc *r)
 	unsigned int g;
 	int ret;
 
-	if (c->place_ok && c->place_gen == r->st_gen && c->place_n == r->st->ngroups)
+	if (c->place_ok && c->place_gen == rdt_core_state_gen(r) && c->place_n == rc_st(r)->ngroups)
 		return 0;
 	c->place_ok = false;
-	ret = rc_plan(r, r->st, NULL, &v, &bv);
-	if (!ret && c->place_n != r->st->ngroups) {
-		void *nd = realloc(c->place_dir, (r->st->ngroups + 1) * sizeof(*c->place_dir));
+	ret = rc_plan(r, rc_st(r), NULL, &v, &bv);
+	if (!ret && c->place_n != rc_st(r)->ngroups) {
+		void *nd = realloc(c->place_dir, (rc_st(r)->ngroups + 1) * sizeof(*c->place_dir));
 
 		if (!nd)
 			ret = rdt_fail(r, -ENOMEM, "out of memory");
 		else
 			c->place_dir = nd;
 	}
-	for (g = 0; !ret && g < r->st->ngroups; g++) {
+	for (g = 0; !ret && g < rc_st(r)->ngroups; g++) {
 		int k = v.cls_of[g];
 
 		snprintf(c->place_dir[g], sizeof(c->place_dir[g]), "%s",
 			 g > 0 && k >= 0 && v.cls[k].dir >= 0 ? rc_dir_name(&v, k) : "");
 	}
 	if (!ret) {
-		c->place_n = r->st->ngroups;
-		c->place_gen = r->st_gen;
+		c->place_n = rc_st(r)->ngroups;
+		c->place_gen = rdt_core_state_gen(r);
 		c->place_ok = true;
 	}
 	rc_view_free(&v);
@@ -439,14 +439,14 @@ int rc_place_tasks(struct rdtalloc *r, const pid_t *tids, size_t n, unsigned int
 	for (i = 0; !ret && i < n; i++) {
 		char text[24], md[RC_MON_DIR_MAX];
 		const char *to, *to_mon;
-		int g = rc_bound_group(r, r->st, tids[i]);
+		int g = rc_bound_group(r, rc_st(r), tids[i]);
 
 		if (g < 0)
 			g = rdt_core_cgroup_task_group(r, tids[i]);
 		if (g <= 0 || !c->place_dir[g][0])
 			continue;	/* default, or its class not made yet: the sync's */
 		to = c->place_dir[g];
-		to_mon = mon_of(r, r->st, g);
+		to_mon = mon_of(r, rc_st(r), g);
 		snprintf(text, sizeof(text), "%d\n", (int)tids[i]);
 		/* a MON group takes only its control group's tasks: there first */
 		ret = rc_write_file(r, to, "tasks", text);
@@ -485,7 +485,7 @@ int rc_drift(struct rdtalloc *r, int (*cb)(const char *group, const char *what, 
 	unsigned int k, d, i;
 	int ret, g;
 
-	ret = rc_plan(r, r->st, NULL, &v, &bv);
+	ret = rc_plan(r, rc_st(r), NULL, &v, &bv);
 	if (ret) {
 		snprintf(what, sizeof(what), "the kernel cannot hold the state now: %.150s",
 			 rdtalloc_errmsg(r));
@@ -513,7 +513,7 @@ int rc_drift(struct rdtalloc *r, int (*cb)(const char *group, const char *what, 
 				 dir ? dir->name : "");
 			if (dir)
 				snprintf(what + strlen(what), sizeof(what) - strlen(what), ")");
-			ret = cb(r->st->groups[v.cls[k].groups[i]].name, what, arg);
+			ret = cb(rc_st(r)->groups[v.cls[k].groups[i]].name, what, arg);
 		}
 	}
 	for (d = 0; !ret && d < v.ndirs; d++) {
@@ -529,11 +529,11 @@ int rc_drift(struct rdtalloc *r, int (*cb)(const char *group, const char *what, 
 			    rc_list_mons(r, rc_dir_name(&v, (int)k - 1), &mons[k]))
 				break;
 		rdt_clear_err(r);
-		for (g = 1; k > v.ncls && !ret && g < (int)r->st->ngroups; g++) {
-			const char *name = mon_of(r, r->st, g);
+		for (g = 1; k > v.ncls && !ret && g < (int)rc_st(r)->ngroups; g++) {
+			const char *name = mon_of(r, rc_st(r), g);
 			int kc = v.cls_of[g];
 
-			if (r->st->groups[g].live && *name && (kc < 0 || v.cls[kc].dir >= 0) &&
+			if (rc_st(r)->groups[g].live && *name && (kc < 0 || v.cls[kc].dir >= 0) &&
 			    !rc_mons_has(&mons[kc + 1], name))
 				ret = cb(name, "its monitoring group is missing", arg);
 		}
@@ -551,7 +551,7 @@ int rc_check(struct rdtalloc *r, const struct rdt_state *st, int *group)
 	int ret;
 
 	ctx_of(r)->fail_group = -1;
-	ret = rc_plan(r, st, r->st, &v, &bv);
+	ret = rc_plan(r, st, rc_st(r), &v, &bv);
 	*group = ret ? ctx_of(r)->fail_group : -1;
 	rc_view_free(&v);
 	rc_view_free(&bv);
@@ -609,7 +609,7 @@ int rc_group_tasks(struct rdtalloc *r, int g, pid_t **out, size_t *n)
 	}
 	ret = rc_read_tasks(r, v.dirs[v.cls[cls].dir].name, &tids, n);
 	for (i = 0; !ret && i < *n; i++)
-		if (rc_attribute(r, r->st, &v, cls, tids[i]) == g)
+		if (rc_attribute(r, rc_st(r), &v, cls, tids[i]) == g)
 			tids[k++] = tids[i];
 	rc_view_free(&v);
 	if (ret)
@@ -659,11 +659,11 @@ int rc_task_group(struct rdtalloc *r, pid_t tid, uint64_t start, int *g)
 	ret = rc_view_current(r, &v);
 	if (ret)
 		return ret;
-	bg = rc_bound_group(r, r->st, tid);
+	bg = rc_bound_group(r, rc_st(r), tid);
 	ret = find_listing(r, &v, tid, bg > 0 && v.cls_of[bg] >= 0 ? v.cls[v.cls_of[bg]].dir : -1,
 			   &where);
 	if (!ret && where >= 0)
-		*g = rc_attribute(r, r->st, &v, v.dirs[where].cls, tid);
+		*g = rc_attribute(r, rc_st(r), &v, v.dirs[where].cls, tid);
 	rc_view_free(&v);
 	return ret;
 }
@@ -683,7 +683,7 @@ int rc_effective_closid(struct rdtalloc *r, int cpu, pid_t tid, bool stale,
 	ret = rc_view_current(r, &v);
 	if (ret)
 		return ret;
-	ret = rc_class_number(r, &v, rdt_precedence_group(r->st, cpu, tg), closid);
+	ret = rc_class_number(r, &v, rdt_precedence_group(rc_st(r), cpu, tg), closid);
 	rc_view_free(&v);
 	return ret;
 }
@@ -706,7 +706,7 @@ int rc_group_closid(struct rdtalloc *r, int g, unsigned int adom, unsigned int *
 int rc_closids(struct rdtalloc *r, int res, int dom, struct rdtalloc_closid_info *out,
 		      size_t max)
 {
-	unsigned int s = r->st->slot_of[res][dom], k;
+	unsigned int s = rc_st(r)->slot_of[res][dom], k;
 	struct rc_view v;
 	int ret, n = 0;
 
@@ -721,7 +721,7 @@ int rc_closids(struct rdtalloc *r, int res, int dom, struct rdtalloc_closid_info
 		if ((size_t)n < max) {
 			out[n].closid = k;	/* rc_class_number's */
 			out[n].mask = key[s * 2];
-			out[n].code_mask = r->st->cdp[res] ? key[s * 2 + 1] : key[s * 2];
+			out[n].code_mask = rc_st(r)->cdp[res] ? key[s * 2 + 1] : key[s * 2];
 			out[n].refcount = k ? v.cls[k - 1].ngroups : 1;
 		}
 		n++;
@@ -734,7 +734,7 @@ int rc_sim_switch_allowed(struct rdtalloc *r)
 {
 	return rdt_fail(r, -EOPNOTSUPP, "backend %s runs real tasks, and the kernel switches "
 			"their CLOSIDs: context switches are simulated only by the sim backend",
-			r->be->name);
+			rdt_core_backend(r)->name);
 }
 
 

@@ -149,7 +149,7 @@ int rc_new_dir(struct rdtalloc *r, struct rc_view *v, int k)
 		return rdt_fail(r, -E2BIG, "resctrl: too many control groups");
 	d = &v->dirs[v->ndirs];
 	memset(d, 0, sizeof(*d));
-	if (rc_dir_name_for(c, r->st, v, k, d->name, sizeof(d->name)))
+	if (rc_dir_name_for(c, rc_st(r), v, k, d->name, sizeof(d->name)))
 		return rdt_fail(r, -E2BIG, "resctrl: too many control groups");
 	rc_rel_path(c, d->name, "", path, sizeof(path));
 	if (mkdir(path, 0755)) {
@@ -274,12 +274,12 @@ int rc_write_schemata(struct rdtalloc *r, const char *dir, const uint64_t *key,
 	char *text;
 	int ret;
 
-	if (cur && !memcmp(cur, key, rc_key_len(r->st) * sizeof(*key)))
+	if (cur && !memcmp(cur, key, rc_key_len(rc_st(r)) * sizeof(*key)))
 		return 0;
-	text = rc_format_schemata(r->st, key);
+	text = rc_format_schemata(rc_st(r), key);
 	if (!text)
 		return rdt_fail(r, -ENOMEM, "out of memory");
-	same_st = r->st;
+	same_st = rc_st(r);
 	ret = rc_write_logged(r, dir, "schemata", text, same_schemata);
 	free(text);
 	return ret;
@@ -288,7 +288,7 @@ int rc_write_schemata(struct rdtalloc *r, const char *dir, const uint64_t *key,
 /* The CPUs bound to class k's groups, as a cpus_list line. */
 int rc_class_cpus(struct rdtalloc *r, const struct rc_view *v, int k, char **out)
 {
-	const struct rdt_state *st = r->st;
+	const struct rdt_state *st = rc_st(r);
 	int *cpus = malloc(((size_t)st->m->ncpus + 1) * sizeof(int));
 	size_t n = 0, len = (size_t)st->m->ncpus * 12 + 2;
 	unsigned int c;
@@ -332,7 +332,7 @@ static int check_foreign_cpus(struct rdtalloc *r, const struct rdt_state *st,
 		for (i = 0; i < n; i++) {
 			int c = cpus[i];
 
-			if (c >= 0 && (unsigned int)c < r->m->ncpus && st->cpu_group[c] > 0) {
+			if (c >= 0 && (unsigned int)c < rc_m(r)->ncpus && st->cpu_group[c] > 0) {
 				ctx_of(r)->fail_group = st->cpu_group[c];
 				ret = rdt_fail(r, -EBUSY, "CPU %d is in resctrl group '%s', which "
 					       "librdtalloc did not create: it will not take it (%s "
@@ -479,6 +479,7 @@ const char *rc_dir_name(const struct rc_view *v, int k)
 int rc_move_unbound(struct rdtalloc *r, struct rc_view *v, const struct rdt_state *before,
 			const struct rc_view *bv, unsigned int d)
 {
+	const struct rdt_state *st = rc_st(r);
 	const char *from = v->dirs[d].name;
 	pid_t *tids = NULL;
 	size_t n = 0, i;
@@ -488,16 +489,16 @@ int rc_move_unbound(struct rdtalloc *r, struct rc_view *v, const struct rdt_stat
 	for (i = 0; !ret && i < n; i++) {
 		int og, g, k;
 
-		if (rc_bound_group(r, r->st, tids[i]) >= 0 || rc_bound_group(r, before, tids[i]) >= 0)
+		if (rc_bound_group(r, st, tids[i]) >= 0 || rc_bound_group(r, before, tids[i]) >= 0)
 			continue;
 		og = rc_attribute(r, before, bv, v->dirs[d].was, tids[i]);
-		g = rdt_group_find(r->st, before->groups[og].name);
-		if (g > 0 && r->st->groups[g].seq != before->groups[og].seq)
+		g = rdt_group_find(st, before->groups[og].name);
+		if (g > 0 && st->groups[g].seq != before->groups[og].seq)
 			g = -1;
 		k = g > 0 ? v->cls_of[g] : -1;
 		if (strcmp(rc_dir_name(v, k), from))
-			ret = move_task(r, tids[i], rc_dir_name(v, k), g > 0 ? mon_of(r, r->st, g) : "",
-					from, "");
+			ret = move_task(r, tids[i], rc_dir_name(v, k),
+					g > 0 ? mon_of(r, st, g) : "", from, "");
 	}
 	free(tids);
 	return ret;
@@ -517,7 +518,7 @@ bool rc_created_any(const struct rc_view *v)
 int rc_move_bound(struct rdtalloc *r, struct rc_view *v, const struct rdt_state *before,
 		      const struct rc_view *bv, const char **was_dir)
 {
-	const struct rdt_task_map *tm = &r->st->tasks;
+	const struct rdt_task_map *tm = &rc_st(r)->tasks;
 	size_t i;
 	int ret = 0;
 
@@ -529,7 +530,7 @@ int rc_move_bound(struct rdtalloc *r, struct rc_view *v, const struct rdt_state 
 		if (!t->tid || !rdt_core_binding_alive(r, t))
 			continue;
 		to = rc_dir_name(v, v->cls_of[t->group]);
-		to_mon = mon_of(r, r->st, t->group);
+		to_mon = mon_of(r, rc_st(r), t->group);
 		bg = before ? rc_bound_group(r, before, t->tid) : -1;
 		if (bg >= 0) {
 			int bk = bv->cls_of[bg];
@@ -597,14 +598,14 @@ static int in_mon(struct rdtalloc *r, struct rc_seen *sn, const char *dir, int g
 	int ret;
 
 	if (!sn->tids) {
-		sn->ngroups = r->st->ngroups;
+		sn->ngroups = rc_st(r)->ngroups;
 		sn->tids = calloc(sn->ngroups, sizeof(*sn->tids));
 		sn->n = calloc(sn->ngroups, sizeof(*sn->n));
 		if (!sn->tids || !sn->n)
 			return rdt_fail(r, -ENOMEM, "out of memory");
 	}
 	if (!sn->tids[g]) {
-		mon_dir(dir, r->st->groups[g].name, md, sizeof(md));
+		mon_dir(dir, rc_st(r)->groups[g].name, md, sizeof(md));
 		ret = rc_read_tasks(r, md, &sn->tids[g], &sn->n[g]);
 		if (ret)
 			return ret;
@@ -651,9 +652,9 @@ int rc_move_cgroups(struct rdtalloc *r, struct rc_view *v, const struct rdt_stat
 	unsigned int d;
 	int ret;
 
-	if (!r->st->ncgroups && !(before && before->ncgroups))
+	if (!rc_st(r)->ncgroups && !(before && before->ncgroups))
 		return 0;
-	ret = rdt_core_cgroup_members_in(r, r->st, -1, &now, &nnow);
+	ret = rdt_core_cgroup_members_in(r, rc_st(r), -1, &now, &nnow);
 	if (!ret && before)
 		ret = rdt_core_cgroup_members_in(r, before, -1, &old, &nold);
 	lists = calloc(v->ndirs + 1, sizeof(*lists));
@@ -675,11 +676,11 @@ int rc_move_cgroups(struct rdtalloc *r, struct rc_view *v, const struct rdt_stat
 
 		if (i >= nnow && nnow && bsearch(&tid, now, nnow, sizeof(pid_t), cmp_tid))
 			continue;	/* seen already */
-		if (rc_bound_group(r, r->st, tid) >= 0)
+		if (rc_bound_group(r, rc_st(r), tid) >= 0)
 			continue;	/* its own binding, placed by move_bound */
 		g = rdt_core_cgroup_task_group(r, tid);
 		to = rc_dir_name(v, g > 0 ? v->cls_of[g] : -1);
-		to_mon = g > 0 ? mon_of(r, r->st, g) : "";
+		to_mon = g > 0 ? mon_of(r, rc_st(r), g) : "";
 		for (d = 0; !from && d < v->ndirs; d++)
 			if (nl[d] && bsearch(&tid, lists[d], nl[d], sizeof(pid_t), cmp_tid))
 				from = v->dirs[d].name;
@@ -799,7 +800,7 @@ int rc_write_modes(struct rdtalloc *r, struct rc_view *v, const struct rdt_state
 	for (k = -1; !ret && k < (int)v->ncls; k++) {
 		const char *dir = k < 0 ? "" : v->dirs[v->cls[k].dir].name;
 		int was = k < 0 ? -1 : v->dirs[v->cls[k].dir].was;
-		bool want = class_exclusive(r->st, v, k);
+		bool want = class_exclusive(rc_st(r), v, k);
 		bool had = !before || (k < 0 ? before->groups[0].exclusive :
 				       was >= 0 && class_exclusive(before, bv, was));
 

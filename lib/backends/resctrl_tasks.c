@@ -102,7 +102,7 @@ static int listing_of(struct rdtalloc *r, const struct rc_view *v, struct listin
  */
 static int find_moved(struct rdtalloc *r, struct rdt_moved **out, size_t *nout)
 {
-	const struct rdt_task_map *tm = &r->st->tasks;
+	const struct rdt_task_map *tm = &rc_st(r)->tasks;
 	struct rc_view v = { 0 };
 	struct listing *ls = NULL, root = { 0 };
 	struct rdt_moved *mv = NULL;
@@ -114,9 +114,9 @@ static int find_moved(struct rdtalloc *r, struct rdt_moved **out, size_t *nout)
 	*nout = 0;
 	if (!tm->len)
 		return 0;
-	ret = rc_list_dirs(r, r->st, &v);
+	ret = rc_list_dirs(r, rc_st(r), &v);
 	if (!ret)
-		ret = rc_make_classes(r, r->st, &v);
+		ret = rc_make_classes(r, rc_st(r), &v);
 	for (k = 0; !ret && k < v.ncls; k++) {
 		int dd = rc_dir_with_key(&v, v.cls[k].key);
 
@@ -210,8 +210,8 @@ int rc_drop_moved(struct rdtalloc *r, unsigned int *moved, char *where, size_t l
 						mv[i].where[0] ? "'" : "the root",
 						mv[i].where[0] ? mv[i].where : "",
 						mv[i].where[0] ? "'" : "");
-		if (!r->ro)
-			rdt_forget_task(r->st, mv[i].tid);
+		if (!rdt_core_read_only(r))
+			rdt_forget_task(rc_st(r), mv[i].tid);
 	}
 	if (n && off < len)
 		snprintf(where + off, len - off, "%s)", n > 3 ? ", ..." : "");
@@ -408,9 +408,9 @@ int rc_find_strays(struct rdtalloc *r, unsigned int *enforced)
 	int ret;
 
 	*enforced = 0;
-	if (!r->st->ncgroups)
+	if (!rc_st(r)->ncgroups)
 		return 0;
-	ret = rc_list_dirs(r, r->st, &v);
+	ret = rc_list_dirs(r, rc_st(r), &v);
 	if (!ret && v.nforeign)
 		ret = foreign_read(r, &v, &f);
 	if (!ret && f.total)
@@ -419,7 +419,7 @@ int rc_find_strays(struct rdtalloc *r, unsigned int *enforced)
 		const struct rdt_cgroup *b;
 		const char *from;
 
-		if (rc_bound_group(r, r->st, members[i]) >= 0)
+		if (rc_bound_group(r, rc_st(r), members[i]) >= 0)
 			continue;	/* its own binding: rc_drop_moved's */
 		ret = rc_foreign_of(r, &v, &f, members[i], &from);
 		if (ret || !from || !(b = rdt_core_cgroup_task_binding(r, members[i])))
@@ -455,6 +455,7 @@ static bool was_said(const struct rc_ctx *c, const struct rc_stray *s)
 void rc_say_strays(struct rdtalloc *r, char *what, size_t len, unsigned int *left,
 		   unsigned int *moved)
 {
+	const struct rdt_state *st = rc_st(r);
 	struct rc_ctx *c = ctx_of(r);
 	size_t n = strlen(what), i, k = 0, unsaid = 0;
 
@@ -478,7 +479,7 @@ void rc_say_strays(struct rdtalloc *r, char *what, size_t len, unsigned int *lef
 				      "%stask %d of cgroup %s is in resctrl group %s (not ours): "
 				      "left there (binding yields)", n ? "; " : "", (int)s->tid,
 				      s->cgroup, s->from, !s->moved ? "" :
-				      s->group < (int)r->st->ngroups ? r->st->groups[s->group].name :
+				      s->group < (int)st->ngroups ? st->groups[s->group].name :
 				      "its group");
 	}
 	unsaid += c->strays_over;

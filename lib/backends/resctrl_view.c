@@ -160,7 +160,7 @@ bool rc_any_fresh(struct rdtalloc *r)
 {
 	unsigned int g;
 
-	for (g = 0; ctx_of(r)->mon_fresh && g < r->st->ngroups; g++)
+	for (g = 0; ctx_of(r)->mon_fresh && g < rc_st(r)->ngroups; g++)
 		if (ctx_of(r)->mon_fresh[g])
 			return true;
 	return false;
@@ -763,9 +763,9 @@ int rc_view_current(struct rdtalloc *r, struct rc_view *v)
 	int ret;
 
 	memset(v, 0, sizeof(*v));
-	ret = rc_list_dirs(r, r->st, v);
+	ret = rc_list_dirs(r, rc_st(r), v);
 	if (!ret)
-		ret = rc_make_classes(r, r->st, v);
+		ret = rc_make_classes(r, rc_st(r), v);
 	for (k = 0; !ret && k < v->ncls; k++) {
 		int d = rc_dir_with_key(v, v->cls[k].key);
 
@@ -805,7 +805,7 @@ int rc_class_number(struct rdtalloc *r, const struct rc_view *v, int g, unsigned
 	if (k >= 0 && v->cls[k].dir < 0)
 		return rdt_fail(r, -ESTALE, "group %s: its control group is missing in %s (drift: "
 				"the next change, or the agent, makes it again)",
-				r->st->groups[g].name, ctx_of(r)->root);
+				rc_st(r)->groups[g].name, ctx_of(r)->root);
 	*n = k < 0 ? 0 : (unsigned int)k + 1;
 	return 0;
 }

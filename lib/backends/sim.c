@@ -25,9 +25,9 @@
 #include <rdtalloc/rdtalloc.h>
 
 #include "backend.h"
-#include "context.h"
 #include "errors.h"
 #include "schema.h"
+#include "services.h"
 #include "ways.h"
 
 extern const struct rdt_section rdt_io_section;

@@ -18,12 +18,12 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "cgroups.h"
 #include "backend.h"
-#include "context.h"
+#include "cgroups.h"
 #include "errors.h"
 #include "hook/hook.h"
 #include "monitor/monitor.h"
+#include "services.h"
 #include "state.h"
 #include "tasks.h"
 

@@ -21,7 +21,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "core.h"
+#include "backend.h"
+#include "context.h"
 #include "errors.h"
 #include "hook/hook.h"
 #include "state.h"
@@ -32,7 +33,7 @@
 static int no_hook(rdtalloc_t *r)
 {
 	return rdt_fail(r, -EOPNOTSUPP, "backend %s has no switch hook: the kernel switches "
-			"CLOSIDs itself, for tasks and CPUs alike", r->be->name);
+			"CLOSIDs itself, for tasks and CPUs alike", rdt_core_backend(r)->name);
 }
 
 #if RDTALLOC_HAVE_BPF
@@ -62,9 +63,9 @@ static int open_hook(rdtalloc_t *r, struct rdt_hook **h)
 
 static int need_store(rdtalloc_t *r)
 {
-	if (!r->be->hook)
+	if (!rdt_core_backend(r)->hook)
 		return no_hook(r);
-	if (r->store)
+	if (rdt_core_store(r))
 		return 0;
 	return rdt_fail(r, -EINVAL, "the switch hook cannot serve an ephemeral context: its "
 			"agent runs in another process and shares the registers through the "
@@ -106,7 +107,7 @@ static int prepare(rdtalloc_t *r, bool *loaded)
 	ret = need_store(r);
 	if (ret)
 		return ret;
-	if (r->m->virtual_tasks)
+	if (rdt_core_machine(r)->virtual_tasks)
 		return rdt_fail(r, -EINVAL, "the switch hook follows real tasks, and this state's "
 				"machine has virtual ones (tasks=virtual): use a state directory "
 				"whose machine has real tasks");
@@ -115,7 +116,7 @@ static int prepare(rdtalloc_t *r, bool *loaded)
 		ret = rdt_core_begin(r, false);
 		if (ret)
 			return ret;
-		ret = rdt_hook_load(r, r->st, err, sizeof(err));
+		ret = rdt_hook_load(r, rdt_core_state(r), err, sizeof(err));
 		if (ret)
 			rdt_fail(r, ret, "%s", err);
 		ret = rdt_core_end(r, false, ret);
@@ -215,8 +216,8 @@ static int spawn_agent(rdtalloc_t *r, pid_t *agent)
 {
 	struct rdt_hook_ready rd = { 0 };
 	char dir[PATH_MAX], backend[32];
-	const char *path = rdt_store_path(r->store), *slash = strrchr(path, '/');
-	const char *machine = r->env.machine_given ? r->m->desc : NULL;
+	const char *path = rdt_store_path(rdt_core_store(r)), *slash = strrchr(path, '/');
+	const char *machine = rdt_core_env(r)->machine_given ? rdt_core_machine(r)->desc : NULL;
 	int p[2], status, fd;
 	ssize_t n, got = 0;
 	pid_t pid;
@@ -228,7 +229,7 @@ static int spawn_agent(rdtalloc_t *r, pid_t *agent)
 	if (!realpath(rel, dir))
 		return rdt_fail(r, -errno, "cannot start the agent: state directory %s: %s", rel,
 				strerror(errno));
-	snprintf(backend, sizeof(backend), "%s", r->be->name);
+	snprintf(backend, sizeof(backend), "%s", rdt_core_backend(r)->name);
 	if (pipe2(p, O_CLOEXEC))
 		return rdt_fail(r, -errno, "cannot start the agent: pipe: %s", strerror(errno));
 	pid = fork();
@@ -245,7 +246,7 @@ static int spawn_agent(rdtalloc_t *r, pid_t *agent)
 		if (fd < 0)
 			_exit(1);
 		fcntl(fd, F_SETFD, FD_CLOEXEC);
-		daemon_main(backend, dir, machine, r->msr_root, fd);
+		daemon_main(backend, dir, machine, rdt_core_env(r)->msr_root, fd);
 	}
 	close(p[1]);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
@@ -355,6 +356,8 @@ static int stop_agent(rdtalloc_t *r, struct rdt_hook *h)
  */
 static int restore_pqr(rdtalloc_t *r)
 {
+	const struct rdt_machine *m = rdt_core_machine(r);
+	struct rdt_state *st;
 	unsigned int c, k;
 	bool written;
 	size_t i;
@@ -363,33 +366,34 @@ static int restore_pqr(rdtalloc_t *r)
 	ret = rdt_core_begin(r, true);
 	if (ret)
 		return ret;
-	if (r->be->task_binding && r->st->tasks.len) {
+	st = rdt_core_state(r);
+	if (rdt_core_backend(r)->task_binding && st->tasks.len) {
 		/* ids first: forgetting one moves others within the table */
 		size_t n = 0;
-		pid_t *tids = malloc(r->st->tasks.len * sizeof(*tids));
+		pid_t *tids = malloc(st->tasks.len * sizeof(*tids));
 
 		if (!tids)
 			return rdt_core_end(r, true, rdt_fail(r, -ENOMEM, "out of memory"));
-		for (i = 0; i < r->st->tasks.cap; i++)
-			if (r->st->tasks.slots[i].tid)
-				tids[n++] = r->st->tasks.slots[i].tid;
+		for (i = 0; i < st->tasks.cap; i++)
+			if (st->tasks.slots[i].tid)
+				tids[n++] = st->tasks.slots[i].tid;
 		for (i = 0; i < n; i++)
-			rdt_forget_task(r->st, tids[i]);
+			rdt_forget_task(st, tids[i]);
 		free(tids);
-		r->dirty = true;
+		rdt_core_mark_dirty(r);
 	}
-	for (c = 0; c < r->m->ncpus && !ret; c++) {
-		if (!r->m->cpu_present[c] || r->st->cpu_adom[c] == UINT_MAX)
+	for (c = 0; c < m->ncpus && !ret; c++) {
+		if (!m->cpu_present[c] || st->cpu_adom[c] == UINT_MAX)
 			continue;
 		/* the agent's last writes may not be in the image: write them all */
-		r->st->regs.pqr[c] = UINT_MAX;
-		ret = rdt_switch(r->st, (int)c, 0, &k, &written);
+		st->regs.pqr[c] = UINT_MAX;
+		ret = rdt_switch(st, (int)c, 0, &k, &written);
 		if (ret)
-			ret = rdt_fail(r, ret, "%s", r->st->err);
-		r->dirty = true;
+			ret = rdt_fail(r, ret, "%s", st->err);
+		rdt_core_mark_dirty(r);
 	}
 	/* the agent wrote tasks' RMIDs too: each CPU's own group's go back at commit */
-	r->groups_changed = true;
+	rdt_core_mark_groups_changed(r);
 	return rdt_core_end(r, true, ret);
 }
 
@@ -535,7 +539,7 @@ RDTALLOC_API int rdtalloc_hook_cpus(rdtalloc_t *r, struct rdtalloc_hook_cpu *out
 
 RDTALLOC_API int rdtalloc_hook_start(rdtalloc_t *r)
 {
-	if (r && !r->be->hook)
+	if (r && !rdt_core_backend(r)->hook)
 		return no_hook(r);
 	return r ? rdt_fail(r, -EOPNOTSUPP, NOT_BUILT) : -EINVAL;
 }
@@ -547,7 +551,7 @@ RDTALLOC_API int rdtalloc_hook_stop(rdtalloc_t *r)
 
 RDTALLOC_API int rdtalloc_hook_run(rdtalloc_t *r, volatile int *stop)
 {
-	if (r && !r->be->hook)
+	if (r && !rdt_core_backend(r)->hook)
 		return no_hook(r);
 	return r ? rdt_fail(r, -EOPNOTSUPP, NOT_BUILT) : -EINVAL;
 }

@@ -19,8 +19,8 @@
 #include <sys/statfs.h>
 #include <unistd.h>
 
-#include "context.h"
 #include "hook/hook.h"
+#include "services.h"
 #include "state.h"
 #include "tasks.h"
 

@@ -17,9 +17,10 @@
 #include <rdtalloc/rdtalloc.h>
 
 #include "backend.h"
-#include "core.h"
 #include "errors.h"
 #include "hook/hook.h"
+#include "hw/txn.h"
+#include "services.h"
 #include "state.h"
 #include "tasks.h"
 #include "ways.h"
@@ -28,9 +29,11 @@
 
 static void hook_drop(struct rdtalloc *r)
 {
-	rdt_hook_close(r->hook);
-	r->hook = NULL;
-	r->hook_serves = false;
+	struct rdt_hw_txn *tx = rdt_core_hw_txn(r);
+
+	rdt_hook_close(tx->hook);
+	tx->hook = NULL;
+	tx->hook_serves = false;
 }
 
 /*
@@ -40,28 +43,29 @@ static void hook_drop(struct rdtalloc *r)
  */
 struct rdt_hook *rdt_hw_hook(struct rdtalloc *r)
 {
+	struct rdt_hw_txn *tx = rdt_core_hw_txn(r);
 	char err[RDT_ERRMSG_MAX];
 	struct rdt_hook *h;
 	struct stat sb;
 
 	/* a snapshot looks for the hook once, as it reads the state once */
-	if ((r->flags & RDTALLOC_F_SNAPSHOT) && r->hook_checked)
-		return r->hook_serves ? r->hook : NULL;
-	r->hook_checked = true;
-	if (!r->be->hook || !r->store || r->m->virtual_tasks || !rdt_hook_built() ||
-	    stat(RDT_HOOK_DIR, &sb)) {
+	if ((rdt_core_flags(r) & RDTALLOC_F_SNAPSHOT) && tx->hook_checked)
+		return tx->hook_serves ? tx->hook : NULL;
+	tx->hook_checked = true;
+	if (!rdt_core_backend(r)->hook || !rdt_core_store(r) ||
+	    rdt_core_machine(r)->virtual_tasks || !rdt_hook_built() || stat(RDT_HOOK_DIR, &sb)) {
 		hook_drop(r);
 		return NULL;
 	}
-	if (!r->hook || r->hook_ino != (unsigned long)sb.st_ino) {
+	if (!tx->hook || tx->hook_ino != (unsigned long)sb.st_ino) {
 		hook_drop(r);
 		if (rdt_hook_open(&h, err, sizeof(err)))
 			return NULL;
-		r->hook = h;
-		r->hook_ino = (unsigned long)sb.st_ino;
-		r->hook_serves = rdt_hook_serves(h, r);
+		tx->hook = h;
+		tx->hook_ino = (unsigned long)sb.st_ino;
+		tx->hook_serves = rdt_hook_serves(h, r);
 	}
-	return r->hook_serves ? r->hook : NULL;
+	return tx->hook_serves ? tx->hook : NULL;
 }
 
 static unsigned int reconcile_flags(struct rdtalloc *r, bool first)
@@ -81,11 +85,12 @@ static unsigned int reconcile_flags(struct rdtalloc *r, bool first)
  */
 static uint64_t regs_digest(struct rdtalloc *r)
 {
+	const struct rdt_backend *be = rdt_core_backend(r);
 	char err[RDT_ERRMSG_MAX];
 	uint64_t d;
 
-	if (!r->be->digest || rdt_hw_hook(r) ||
-	    r->be->digest(r->be_ctx, r->st, 0, &d, err, sizeof(err)))
+	if (!be->digest || rdt_hw_hook(r) ||
+	    be->digest(rdt_core_backend_ctx(r), rdt_core_state(r), 0, &d, err, sizeof(err)))
 		return 0;
 	return d;
 }
@@ -97,7 +102,8 @@ static void hook_resync(struct rdtalloc *r)
 	struct rdt_state *st;
 	char err[RDT_ERRMSG_MAX];
 
-	if (!h || rdt_store_read(r->store, r->m, r->be->name, &st, err, sizeof(err)))
+	if (!h || rdt_store_read(rdt_core_store(r), rdt_core_machine(r),
+				 rdt_core_backend(r)->name, &st, err, sizeof(err)))
 		return;
 	rdt_hook_sync(h, st, NULL);
 	rdt_state_free(st);
@@ -124,7 +130,7 @@ static int hook_task_group(struct rdtalloc *r, struct rdt_hook *h, pid_t tid)
 
 	if (rdt_hook_task_group(h, tid, &seq))
 		return 0;
-	g = group_of_seq(r->st, seq);
+	g = group_of_seq(rdt_core_state(r), seq);
 	/* no binding of its own: its cgroup's, as the BPF program finds it */
 	return g ? g : rdt_core_cgroup_task_group(r, tid);
 }
@@ -137,18 +143,19 @@ static int hook_task_group(struct rdtalloc *r, struct rdt_hook *h, pid_t tid)
 static int hook_bind(struct rdtalloc *r, struct rdt_hook *h, pid_t tid, uint64_t start,
 		     uint64_t seq)
 {
+	struct rdt_hw_txn *tx = rdt_core_hw_txn(r);
 	struct rdt_hook_undo *u;
 	uint64_t was = 0;
 	int ret;
 
-	if (r->nhook_undo == r->hook_undo_cap) {
-		size_t cap = r->hook_undo_cap ? r->hook_undo_cap * 2 : 8;
+	if (tx->nhook_undo == tx->hook_undo_cap) {
+		size_t cap = tx->hook_undo_cap ? tx->hook_undo_cap * 2 : 8;
 
-		u = realloc(r->hook_undo, cap * sizeof(*u));
+		u = realloc(tx->hook_undo, cap * sizeof(*u));
 		if (!u)
 			return rdt_fail(r, -ENOMEM, "out of memory");
-		r->hook_undo = u;
-		r->hook_undo_cap = cap;
+		tx->hook_undo = u;
+		tx->hook_undo_cap = cap;
 	}
 	ret = rdt_hook_task_group(h, tid, &was);
 	if (!ret)
@@ -158,21 +165,22 @@ static int hook_bind(struct rdtalloc *r, struct rdt_hook *h, pid_t tid, uint64_t
 		return 0;
 	if (ret)
 		return rdt_fail(r, ret, "%s", rdt_hook_errmsg(h));
-	r->hook_undo[r->nhook_undo++] = (struct rdt_hook_undo){ tid, start, was };
+	tx->hook_undo[tx->nhook_undo++] = (struct rdt_hook_undo){ tid, start, was };
 	return 0;
 }
 
 /* The call failed: the task storage back as it was, newest change first. */
 static void hook_undo_tasks(struct rdtalloc *r)
 {
-	struct rdt_hook *h = r->nhook_undo ? rdt_hw_hook(r) : NULL;
+	struct rdt_hw_txn *tx = rdt_core_hw_txn(r);
+	struct rdt_hook *h = tx->nhook_undo ? rdt_hw_hook(r) : NULL;
 
-	while (h && r->nhook_undo) {
-		const struct rdt_hook_undo *u = &r->hook_undo[--r->nhook_undo];
+	while (h && tx->nhook_undo) {
+		const struct rdt_hook_undo *u = &tx->hook_undo[--tx->nhook_undo];
 
 		rdt_hook_bind_task(h, u->tid, u->start, u->seq);
 	}
-	r->nhook_undo = 0;
+	tx->nhook_undo = 0;
 }
 
 /* ---- The transaction ------------------------------------------------------ */
@@ -185,52 +193,52 @@ static void hook_undo_tasks(struct rdtalloc *r)
  */
 static int hw_open(struct rdtalloc *r)
 {
+	const struct rdt_backend *be = rdt_core_backend(r);
+	struct rdt_store *store = rdt_core_store(r);
+	struct rdt_state *st = rdt_core_state(r);
+	bool fresh = rdt_core_fresh(r);
 	char err[RDT_ERRMSG_MAX] = "";
 	unsigned int fixed = 0;
 	uint64_t d = 0;
-	size_t n;
 	int ret;
 
-	if (!r->be->reconcile || r->peek)
+	if (!be->reconcile || rdt_core_peek(r))
 		return 0;
 	/* read only: the registers are read, not repaired; what differs is said */
-	if (r->ro) {
-		if (r->st->regs.digest && regs_digest(r) != r->st->regs.digest) {
-			n = strlen(r->reason);
-			snprintf(r->reason + n, sizeof(r->reason) - n, "; the registers differ from "
-				 "the state (read only: the next change re-applies them)");
-		}
+	if (rdt_core_read_only(r)) {
+		if (st->regs.digest && regs_digest(r) != st->regs.digest)
+			rdt_core_reason_add(r, "; the registers differ from the state (read only: "
+					    "the next change re-applies them)");
 		return 0;
 	}
-	if (r->store) {
+	if (store) {
 		/* exclusive: a new digest is written back */
-		ret = rdt_store_lock(r->store, true);
+		ret = rdt_store_lock(store, true);
 		if (ret)
-			return rdt_fail(NULL, ret, "cannot lock %s", rdt_store_path(r->store));
+			return rdt_fail(NULL, ret, "cannot lock %s", rdt_store_path(store));
 		/* reads back as the last call left it: nothing changed behind our back */
-		if (!r->fresh && r->st->regs.digest && (d = regs_digest(r)) == r->st->regs.digest) {
-			rdt_store_unlock(r->store);
+		if (!fresh && st->regs.digest && (d = regs_digest(r)) == st->regs.digest) {
+			rdt_store_unlock(store);
 			return 0;
 		}
 	}
-	ret = r->be->reconcile(r->be_ctx, r->st, reconcile_flags(r, r->fresh), &fixed, err,
-			       sizeof(err));
-	if (!ret && r->store && (fixed || d != r->st->regs.digest)) {
-		r->st->regs.digest = regs_digest(r);
-		ret = rdt_store_write(r->store, r->st, r->be->name, err, sizeof(err));
+	ret = be->reconcile(rdt_core_backend_ctx(r), st, reconcile_flags(r, fresh), &fixed, err,
+			    sizeof(err));
+	if (!ret && store && (fixed || d != st->regs.digest)) {
+		st->regs.digest = regs_digest(r);
+		ret = rdt_store_write(store, st, be->name, err, sizeof(err));
 		if (ret) {
-			rdt_store_unlock(r->store);
+			rdt_store_unlock(store);
 			return rdt_fail(NULL, ret, "%s", err);
 		}
 	}
-	if (r->store)
-		rdt_store_unlock(r->store);
+	if (store)
+		rdt_store_unlock(store);
 	if (ret)
-		return rdt_fail(NULL, ret, "backend %s: %s", r->be->name, err);
-	n = strlen(r->reason);
-	if (fixed && !r->fresh)
-		snprintf(r->reason + n, sizeof(r->reason) - n,
-			 "; %u registers disagreed with the state and were re-applied", fixed);
+		return rdt_fail(NULL, ret, "backend %s: %s", be->name, err);
+	if (fixed && !fresh)
+		rdt_core_reason_add(r, "; %u registers disagreed with the state and were "
+				    "re-applied", fixed);
 	return 0;
 }
 
@@ -241,24 +249,26 @@ static int hw_open(struct rdtalloc *r)
  */
 static int hw_sync(struct rdtalloc *r, bool full, struct rdt_sync_out *out)
 {
+	const struct rdt_backend *be = rdt_core_backend(r);
+	struct rdt_state *st = rdt_core_state(r);
 	char err[RDT_ERRMSG_MAX] = "";
 	unsigned int fixed = 0;
 	int ret;
 
-	if (!r->be->reconcile || !r->sink)
+	if (!be->reconcile || !rdt_core_sink(r))
 		return 0;
-	if (!full && r->st->regs.digest && regs_digest(r) == r->st->regs.digest)
+	if (!full && st->regs.digest && regs_digest(r) == st->regs.digest)
 		return 0;
-	ret = r->be->reconcile(r->be_ctx, r->st, reconcile_flags(r, false), &fixed, err,
-			       sizeof(err));
+	ret = be->reconcile(rdt_core_backend_ctx(r), st, reconcile_flags(r, false), &fixed, err,
+			    sizeof(err));
 	if (ret)
-		return rdt_fail(r, ret, "backend %s: %s", r->be->name, err);
+		return rdt_fail(r, ret, "backend %s: %s", be->name, err);
 	out->repairs = fixed;
 	if (fixed)
 		snprintf(out->what, sizeof(out->what), "%u register%s disagreed with the state "
 			 "and %s re-applied", fixed, fixed == 1 ? "" : "s",
 			 fixed == 1 ? "was" : "were");
-	if (r->store && regs_digest(r) != r->st->regs.digest)
+	if (rdt_core_store(r) && regs_digest(r) != st->regs.digest)
 		out->state_changed = true;	/* the new digest is written with the state */
 	return 0;
 }
@@ -267,8 +277,10 @@ static int hw_sync(struct rdtalloc *r, bool full, struct rdt_sync_out *out)
 static int hw_drift(struct rdtalloc *r, int (*cb)(const char *group, const char *what, void *arg),
 		    void *arg)
 {
-	if (!r->be->reconcile || !r->sink || !r->st->regs.digest ||
-	    regs_digest(r) == r->st->regs.digest)
+	const struct rdt_state *st = rdt_core_state(r);
+
+	if (!rdt_core_backend(r)->reconcile || !rdt_core_sink(r) || !st->regs.digest ||
+	    regs_digest(r) == st->regs.digest)
 		return 0;
 	return cb("", "the registers differ from the state (another tool wrote them): the next "
 		  "change re-applies them", arg);
@@ -276,9 +288,11 @@ static int hw_drift(struct rdtalloc *r, int (*cb)(const char *group, const char 
 
 static void hw_close(struct rdtalloc *r)
 {
+	struct rdt_hw_txn *tx = rdt_core_hw_txn(r);
+
 	hook_drop(r);
-	free(r->hook_undo);
-	r->hook_undo = NULL;
+	free(tx->hook_undo);
+	tx->hook_undo = NULL;
 }
 
 /*
@@ -289,73 +303,81 @@ static void hw_close(struct rdtalloc *r)
  */
 static int hw_begin(struct rdtalloc *r, bool write)
 {
+	struct rdt_hw_txn *tx = rdt_core_hw_txn(r);
+
 	if (!write)
 		return 0;
-	if (r->sink && rdt_state_clone(r->st, &r->undo))
+	if (rdt_core_sink(r) && rdt_state_clone(rdt_core_state(r), &tx->undo))
 		return rdt_fail(r, -ENOMEM, "out of memory");
 	if (rdt_hw_hook(r))
-		rdt_hook_snap_take(r->st, &r->hook_before);
+		rdt_hook_snap_take(rdt_core_state(r), &tx->hook_before);
 	return 0;
 }
 
 /* The maps first: a failure there still leaves the state file as it was. */
 static int hw_commit(struct rdtalloc *r)
 {
+	struct rdt_hw_txn *tx = rdt_core_hw_txn(r);
+	const struct rdt_backend *be = rdt_core_backend(r);
+	struct rdt_state *st = rdt_core_state(r);
+	bool groups = rdt_core_groups_changed(r);
 	struct rdt_hook *h;
 	int ret;
 
 	/* the backend's own rule (the simulated io_alloc: no exclusive group on its ways) */
-	if (r->groups_changed && r->be->check_groups && (ret = r->be->check_groups(r)))
+	if (groups && be->check_groups && (ret = be->check_groups(r)))
 		return ret;
-	if ((r->groups_changed || r->cgroups_changed) && (h = rdt_hw_hook(r))) {
-		r->hook_synced = true;
-		ret = rdt_hook_sync(h, r->st, r->hook_before);
+	if ((groups || rdt_core_cgroups_changed(r)) && (h = rdt_hw_hook(r))) {
+		tx->hook_synced = true;
+		ret = rdt_hook_sync(h, st, tx->hook_before);
 		if (ret)
 			return rdt_fail(r, ret, "%s", rdt_hook_errmsg(h));
 	}
 	/* where the switch hook serves, its agent writes the RMIDs with the CLOSIDs */
-	if (r->groups_changed && r->be->sync_rmids &&
-	    !(reconcile_flags(r, false) & RDT_RECONCILE_NO_PQR)) {
+	if (groups && be->sync_rmids && !(reconcile_flags(r, false) & RDT_RECONCILE_NO_PQR)) {
 		char err[RDT_ERRMSG_MAX] = "";
 
-		ret = r->be->sync_rmids(r->be_ctx, r->st, err, sizeof(err));
+		ret = be->sync_rmids(rdt_core_backend_ctx(r), st, err, sizeof(err));
 		if (ret)
 			return rdt_fail(r, ret, "%s", err);
 	}
-	if (r->sink && r->store)
-		r->st->regs.digest = regs_digest(r);
+	if (rdt_core_sink(r) && rdt_core_store(r))
+		st->regs.digest = regs_digest(r);
 	return 0;
 }
 
 /* A write failed: registers back to the undo image, the state back to it. */
 static void hw_abort(struct rdtalloc *r, bool committed)
 {
+	struct rdt_hw_txn *tx = rdt_core_hw_txn(r);
+	const struct rdt_backend *be = rdt_core_backend(r);
 	char err[RDT_ERRMSG_MAX] = "";
 	unsigned int fixed = 0;
 
 	(void)committed;
-	if (r->undo) {
-		if (r->be->reconcile)
-			r->be->reconcile(r->be_ctx, r->undo, reconcile_flags(r, false), &fixed,
-					 err, sizeof(err));
-		rdt_state_free(r->st);
-		r->st = r->undo;
-		r->st->sink = r->sink;
-		r->undo = NULL;
+	if (tx->undo) {
+		if (be->reconcile)
+			be->reconcile(rdt_core_backend_ctx(r), tx->undo, reconcile_flags(r, false),
+				      &fixed, err, sizeof(err));
+		tx->undo->sink = rdt_core_sink(r);
+		rdt_state_free(rdt_core_swap_state(r, tx->undo));
+		tx->undo = NULL;
 	}
-	if (r->hook_synced && r->store)
+	if (tx->hook_synced && rdt_core_store(r))
 		hook_resync(r);
 	hook_undo_tasks(r);
 }
 
 static void hw_finish(struct rdtalloc *r)
 {
-	r->nhook_undo = 0;
-	r->hook_synced = false;
-	rdt_hook_snap_free(r->hook_before);
-	r->hook_before = NULL;
-	rdt_state_free(r->undo);
-	r->undo = NULL;
+	struct rdt_hw_txn *tx = rdt_core_hw_txn(r);
+
+	tx->nhook_undo = 0;
+	tx->hook_synced = false;
+	rdt_hook_snap_free(tx->hook_before);
+	tx->hook_before = NULL;
+	rdt_state_free(tx->undo);
+	tx->undo = NULL;
 }
 
 /* ---- Tasks ------------------------------------------------------------------ */
@@ -365,9 +387,9 @@ static int hw_tasks_allowed(struct rdtalloc *r)
 	char why[RDT_ERRMSG_MAX] = "";
 	int ret;
 
-	if (!r->be->task_binding || rdt_hw_hook(r))
+	if (!rdt_core_backend(r)->task_binding || rdt_hw_hook(r))
 		return 0;
-	ret = r->be->task_binding(r->be_ctx, why, sizeof(why));
+	ret = rdt_core_backend(r)->task_binding(rdt_core_backend_ctx(r), why, sizeof(why));
 	return ret ? rdt_fail(r, ret, "%s", why) : 0;
 }
 
@@ -376,12 +398,13 @@ static int hw_bind_task(struct rdtalloc *r, int g, pid_t tid, uint64_t start)
 {
 	struct rdt_hook *h = rdt_hw_hook(r);
 
-	return h ? hook_bind(r, h, tid, start, seq_of(r->st, g)) : 0;
+	return h ? hook_bind(r, h, tid, start, seq_of(rdt_core_state(r), g)) : 0;
 }
 
 static int hw_carry_tasks(struct rdtalloc *r, const struct rdt_state *old)
 {
-	const struct rdt_task_map *nm = &r->st->tasks, *om = &old->tasks;
+	const struct rdt_state *st = rdt_core_state(r);
+	const struct rdt_task_map *nm = &st->tasks, *om = &old->tasks;
 	struct rdt_hook *h = rdt_hw_hook(r);
 	size_t i, k;
 	int ret = 0;
@@ -398,12 +421,12 @@ static int hw_carry_tasks(struct rdtalloc *r, const struct rdt_state *old)
 			if (!t->tid)
 				continue;
 			u = rdt_task_map_get(b, t->tid);
-			if (k == 0 && u && seq_of(old, u->group) == seq_of(r->st, t->group))
+			if (k == 0 && u && seq_of(old, u->group) == seq_of(st, t->group))
 				continue;
 			if (k == 1 && u)
 				continue;
 			/* a failure is undone by abort, with the others */
-			ret = hook_bind(r, h, t->tid, t->start, k ? 0 : seq_of(r->st, t->group));
+			ret = hook_bind(r, h, t->tid, t->start, k ? 0 : seq_of(st, t->group));
 		}
 	}
 	return ret;
@@ -416,7 +439,7 @@ static int hw_group_tasks(struct rdtalloc *r, int g, pid_t **out, size_t *n)
 
 	/* the hook's iterator: live tasks only, forked children included */
 	if (h) {
-		ret = rdt_hook_tasks(h, seq_of(r->st, g), out, n);
+		ret = rdt_hook_tasks(h, seq_of(rdt_core_state(r), g), out, n);
 		return ret ? rdt_fail(r, ret, "%s", rdt_hook_errmsg(h)) : 0;
 	}
 	return rdt_core_table_tasks(r, g, out, n);
@@ -433,27 +456,27 @@ static int hw_task_group(struct rdtalloc *r, pid_t tid, uint64_t start, int *g)
 static int hw_effective_closid(struct rdtalloc *r, int cpu, pid_t tid, bool stale,
 			       unsigned int *closid)
 {
+	const struct rdt_state *st = rdt_core_state(r);
 	struct rdt_hook *h = tid ? rdt_hw_hook(r) : NULL;
 	int g;
 
 	if (h) {
 		/* the task storage knows forked children the state's table does not */
-		g = rdt_precedence_group(r->st, cpu, hook_task_group(r, h, tid));
-		*closid = r->st->groups[g].closid[r->st->cpu_adom[cpu]];
+		g = rdt_precedence_group(st, cpu, hook_task_group(r, h, tid));
+		*closid = st->groups[g].closid[st->cpu_adom[cpu]];
 	} else {
-		const struct rdt_task *t = tid && !stale ? rdt_task_map_get(&r->st->tasks, tid)
-							 : NULL;
+		const struct rdt_task *t = tid && !stale ? rdt_task_map_get(&st->tasks, tid) : NULL;
 
 		g = t ? t->group : tid ? rdt_core_cgroup_task_group(r, tid) : 0;
-		g = rdt_precedence_group(r->st, cpu, g);
-		*closid = r->st->groups[g].closid[r->st->cpu_adom[cpu]];
+		g = rdt_precedence_group(st, cpu, g);
+		*closid = st->groups[g].closid[st->cpu_adom[cpu]];
 	}
 	return 0;
 }
 
 static int hw_group_closid(struct rdtalloc *r, int g, unsigned int adom, unsigned int *closid)
 {
-	*closid = r->st->groups[g].closid[adom];
+	*closid = rdt_core_state(r)->groups[g].closid[adom];
 	return 0;
 }
 
@@ -461,8 +484,8 @@ static int hw_group_closid(struct rdtalloc *r, int g, unsigned int adom, unsigne
 static int hw_closids(struct rdtalloc *r, int res, int dom, struct rdtalloc_closid_info *out,
 		      size_t max)
 {
-	const struct rdt_slot *sl = &r->st->slot[r->st->slot_of[res][dom]];
-	const struct rdt_adom *a = &r->st->adom[sl->adom];
+	const struct rdt_slot *sl = &rdt_core_state(r)->slot[rdt_core_state(r)->slot_of[res][dom]];
+	const struct rdt_adom *a = &rdt_core_state(r)->adom[sl->adom];
 	unsigned int k;
 	int n = 0;
 
@@ -484,9 +507,9 @@ static int hw_closids(struct rdtalloc *r, int res, int dom, struct rdtalloc_clos
 
 static int hw_sim_switch_allowed(struct rdtalloc *r)
 {
-	if (!r->be->simulated)
+	if (!rdt_core_backend(r)->simulated)
 		return rdt_fail(r, -EOPNOTSUPP, "backend %s runs real tasks: context switches "
-				"are simulated only by the sim backend", r->be->name);
+				"are simulated only by the sim backend", rdt_core_backend(r)->name);
 	if (rdt_hw_hook(r))
 		return rdt_fail(r, -EBUSY, "the switch hook follows the real context switches "
 				"on this state (rdtctl hook status); simulated ones would fight "

@@ -33,7 +33,8 @@
 
 #include <rdtalloc/rdtalloc.h>
 
-#include "core.h"
+#include "backend.h"
+#include "context.h"
 #include "errors.h"
 #include "monitor.h"
 
@@ -266,21 +267,21 @@ static unsigned int sim_count(struct rdtalloc *r, json_object *a)
 	size_t i;
 
 	for (i = 0; a && i < json_object_array_length(a); i++)
-		n += group_alive(r->st,
+		n += group_alive(rdt_core_state(r),
 				 (uint64_t)json_object_get_int64(json_object_array_get_idx(a, i)));
 	return n;
 }
 
 static unsigned int mbm_events(const struct rdtalloc *r)
 {
-	unsigned int ev = r->m->mon.events;
+	unsigned int ev = rdt_core_machine(r)->mon.events;
 
 	return !!(ev & RDTALLOC_MON_EV_TOTAL) + !!(ev & RDTALLOC_MON_EV_LOCAL);
 }
 
 bool rdt_rot_sim_counted(struct rdtalloc *r, json_object *map, unsigned int rm, uint64_t seq)
 {
-	if (!r->m->mon.cntrs || !r->m->mon.assign || rm == 0)
+	if (!rdt_core_machine(r)->mon.cntrs || !rdt_core_machine(r)->mon.assign || rm == 0)
 		return true;	/* RMID 0, the default group's, holds counters from the mount */
 	return sim_find(sim_held(map, false), seq) >= 0;
 }
@@ -292,21 +293,21 @@ int rdt_rot_cntrs(struct rdtalloc *r, json_object *map, struct rdt_cntrs *c)
 
 	memset(c, 0, sizeof(*c));
 	c->events = mbm_events(r);
-	if (r->be->simulated) {
-		if (!r->m->mon.cntrs)
+	if (rdt_core_backend(r)->simulated) {
+		if (!rdt_core_machine(r)->mon.cntrs)
 			return 0;
-		c->mode = r->m->mon.assign ? RDTALLOC_MON_ASSIGN_EVENT :
+		c->mode = rdt_core_machine(r)->mon.assign ? RDTALLOC_MON_ASSIGN_EVENT :
 					     RDTALLOC_MON_ASSIGN_DEFAULT;
-		c->total = r->m->mon.cntrs;
+		c->total = rdt_core_machine(r)->mon.cntrs;
 		if (c->mode != RDTALLOC_MON_ASSIGN_EVENT)
 			return 0;
 		used = c->events * (1 + sim_count(r, sim_held(map, false)));
 		c->free = used < c->total ? c->total - used : 0;
 		return 0;
 	}
-	if (!r->be->mon_cntrs)
+	if (!rdt_core_backend(r)->mon_cntrs)
 		return 0;
-	ret = r->be->mon_cntrs(r, &c->mode, &c->total, &c->free);
+	ret = rdt_core_backend(r)->mon_cntrs(r, &c->mode, &c->total, &c->free);
 	return ret;
 }
 
@@ -338,7 +339,7 @@ static void sim_prune(struct rdtalloc *r, json_object *map)
 	size_t i;
 
 	for (i = a ? json_object_array_length(a) : 0; i-- > 0;)
-		if (!group_alive(r->st,
+		if (!group_alive(rdt_core_state(r),
 				 (uint64_t)json_object_get_int64(json_object_array_get_idx(a, i))))
 			json_object_array_del_idx(a, i, 1);
 }
@@ -415,7 +416,7 @@ int rdt_rot_turn(struct rdt_rot_io *io, uint64_t now)
 	ret = io->cntrs(io, &c);
 	if (ret || c.mode != RDTALLOC_MON_ASSIGN_EVENT || !c.events)
 		return ret;
-	if (r->be->simulated)
+	if (rdt_core_backend(r)->simulated)
 		sim_prune(r, io->map);
 	rec = rot_record(io->map, false);
 	at = rec_u64(rec, "at");

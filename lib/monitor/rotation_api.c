@@ -13,7 +13,7 @@
 
 #include <rdtalloc/rdtalloc.h>
 
-#include "core.h"
+#include "context.h"
 #include "errors.h"
 #include "monitor.h"
 
@@ -26,6 +26,7 @@ static bool pinned(const struct rdt_state *st, int g)
 
 static int counters_of(rdtalloc_t *r, json_object *map, void *arg)
 {
+	const struct rdt_state *st = rdt_core_state(r);
 	struct rdtalloc_mon_counters *v = arg;
 	struct rdt_cntrs c;
 	unsigned int i;
@@ -38,13 +39,13 @@ static int counters_of(rdtalloc_t *r, json_object *map, void *arg)
 	v->total = c.total;
 	v->free = c.free;
 	v->events = c.events;
-	v->period_ms = rdt_rot_period_ms(&rdt_mon(r->st)->rot);
-	v->counters = rdt_mon(r->st)->rot.counters;
-	for (i = 0; i < r->st->ngroups; i++) {
-		if (!r->st->groups[i].live || rdt_mon_group_rmid(r->st, (int)i) < 0)
+	v->period_ms = rdt_rot_period_ms(&rdt_mon(st)->rot);
+	v->counters = rdt_mon(st)->rot.counters;
+	for (i = 0; i < st->ngroups; i++) {
+		if (!st->groups[i].live || rdt_mon_group_rmid(st, (int)i) < 0)
 			continue;
 		v->groups++;
-		v->pinned += pinned(r->st, (int)i);
+		v->pinned += pinned(st, (int)i);
 	}
 	return 0;
 }
@@ -92,18 +93,18 @@ RDTALLOC_API int rdtalloc_mon_set_rotation(rdtalloc_t *r, unsigned int period_ms
 		return ret;
 	ret = rdt_mon_need(r);
 	if (!ret) {
-		cfg = &rdt_mon(r->st)->rot;
+		cfg = &rdt_mon(rdt_core_state(r))->rot;
 		cfg->period_ms = period_ms;
 		cfg->counters = counters;
-		r->dirty = true;
+		rdt_core_mark_dirty(r);
 	}
 	return rdt_core_end(r, true, ret);
 }
 
 static int set_pin(rdtalloc_t *r, int g, bool on)
 {
-	struct rdt_rot_cfg *cfg = &rdt_mon(r->st)->rot;
-	uint64_t seq = r->st->groups[g].seq, *grown;
+	struct rdt_rot_cfg *cfg = &rdt_mon(rdt_core_state(r))->rot;
+	uint64_t seq = rdt_core_state(r)->groups[g].seq, *grown;
 	unsigned int i;
 
 	for (i = 0; i < cfg->npinned && cfg->pinned[i] != seq; i++)
@@ -112,7 +113,7 @@ static int set_pin(rdtalloc_t *r, int g, bool on)
 		return 0;	/* as asked already */
 	if (!on) {
 		cfg->pinned[i] = cfg->pinned[--cfg->npinned];
-		r->dirty = true;
+		rdt_core_mark_dirty(r);
 		return 0;
 	}
 	grown = realloc(cfg->pinned, (cfg->npinned + 1) * sizeof(*grown));
@@ -120,7 +121,7 @@ static int set_pin(rdtalloc_t *r, int g, bool on)
 		return rdt_fail(r, -ENOMEM, "out of memory");
 	cfg->pinned = grown;
 	cfg->pinned[cfg->npinned++] = seq;
-	r->dirty = true;
+	rdt_core_mark_dirty(r);
 	return 0;
 }
 
@@ -140,9 +141,9 @@ RDTALLOC_API int rdtalloc_mon_pin(rdtalloc_t *r, const char *group, int pinned)
 	if (!ret && g == 0)
 		ret = rdt_fail(r, -EINVAL, "group 'default' keeps the counters the kernel gave it "
 			       "at mount: nothing to pin");
-	else if (!ret && rdt_mon_group_rmid(r->st, g) < 0)
+	else if (!ret && rdt_mon_group_rmid(rdt_core_state(r), g) < 0)
 		ret = rdt_fail(r, -EINVAL, "group '%s' has no RMID (out of RMIDs): it has no "
-			       "counters to keep", r->st->groups[g].name);
+			       "counters to keep", rdt_core_state(r)->groups[g].name);
 	if (!ret)
 		ret = set_pin(r, g, pinned);
 	return rdt_core_end(r, true, ret);

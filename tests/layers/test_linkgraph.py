@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """linkgraph.py checked on objects made for it: each of its checks fails
 when it must (an upward use, an object without a layer, a loop or a pull
-past the limit, two sources of the same name) and passes when it must, with the exact message."""
+past the limit, two sources of the same name, a private struct's definition
+seen outside its objects, from debug info and from the sources' includes)
+and passes when it must, with the exact message."""
 import os
 import subprocess
 import sys
@@ -20,19 +22,44 @@ SOURCES = {
 LAYERS = "0 low/*\n1 mid/*\n2 top/*\n"
 
 
-def build(objdir, sources):
+# A private struct: its header (priv.h), the core that reads its members,
+# a module that holds it opaque (through a header of its own, mod.h).
+PRIV = {
+    "priv.h": "struct priv { int a; };\n",
+    "mod.h": "struct priv;\nint m(struct priv *p);\n",
+    "core/k": '#include "../priv.h"\nint k(struct priv *p) { return p->a; }\n',
+    "mod/m": '#include "../mod.h"\nint m(struct priv *p) { return p != 0; }\n',
+}
+# mod/m reads a member: the definition, through a header that includes priv.h.
+LEAK = {
+    "mod.h": '#include "priv.h"\nint m(struct priv *p);\n',
+    "mod/m": '#include "../mod.h"\nint m(struct priv *p) { return p->a; }\n',
+}
+PRIV_LAYERS = "0 mod/*\n1 core/*\nsees priv core/*\n"
+
+
+def build(objdir, sources, cflags=()):
     for name, text in sources.items():
+        if name.endswith(".h"):
+            continue
         src = os.path.join(objdir, name + ".c")
         os.makedirs(os.path.dirname(src), exist_ok=True)
+        for h, t in sources.items():
+            if h.endswith(".h"):
+                with open(os.path.join(objdir, h), "w", encoding="utf-8") as f:
+                    f.write(t)
         with open(src, "w", encoding="utf-8") as f:
             f.write(text)
-        subprocess.run(["cc", "-c", "-o", src + ".o", src], check=True)
+        subprocess.run(["cc", *cflags, "-c", "-o", src + ".o", src], check=True)
         os.unlink(src)
+    for h in sources:
+        if h.endswith(".h") and os.path.exists(os.path.join(objdir, h)):
+            os.unlink(os.path.join(objdir, h))
 
 
 def write_sources(srcdir, sources):
     for name, text in sources.items():
-        src = os.path.join(srcdir, name + ".c")
+        src = os.path.join(srcdir, name if name.endswith(".h") else name + ".c")
         os.makedirs(os.path.dirname(src), exist_ok=True)
         with open(src, "w", encoding="utf-8") as f:
             f.write(text)
@@ -93,7 +120,53 @@ def main():
         bad += expect("two files of the same name",
                       run(good, "--layers", layers, "--sources", src), 1,
                       ["FAILED: two files named a.c: low/a.c top/a.c"])
+
+        bad += private(tmp)
     return 1 if bad else 0
+
+
+def private(tmp):
+    """The 'sees' lines, from debug info (cc -g) and from the sources."""
+    bad = 0
+    layers = os.path.join(tmp, "priv.txt")
+    with open(layers, "w", encoding="utf-8") as f:
+        f.write(PRIV_LAYERS)
+    seen_core = "struct priv (from {}): defined in 1 of 2 objects: core/k"
+    seen_both = "struct priv (from {}): defined in 2 of 2 objects: core/k mod/m"
+    leak_msg = ("FAILED: mod/m sees the definition of struct priv (only the objects of "
+                "'sees priv' lines may)")
+    src, leak_src = os.path.join(tmp, "psrc"), os.path.join(tmp, "lsrc")
+    write_sources(src, PRIV)
+    write_sources(leak_src, dict(PRIV, **LEAK))
+
+    dbg = os.path.join(tmp, "pdbg")
+    build(dbg, PRIV, ["-g"])
+    bad += expect("opaque outside its objects (debug info)", run(dbg, "--layers", layers), 0,
+                  [seen_core.format("debug info")])
+    dleak = os.path.join(tmp, "pleak")
+    build(dleak, dict(PRIV, **LEAK), ["-g"])
+    bad += expect("a definition outside its objects (debug info)",
+                  run(dleak, "--layers", layers), 1,
+                  [seen_both.format("debug info"), leak_msg])
+    # the sources say it too, when asked to look there
+    bad += expect("a definition outside its objects (sources, asked)",
+                  run(dleak, "--layers", layers, "--sources", leak_src, "--no-debug-info"), 1,
+                  [seen_both.format("sources"), leak_msg])
+
+    # no debug info: the sources' includes decide, or the check fails
+    plain, pleak = os.path.join(tmp, "pplain"), os.path.join(tmp, "pplainleak")
+    build(plain, PRIV)
+    build(pleak, dict(PRIV, **LEAK))
+    bad += expect("opaque outside its objects (sources)",
+                  run(plain, "--layers", layers, "--sources", src), 0,
+                  [seen_core.format("sources")])
+    bad += expect("a definition outside its objects (sources)",
+                  run(pleak, "--layers", layers, "--sources", leak_src), 1,
+                  [seen_both.format("sources"), leak_msg])
+    bad += expect("no debug info and no sources", run(plain, "--layers", layers), 1,
+                  ["FAILED: core/k: no debug info and no source to check the private "
+                   "structs in"])
+    return bad
 
 
 if __name__ == "__main__":
