@@ -124,6 +124,8 @@ struct rdt_ctl {
 	/* a rollback's cost in the interval after it, charged against the budget */
 	bool after_rollback;
 	uint64_t rb_base;
+	/* a probe was just kept: its last interval alone is the history to see a phase by */
+	bool kept_fresh;
 	/* the probe is a stream confined: kept unless it is worse (no gain needed) */
 	bool probe_lenient;
 	/* the probe is the move a phase change's signals point to: a quarter margin will do */

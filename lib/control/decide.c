@@ -286,6 +286,7 @@ static void hist_reset(struct rdt_ctl *c)
 {
 	c->nhist = 0;
 	c->gn = 0;
+	c->kept_fresh = false;
 	memset(c->pend_sign, 0, sizeof(c->pend_sign));
 }
 
@@ -815,6 +816,7 @@ static void probing(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t 
 		c->next_probe = c->t + 1;	/* a move that paid: look on soon */
 		hist_reset(c);
 		hist_push(c, s, tot);
+		c->kept_fresh = true;
 		return;
 	}
 	if (shared)
@@ -981,7 +983,7 @@ static int phase_change(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint6
 	jump = jump < 64 ? 64 : jump;
 	if (absdiff(tot, c->base) > jump)
 		g = -1;
-	for (unsigned int i = 0; c->gn >= 2 && i < c->n; i++) {
+	for (unsigned int i = 0; c->gn >= 1 && i < c->n; i++) {
 		signed char sign;
 
 		group_stats(c, i, &mean, &sp, &occ);
@@ -1242,9 +1244,10 @@ static void steady(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t t
 	if (!c->nhist && c->rb_gn >= 2 && rollback_hid_phase(c, s, tot, ev))
 		return;
 	c->rb_gn = 0;
-	if (c->nhist >= 2) {
+	if (c->nhist >= 2 || (c->nhist && c->kept_fresh)) {
 		int pg;
 
+		c->kept_fresh = false;
 		baseline(c);
 		pg = phase_change(c, s, tot);
 		if (pg >= -1) {

@@ -386,6 +386,26 @@ static void test_phase_after_rollback(void **state)
 }
 
 /*
+ * A phase change in the interval right after a probe was kept: its last
+ * interval is history enough (group 0 at 100 misses, then 800 with the
+ * total up by more than half) - seen at once, not one interval later.
+ */
+static void test_phase_after_keep(void **state)
+{
+	struct rdt_ctl c;
+	struct rdt_ctl_event ev;
+
+	stream_probed(&c, &ev);
+	feed(&c, 300, 1000, &ev);
+	feed(&c, 100, 1000, &ev);		/* 1100 against 1500: kept */
+	assert_string_equal(ev.action, "keep");
+	feed(&c, 800, 1000, &ev);
+	assert_string_equal(ev.action, "phase");
+	assert_int_equal(ev.group, 0);
+	rdt_ctl_free(&c);
+}
+
+/*
  * Group 0 misses more than the two others together, a tenth of what it
  * touches (too little to be confined for it): isolated in a block of a
  * quarter of the pool, not given a block of what it holds.
@@ -894,6 +914,7 @@ int main(void)
 		cmocka_unit_test(test_phase_polluter),
 		cmocka_unit_test(test_probe_boundary),
 		cmocka_unit_test(test_phase_after_rollback),
+		cmocka_unit_test(test_phase_after_keep),
 		cmocka_unit_test(test_isolate),
 		cmocka_unit_test(test_role_recalled),
 		cmocka_unit_test(test_bound),
