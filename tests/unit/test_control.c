@@ -406,6 +406,58 @@ static void test_phase_after_keep(void **state)
 }
 
 /*
+ * A scan (each line touched a few times, never again) misses an eighth of
+ * what it touches: no stream by its ratio. It misses the most, so it is
+ * tested in a block of 2 ways; its own misses do not rise, its lines
+ * outside the block go, and by the third interval the others are back to
+ * where they were (the second, still a little over, is not plainly worse):
+ * kept, as a stream.
+ */
+static void scan_step(struct rdt_ctl *c, uint64_t m0, uint64_t occ0, uint64_t mo,
+		      struct rdt_ctl_event *ev)
+{
+	struct rdt_ctl_sample s[3] = {
+		{ .accesses = 3000, .misses = m0, .occ_bytes = occ0 * 4096 },
+		{ .accesses = 3000, .misses = mo, .occ_bytes = 2 * 4096 },
+		{ .accesses = 3000, .misses = mo, .occ_bytes = 2 * 4096 },
+	};
+
+	rdt_ctl_step(c, s, ev);
+}
+
+static void test_stream_test(void **state)
+{
+	struct rdt_ctl c;
+	struct rdt_ctl_layout l;
+	struct rdt_ctl_event ev;
+	uint64_t m[3];
+
+	engine(&c, 3, 0xff, NULL, 0);
+	c.seen = 100000;
+	for (int i = 0; i < 3; i++)
+		scan_step(&c, 375, 4, 200, &ev);
+	assert_string_equal(ev.action, "probe");
+	assert_int_equal(ev.group, 0);
+	tu_msg_has(ev.why, "test for a stream: group 0 (0.125 of its accesses missed");
+	rdt_ctl_masks(&c, &c.cur, m);
+	assert_int_equal(m[0], 0xc0);		/* a block of 2 of its own */
+	assert_int_equal(m[1], 0x3f);
+	scan_step(&c, 375, 3, 400, &ev);	/* 1175 against 775: the others' lines there lost */
+	assert_null(ev.action);			/* its own misses as before: not decided yet */
+	scan_step(&c, 375, 2, 210, &ev);	/* 795: within twice the margin (16) */
+	assert_null(ev.action);
+	scan_step(&c, 375, 2, 190, &ev);	/* 755: back, and it lost nothing */
+	assert_string_equal(ev.action, "keep");
+	assert_int_equal(ev.group, 0);
+	assert_true(c.streaming[0]);
+	rdt_ctl_kept_layout(&c, &l);
+	rdt_ctl_masks(&c, &l, m);
+	assert_int_equal(m[0], 0xc0);
+	assert_int_equal(m[2], 0x3f);
+	rdt_ctl_free(&c);
+}
+
+/*
  * Group 0 misses more than the two others together, a tenth of what it
  * touches (too little to be confined for it): isolated in a block of a
  * quarter of the pool, not given a block of what it holds.
@@ -420,12 +472,26 @@ static void test_isolate(void **state)
 		{ .accesses = 3000, .misses = 100, .occ_bytes = 1 * 4096 },
 	};
 	uint64_t m[3];
+	int i;
 
 	engine(&c, 3, 0xff, NULL, 0);
+	c.seen = 100000;
 	rdt_ctl_step(&c, s, &ev);
 	rdt_ctl_step(&c, s, &ev);
 	assert_null(ev.action);
+	/* the group that misses most is first tested for a stream: it is none */
 	rdt_ctl_step(&c, s, &ev);
+	assert_string_equal(ev.action, "probe");
+	tu_msg_has(ev.why, "test for a stream: group 0");
+	s[0].misses = 900;
+	rdt_ctl_step(&c, s, &ev);
+	assert_string_equal(ev.action, "rollback");
+	s[0].misses = 600;
+	for (i = 0; i < 8; i++) {
+		rdt_ctl_step(&c, s, &ev);
+		if (ev.action)
+			break;
+	}
 	assert_string_equal(ev.action, "probe");
 	tu_msg_has(ev.why, "isolate group 0");
 	rdt_ctl_masks(&c, &c.cur, m);
@@ -915,6 +981,7 @@ int main(void)
 		cmocka_unit_test(test_probe_boundary),
 		cmocka_unit_test(test_phase_after_rollback),
 		cmocka_unit_test(test_phase_after_keep),
+		cmocka_unit_test(test_stream_test),
 		cmocka_unit_test(test_isolate),
 		cmocka_unit_test(test_role_recalled),
 		cmocka_unit_test(test_bound),
