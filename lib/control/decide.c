@@ -1352,6 +1352,12 @@ static void steady(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t t
 		c->shared_rate = tot;
 	else if (c->shared_rate > tot)
 		c->earned += c->shared_rate - tot;
+	else if (c->shared_rate && c->nhist > 2 && tot > c->shared_rate + margin(c))
+		/*
+		 * a layout kept that loses against all shared beyond its noise
+		 * (its baseline measured before this interval): a loss too
+		 */
+		c->spent += tot - c->shared_rate - margin(c);
 	if (c->nhist < 2 || c->t < c->next_probe)
 		return;
 	/*

@@ -651,6 +651,35 @@ static void test_probe_needs_budget(void **state)
 }
 
 /*
+ * A layout kept that loses against all shared (as last measured) beyond
+ * the noise loses as a probe does: charged against the budget. 1300
+ * misses an interval against 1000: 274 over the margin (26), each interval.
+ */
+static void test_kept_loss_charged(void **state)
+{
+	struct rdt_ctl c;
+	struct rdt_ctl_layout l;
+	struct rdt_ctl_event ev;
+
+	engine(&c, 2, 0xff, NULL, 0);
+	memset(&l, 0, sizeof(l));
+	l.kind[1] = RDT_CTL_CONFINED, l.w[1] = 1;
+	assert_true(rdt_ctl_adopt(&c, &l));
+	c.shared_rate = 1000;
+	c.spent = 1000;				/* no budget left: no probe meanwhile */
+	feed(&c, 300, 1000, &ev);		/* the first interval: transitional */
+	feed(&c, 300, 1000, &ev);
+	feed(&c, 300, 1000, &ev);		/* two intervals: its baseline */
+	assert_int_equal(c.spent, 1000);
+	feed(&c, 300, 1000, &ev);
+	assert_null(ev.action);
+	assert_int_equal(c.spent, 1274);
+	feed(&c, 300, 1000, &ev);
+	assert_int_equal(c.spent, 1548);
+	rdt_ctl_free(&c);
+}
+
+/*
  * The budget spent and the phase changed: the layout kept cannot be
  * verified, so all shared is put back without a probe.
  */
@@ -982,6 +1011,7 @@ int main(void)
 		cmocka_unit_test(test_phase_after_rollback),
 		cmocka_unit_test(test_phase_after_keep),
 		cmocka_unit_test(test_stream_test),
+		cmocka_unit_test(test_kept_loss_charged),
 		cmocka_unit_test(test_isolate),
 		cmocka_unit_test(test_role_recalled),
 		cmocka_unit_test(test_bound),
