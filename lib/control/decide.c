@@ -29,7 +29,10 @@
  * and just after a rollback (each group against its history before the
  * probe), and roles seen again bring back the layout kept under them,
  * kept unless worse. A group missing more than all others together, yet
- * reusing some, is isolated in a small block.
+ * reusing some, is isolated in a small block; the group missing most,
+ * though little of what it touches (a scan), is first tested for a stream
+ * in a block of 2 ways: kept so when its own misses do not rise. A layout
+ * kept that loses against all shared is charged as probing loss.
  *
  * A bound goes first: a group over its bound gets a block of its own, or
  * a larger one, at once (no probe: the bound is the goal), and one within
