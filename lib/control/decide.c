@@ -650,6 +650,10 @@ static int pick(struct rdt_ctl *c, struct rdt_ctl_layout *out, int *pg, int *pm)
 			/* a bound group changes by the bound's rules alone */
 			if (!score[m] || bounded(c, g) || c->backoff_until[g][m] > c->t)
 				continue;
+			/* a stream found by test gains nothing from more ways */
+			if (c->streaming[g] && (m == MV_UNRESERVE || m == MV_GROW ||
+						m == MV_UNCONFINE))
+				continue;
 			if (!apply_move(c, &l, g, m) || same_layout(c, &l, &c->cur))
 				continue;
 			/* compare scores of one kind across groups by misses */
