@@ -93,8 +93,8 @@ struct rdt_ctl {
 	uint64_t shared_due;		/* all-shared is measured again then */
 	unsigned int shared_gap;
 	/* moves tried and refused: not again before [g][m] */
-	uint64_t backoff_until[RDT_CTL_MAX][8];
-	unsigned int backoff_len[RDT_CTL_MAX][8];
+	uint64_t backoff_until[RDT_CTL_MAX][12];
+	unsigned int backoff_len[RDT_CTL_MAX][12];
 	int probe_g, probe_m;
 	/*
 	 * What probing cost and what it may cost: 1 % of the misses seen, 25
@@ -124,8 +124,18 @@ struct rdt_ctl {
 	/* a rollback's cost in the interval after it, charged against the budget */
 	bool after_rollback;
 	uint64_t rb_base;
+	/* a probe was just kept: its last interval alone is the history to see a phase by */
+	bool kept_fresh;
 	/* the probe is a stream confined: kept unless it is worse (no gain needed) */
 	bool probe_lenient;
+	/*
+	 * A stream test (the group that misses most confined to 2 ways): its
+	 * own misses in the probe's intervals after the first; kept as a
+	 * stream when they did not rise (it reuses nothing it lost).
+	 */
+	uint64_t probe_gtail;
+	/* groups found streaming by that test, kept confined while they miss as they did */
+	bool streaming[RDT_CTL_MAX];
 	/* the probe is the move a phase change's signals point to: a quarter margin will do */
 	bool probe_likely;
 	/*

@@ -29,7 +29,10 @@
  * and just after a rollback (each group against its history before the
  * probe), and roles seen again bring back the layout kept under them,
  * kept unless worse. A group missing more than all others together, yet
- * reusing some, is isolated in a small block.
+ * reusing some, is isolated in a small block; the group missing most,
+ * though little of what it touches (a scan), is first tested for a stream
+ * in a block of 2 ways: kept so when its own misses do not rise. A layout
+ * kept that loses against all shared is charged as probing loss.
  *
  * A bound goes first: a group over its bound gets a block of its own, or
  * a larger one, at once (no probe: the bound is the goal), and one within
@@ -57,12 +60,15 @@ enum {
 				 * that misses least of what it touches */
 	MV_ISOLATE,		/* shared -> a block of a quarter of the pool: the
 				 * group that misses more than all others together */
+	MV_STREAM,		/* shared -> a block of 2 ways: is the group that
+				 * misses most a stream (touching lines once, some
+				 * accesses to each)? */
 	MV_N,
 };
 
 static const char *const mv_name[MV_N] = {
 	"confine", "grow", "unconfine", "reserve", "shrink", "unreserve", "confine instead",
-	"isolate",
+	"isolate", "test for a stream:",
 };
 
 #define BACKOFF_MIN 8u
@@ -286,6 +292,7 @@ static void hist_reset(struct rdt_ctl *c)
 {
 	c->nhist = 0;
 	c->gn = 0;
+	c->kept_fresh = false;
 	memset(c->pend_sign, 0, sizeof(c->pend_sign));
 }
 
@@ -399,6 +406,15 @@ static unsigned int ceil_ways(const struct rdt_ctl *c, uint64_t bytes)
 	return (unsigned int)((bytes + c->way_bytes - 1) / c->way_bytes);
 }
 
+/* g misses the most of all groups in the last interval */
+static bool heaviest(const struct rdt_ctl *c, unsigned int g)
+{
+	for (unsigned int i = 0; i < c->n; i++)
+		if (c->last[i].misses > c->last[g].misses)
+			return false;
+	return true;
+}
+
 /*
  * The confined group a shared group g would take the place of: the one
  * that misses the least of what it touches, when g misses more; ~0u: none.
@@ -496,6 +512,13 @@ static bool apply_move(const struct rdt_ctl *c, struct rdt_ctl_layout *l, unsign
 		l->kind[g] = RDT_CTL_RESERVED;
 		l->w[g] = (unsigned char)(pool / 4);
 		break;
+	case MV_STREAM:
+		if (k != RDT_CTL_SHARED || bounded(c, g) || c->goal[g].exclusive || pool < 4)
+			return false;
+		/* a block of its own: pooled, it would evict others' lines from those ways */
+		l->kind[g] = RDT_CTL_RESERVED;
+		l->w[g] = 2;
+		break;
 	case MV_SWAP:
 		w = swap_partner(c, l, g);
 		if (w == ~0u)
@@ -532,7 +555,8 @@ static void shared_of(const struct rdt_ctl *c, struct rdt_ctl_layout *l)
 	*l = c->cur;
 	for (unsigned int i = 0; i < c->n; i++)
 		if (!c->goal[i].exclusive && !bounded(c, i) && l->kind[i] != RDT_CTL_SHARED &&
-		    !(l->kind[i] == RDT_CTL_CONFINED && is_stream(&c->last[i]))) {
+		    !(l->kind[i] == RDT_CTL_CONFINED && is_stream(&c->last[i])) &&
+		    !(l->kind[i] != RDT_CTL_SHARED && c->streaming[i])) {
 			l->kind[i] = RDT_CTL_SHARED;
 			l->w[i] = 0;
 		}
@@ -611,10 +635,24 @@ static int pick(struct rdt_ctl *c, struct rdt_ctl_layout *out, int *pg, int *pm)
 		 */
 		score[MV_ISOLATE] = others && mine && s->misses * 2 > all && mr >= 0.02 &&
 				    mr < 0.2 ? 3.5 + (double)s->misses : 0;
+		/*
+		 * A stream that hits within its lines (a scan: several accesses
+		 * to each line, none after) misses too little of what it
+		 * touches to look like one: the group that misses most, and at
+		 * least its share, is tested in a block of 2 ways - its own
+		 * misses do not rise if it reuses nothing. Before isolating
+		 * it: a test that fails is judged as isolation is (a gain).
+		 */
+		score[MV_STREAM] = mr < 0.2 && others && mine && s->misses * c->n >= all &&
+				   heaviest(c, g) ? 4.2 + (double)s->misses : 0;
 		for (unsigned int m = 0; m < MV_N; m++) {
 			struct rdt_ctl_layout l = c->cur;
 			/* a bound group changes by the bound's rules alone */
 			if (!score[m] || bounded(c, g) || c->backoff_until[g][m] > c->t)
+				continue;
+			/* a stream found by test gains nothing from more ways */
+			if (c->streaming[g] && (m == MV_UNRESERVE || m == MV_GROW ||
+						m == MV_UNCONFINE))
 				continue;
 			if (!apply_move(c, &l, g, m) || same_layout(c, &l, &c->cur))
 				continue;
@@ -733,11 +771,48 @@ static void remember(struct rdt_ctl *c)
 static void phase(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t tot, int pg,
 		  const struct rdt_ctl_layout *from, struct rdt_ctl_event *ev);
 
+static void group_stats(const struct rdt_ctl *c, unsigned int g, uint64_t *mean,
+			uint64_t *spread, uint64_t *occ);
+
+/*
+ * Group g (a stream test's) missing gm per interval misses no more than
+ * before: within twice its spread, a sixteenth and 16 of its mean under
+ * the layout the test replaced - it reuses nothing it lost.
+ */
+static bool no_rise(const struct rdt_ctl *c, unsigned int g, uint64_t gm)
+{
+	uint64_t mean, sp, occ, lim;
+
+	group_stats(c, g, &mean, &sp, &occ);
+	lim = 2 * sp > mean / 16 ? 2 * sp : mean / 16;
+	return gm <= mean + (lim < 16 ? 16 : lim);
+}
+
+/*
+ * A stream test passed: the group's misses in the intervals after the
+ * first did not rise, and more than half of the lines it held outside its
+ * block are gone (CAT flushes nothing: while they stay, it still hits
+ * them, and its misses prove nothing).
+ */
+static bool stream_found(const struct rdt_ctl *c, const struct rdt_ctl_sample *s)
+{
+	uint64_t mean, sp, occ, blk;
+	unsigned int g = (unsigned int)c->probe_g;
+
+	if (c->probe_m != MV_STREAM || c->probe_g < 0 || !c->gn || c->probe_len < 2)
+		return false;
+	group_stats(c, g, &mean, &sp, &occ);
+	blk = 2 * c->way_bytes;
+	if (s[g].occ_bytes > blk + (occ > blk ? (occ - blk) / 2 : 0))
+		return false;
+	return no_rise(c, g, c->probe_gtail / (c->probe_len - 1));
+}
+
 static void probing(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t tot,
 		    struct rdt_ctl_event *ev)
 {
 	uint64_t mg = margin(c), mean, mk;
-	bool shared = c->probe_g < 0;
+	bool shared = c->probe_g < 0, found;
 	int b = over_bound(c, s), pb;
 
 	c->probe_n++;
@@ -745,8 +820,11 @@ static void probing(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t 
 	/* what probing costs is counted as it happens */
 	if (tot > c->base)
 		c->spent += tot - c->base;
-	if (c->probe_n > 1)
+	if (c->probe_n > 1) {
 		c->probe_tail += tot;
+		if (c->probe_g >= 0)
+			c->probe_gtail += s[c->probe_g].misses;
+	}
 	if (b >= 0 && c->probe_n > 1) {
 		char why[64];
 
@@ -755,7 +833,14 @@ static void probing(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t 
 		rollback(c, ev, tot, why, mg);
 		return;
 	}
-	if (c->probe_n < c->probe_len && tot > c->base + 2 * mg) {
+	/*
+	 * A stream test's first interval: the others lose the lines they held
+	 * in its block (transitional, charged); the group's own misses not
+	 * rising, the next interval decides.
+	 */
+	if (c->probe_n < c->probe_len && tot > c->base + 2 * mg &&
+	    !(c->probe_m == MV_STREAM && c->probe_n == 1 && c->gn &&
+	      no_rise(c, (unsigned int)c->probe_g, s[c->probe_g].misses))) {
 		if (shared)
 			c->shared_rate = tot;
 		rollback(c, ev, tot, "worse at once", 2 * mg);
@@ -786,8 +871,14 @@ static void probing(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t 
 	/* the intervals after the first decide: their mean against what cur measured */
 	mean = c->probe_tail / (c->probe_len - 1);
 	mk = margin_of(c, c->probe_len - 1);
+	/*
+	 * A stream test: the group lost nothing held to 2 ways, and the
+	 * others, who lost the lines they held there, are back to no worse
+	 * by the last interval (the mean still carries that transition).
+	 */
+	found = stream_found(c, s) && tot <= c->base + mk;
 	if ((!shared && !c->probe_lenient && mean + (c->probe_likely ? mk / 4 : mk) < c->base) ||
-	    ((shared || c->probe_lenient) && mean <= c->base + mk / 2)) {
+	    ((shared || c->probe_lenient) && mean <= c->base + mk / 2) || found) {
 		char what[96];
 
 		describe(c, &c->cur, what, sizeof(what));
@@ -807,6 +898,8 @@ static void probing(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t 
 			if (c->probe_likely)	/* built on all shared: it was the floor's test */
 				c->shared_due = c->t + c->shared_gap;
 			remember(c);
+			if (found)	/* kept confined while it misses as it did */
+				c->streaming[c->probe_g] = true;
 			c->backoff_len[c->probe_g][c->probe_m] = 0;
 			c->squeezed[c->probe_g] = false;
 			c->polluter[c->probe_g] = false;
@@ -815,6 +908,7 @@ static void probing(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t 
 		c->next_probe = c->t + 1;	/* a move that paid: look on soon */
 		hist_reset(c);
 		hist_push(c, s, tot);
+		c->kept_fresh = true;
 		return;
 	}
 	if (shared)
@@ -900,12 +994,16 @@ static bool start_probe(struct rdt_ctl *c, const struct rdt_ctl_layout *l, int g
 	c->probe_m = m;
 	c->probe_lenient = g >= 0 && m == MV_CONFINE && is_stream(&c->last[g]);
 	c->probe_likely = g >= 0 && likely(c, g, m);
+	c->probe_gtail = 0;
 	c->phase = PROBING;
 	c->probe_n = 0;
 	c->probe_sum = 0;
 	c->probe_tail = 0;
 	/* a spread over a tenth of the misses needs three intervals to see through */
 	c->probe_len = c->noise * 10 > c->base ? 4 : 2;
+	/* a block carved for a stream costs the others their lines there first */
+	if (m == MV_STREAM)
+		c->probe_len = 3;
 	set_change(c, l);
 	describe(c, l, to, sizeof(to));
 	if (g >= 0)
@@ -981,7 +1079,7 @@ static int phase_change(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint6
 	jump = jump < 64 ? 64 : jump;
 	if (absdiff(tot, c->base) > jump)
 		g = -1;
-	for (unsigned int i = 0; c->gn >= 2 && i < c->n; i++) {
+	for (unsigned int i = 0; c->gn >= 1 && i < c->n; i++) {
 		signed char sign;
 
 		group_stats(c, i, &mean, &sp, &occ);
@@ -1091,6 +1189,9 @@ static void phase(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t to
 		c->squeezed[i] = s[i].misses > ref + 32 && s[i].misses > ref + ref / 4 &&
 				 s[i].occ_bytes + half < occ &&
 				 (!from || ways_in(c, &c->cur, i) >= ways_in(c, from, i));
+		/* a stream found by test stays one while it misses as it did */
+		if (absdiff(s[i].misses, mean) > (mean / 4 > 64 ? mean / 4 : 64))
+			c->streaming[i] = false;
 		c->polluter[i] = s[i].misses > ref + 32 && s[i].misses > ref + ref / 4 &&
 				 s[i].occ_bytes > occ + half && !is_stream(&s[i]) &&
 				 !bounded(c, i) && !c->goal[i].exclusive;
@@ -1242,9 +1343,10 @@ static void steady(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t t
 	if (!c->nhist && c->rb_gn >= 2 && rollback_hid_phase(c, s, tot, ev))
 		return;
 	c->rb_gn = 0;
-	if (c->nhist >= 2) {
+	if (c->nhist >= 2 || (c->nhist && c->kept_fresh)) {
 		int pg;
 
+		c->kept_fresh = false;
 		baseline(c);
 		pg = phase_change(c, s, tot);
 		if (pg >= -1) {
@@ -1257,6 +1359,12 @@ static void steady(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t t
 		c->shared_rate = tot;
 	else if (c->shared_rate > tot)
 		c->earned += c->shared_rate - tot;
+	else if (c->shared_rate && c->nhist > 2 && tot > c->shared_rate + margin(c))
+		/*
+		 * a layout kept that loses against all shared beyond its noise
+		 * (its baseline measured before this interval): a loss too
+		 */
+		c->spent += tot - c->shared_rate - margin(c);
 	if (c->nhist < 2 || c->t < c->next_probe)
 		return;
 	/*

@@ -386,6 +386,84 @@ static void test_phase_after_rollback(void **state)
 }
 
 /*
+ * A phase change in the interval right after a probe was kept: its last
+ * interval is history enough (group 0 at 100 misses, then 800 with the
+ * total up by more than half) - seen at once, not one interval later.
+ */
+static void test_phase_after_keep(void **state)
+{
+	struct rdt_ctl c;
+	struct rdt_ctl_event ev;
+
+	stream_probed(&c, &ev);
+	feed(&c, 300, 1000, &ev);
+	feed(&c, 100, 1000, &ev);		/* 1100 against 1500: kept */
+	assert_string_equal(ev.action, "keep");
+	feed(&c, 800, 1000, &ev);
+	assert_string_equal(ev.action, "phase");
+	assert_int_equal(ev.group, 0);
+	rdt_ctl_free(&c);
+}
+
+/*
+ * A scan (each line touched a few times, never again) misses an eighth of
+ * what it touches: no stream by its ratio. It misses the most, so it is
+ * tested in a block of 2 ways; its own misses do not rise, its lines
+ * outside the block go, and by the third interval the others gain (the
+ * second, still a little over where they were, is not plainly worse):
+ * kept, as a stream, and its block not given back.
+ */
+static void scan_step(struct rdt_ctl *c, uint64_t m0, uint64_t occ0, uint64_t mo,
+		      struct rdt_ctl_event *ev)
+{
+	struct rdt_ctl_sample s[3] = {
+		{ .accesses = 3000, .misses = m0, .occ_bytes = occ0 * 4096 },
+		{ .accesses = 3000, .misses = mo, .occ_bytes = 2 * 4096 },
+		{ .accesses = 3000, .misses = mo, .occ_bytes = 2 * 4096 },
+	};
+
+	rdt_ctl_step(c, s, ev);
+}
+
+static void test_stream_test(void **state)
+{
+	struct rdt_ctl c;
+	struct rdt_ctl_layout l;
+	struct rdt_ctl_event ev;
+	uint64_t m[3];
+
+	engine(&c, 3, 0xff, NULL, 0);
+	c.seen = 100000;
+	for (int i = 0; i < 3; i++)
+		scan_step(&c, 375, 4, 200, &ev);
+	assert_string_equal(ev.action, "probe");
+	assert_int_equal(ev.group, 0);
+	tu_msg_has(ev.why, "test for a stream: group 0 (0.125 of its accesses missed");
+	rdt_ctl_masks(&c, &c.cur, m);
+	assert_int_equal(m[0], 0xc0);		/* a block of 2 of its own */
+	assert_int_equal(m[1], 0x3f);
+	scan_step(&c, 375, 3, 400, &ev);	/* 1175 against 775: the others' lines there lost */
+	assert_null(ev.action);			/* its own misses as before: not decided yet */
+	scan_step(&c, 375, 2, 210, &ev);	/* 795: within twice the margin (16) */
+	assert_null(ev.action);
+	scan_step(&c, 375, 2, 10, &ev);		/* 395: it lost nothing, the others gain */
+	assert_string_equal(ev.action, "keep");
+	assert_int_equal(ev.group, 0);
+	assert_true(c.streaming[0]);
+	rdt_ctl_kept_layout(&c, &l);
+	rdt_ctl_masks(&c, &l, m);
+	assert_int_equal(m[0], 0xc0);
+	assert_int_equal(m[2], 0x3f);
+	/* a stream gains nothing from more ways: its block is never given back */
+	for (int i = 0; i < 48; i++) {
+		scan_step(&c, 375, 2, 10, &ev);
+		if (ev.action && !strcmp(ev.action, "probe"))
+			assert_int_not_equal(c.cur.kind[0], RDT_CTL_SHARED);
+	}
+	rdt_ctl_free(&c);
+}
+
+/*
  * Group 0 misses more than the two others together, a tenth of what it
  * touches (too little to be confined for it): isolated in a block of a
  * quarter of the pool, not given a block of what it holds.
@@ -400,12 +478,26 @@ static void test_isolate(void **state)
 		{ .accesses = 3000, .misses = 100, .occ_bytes = 1 * 4096 },
 	};
 	uint64_t m[3];
+	int i;
 
 	engine(&c, 3, 0xff, NULL, 0);
+	c.seen = 100000;
 	rdt_ctl_step(&c, s, &ev);
 	rdt_ctl_step(&c, s, &ev);
 	assert_null(ev.action);
+	/* the group that misses most is first tested for a stream: it is none */
 	rdt_ctl_step(&c, s, &ev);
+	assert_string_equal(ev.action, "probe");
+	tu_msg_has(ev.why, "test for a stream: group 0");
+	s[0].misses = 900;
+	rdt_ctl_step(&c, s, &ev);
+	assert_string_equal(ev.action, "rollback");
+	s[0].misses = 600;
+	for (i = 0; i < 8; i++) {
+		rdt_ctl_step(&c, s, &ev);
+		if (ev.action)
+			break;
+	}
 	assert_string_equal(ev.action, "probe");
 	tu_msg_has(ev.why, "isolate group 0");
 	rdt_ctl_masks(&c, &c.cur, m);
@@ -561,6 +653,35 @@ static void test_probe_needs_budget(void **state)
 	feed(&c, 550, 1000, &ev);		/* a stream: confined all the same */
 	assert_string_equal(ev.action, "probe");
 	tu_msg_has(ev.why, "confine group 1");
+	rdt_ctl_free(&c);
+}
+
+/*
+ * A layout kept that loses against all shared (as last measured) beyond
+ * the noise loses as a probe does: charged against the budget. 1300
+ * misses an interval against 1000: 274 over the margin (26), each interval.
+ */
+static void test_kept_loss_charged(void **state)
+{
+	struct rdt_ctl c;
+	struct rdt_ctl_layout l;
+	struct rdt_ctl_event ev;
+
+	engine(&c, 2, 0xff, NULL, 0);
+	memset(&l, 0, sizeof(l));
+	l.kind[1] = RDT_CTL_CONFINED, l.w[1] = 1;
+	assert_true(rdt_ctl_adopt(&c, &l));
+	c.shared_rate = 1000;
+	c.spent = 1000;				/* no budget left: no probe meanwhile */
+	feed(&c, 300, 1000, &ev);		/* the first interval: transitional */
+	feed(&c, 300, 1000, &ev);
+	feed(&c, 300, 1000, &ev);		/* two intervals: its baseline */
+	assert_int_equal(c.spent, 1000);
+	feed(&c, 300, 1000, &ev);
+	assert_null(ev.action);
+	assert_int_equal(c.spent, 1274);
+	feed(&c, 300, 1000, &ev);
+	assert_int_equal(c.spent, 1548);
 	rdt_ctl_free(&c);
 }
 
@@ -894,6 +1015,9 @@ int main(void)
 		cmocka_unit_test(test_phase_polluter),
 		cmocka_unit_test(test_probe_boundary),
 		cmocka_unit_test(test_phase_after_rollback),
+		cmocka_unit_test(test_phase_after_keep),
+		cmocka_unit_test(test_stream_test),
+		cmocka_unit_test(test_kept_loss_charged),
 		cmocka_unit_test(test_isolate),
 		cmocka_unit_test(test_role_recalled),
 		cmocka_unit_test(test_bound),
