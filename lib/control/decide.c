@@ -24,11 +24,12 @@
  * phase change: what was refused may be tried again, and the signals
  * name the likely winner (a group squeezed: a block of its own; a new
  * polluter: confined), which, built on all shared, tests the layout kept
- * before anything else is probed. A boundary is also seen inside a probe
- * (a group the probe leaves alone moving against what the probe pushes)
- * and just after a rollback (each group against its history before the
- * probe), and roles seen again bring back the layout kept under them,
- * kept unless worse. A group missing more than all others together, yet
+ * before anything else is probed - at once, in the interval the change is
+ * seen, judged on two intervals and kept unless worse. A boundary is also
+ * seen inside a probe (a group the probe leaves alone moving against what
+ * the probe pushes) and just after a rollback (each group against its
+ * history before the probe), and roles seen again bring back the layout
+ * kept under them, kept unless worse. A group missing more than all others together, yet
  * reusing some, is isolated in a small block; the group missing most,
  * though little of what it touches (a scan), is first tested for a stream
  * in a block of 2 ways: kept so when its own misses do not rise. A layout
@@ -878,7 +879,8 @@ static void probing(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t 
 	 */
 	found = stream_found(c, s) && tot <= c->base + mk;
 	if ((!shared && !c->probe_lenient && mean + (c->probe_likely ? mk / 4 : mk) < c->base) ||
-	    ((shared || c->probe_lenient) && mean <= c->base + mk / 2) || found) {
+	    ((shared || c->probe_lenient) &&
+	     mean <= c->base + (c->probe_at_once ? mk : mk / 2)) || found) {
 		char what[96];
 
 		describe(c, &c->cur, what, sizeof(what));
@@ -994,6 +996,7 @@ static bool start_probe(struct rdt_ctl *c, const struct rdt_ctl_layout *l, int g
 	c->probe_m = m;
 	c->probe_lenient = g >= 0 && m == MV_CONFINE && is_stream(&c->last[g]);
 	c->probe_likely = g >= 0 && likely(c, g, m);
+	c->probe_at_once = false;
 	c->probe_gtail = 0;
 	c->phase = PROBING;
 	c->probe_n = 0;
@@ -1322,12 +1325,51 @@ static void floor_unverified(struct rdt_ctl *c, struct rdt_ctl_event *ev)
 	hist_reset(c);
 }
 
+static bool filling(const struct rdt_ctl *c)
+{
+	return c->t < 12 && c->seen < 2 * (c->way_bytes / 64) * c->nallowed;
+}
+
+static uint64_t budget_left(const struct rdt_ctl *c)
+{
+	uint64_t allowance = c->seen / 100 + 25ull * c->n + c->earned / 2;
+
+	return c->spent < allowance ? allowance - c->spent : 0;
+}
+
+/*
+ * A phase change whose signals name a role: the likely winner, built on
+ * all shared (or recalled for these roles), is probed in the interval the
+ * change is seen, not one later - in phases of a few intervals the one
+ * lost is much of what there is. Its base is that one interval, a new
+ * phase's level not known yet: it is kept unless worse by the margin.
+ */
+static void roles_at_once(struct rdt_ctl *c, struct rdt_ctl_event *ev)
+{
+	char seen[sizeof(ev->why)];
+
+	if ((!c->role_pol && !c->role_sq) || !budget_left(c) || filling(c))
+		return;
+	baseline(c);
+	memcpy(seen, ev->why, sizeof(seen));
+	if (c->base < 64 || !likely_on_shared(c, ev))
+		return;
+	/* the event says both: the phase change and the probe it starts */
+	snprintf(ev->why + strlen(ev->why), sizeof(ev->why) - strlen(ev->why), ", at once "
+		 "on a phase change: %s", seen);
+	/* judged over two intervals after the transitional one, kept unless worse */
+	c->probe_lenient = true;
+	c->probe_at_once = true;
+	if (c->probe_len < 3)
+		c->probe_len = 3;
+}
+
 static void steady(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t tot,
 		   struct rdt_ctl_event *ev)
 {
 	struct rdt_ctl_layout l;
 	int b = over_bound(c, s), g, m;
-	uint64_t allowance, left;
+	uint64_t left;
 	int bg;
 
 	if (c->t >= c->bound_hold && (bg = bound_due(c, s)) >= 0 &&
@@ -1351,6 +1393,7 @@ static void steady(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t t
 		pg = phase_change(c, s, tot);
 		if (pg >= -1) {
 			phase(c, s, tot, pg, NULL, ev);
+			roles_at_once(c, ev);
 			return;
 		}
 	}
@@ -1372,12 +1415,10 @@ static void steady(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t t
 	 * lines, and falling): cold misses, which no layout saves, would pass
 	 * for a gain.
 	 */
-	if (c->t < 12 && c->seen < 2 * (c->way_bytes / 64) * c->nallowed &&
-	    c->hist[c->nhist - 1] <= c->hist[c->nhist - 2])
+	if (filling(c) && c->hist[c->nhist - 1] <= c->hist[c->nhist - 2])
 		return;
 	baseline(c);
-	allowance = c->seen / 100 + 25ull * c->n + c->earned / 2;
-	left = c->spent < allowance ? allowance - c->spent : 0;
+	left = budget_left(c);
 	if (!left) {
 		/* no budget to verify what is kept: the floor, unverified */
 		if (!all_shared(c, &c->cur) && c->t >= c->shared_due)
