@@ -128,7 +128,8 @@ struct rdt_ctl {
 	bool kept_fresh;
 	/* the probe is a stream confined: kept unless it is worse (no gain needed) */
 	bool probe_lenient;
-	bool probe_at_once;	/* started as a phase change was seen: its base is one interval */
+	/* started as a phase change was seen: its base is one interval */
+	bool probe_at_once;
 	/*
 	 * A stream test (the group that misses most confined to 2 ways): its
 	 * own misses in the probe's intervals after the first; kept as a

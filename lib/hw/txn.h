@@ -25,7 +25,8 @@ struct rdt_hw_txn {
 	bool hook_checked;		/* RDTALLOC_F_SNAPSHOT: the hook was looked for */
 	bool hook_synced;		/* this call pushed the state into the hook's maps */
 	struct rdt_hook_snap *hook_before;	/* the state the maps held when the call began */
-	struct rdt_state *undo;		/* the state before this call, when writes reach hardware */
+	/* the state before this call, when writes reach hardware */
+	struct rdt_state *undo;
 	struct rdt_hook_undo {		/* task storage changes of this call, to undo */
 		pid_t tid;
 		uint64_t start;

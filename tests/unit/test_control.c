@@ -439,7 +439,7 @@ static void test_stream_test(void **state)
 	assert_int_equal(m[0], 0xc0);		/* a block of 2 of its own */
 	assert_int_equal(m[1], 0x3f);
 	scan_step(&c, 375, 3, 400, &ev);	/* 1175 against 775: the others' lines there lost */
-	assert_null(ev.action);			/* its own misses as before: not decided yet */
+	assert_null(ev.action);		/* its own misses as before: not decided yet */
 	scan_step(&c, 375, 2, 210, &ev);	/* 795: within twice the margin (16) */
 	assert_null(ev.action);
 	scan_step(&c, 375, 2, 10, &ev);		/* 395: it lost nothing, the others gain */
