@@ -771,6 +771,7 @@ static void remember(struct rdt_ctl *c)
 }
 static void phase(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t tot, int pg,
 		  const struct rdt_ctl_layout *from, struct rdt_ctl_event *ev);
+static void roles_at_once(struct rdt_ctl *c, struct rdt_ctl_event *ev);
 
 static void group_stats(const struct rdt_ctl *c, unsigned int g, uint64_t *mean,
 			uint64_t *spread, uint64_t *occ);
@@ -797,7 +798,7 @@ static bool no_rise(const struct rdt_ctl *c, unsigned int g, uint64_t gm)
  */
 static bool stream_found(const struct rdt_ctl *c, const struct rdt_ctl_sample *s)
 {
-	uint64_t mean, sp, occ, blk;
+	uint64_t mean, sp, occ, blk, gm, lim;
 	unsigned int g = (unsigned int)c->probe_g;
 
 	if (c->probe_m != MV_STREAM || c->probe_g < 0 || !c->gn || c->probe_len < 2)
@@ -806,7 +807,17 @@ static bool stream_found(const struct rdt_ctl *c, const struct rdt_ctl_sample *s
 	blk = 2 * c->way_bytes;
 	if (s[g].occ_bytes > blk + (occ > blk ? (occ - blk) / 2 : 0))
 		return false;
-	return no_rise(c, g, c->probe_gtail / (c->probe_len - 1));
+	gm = c->probe_gtail / (c->probe_len - 1);
+	/*
+	 * Nor did they fall beyond four spreads and a quarter (and 64): a
+	 * stream misses as it did in 2 ways. A fall is a phase boundary, or a
+	 * loop hitting the lines it still holds outside the block - no stream
+	 * either way; the move is judged by its gain.
+	 */
+	lim = 4 * sp + mean / 4;
+	if (gm + (lim < 64 ? 64 : lim) < mean)
+		return false;
+	return no_rise(c, g, gm);
 }
 
 static void probing(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t tot,
@@ -865,6 +876,7 @@ static void probing(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t 
 		if (!was)
 			c->fallback = from;
 		phase(c, s, tot, pb, &from, ev);
+		roles_at_once(c, ev);
 		return;
 	}
 	if (c->probe_n < c->probe_len)
@@ -1302,6 +1314,7 @@ static bool rollback_hid_phase(struct rdt_ctl *c, const struct rdt_ctl_sample *s
 	g = probe_boundary(c, s, false);
 	if (g >= 0) {
 		phase(c, s, tot, g, NULL, ev);
+		roles_at_once(c, ev);
 		return true;
 	}
 	c->gn = 0;

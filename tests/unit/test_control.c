@@ -382,6 +382,48 @@ static void test_phase_after_rollback(void **state)
 }
 
 /*
+ * Group 0's misses and what it holds both rise where a probe's figures
+ * hid it - inside the probe (confining group 1 cannot raise them), or in
+ * the first interval after a rollback: a new polluter, and its likely
+ * winner is probed in that interval, as after any phase change seen.
+ */
+static void feed_held(struct rdt_ctl *c, uint64_t m0, unsigned int w0, uint64_t m1,
+		      struct rdt_ctl_event *ev)
+{
+	struct rdt_ctl_sample s[2] = {
+		{ .accesses = 1000, .misses = m0, .occ_bytes = w0 * 4096ull },
+		{ .accesses = 1000, .misses = m1, .occ_bytes = 8192 },
+	};
+
+	rdt_ctl_step(c, s, ev);
+}
+
+static void test_hidden_phase_probed_at_once(void **state)
+{
+	struct rdt_ctl c;
+	struct rdt_ctl_event ev;
+
+	for (int after_rollback = 0; after_rollback < 2; after_rollback++) {
+		stream_probed(&c, &ev);
+		c.seen = 1000000;		/* budget left */
+		if (after_rollback) {
+			feed(&c, 1400, 1000, &ev);	/* plainly worse */
+			assert_string_equal(ev.action, "rollback");
+			feed(&c, 500, 1000, &ev);	/* transitional */
+			assert_null(ev.action);
+		}
+		feed_held(&c, 800, 5, 700, &ev);	/* 800 against 500, 2 ways -> 5 */
+		assert_string_equal(ev.action, "probe");
+		assert_int_equal(ev.group, 0);
+		tu_msg_has(ev.why, "group 0 a new polluter (800 misses, was 500)");
+		tu_msg_has(ev.why, "all shared but the new polluter confined: group 0");
+		assert_int_equal(c.cur.kind[0], RDT_CTL_CONFINED);
+		assert_int_equal(c.cur.kind[1], RDT_CTL_SHARED);
+		rdt_ctl_free(&c);
+	}
+}
+
+/*
  * A phase change in the interval right after a probe was kept: its last
  * interval is history enough (group 0 at 100 misses, then 800 with the
  * total up by more than half) - seen at once, not one interval later.
@@ -456,6 +498,32 @@ static void test_stream_test(void **state)
 		if (ev.action && !strcmp(ev.action, "probe"))
 			assert_int_not_equal(c.cur.kind[0], RDT_CTL_SHARED);
 	}
+	rdt_ctl_free(&c);
+}
+
+/*
+ * A stream test whose group misses far less in its block than before
+ * (375 -> 100: a phase boundary, or a loop hitting the lines it still
+ * holds outside): no stream, whatever the gain - judged by the gain, and
+ * not kept from more ways.
+ */
+static void test_stream_test_fall(void **state)
+{
+	struct rdt_ctl c;
+	struct rdt_ctl_event ev;
+
+	engine(&c, 3, 0xff, NULL, 0);
+	c.seen = 100000;
+	for (int i = 0; i < 3; i++)
+		scan_step(&c, 375, 4, 200, &ev);
+	tu_msg_has(ev.why, "test for a stream: group 0");
+	scan_step(&c, 100, 2, 200, &ev);
+	assert_null(ev.action);
+	scan_step(&c, 100, 2, 200, &ev);
+	assert_null(ev.action);
+	scan_step(&c, 100, 2, 200, &ev);	/* 500 against 775: a gain */
+	assert_string_equal(ev.action, "keep");
+	assert_false(c.streaming[0]);
 	rdt_ctl_free(&c);
 }
 
@@ -1050,6 +1118,8 @@ int main(void)
 		cmocka_unit_test(test_phase_after_rollback),
 		cmocka_unit_test(test_phase_after_keep),
 		cmocka_unit_test(test_stream_test),
+		cmocka_unit_test(test_stream_test_fall),
+		cmocka_unit_test(test_hidden_phase_probed_at_once),
 		cmocka_unit_test(test_kept_loss_charged),
 		cmocka_unit_test(test_isolate),
 		cmocka_unit_test(test_role_recalled),
