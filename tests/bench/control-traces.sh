@@ -8,11 +8,14 @@
 # windows of WINDOW accesses, the second GAP accesses after the first - two
 # phases of one program - converted to our binary form and compressed.
 # Besides valgrind: gzip, bzip2, xz, sqlite3, python3, mawk, perl, jq, gcc
-# (its cc1), sed, zstd and coreutils (sort, sha256sum); run by hand only:
-# the benchmark reads the recorded windows. A rerun records windows of the
-# same character (rdtctl profile --trace agrees from 2 ways; checked for
-# perl and zstd), not the same bytes: addresses differ between runs, also
-# with the same environment.
+# (its cc1), sed, zstd, diffutils (diff), grep and coreutils (sort,
+# sha256sum); run by hand only: the benchmark reads the recorded windows.
+# Session 5 recorded xz -d, bzip2 -d, diff, python3 on a heap and grep
+# with this script as it is (ONLY="unxz bunzip2 diff pyheap grep") and
+# left the windows recorded before as they were. A rerun records windows
+# of the same character (rdtctl profile --trace agrees from 2 ways;
+# checked for perl and zstd), not the same bytes: addresses differ
+# between runs, also with the same environment.
 #
 # Usage: [ONLY="gzip xz"] tests/bench/control-traces.sh RDTCTL [OUTDIR]
 set -eu
@@ -70,6 +73,38 @@ with open(f"{d}/prog.c", "w") as f:
                 f"\t\tif (p[i] % {b} == {c % b}) s += p[i] * {c};\n"
                 f"\t\telse s ^= (s << {a % 7 + 1}) + p[(i * {b}) % n];\n\t}}\n"
                 + (f"\treturn s + f{i - 1}(p + 1, n - 1);\n}}\n" if i else "\treturn s;\n}\n"))
+# session 5 (set 4): a second text for diff (one line in 40 changed, one
+# in 200 dropped), a heap workload for python3, 5,000 of the words as fixed
+# patterns for grep; a generator of their own, so that the inputs above
+# stay as they were
+q = random.Random(11)
+with open(f"{d}/text") as f, open(f"{d}/text2", "w") as g:
+    for line in f:
+        k = q.random()
+        if k < 0.025:
+            g.write(" ".join(q.choice(words) for _ in range(8)) + "\n")
+        elif k > 0.995:
+            continue
+        else:
+            g.write(line)
+with open(f"{d}/heap.py", "w") as f:
+    f.write("""
+import heapq, random
+r = random.Random(3)
+h = []
+names = ["".join(r.choice("abcdefghij") for _ in range(6)) for _ in range(5000)]
+for i in range(300000):
+    heapq.heappush(h, (r.getrandbits(32), names[i % 5000]))
+    if len(h) > 60000:
+        heapq.heappop(h)
+t = {}
+while h:
+    k, n = heapq.heappop(h)
+    t[n] = t.get(n, 0) + k
+print(len(t))
+""")
+with open(f"{d}/words", "w") as f:
+    f.write("\n".join(words[:5000]) + "\n")
 PY
 
 record() {
@@ -114,3 +149,13 @@ record sed sed -E 's/([aeiou])([a-z]*) ([a-z]+)/\3\2\1/g' "$tmp/text"
 zstd -q -19 -c "$tmp/text" >"$tmp/text.zst"
 record zstd zstd -d -c "$tmp/text.zst"
 record sha256sum sha256sum "$tmp/text"
+# session 5 (set 4, written against the controller's rules): decompressors
+# of xz and bzip2, diff of two texts, python3 on a heap, grep of 5,000 fixed
+# words (bc's long division was tried and dropped: no misses in 64 KiB)
+xz -6 -c "$tmp/text" >"$tmp/text.xz"
+bzip2 -9 -c "$tmp/text" >"$tmp/text.bz2"
+record unxz xz -d -c "$tmp/text.xz"
+record bunzip2 bzip2 -d -c "$tmp/text.bz2"
+record diff diff "$tmp/text" "$tmp/text2"
+record pyheap /usr/bin/python3 "$tmp/heap.py"
+record grep grep -c -F -w -f "$tmp/words" "$tmp/text"
