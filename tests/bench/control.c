@@ -1357,7 +1357,7 @@ int main(int argc, char **argv)
 	for (int i = 0; i < 5; i++)
 		printf("targets, %s: %d of %d met%s\n", set_name[i], v[i].met, v[i].mixes,
 		       v[i].missed ? " (MISSED: see above)" : "");
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < 5; i++)
 		if (hashed_seen[i])
 			printf("its masks on a cache that hashes lines over sets, %s: worse than no "
 			       "partition beyond the allowance on %d of %d mixes without a bound\n",
