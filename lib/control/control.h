@@ -103,6 +103,12 @@ struct rdt_ctl {
 	 * known since the last phase change).
 	 */
 	uint64_t spent, seen, earned, shared_rate;
+	/*
+	 * What the layout in force was measured to save per interval against
+	 * all shared, verdict by verdict: what it earns for the budget is no
+	 * more (a level drifting after all shared was measured is no saving).
+	 */
+	uint64_t proven;
 	/* a bound group's run of intervals within its bound with room */
 	unsigned int met_run[RDT_CTL_MAX];
 	uint64_t bound_hold;		/* no bound move before this interval */

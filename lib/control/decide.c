@@ -905,6 +905,12 @@ static void probing(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t 
 			c->shared_rate = mean;
 		else if (all_shared(c, &c->prev))
 			c->shared_rate = c->base;
+		/* what the kept layout saves against all shared, as measured */
+		if (shared || all_shared(c, &c->prev))
+			c->proven = 0;
+		if (!shared)
+			c->proven = c->base > mean ? c->proven + (c->base - mean) :
+				    c->proven > mean - c->base ? c->proven - (mean - c->base) : 0;
 		if (shared) {
 			c->shared_gap = SHARED_GAP_MIN;
 			c->shared_due = c->t + c->shared_gap;
@@ -925,8 +931,10 @@ static void probing(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t 
 		c->kept_fresh = true;
 		return;
 	}
-	if (shared)
+	if (shared) {
 		c->shared_rate = mean;
+		c->proven = mean > c->base ? mean - c->base : 0;
+	}
 	rollback(c, ev, mean, shared ? "all shared is worse" : "no better", mk);
 }
 
@@ -1147,6 +1155,16 @@ static int probe_pushes(const struct rdt_ctl *c, unsigned int g)
 	rdt_ctl_masks(c, &c->prev, b);
 	if (a[g] != b[g])
 		return 2;
+	/*
+	 * No other group's mask changed inside g's ways: nobody fills them
+	 * otherwise than before, and g's misses move only with its program.
+	 */
+	for (unsigned int i = 0; i < c->n; i++)
+		if (i != g && ((a[i] ^ b[i]) & a[g]))
+			net = 1;
+	if (!net)
+		return 0;
+	net = 0;
 	for (unsigned int i = 0; i < c->n; i++)
 		net += (int)popcount64(a[i]) - (int)popcount64(b[i]);
 	return net > 0 ? 1 : net < 0 ? -1 : 0;
@@ -1414,7 +1432,7 @@ static void steady(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t t
 	if (all_shared(c, &c->cur))
 		c->shared_rate = tot;
 	else if (c->shared_rate > tot)
-		c->earned += c->shared_rate - tot;
+		c->earned += c->shared_rate - tot < c->proven ? c->shared_rate - tot : c->proven;
 	else if (c->shared_rate && c->nhist > 2 && tot > c->shared_rate + margin(c))
 		/*
 		 * a layout kept that loses against all shared beyond its noise
