@@ -10,11 +10,9 @@
  *
  * Usage: bench_cli [RDTCTL] [ROUNDS]
  */
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bench.h"
@@ -31,24 +29,11 @@ static char state_dir[] = "/tmp/rdtctl-bench.XXXXXX";
 /* Run rdtctl with the common options + args; stdout to /dev/null. Returns seconds. */
 static double run(char *const *args, const char *stdin_file)
 {
-	char *argv[16];
-	int n = 0;
+	char *common[] = { "--backend", "sim", "--state-dir", state_dir, "--machine", MACHINE,
+			   "-q", NULL };
 
-	argv[n++] = (char *)rdtctl;
-	if (strcmp(args[0], "--version") != 0) {
-		argv[n++] = "--backend";
-		argv[n++] = "sim";
-		argv[n++] = "--state-dir";
-		argv[n++] = state_dir;
-		argv[n++] = "--machine";
-		argv[n++] = MACHINE;
-		argv[n++] = "-q";
-	}
-	for (int i = 0; args[i] && n < 15; i++)
-		argv[n++] = args[i];
-	argv[n] = NULL;
-
-	return bench_spawn(argv, stdin_file);
+	return bench_rdtctl(rdtctl, strcmp(args[0], "--version") ? common : NULL, args,
+			    stdin_file);
 }
 
 /* A configuration with n groups g0..g(n-1) sharing a few masks. */
@@ -66,11 +51,6 @@ static void write_config(const char *path, int n)
 		fprintf(f, "group g%d\n\tschema L3:0=%s;1=fffff\n\ttasks %d\n", i, masks[i % 5],
 			100000 + i);
 	fclose(f);
-}
-
-static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
-{
-	return remove(path);
 }
 
 /* The commands that only look, measured at 10,000 groups beside schema set. */
@@ -189,7 +169,7 @@ int main(int argc, char **argv)
 	}
 
 	/* the state directory is ours: remove it and what the library put there */
-	if (nftw(state_dir, remove_entry, 8, FTW_DEPTH | FTW_PHYS))
+	if (bench_remove_tree(state_dir))
 		fprintf(stderr, "bench_cli: could not remove %s\n", state_dir);
 	return 0;
 }

@@ -12,7 +12,6 @@
  *
  * Usage: bench_resctrl [ROUNDS]
  */
-#include <ftw.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -81,26 +80,13 @@ static void umount_fs(void)
 /* rdtctl on backend be ("sim" or "resctrl") with its own state directory. */
 static double run(const char *be, char *const *args, const char *stdin_file)
 {
-	char *argv[20], dir[128];
-	int n = 0;
+	char dir[128];
+	char *common[] = { "--backend", (char *)be, "--state-dir", dir, "--machine", MACHINE,
+			   "--resctrl-root", mnt, "-q", NULL };
 
-	argv[n++] = RDTCTL_PATH;
-	if (be) {
+	if (be)
 		snprintf(dir, sizeof(dir), "%s/state-%s", tmp, be);
-		argv[n++] = "--backend";
-		argv[n++] = (char *)be;
-		argv[n++] = "--state-dir";
-		argv[n++] = dir;
-		argv[n++] = "--machine";
-		argv[n++] = MACHINE;
-		argv[n++] = "--resctrl-root";
-		argv[n++] = mnt;
-		argv[n++] = "-q";
-	}
-	for (int i = 0; args[i] && n < 19; i++)
-		argv[n++] = args[i];
-	argv[n] = NULL;
-	return bench_spawn(argv, stdin_file);
+	return bench_rdtctl(RDTCTL_PATH, be ? common : NULL, args, stdin_file);
 }
 
 static void write_config(const char *path, int n)
@@ -199,11 +185,6 @@ static double file_op_cost(int n)
 	return (bench_now() - t0) / n;
 }
 
-static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
-{
-	return remove(path);
-}
-
 int main(int argc, char **argv)
 {
 	int rounds = argc > 1 ? atoi(argv[1]) : 15;
@@ -260,7 +241,7 @@ int main(int argc, char **argv)
 	printf("target: at 10 groups within 3x of --version: schema set %s, task bind %s\n",
 	       f[0].set[1] <= 3 * f[0].version ? "met" : "MISSED",
 	       f[0].bind[1] <= 3 * f[0].version ? "met" : "MISSED");
-	if (nftw(tmp, remove_entry, 8, FTW_DEPTH | FTW_PHYS))
+	if (bench_remove_tree(tmp))
 		fprintf(stderr, "bench_resctrl: could not remove %s\n", tmp);
 	unlink(fs_log);
 	return 0;
