@@ -35,9 +35,11 @@
  * Prints schemata writes per 100 intervals, and the controller's CPU per
  * interval at 8 and 64 groups against one monitor sample.
  *
- * Usage: [BENCH_CONTROL_SETS=01234] bench_control [TRACE_DIR]
+ * Usage: [BENCH_CONTROL_SETS=01234] [BENCH_CONTROL_WAYS=4..20] bench_control [TRACE_DIR]
  *        (the sets by digit, default all; TRACE_DIR default the source tree's
- *        tests/data/traces)
+ *        tests/data/traces; BENCH_CONTROL_WAYS: a CBM of that many ways, each
+ *        as large as before - a cache of another size and associativity,
+ *        the rules' robustness to a geometry they were not tuned on)
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -56,7 +58,8 @@
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 
 #define K 3000u			/* accesses per group per interval */
-#define WAYS 16u
+/* ways of the L3 (BENCH_CONTROL_WAYS: other CBM lengths, the sets and way size kept) */
+static unsigned int WAYS = 16u;
 static unsigned int SETS = 256u;	/* this mix's; real programs' windows on 64 */
 #define MAXG 8
 #define MAXPH 24		/* set 4 has phases of 2 intervals */
@@ -371,8 +374,11 @@ static void compositions(int *pool_of, int np, int n, int units, int unit, int *
 
 		sizes[k] = left;
 		for (int p = 0; p < np; p++) {
-			pm[p] = ((1ull << (sizes[p] * unit)) - 1) << at;
-			at += sizes[p] * unit;
+			/* the last block takes the way an odd count leaves over */
+			int w = sizes[p] * unit + (p == np - 1 ? (int)WAYS % unit : 0);
+
+			pm[p] = ((1ull << w) - 1) << at;
+			at += w;
 		}
 		if (nplans < PLANS_MAX) {
 			for (int g = 0; g < n; g++)
@@ -1305,8 +1311,6 @@ int main(int argc, char **argv)
 	struct verdicts v[5] = { { 0 } };
 	struct rdtalloc_opts o = {
 		.sz = sizeof(o), .backend = "sim",
-		.machine = "topology=package:1 l3:1(size=256KiB) core:2 pu:1;l3.cbm_len=16;"
-			   "tasks=virtual",
 	};
 	static const char *const real_names[] = {
 		"gzip.1", "gzip.2", "bzip2.1", "bzip2.2", "xz.1", "xz.2", "sort.1", "sort.2",
@@ -1315,10 +1319,27 @@ int main(int argc, char **argv)
 		"sha256sum.2", "zstd.1", "zstd.2", "unxz.1", "unxz.2", "bunzip2.1", "bunzip2.2",
 		"diff.1", "diff.2", "pyheap.1", "pyheap.2", "grep.1", "grep.2",
 	};
-	const char *only = getenv("BENCH_CONTROL_SETS");
+	const char *only = getenv("BENCH_CONTROL_SETS"), *ways = getenv("BENCH_CONTROL_WAYS");
+	char big_machine[128], small_machine[128];
 	rdtalloc_t *r;
 
 	srcdir = argc > 1 ? argv[1] : RDT_SOURCE_DIR "/tests/data/traces";
+	if (ways) {
+		char *end;
+		unsigned long w = strtoul(ways, &end, 10);
+
+		if (*end || w < 4 || w > 20)
+			die("BENCH_CONTROL_WAYS: 4 to 20 ways");
+		WAYS = (unsigned int)w;
+	}
+	/* a way of 16 KiB (256 sets), of 4 KiB for the real programs' windows (64) */
+	snprintf(big_machine, sizeof(big_machine),
+		 "topology=package:1 l3:1(size=%uKiB) core:2 pu:1;l3.cbm_len=%u;tasks=virtual",
+		 16 * WAYS, WAYS);
+	snprintf(small_machine, sizeof(small_machine),
+		 "topology=package:1 l3:1(size=%uKiB) core:2 pu:1;l3.cbm_len=%u;tasks=virtual",
+		 4 * WAYS, WAYS);
+	o.machine = big_machine;
 	if (!mkdtemp(tmpdir))
 		die("cannot make a directory");
 	o.state_dir = tmpdir;
@@ -1335,13 +1356,13 @@ int main(int argc, char **argv)
 		real(real_names[i]);
 	if (rdtalloc_open(&r, &o))
 		die("cannot open a simulated state");
-	o.machine = "topology=package:1 l3:1(size=64KiB) core:2 pu:1;l3.cbm_len=16;tasks=virtual";
+	o.machine = small_machine;
 	o.flags = RDTALLOC_F_EPHEMERAL;
 	o.state_dir = NULL;
 	if (rdtalloc_open(&small, &o))
 		die("cannot open a simulated state");
-	printf("L3 of 256 sets x %u ways (256 KiB; the real programs' windows on 64 sets, 64 "
-	       "KiB), %u accesses per group per interval\n", WAYS, K);
+	printf("L3 of 256 sets x %u ways (%u KiB; the real programs' windows on 64 sets, %u "
+	       "KiB), %u accesses per group per interval\n", WAYS, 16 * WAYS, 4 * WAYS, K);
 	for (size_t i = 0; i < sizeof(mixes) / sizeof(mixes[0]); i++) {
 		/* BENCH_CONTROL_SETS=1234: only those sets (and no cost figures); _MIX=TEXT */
 		if ((only && !strchr(only, '0' + mixes[i].set)) ||
