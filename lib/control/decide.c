@@ -25,7 +25,10 @@
  * name the likely winner (a group squeezed: a block of its own; a new
  * polluter: confined), which, built on all shared, tests the layout kept
  * before anything else is probed - at once, in the interval the change is
- * seen, judged on two intervals and kept unless worse. A boundary is also
+ * seen, judged on two intervals and kept unless worse (their mean, and the
+ * last alone: a confined group's lines outside its ways go last). No
+ * probe starts while the level falls beyond its margin (cold misses
+ * passing would pass for its gain). A boundary is also
  * seen inside a probe (a group the probe leaves alone moving against what
  * the probe pushes) and just after a rollback (each group against its
  * history before the probe), and roles seen again bring back the layout
@@ -892,7 +895,8 @@ static void probing(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t 
 	found = stream_found(c, s) && tot <= c->base + mk;
 	if ((!shared && !c->probe_lenient && mean + (c->probe_likely ? mk / 4 : mk) < c->base) ||
 	    ((shared || c->probe_lenient) &&
-	     mean <= c->base + (c->probe_at_once ? mk : mk / 2)) || found) {
+	     mean <= c->base + (c->probe_at_once ? mk : mk / 2) &&
+	     (!c->probe_at_once || tot <= c->base + mk)) || found) {
 		char what[96];
 
 		describe(c, &c->cur, what, sizeof(what));
@@ -1449,6 +1453,12 @@ static void steady(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t t
 	if (filling(c) && c->hist[c->nhist - 1] <= c->hist[c->nhist - 2])
 		return;
 	baseline(c);
+	/*
+	 * Nor while the level falls beyond its margin (a new phase's cold
+	 * misses passing): the fall would pass for the probe's gain.
+	 */
+	if (c->hist[c->nhist - 1] + margin(c) < c->hist[c->nhist - 2])
+		return;
 	left = budget_left(c);
 	if (!left) {
 		/* no budget to verify what is kept: the floor, unverified */

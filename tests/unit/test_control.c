@@ -679,6 +679,67 @@ static void test_phase_probe_at_once(void **state)
 }
 
 /*
+ * A phase change's probe kept unless worse, but not when its last
+ * interval is worse beyond the margin: a confined group still hits the
+ * lines it held outside its ways until they are evicted, so the probe's
+ * early intervals flatter it (the tail's mean, 540, is within the margin
+ * of the base, 500; the last interval, 640, is not).
+ */
+static void test_phase_probe_last_interval(void **state)
+{
+	struct rdt_ctl c;
+	struct rdt_ctl_event ev;
+
+	engine(&c, 2, 0xff, NULL, 0);
+	for (int i = 0; i < 5; i++)
+		feed_occ(&c, 100, 2, 100, 6, &ev);
+	feed_occ(&c, 400, 5, 100, 3, &ev);
+	assert_string_equal(ev.action, "probe");
+	assert_int_equal(c.base, 500);
+	feed_occ(&c, 340, 2, 100, 6, &ev);
+	assert_null(ev.action);
+	feed_occ(&c, 340, 2, 100, 6, &ev);
+	assert_null(ev.action);
+	feed_occ(&c, 540, 2, 100, 6, &ev);
+	assert_string_equal(ev.action, "rollback");
+	tu_msg_has(ev.why, "no better: 540 misses per interval in 3 of the probe against 500");
+	assert_int_equal(c.cur.kind[0], RDT_CTL_SHARED);
+	rdt_ctl_free(&c);
+}
+
+/*
+ * No probe while the level falls beyond its margin (a new phase's cold
+ * misses passing, not caught as a phase change): the fall would pass for
+ * the probe's gain. The fall held is a phase change; the probe starts
+ * on the new level.
+ */
+static void test_no_probe_while_falling(void **state)
+{
+	struct rdt_ctl c;
+	struct rdt_ctl_event ev;
+
+	engine(&c, 2, 0xff, NULL, 0);
+	feed(&c, 500, 1000, &ev);
+	feed(&c, 500, 1000, &ev);
+	c.next_probe = 1000;		/* held back: a history of four builds */
+	for (int i = 0; i < 4; i++) {
+		feed(&c, i % 2 ? 600 : 500, 1000, &ev);
+		assert_null(ev.action);
+	}
+	c.next_probe = c.t;
+	feed(&c, 100, 1000, &ev);	/* 1100 after 1600: a fall of 500, margin 466 */
+	assert_null(ev.action);
+	assert_int_equal(c.cur.kind[1], RDT_CTL_SHARED);
+	feed(&c, 100, 1000, &ev);	/* the fall holds: a phase change */
+	assert_string_equal(ev.action, "phase");
+	feed(&c, 100, 1000, &ev);	/* the new level, measured: the stream is confined */
+	assert_string_equal(ev.action, "probe");
+	tu_msg_has(ev.why, "confine group 1");
+	assert_int_equal(c.base, 1100);
+	rdt_ctl_free(&c);
+}
+
+/*
  * Roles seen again: group 0 a new polluter, its confinement kept; then
  * group 1's turn, kept too; then group 0 again. The layout kept under
  * those roles is probed first, and kept without a gain (it won before).
@@ -1171,6 +1232,8 @@ int main(void)
 		cmocka_unit_test(test_phase_squeezed),
 		cmocka_unit_test(test_phase_polluter),
 		cmocka_unit_test(test_phase_probe_at_once),
+		cmocka_unit_test(test_phase_probe_last_interval),
+		cmocka_unit_test(test_no_probe_while_falling),
 		cmocka_unit_test(test_probe_boundary),
 		cmocka_unit_test(test_probe_boundary_untouched),
 		cmocka_unit_test(test_earned_as_proven),
