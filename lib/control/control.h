@@ -142,6 +142,7 @@ struct rdt_ctl {
 	 * stream when they did not rise (it reuses nothing it lost).
 	 */
 	uint64_t probe_gtail;
+	uint64_t probe_gbase;		/* the group's own misses in the interval before the probe */
 	/* groups found streaming by that test, kept confined while they miss as they did */
 	bool streaming[RDT_CTL_MAX];
 	/* the probe is the move a phase change's signals point to: a quarter margin will do */

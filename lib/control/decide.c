@@ -26,7 +26,8 @@
  * polluter: confined), which, built on all shared, tests the layout kept
  * before anything else is probed - at once, in the interval the change is
  * seen, judged on two intervals and kept unless worse (their mean, and the
- * last alone: a confined group's lines outside its ways go last). No
+ * last alone: a confined group's lines outside its ways go last; and not
+ * when the group confined misses more of its own: hungry, no polluter). No
  * probe starts while the level falls beyond its margin (cold misses
  * passing would pass for its gain). A boundary is also
  * seen inside a probe (a group the probe leaves alone moving against what
@@ -823,6 +824,22 @@ static bool stream_found(const struct rdt_ctl *c, const struct rdt_ctl_sample *s
 	return no_rise(c, g, gm);
 }
 
+/*
+ * A group confined at once on a phase change misses more of its own
+ * than in the interval that showed the change (beyond a quarter and 32):
+ * it reuses what it lost - a hungry group, not a polluter - and what the
+ * others fall by is the new phase's cold misses passing, not its gain.
+ */
+static bool own_rise(const struct rdt_ctl *c)
+{
+	uint64_t gm, lim = c->probe_gbase / 4 > 32 ? c->probe_gbase / 4 : 32;
+
+	if (c->probe_g < 0 || c->probe_m != MV_CONFINE || c->probe_len < 2)
+		return false;
+	gm = c->probe_gtail / (c->probe_len - 1);
+	return gm > c->probe_gbase + lim;
+}
+
 static void probing(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t tot,
 		    struct rdt_ctl_event *ev)
 {
@@ -896,7 +913,7 @@ static void probing(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t 
 	if ((!shared && !c->probe_lenient && mean + (c->probe_likely ? mk / 4 : mk) < c->base) ||
 	    ((shared || c->probe_lenient) &&
 	     mean <= c->base + (c->probe_at_once ? mk : mk / 2) &&
-	     (!c->probe_at_once || tot <= c->base + mk)) || found) {
+	     (!c->probe_at_once || (tot <= c->base + mk && !own_rise(c)))) || found) {
 		char what[96];
 
 		describe(c, &c->cur, what, sizeof(what));
@@ -1022,6 +1039,7 @@ static bool start_probe(struct rdt_ctl *c, const struct rdt_ctl_layout *l, int g
 	c->probe_likely = g >= 0 && likely(c, g, m);
 	c->probe_at_once = false;
 	c->probe_gtail = 0;
+	c->probe_gbase = g >= 0 ? c->last[g].misses : 0;
 	c->phase = PROBING;
 	c->probe_n = 0;
 	c->probe_sum = 0;

@@ -708,6 +708,34 @@ static void test_phase_probe_last_interval(void **state)
 }
 
 /*
+ * The same probe, its total within the margin every interval (580
+ * against 500), but the group confined misses more of its own than when
+ * the change showed (540 against 400, beyond a quarter): it reuses what it
+ * lost - a hungry group, not a polluter - and the others' fall is the new
+ * phase settling. Rolled back.
+ */
+static void test_phase_probe_own_rise(void **state)
+{
+	struct rdt_ctl c;
+	struct rdt_ctl_event ev;
+
+	engine(&c, 2, 0xff, NULL, 0);
+	for (int i = 0; i < 5; i++)
+		feed_occ(&c, 100, 2, 100, 6, &ev);
+	feed_occ(&c, 400, 5, 100, 3, &ev);
+	assert_string_equal(ev.action, "probe");
+	feed_occ(&c, 500, 2, 50, 6, &ev);
+	assert_null(ev.action);
+	feed_occ(&c, 540, 2, 40, 6, &ev);
+	assert_null(ev.action);
+	feed_occ(&c, 540, 2, 40, 6, &ev);
+	assert_string_equal(ev.action, "rollback");
+	tu_msg_has(ev.why, "no better: 580 misses per interval in 3 of the probe against 500");
+	assert_int_equal(c.cur.kind[0], RDT_CTL_SHARED);
+	rdt_ctl_free(&c);
+}
+
+/*
  * No probe while the level falls beyond its margin (a new phase's cold
  * misses passing, not caught as a phase change): the fall would pass for
  * the probe's gain. The fall held is a phase change; the probe starts
@@ -1233,6 +1261,7 @@ int main(void)
 		cmocka_unit_test(test_phase_polluter),
 		cmocka_unit_test(test_phase_probe_at_once),
 		cmocka_unit_test(test_phase_probe_last_interval),
+		cmocka_unit_test(test_phase_probe_own_rise),
 		cmocka_unit_test(test_no_probe_while_falling),
 		cmocka_unit_test(test_probe_boundary),
 		cmocka_unit_test(test_probe_boundary_untouched),
