@@ -1207,6 +1207,14 @@ static int probe_boundary(struct rdt_ctl *c, const struct rdt_ctl_sample *s, boo
 	for (unsigned int i = 0; c->gn >= 2 && i < c->n; i++) {
 		int sign, push = probe ? probe_pushes(c, i) : 0;
 
+		/*
+		 * A stream kept to two ways or fewer that starts to hit has
+		 * stopped: what others leave of those ways holds too little
+		 * for a loop that missed all it touched there to fit.
+		 */
+		if (push != 2 && is_stream(&c->before[i]) && !is_stream(&s[i]) &&
+		    ways_in(c, &c->cur, i) <= 2)
+			push = 0;
 		group_stats(c, i, &mean, &sp, &occ);
 		d = absdiff(s[i].misses, mean);
 		sign = s[i].misses > mean ? 1 : -1;

@@ -187,6 +187,34 @@ static void test_earned_as_proven(void **state)
 }
 
 /*
+ * A stream kept to one way stops during a probe that takes another group
+ * out of that way: its misses fall the way the probe pushes them, but no
+ * way left to it can make a stream hit - the stream stopped, a phase
+ * boundary, not the probe's gain.
+ */
+static void test_probe_stream_stops(void **state)
+{
+	struct rdt_ctl_layout l = { .kind = { RDT_CTL_SHARED, RDT_CTL_CONFINED },
+				    .w = { 0, 1 } };
+	struct rdt_ctl c;
+	struct rdt_ctl_event ev;
+
+	engine(&c, 2, 0xff, NULL, 0);
+	assert_true(rdt_ctl_adopt(&c, &l));
+	ev.action = NULL;
+	for (int i = 0; i < 8 && !(ev.action && !strcmp(ev.action, "probe")); i++)
+		feed(&c, 300, 1000, &ev);
+	assert_string_equal(ev.action, "probe");
+	tu_msg_has(ev.why, "reserve group 0");
+	feed(&c, 300, 1000, &ev);
+	assert_null(ev.action);
+	feed(&c, 300, 200, &ev);		/* the stream stops: 500 against 1300 */
+	assert_string_equal(ev.action, "phase");
+	assert_int_equal(ev.group, 1);
+	rdt_ctl_free(&c);
+}
+
+/*
  * Group 2 holds a block of its own (exclusive); confining the stream
  * (group 1) changes nobody's mask inside that block, so group 2's misses
  * can move only with its program: a fall far beyond its spread there is
@@ -1265,6 +1293,7 @@ int main(void)
 		cmocka_unit_test(test_no_probe_while_falling),
 		cmocka_unit_test(test_probe_boundary),
 		cmocka_unit_test(test_probe_boundary_untouched),
+		cmocka_unit_test(test_probe_stream_stops),
 		cmocka_unit_test(test_earned_as_proven),
 		cmocka_unit_test(test_phase_after_rollback),
 		cmocka_unit_test(test_phase_after_keep),
