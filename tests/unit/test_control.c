@@ -667,6 +667,18 @@ static void feed_occ(struct rdt_ctl *c, uint64_t m0, unsigned int w0, uint64_t m
 	rdt_ctl_step(c, s, ev);
 }
 
+/* Group 0 turns a new polluter (400 misses, was 100): its confinement probed at once. */
+static void polluter_probed(struct rdt_ctl *c, struct rdt_ctl_event *ev)
+{
+	engine(c, 2, 0xff, NULL, 0);
+	for (int i = 0; i < 5; i++)
+		feed_occ(c, 100, 2, 100, 6, ev);
+	feed_occ(c, 400, 5, 100, 3, ev);
+	assert_string_equal(ev->action, "probe");
+	assert_int_equal(c->base, 500);
+	assert_int_equal(c->cur.kind[0], RDT_CTL_CONFINED);
+}
+
 /*
  * A phase change naming a new polluter: its confinement is probed in the
  * interval the change is seen, its base that one interval (500, spread a
@@ -681,13 +693,7 @@ static void test_phase_probe_at_once(void **state)
 	struct rdt_ctl_event ev;
 
 	for (int worse = 0; worse < 2; worse++) {
-		engine(&c, 2, 0xff, NULL, 0);
-		for (int i = 0; i < 5; i++)
-			feed_occ(&c, 100, 2, 100, 6, &ev);
-		feed_occ(&c, 400, 5, 100, 3, &ev);
-		assert_string_equal(ev.action, "probe");
-		assert_int_equal(c.base, 500);
-		assert_int_equal(c.cur.kind[0], RDT_CTL_CONFINED);
+		polluter_probed(&c, &ev);
 		feed_occ(&c, worse ? 701 : 440, 2, 100, 6, &ev);
 		if (worse) {
 			assert_string_equal(ev.action, "rollback");
@@ -718,12 +724,7 @@ static void test_phase_probe_last_interval(void **state)
 	struct rdt_ctl c;
 	struct rdt_ctl_event ev;
 
-	engine(&c, 2, 0xff, NULL, 0);
-	for (int i = 0; i < 5; i++)
-		feed_occ(&c, 100, 2, 100, 6, &ev);
-	feed_occ(&c, 400, 5, 100, 3, &ev);
-	assert_string_equal(ev.action, "probe");
-	assert_int_equal(c.base, 500);
+	polluter_probed(&c, &ev);
 	feed_occ(&c, 340, 2, 100, 6, &ev);
 	assert_null(ev.action);
 	feed_occ(&c, 340, 2, 100, 6, &ev);
@@ -747,11 +748,7 @@ static void test_phase_probe_own_rise(void **state)
 	struct rdt_ctl c;
 	struct rdt_ctl_event ev;
 
-	engine(&c, 2, 0xff, NULL, 0);
-	for (int i = 0; i < 5; i++)
-		feed_occ(&c, 100, 2, 100, 6, &ev);
-	feed_occ(&c, 400, 5, 100, 3, &ev);
-	assert_string_equal(ev.action, "probe");
+	polluter_probed(&c, &ev);
 	feed_occ(&c, 500, 2, 50, 6, &ev);
 	assert_null(ev.action);
 	feed_occ(&c, 540, 2, 40, 6, &ev);
