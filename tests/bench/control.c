@@ -35,11 +35,15 @@
  * Prints schemata writes per 100 intervals, and the controller's CPU per
  * interval at 8 and 64 groups against one monitor sample.
  *
- * Usage: [BENCH_CONTROL_SETS=01234] [BENCH_CONTROL_WAYS=4..20] bench_control [TRACE_DIR]
+ * Usage: [BENCH_CONTROL_SETS=01234] [BENCH_CONTROL_WAYS=4..20] [BENCH_CONTROL_K=1000..3000]
+ *        bench_control [TRACE_DIR]
  *        (the sets by digit, default all; TRACE_DIR default the source tree's
  *        tests/data/traces; BENCH_CONTROL_WAYS: a CBM of that many ways, each
  *        as large as before - a cache of another size and associativity,
- *        the rules' robustness to a geometry they were not tuned on)
+ *        the rules' robustness to a geometry they were not tuned on;
+ *        BENCH_CONTROL_K: accesses per group per interval, the windows
+ *        NAME@FROM+N cut in intervals of that many - fewer misses per
+ *        interval, the same programs)
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -57,7 +61,8 @@
 /* mixes list only the bounds they have */
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 
-#define K 3000u			/* accesses per group per interval */
+/* accesses per group per interval (BENCH_CONTROL_K: 1000 to 3000, fewer misses per interval) */
+static unsigned int K = 3000u;
 /* ways of the L3 (BENCH_CONTROL_WAYS: other CBM lengths, the sets and way size kept) */
 static unsigned int WAYS = 16u;
 static unsigned int SETS = 256u;	/* this mix's; real programs' windows on 64 */
@@ -1320,6 +1325,7 @@ int main(int argc, char **argv)
 		"diff.1", "diff.2", "pyheap.1", "pyheap.2", "grep.1", "grep.2",
 	};
 	const char *only = getenv("BENCH_CONTROL_SETS"), *ways = getenv("BENCH_CONTROL_WAYS");
+	const char *k = getenv("BENCH_CONTROL_K");
 	char big_machine[128], small_machine[128];
 	rdtalloc_t *r;
 
@@ -1331,6 +1337,14 @@ int main(int argc, char **argv)
 		if (*end || w < 4 || w > 20)
 			die("BENCH_CONTROL_WAYS: 4 to 20 ways");
 		WAYS = (unsigned int)w;
+	}
+	if (k) {
+		char *end;
+		unsigned long n = strtoul(k, &end, 10);
+
+		if (*end || n < 1000 || n > 3000)
+			die("BENCH_CONTROL_K: 1000 to 3000 accesses");
+		K = (unsigned int)n;
 	}
 	/* a way of 16 KiB (256 sets), of 4 KiB for the real programs' windows (64) */
 	snprintf(big_machine, sizeof(big_machine),
