@@ -911,6 +911,24 @@ static void cost(void)
 	free(v);
 }
 
+/* The number in environment variable name, from lo to hi; dflt where unset. */
+static unsigned int env_in(const char *name, unsigned long lo, unsigned long hi,
+			   unsigned int dflt)
+{
+	const char *v = getenv(name);
+	char *end, msg[96];
+	unsigned long n;
+
+	if (!v)
+		return dflt;
+	n = strtoul(v, &end, 10);
+	if (!*v || *end || n < lo || n > hi) {
+		snprintf(msg, sizeof(msg), "%s: a number from %lu to %lu", name, lo, hi);
+		die(msg);
+	}
+	return (unsigned int)n;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct mix mixes[] = {
@@ -1324,28 +1342,13 @@ int main(int argc, char **argv)
 		"sha256sum.2", "zstd.1", "zstd.2", "unxz.1", "unxz.2", "bunzip2.1", "bunzip2.2",
 		"diff.1", "diff.2", "pyheap.1", "pyheap.2", "grep.1", "grep.2",
 	};
-	const char *only = getenv("BENCH_CONTROL_SETS"), *ways = getenv("BENCH_CONTROL_WAYS");
-	const char *k = getenv("BENCH_CONTROL_K");
+	const char *only = getenv("BENCH_CONTROL_SETS");
 	char big_machine[128], small_machine[128];
 	rdtalloc_t *r;
 
 	srcdir = argc > 1 ? argv[1] : RDT_SOURCE_DIR "/tests/data/traces";
-	if (ways) {
-		char *end;
-		unsigned long w = strtoul(ways, &end, 10);
-
-		if (*end || w < 4 || w > 20)
-			die("BENCH_CONTROL_WAYS: 4 to 20 ways");
-		WAYS = (unsigned int)w;
-	}
-	if (k) {
-		char *end;
-		unsigned long n = strtoul(k, &end, 10);
-
-		if (*end || n < 1000 || n > 3000)
-			die("BENCH_CONTROL_K: 1000 to 3000 accesses");
-		K = (unsigned int)n;
-	}
+	WAYS = env_in("BENCH_CONTROL_WAYS", 4, 20, WAYS);
+	K = env_in("BENCH_CONTROL_K", 1000, 3000, K);
 	/* a way of 16 KiB (256 sets), of 4 KiB for the real programs' windows (64) */
 	snprintf(big_machine, sizeof(big_machine),
 		 "topology=package:1 l3:1(size=%uKiB) core:2 pu:1;l3.cbm_len=%u;tasks=virtual",
