@@ -80,6 +80,8 @@ static const char *const mv_name[MV_N] = {
 #define BACKOFF_MAX 256u
 #define SHARED_GAP_MIN 24u
 #define SHARED_GAP_MAX 128u
+/* a layout kept at once on a phase change rests on one interval: all shared is due sooner */
+#define SHARED_AFTER_ONCE 8u
 #define PROBE_GAP 3u		/* intervals between a change and the next probe */
 #define PROBE_RISK 3u		/* margins of budget a probe needs left to start */
 
@@ -937,7 +939,8 @@ static void probing(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t 
 			c->shared_due = c->t + c->shared_gap;
 		} else if (c->probe_g >= 0) {
 			if (c->probe_likely)	/* built on all shared: it was the floor's test */
-				c->shared_due = c->t + c->shared_gap;
+				c->shared_due = c->t + (c->probe_at_once ? SHARED_AFTER_ONCE :
+								   c->shared_gap);
 			remember(c);
 			if (found)	/* kept confined while it misses as it did */
 				c->streaming[c->probe_g] = true;

@@ -737,6 +737,37 @@ static void test_phase_probe_last_interval(void **state)
 }
 
 /*
+ * A layout kept at once rests on one interval of base: all shared is
+ * due again 8 intervals after it (not the 24 of a layout kept on a full
+ * base), the layout staying meanwhile.
+ */
+static void test_phase_probe_verified_soon(void **state)
+{
+	struct rdt_ctl c;
+	struct rdt_ctl_event ev;
+	uint64_t kept;
+	int i;
+
+	polluter_probed(&c, &ev);
+	for (i = 0; i < 3; i++)
+		feed_occ(&c, 440, 2, 100, 6, &ev);
+	assert_string_equal(ev.action, "keep");
+	kept = c.t;
+	for (i = 0; i < 24; i++) {
+		feed_occ(&c, 440, 2, 100, 6, &ev);
+		if (ev.action)
+			break;
+	}
+	/* here the budget is spent: all shared put back, unverified, at that time */
+	assert_non_null(ev.action);
+	assert_string_equal(ev.action, "rollback");
+	tu_msg_has(ev.why, "all shared, the layout kept not verified");
+	assert_int_equal(c.t - kept, 8);
+	assert_int_equal(c.cur.kind[0], RDT_CTL_SHARED);
+	rdt_ctl_free(&c);
+}
+
+/*
  * The same probe, its total within the margin every interval (580
  * against 500), but the group confined misses more of its own than when
  * the change showed (540 against 400, beyond a quarter): it reuses what it
@@ -1287,6 +1318,7 @@ int main(void)
 		cmocka_unit_test(test_phase_probe_at_once),
 		cmocka_unit_test(test_phase_probe_last_interval),
 		cmocka_unit_test(test_phase_probe_own_rise),
+		cmocka_unit_test(test_phase_probe_verified_soon),
 		cmocka_unit_test(test_no_probe_while_falling),
 		cmocka_unit_test(test_probe_boundary),
 		cmocka_unit_test(test_probe_boundary_untouched),
