@@ -136,6 +136,18 @@ struct rdt_ctl {
 	bool probe_lenient;
 	/* started as a phase change was seen: its base is one interval */
 	bool probe_at_once;
+	/* each group's misses in a probe's intervals after the first, summed */
+	uint64_t probe_gt[RDT_CTL_MAX];
+	/*
+	 * A layout kept on a probe: each group's misses in its verdict, and
+	 * for how many intervals running each has missed beyond them. The
+	 * watch ends when it fires, or the layout is left.
+	 */
+	uint64_t kept_gm[RDT_CTL_MAX];
+	unsigned char rise_run[RDT_CTL_MAX];
+	bool kept_watch;
+	/* a stream test started while the cache filled: judged by gain only on a stream's misses */
+	bool probe_cold;
 	/*
 	 * A stream test (the group that misses most confined to 2 ways): its
 	 * own misses in the probe's intervals after the first; kept as a

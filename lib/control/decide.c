@@ -337,6 +337,12 @@ static void baseline(struct rdt_ctl *c)
 	c->noise = k > 1 ? d / (k - 1) : c->base / 10;
 }
 
+/* the cache still fills: fewer misses so far than twice its lines */
+static bool filling(const struct rdt_ctl *c)
+{
+	return c->t < 12 && c->seen < 2 * (c->way_bytes / 64) * c->nallowed;
+}
+
 static uint64_t margin(const struct rdt_ctl *c)
 {
 	uint64_t m = 2 * c->noise;
@@ -827,6 +833,26 @@ static bool stream_found(const struct rdt_ctl *c, const struct rdt_ctl_sample *s
 }
 
 /*
+ * A stream test started while the cache filled: the group's own misses
+ * after the first interval fell by less than a quarter of its mean
+ * before. The others' fall proves nothing then (every group's cold misses
+ * pass as the cache warms); a group held to 2 ways that misses no less is
+ * what a stream does (or a loop that lost its room, which the verdict on
+ * the gain refuses), and one whose misses fell was warming too.
+ */
+static bool misses_as_before(const struct rdt_ctl *c)
+{
+	uint64_t mean, sp, occ, gm;
+	unsigned int g = (unsigned int)c->probe_g;
+
+	if (c->probe_m != MV_STREAM || c->probe_g < 0 || !c->gn || c->probe_len < 2)
+		return false;
+	group_stats(c, g, &mean, &sp, &occ);
+	gm = c->probe_gtail / (c->probe_len - 1);
+	return 4 * gm >= 3 * mean;
+}
+
+/*
  * A group confined at once on a phase change misses more of its own
  * than in the interval that showed the change (beyond a quarter and 32):
  * it reuses what it lost - a hungry group, not a polluter - and what the
@@ -840,6 +866,47 @@ static bool own_rise(const struct rdt_ctl *c)
 		return false;
 	gm = c->probe_gtail / (c->probe_len - 1);
 	return gm > c->probe_gbase + lim;
+}
+
+static unsigned int ways_in(const struct rdt_ctl *c, const struct rdt_ctl_layout *l,
+			    unsigned int g);
+
+/* A layout other than all shared kept: each group's misses in its verdict are watched. */
+static void watch_kept(struct rdt_ctl *c)
+{
+	c->kept_watch = !all_shared(c, &c->cur) && c->probe_len > 1;
+	for (unsigned int i = 0; c->kept_watch && i < c->n; i++) {
+		c->kept_gm[i] = c->probe_gt[i] / (c->probe_len - 1);
+		c->rise_run[i] = 0;
+	}
+}
+
+/*
+ * A group the kept layout holds to fewer ways than all shared would (a
+ * bound's block is the bound's) has missed beyond its misses in the
+ * layout's verdict, by a half and 32, for two intervals running - a
+ * group's misses drift by less within a phase (a stream's, or a scan's
+ * found by test, move with what it touches: not counted). The verdict was of another phase:
+ * the group that rose, -1: none.
+ */
+static int kept_rise(struct rdt_ctl *c, const struct rdt_ctl_sample *s)
+{
+	struct rdt_ctl_layout sh;
+	int g = -1;
+
+	shared_of(c, &sh);
+	for (unsigned int i = 0; i < c->n; i++) {
+		uint64_t k = c->kept_gm[i], lim = k / 2 > 32 ? k / 2 : 32;
+
+		if (ways_in(c, &c->cur, i) < ways_in(c, &sh, i) && !bounded(c, i) &&
+		    !is_stream(&s[i]) && !c->streaming[i] && s[i].misses > k + lim) {
+			if (++c->rise_run[i] >= 2 && g < 0)
+				g = (int)i;
+		} else {
+			c->rise_run[i] = 0;
+		}
+	}
+	return g;
 }
 
 static void probing(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t tot,
@@ -858,6 +925,8 @@ static void probing(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t 
 		c->probe_tail += tot;
 		if (c->probe_g >= 0)
 			c->probe_gtail += s[c->probe_g].misses;
+		for (unsigned int i = 0; i < c->n; i++)
+			c->probe_gt[i] += s[i].misses;
 	}
 	if (b >= 0 && c->probe_n > 1) {
 		char why[64];
@@ -912,6 +981,8 @@ static void probing(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t 
 	 * by the last interval (the mean still carries that transition).
 	 */
 	found = stream_found(c, s) && tot <= c->base + mk;
+	if (c->probe_cold && !found && !misses_as_before(c))
+		mean = mean > c->base ? mean : c->base + mk;	/* cold misses passing: no verdict */
 	if ((!shared && !c->probe_lenient && mean + (c->probe_likely ? mk / 4 : mk) < c->base) ||
 	    ((shared || c->probe_lenient) &&
 	     mean <= c->base + (c->probe_at_once ? mk : mk / 2) &&
@@ -934,6 +1005,7 @@ static void probing(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t 
 		if (!shared)
 			c->proven = c->base > mean ? c->proven + (c->base - mean) :
 				    c->proven > mean - c->base ? c->proven - (mean - c->base) : 0;
+		watch_kept(c);
 		if (shared) {
 			c->shared_gap = SHARED_GAP_MIN;
 			c->shared_due = c->t + c->shared_gap;
@@ -1023,6 +1095,7 @@ static bool bound_move(struct rdt_ctl *c, unsigned int b, const struct rdt_ctl_s
 	say(ev, "bound", true, 0, 0, (int)b, 0);
 	c->bound_hold = c->t + 2;
 	c->met_run[b] = 0;
+	c->kept_watch = false;	/* the bound is the goal, not a verdict's gain */
 	hist_reset(c);
 	c->next_probe = c->t + PROBE_GAP;
 	return true;
@@ -1041,7 +1114,9 @@ static bool start_probe(struct rdt_ctl *c, const struct rdt_ctl_layout *l, int g
 	c->probe_lenient = g >= 0 && m == MV_CONFINE && is_stream(&c->last[g]);
 	c->probe_likely = g >= 0 && likely(c, g, m);
 	c->probe_at_once = false;
+	c->probe_cold = m == MV_STREAM && filling(c);
 	c->probe_gtail = 0;
+	memset(c->probe_gt, 0, sizeof(c->probe_gt));
 	c->probe_gbase = g >= 0 ? c->last[g].misses : 0;
 	c->phase = PROBING;
 	c->probe_n = 0;
@@ -1279,7 +1354,8 @@ static void phase(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t to
 	memset(c->backoff_until, 0, sizeof(c->backoff_until));
 	memset(c->backoff_len, 0, sizeof(c->backoff_len));
 	c->shared_gap = SHARED_GAP_MIN;
-	/* the kept layout is verified first */
+	/* the kept layout is verified first (its watch has done its work) */
+	c->kept_watch = false;
 	c->shared_due = c->t + (all_shared(c, &c->cur) ? SHARED_GAP_MIN : 1);
 	c->next_probe = c->t + 1;
 	hist_reset(c);
@@ -1389,11 +1465,6 @@ static void floor_unverified(struct rdt_ctl *c, struct rdt_ctl_event *ev)
 	hist_reset(c);
 }
 
-static bool filling(const struct rdt_ctl *c)
-{
-	return c->t < 12 && c->seen < 2 * (c->way_bytes / 64) * c->nallowed;
-}
-
 static uint64_t budget_left(const struct rdt_ctl *c)
 {
 	uint64_t allowance = c->seen / 100 + 25ull * c->n + c->earned / 2;
@@ -1449,6 +1520,20 @@ static void steady(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t t
 	if (!c->nhist && c->rb_gn >= 2 && rollback_hid_phase(c, s, tot, ev))
 		return;
 	c->rb_gn = 0;
+	/*
+	 * A kept layout's verdict outlived: a group it holds to fewer ways
+	 * misses well beyond what it did in the verdict. A phase change the
+	 * history since (which may have begun with the change) cannot show;
+	 * the layout is verified against all shared first, as after any.
+	 */
+	if (c->kept_watch && c->gn && !all_shared(c, &c->cur) && (g = kept_rise(c, s)) >= 0) {
+		phase(c, s, tot, g, NULL, ev);
+		snprintf(ev->why + strlen(ev->why), sizeof(ev->why) - strlen(ev->why),
+			 "; group %d misses %llu, %llu in the verdict that kept the layout", g,
+			 (unsigned long long)s[g].misses, (unsigned long long)c->kept_gm[g]);
+		roles_at_once(c, ev);
+		return;
+	}
 	if (c->nhist >= 2 || (c->nhist && c->kept_fresh)) {
 		int pg;
 
@@ -1511,6 +1596,13 @@ static void steady(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t t
 	if (c->base < 64 || pick(c, &l, &g, &m) < 0)
 		return;
 	/*
+	 * While the cache fills every group's misses fall as it warms, and
+	 * any move would pass for a gain: only a stream is confined then (it
+	 * misses as much warm as cold), or tested for (kept only if found).
+	 */
+	if (filling(c) && m != MV_STREAM && !(m == MV_CONFINE && is_stream(&c->last[g])))
+		return;
+	/*
 	 * A probe may cost up to twice the margin in its first interval
 	 * before it is rolled back, and the interval after: it starts only
 	 * with that much budget left (some, for the move a phase change's
@@ -1555,6 +1647,7 @@ bool rdt_ctl_adopt(struct rdt_ctl *c, const struct rdt_ctl_layout *l)
 		return false;
 	c->cur = *l;
 	c->prev = *l;
+	c->kept_watch = false;
 	return true;
 }
 

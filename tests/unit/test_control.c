@@ -536,16 +536,23 @@ static void test_phase_after_keep(void **state)
  * second, still a little over where they were, is not plainly worse):
  * kept, as a stream, and its block not given back.
  */
-static void scan_step(struct rdt_ctl *c, uint64_t m0, uint64_t occ0, uint64_t mo,
-		      struct rdt_ctl_event *ev)
+/* three groups: group 0 holding occ0 ways' worth, the others 2 */
+static void step3(struct rdt_ctl *c, uint64_t m0, uint64_t occ0, uint64_t m1, uint64_t m2,
+		  struct rdt_ctl_event *ev)
 {
 	struct rdt_ctl_sample s[3] = {
 		{ .accesses = 3000, .misses = m0, .occ_bytes = occ0 * 4096 },
-		{ .accesses = 3000, .misses = mo, .occ_bytes = 2 * 4096 },
-		{ .accesses = 3000, .misses = mo, .occ_bytes = 2 * 4096 },
+		{ .accesses = 3000, .misses = m1, .occ_bytes = 2 * 4096 },
+		{ .accesses = 3000, .misses = m2, .occ_bytes = 2 * 4096 },
 	};
 
 	rdt_ctl_step(c, s, ev);
+}
+
+static void scan_step(struct rdt_ctl *c, uint64_t m0, uint64_t occ0, uint64_t mo,
+		      struct rdt_ctl_event *ev)
+{
+	step3(c, m0, occ0, mo, mo, ev);
 }
 
 static void test_stream_test(void **state)
@@ -592,23 +599,122 @@ static void test_stream_test(void **state)
  * holds outside): no stream, whatever the gain - judged by the gain, and
  * not kept from more ways.
  */
+static void scan_fell(struct rdt_ctl *c, struct rdt_ctl_event *ev)
+{
+	engine(c, 3, 0xff, NULL, 0);
+	c->seen = 100000;
+	for (int i = 0; i < 3; i++)
+		scan_step(c, 375, 4, 200, ev);
+	tu_msg_has(ev->why, "test for a stream: group 0");
+	scan_step(c, 100, 2, 200, ev);
+	assert_null(ev->action);
+	scan_step(c, 100, 2, 200, ev);
+	assert_null(ev->action);
+	scan_step(c, 100, 2, 200, ev);	/* 500 against 775: a gain */
+	assert_string_equal(ev->action, "keep");
+	assert_false(c->streaming[0]);
+}
+
 static void test_stream_test_fall(void **state)
 {
 	struct rdt_ctl c;
 	struct rdt_ctl_event ev;
 
-	engine(&c, 3, 0xff, NULL, 0);
-	c.seen = 100000;
+	scan_fell(&c, &ev);
+	rdt_ctl_free(&c);
+}
+
+/*
+ * While the cache fills (fewer misses so far than twice its lines) every
+ * group's misses fall as it warms. A group missing a third of what it
+ * touches, no stream, is not confined then (its misses rising, no fall
+ * to wait out): no probe until the twelfth interval. A stream test may
+ * start; the tested group's own misses
+ * falling (375 -> 100) were warming too, and the others' fall proves
+ * nothing: rolled back, not kept on that gain.
+ */
+static void test_filling(void **state)
+{
+	struct rdt_ctl_goal none[RDT_CTL_MAX] = { 0 };
+	struct rdt_ctl c;
+	struct rdt_ctl_event ev;
+	uint64_t m[3];
+	char err[128];
+
+	/* 8 ways of 64 KiB: 16,384 lines twice over before it is warm */
+	assert_int_equal(rdt_ctl_init(&c, 2, 0xff, 65536, none, 0, 60, err, sizeof(err)), 0);
+	for (int i = 0; i < 12; i++) {
+		feed(&c, 300 + i, 300, &ev);	/* rising: no fall to wait out */
+		if (ev.action)
+			fail_msg("interval %d: %s: %s", i, ev.action, ev.why);
+	}
+	feed(&c, 312, 300, &ev);		/* the twelfth interval: warm or not, probed */
+	assert_string_equal(ev.action, "probe");
+	rdt_ctl_free(&c);
+
+	assert_int_equal(rdt_ctl_init(&c, 3, 0xff, 65536, none, 0, 60, err, sizeof(err)), 0);
 	for (int i = 0; i < 3; i++)
-		scan_step(&c, 375, 4, 200, &ev);
+		scan_step(&c, 373 + i, 4, 200, &ev);
+	assert_string_equal(ev.action, "probe");
 	tu_msg_has(ev.why, "test for a stream: group 0");
 	scan_step(&c, 100, 2, 200, &ev);
 	assert_null(ev.action);
 	scan_step(&c, 100, 2, 200, &ev);
 	assert_null(ev.action);
-	scan_step(&c, 100, 2, 200, &ev);	/* 500 against 775: a gain */
-	assert_string_equal(ev.action, "keep");
+	scan_step(&c, 100, 2, 200, &ev);	/* 500 against 775 */
+	assert_string_equal(ev.action, "rollback");
+	tu_msg_has(ev.why, "no better");
+	rdt_ctl_masks(&c, &c.cur, m);
+	assert_int_equal(m[0], 0xff);
+	assert_int_equal(m[1], 0xff);
 	assert_false(c.streaming[0]);
+	rdt_ctl_free(&c);
+}
+
+/*
+ * A layout kept (as above: group 0 in a block of 2 on a gain, groups 1 and 2 in
+ * the other 6 ways missing 200 each in the verdict). All shared measured
+ * again, worse at once, rolled back: the kept layout's history starts
+ * afresh. Then group 1 misses 400 (beyond 200, a half and 32) two
+ * intervals running - a phase change that history cannot show, since it
+ * began with it: the layout is verified against all shared first, as
+ * after any.
+ */
+static void test_kept_watch(void **state)
+{
+	struct rdt_ctl c;
+	struct rdt_ctl_event ev;
+	uint64_t m[3];
+
+	scan_fell(&c, &ev);
+	assert_true(c.kept_watch);
+	assert_int_equal(c.kept_gm[1], 200);
+	c.shared_due = c.t;			/* its check against all shared: next */
+	step3(&c, 100, 2, 200, 200, &ev);
+	assert_string_equal(ev.action, "probe");
+	tu_msg_has(ev.why, "all shared measured again");
+	step3(&c, 100, 2, 400, 400, &ev);
+	assert_string_equal(ev.action, "rollback");
+	tu_msg_has(ev.why, "worse at once");
+	step3(&c, 100, 2, 200, 200, &ev);		/* transitional */
+	assert_null(ev.action);
+	step3(&c, 100, 2, 200, 200, &ev);
+	assert_null(ev.action);
+	step3(&c, 100, 2, 400, 200, &ev);		/* once */
+	assert_null(ev.action);
+	step3(&c, 100, 2, 400, 200, &ev);		/* twice running */
+	assert_string_equal(ev.action, "phase");
+	assert_int_equal(ev.group, 1);
+	tu_msg_has(ev.why, "group 1 misses 400, 200 in the verdict that kept the layout");
+	assert_false(c.kept_watch);
+	rdt_ctl_masks(&c, &c.cur, m);
+	assert_int_equal(m[0], 0xc0);
+	step3(&c, 100, 2, 400, 200, &ev);		/* the next interval */
+	assert_string_equal(ev.action, "probe");
+	tu_msg_has(ev.why, "all shared measured again against 700");
+	rdt_ctl_masks(&c, &c.cur, m);
+	assert_int_equal(m[0], 0xff);
+	assert_int_equal(m[1], 0xff);
 	rdt_ctl_free(&c);
 }
 
@@ -1328,6 +1434,8 @@ int main(void)
 		cmocka_unit_test(test_phase_after_keep),
 		cmocka_unit_test(test_stream_test),
 		cmocka_unit_test(test_stream_test_fall),
+		cmocka_unit_test(test_filling),
+		cmocka_unit_test(test_kept_watch),
 		cmocka_unit_test(test_hidden_phase_probed_at_once),
 		cmocka_unit_test(test_kept_loss_charged),
 		cmocka_unit_test(test_isolate),
