@@ -886,8 +886,8 @@ static void watch_kept(struct rdt_ctl *c)
  * bound's block is the bound's) has missed beyond its misses in the
  * layout's verdict, by a half and 32, for two intervals running - a
  * group's misses drift by less within a phase (a stream's, or a scan's
- * found by test, move with what it touches: not counted). The verdict was of another phase:
- * the group that rose, -1: none.
+ * found by test, move with what it touches: not counted). The verdict
+ * was of another phase: the group that rose, -1: none.
  */
 static int kept_rise(struct rdt_ctl *c, const struct rdt_ctl_sample *s)
 {
@@ -1598,7 +1598,8 @@ static void steady(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t t
 	/*
 	 * While the cache fills every group's misses fall as it warms, and
 	 * any move would pass for a gain: only a stream is confined then (it
-	 * misses as much warm as cold), or tested for (kept only if found).
+	 * misses as much warm as cold), or tested for (judged by its gain
+	 * only while its own misses hold: misses_as_before).
 	 */
 	if (filling(c) && m != MV_STREAM && !(m == MV_CONFINE && is_stream(&c->last[g])))
 		return;
