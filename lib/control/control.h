@@ -136,8 +136,6 @@ struct rdt_ctl {
 	bool probe_lenient;
 	/* started as a phase change was seen: its base is one interval */
 	bool probe_at_once;
-	/* each group's misses in a probe's intervals after the first, summed */
-	uint64_t probe_gt[RDT_CTL_MAX];
 	/*
 	 * A layout kept on a probe: each group's misses in its verdict, and
 	 * for how many intervals running each has missed beyond them. The
@@ -149,11 +147,12 @@ struct rdt_ctl {
 	/* a stream test started while the cache filled: judged by gain only on a stream's misses */
 	bool probe_cold;
 	/*
-	 * A stream test (the group that misses most confined to 2 ways): its
-	 * own misses in the probe's intervals after the first; kept as a
-	 * stream when they did not rise (it reuses nothing it lost).
+	 * Each group's misses in a probe's intervals after the first, summed:
+	 * a stream test's group (the one that misses most, confined to 2
+	 * ways) is kept as a stream when its own did not rise (it reuses
+	 * nothing it lost); every group's are a kept layout's verdict.
 	 */
-	uint64_t probe_gtail;
+	uint64_t probe_gt[RDT_CTL_MAX];
 	uint64_t probe_gbase;		/* the group's own misses in the interval before the probe */
 	/* groups found streaming by that test, kept confined while they miss as they did */
 	bool streaming[RDT_CTL_MAX];

@@ -819,7 +819,7 @@ static bool stream_found(const struct rdt_ctl *c, const struct rdt_ctl_sample *s
 	blk = 2 * c->way_bytes;
 	if (s[g].occ_bytes > blk + (occ > blk ? (occ - blk) / 2 : 0))
 		return false;
-	gm = c->probe_gtail / (c->probe_len - 1);
+	gm = c->probe_gt[g] / (c->probe_len - 1);
 	/*
 	 * Nor did they fall beyond four spreads and a quarter (and 64): a
 	 * stream misses as it did in 2 ways. A fall is a phase boundary, or a
@@ -848,7 +848,7 @@ static bool misses_as_before(const struct rdt_ctl *c)
 	if (c->probe_m != MV_STREAM || c->probe_g < 0 || !c->gn || c->probe_len < 2)
 		return false;
 	group_stats(c, g, &mean, &sp, &occ);
-	gm = c->probe_gtail / (c->probe_len - 1);
+	gm = c->probe_gt[g] / (c->probe_len - 1);
 	return 4 * gm >= 3 * mean;
 }
 
@@ -864,7 +864,7 @@ static bool own_rise(const struct rdt_ctl *c)
 
 	if (c->probe_g < 0 || c->probe_m != MV_CONFINE || c->probe_len < 2)
 		return false;
-	gm = c->probe_gtail / (c->probe_len - 1);
+	gm = c->probe_gt[c->probe_g] / (c->probe_len - 1);
 	return gm > c->probe_gbase + lim;
 }
 
@@ -923,8 +923,6 @@ static void probing(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t 
 		c->spent += tot - c->base;
 	if (c->probe_n > 1) {
 		c->probe_tail += tot;
-		if (c->probe_g >= 0)
-			c->probe_gtail += s[c->probe_g].misses;
 		for (unsigned int i = 0; i < c->n; i++)
 			c->probe_gt[i] += s[i].misses;
 	}
@@ -1115,7 +1113,6 @@ static bool start_probe(struct rdt_ctl *c, const struct rdt_ctl_layout *l, int g
 	c->probe_likely = g >= 0 && likely(c, g, m);
 	c->probe_at_once = false;
 	c->probe_cold = m == MV_STREAM && filling(c);
-	c->probe_gtail = 0;
 	memset(c->probe_gt, 0, sizeof(c->probe_gt));
 	c->probe_gbase = g >= 0 ? c->last[g].misses : 0;
 	c->phase = PROBING;
