@@ -414,6 +414,16 @@ static bool likely(const struct rdt_ctl *c, int g, int m)
 	return (m == MV_RESERVE && c->squeezed[g]) || (m == MV_CONFINE && c->polluter[g]);
 }
 
+/*
+ * Move m confines group g, a stream: alone, or in the place of the
+ * confined group that misses least of what it touches (the last shared
+ * group: has_shared).
+ */
+static bool stream_confined(const struct rdt_ctl *c, int g, int m)
+{
+	return (m == MV_CONFINE || m == MV_SWAP) && is_stream(&c->last[g]);
+}
+
 static unsigned int ceil_ways(const struct rdt_ctl *c, uint64_t bytes)
 {
 	return (unsigned int)((bytes + c->way_bytes - 1) / c->way_bytes);
@@ -446,6 +456,21 @@ static unsigned int swap_partner(const struct rdt_ctl *c, const struct rdt_ctl_l
 	if (best != ~0u && miss_ratio(&c->last[g]) <= miss_ratio(&c->last[best]))
 		return ~0u;
 	return best;
+}
+
+/*
+ * Some group fills the pool's ways above its confined groups. With every
+ * group confined (or in a block) those ways are no one's: the lines there
+ * stay, hit by whoever left them, and age as the programs move on - what
+ * a probe measures of such a layout lasts only while they do. The last
+ * shared group is confined instead of one that is (MV_SWAP).
+ */
+static bool has_shared(const struct rdt_ctl *c, const struct rdt_ctl_layout *l)
+{
+	for (unsigned int i = 0; i < c->n; i++)
+		if (l->kind[i] == RDT_CTL_SHARED)
+			return true;
+	return false;
 }
 
 /* The move m of group g applied to l; false when it does not apply. */
@@ -668,6 +693,8 @@ static int pick(struct rdt_ctl *c, struct rdt_ctl_layout *out, int *pg, int *pm)
 						m == MV_UNCONFINE))
 				continue;
 			if (!apply_move(c, &l, g, m) || same_layout(c, &l, &c->cur))
+				continue;
+			if (m == MV_CONFINE && !has_shared(c, &l))
 				continue;
 			/* compare scores of one kind across groups by misses */
 			if (score[m] > best) {
@@ -1598,7 +1625,7 @@ static void steady(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t t
 	 * misses as much warm as cold), or tested for (judged by its gain
 	 * only while its own misses hold: misses_as_before).
 	 */
-	if (filling(c) && m != MV_STREAM && !(m == MV_CONFINE && is_stream(&c->last[g])))
+	if (filling(c) && m != MV_STREAM && !stream_confined(c, g, m))
 		return;
 	/*
 	 * A probe may cost up to twice the margin in its first interval
@@ -1607,8 +1634,7 @@ static void steady(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t t
 	 * signals point to). A stream confined costs the stream
 	 * nothing.
 	 */
-	if (left >= (likely(c, g, m) ? 0 : PROBE_RISK) * margin(c) ||
-	    (m == MV_CONFINE && is_stream(&c->last[g])))
+	if (left >= (likely(c, g, m) ? 0 : PROBE_RISK) * margin(c) || stream_confined(c, g, m))
 		start_probe(c, &l, g, m, ev, mv_name[m]);
 }
 

@@ -324,6 +324,38 @@ static void test_stream_kept_without_gain(void **state)
 }
 
 /*
+ * Both groups miss all they touch; group 0 is confined first and then
+ * misses less (a loop that thrashed beside a stream). Group 1 is next:
+ * confined in group 0's place, not beside it - with both confined to the
+ * lowest way the other 7 would be no one's, their lines hit by whoever
+ * left them, ageing as the programs move on.
+ */
+static void test_last_shared_swapped(void **state)
+{
+	struct rdt_ctl c;
+	struct rdt_ctl_event ev;
+	uint64_t m[2];
+
+	engine(&c, 2, 0xff, NULL, 0);
+	feed(&c, 1000, 1000, &ev);
+	feed(&c, 1000, 1000, &ev);
+	feed(&c, 1000, 1000, &ev);
+	assert_string_equal(ev.action, "probe");
+	tu_msg_has(ev.why, "confine group 0");
+	feed(&c, 800, 1000, &ev);
+	feed(&c, 700, 1000, &ev);		/* 1700 against 2000: kept */
+	assert_string_equal(ev.action, "keep");
+	feed(&c, 700, 1000, &ev);
+	assert_string_equal(ev.action, "probe");
+	tu_msg_has(ev.why, "confine instead group 1 (1.000 of its accesses missed, 1000 "
+		   "misses): 1 confined to 1;");
+	rdt_ctl_masks(&c, &c.cur, m);
+	assert_int_equal(m[0], 0xff);
+	assert_int_equal(m[1], 0x01);
+	rdt_ctl_free(&c);
+}
+
+/*
  * What probing costs is charged as it happens, the interval after a
  * rollback too (lines evicted stay evicted): 900 + 400 over the base.
  */
@@ -1418,6 +1450,7 @@ int main(void)
 		cmocka_unit_test(test_probe_rolled_back),
 		cmocka_unit_test(test_probe_within_noise),
 		cmocka_unit_test(test_stream_kept_without_gain),
+		cmocka_unit_test(test_last_shared_swapped),
 		cmocka_unit_test(test_probe_cost_charged),
 		cmocka_unit_test(test_phase_squeezed),
 		cmocka_unit_test(test_phase_polluter),
