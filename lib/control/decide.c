@@ -895,6 +895,27 @@ static bool own_rise(const struct rdt_ctl *c)
 	return gm > c->probe_gbase + lim;
 }
 
+/*
+ * A group confined at once on a phase change misses less than half of
+ * what it did in the interval that showed the change, and the others no
+ * less than then (within the margin mk): its new phase's cold misses
+ * passed, what it fills now it reuses - a hungry group starting, not a
+ * polluter - and the confinement saved the others nothing.
+ */
+static bool cold_passed(const struct rdt_ctl *c, uint64_t mk)
+{
+	uint64_t gm, others, before;
+
+	if (c->probe_g < 0 || c->probe_m != MV_CONFINE || c->probe_len < 2 ||
+	    c->base < c->probe_gbase)
+		return false;
+	gm = c->probe_gt[c->probe_g] / (c->probe_len - 1);
+	others = c->probe_tail / (c->probe_len - 1);
+	others = others > gm ? others - gm : 0;
+	before = c->base - c->probe_gbase;
+	return 2 * gm < c->probe_gbase && others + mk / 2 >= before;
+}
+
 static unsigned int ways_in(const struct rdt_ctl *c, const struct rdt_ctl_layout *l,
 			    unsigned int g);
 
@@ -1011,7 +1032,8 @@ static void probing(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t 
 	if ((!shared && !c->probe_lenient && mean + (c->probe_likely ? mk / 4 : mk) < c->base) ||
 	    ((shared || c->probe_lenient) &&
 	     mean <= c->base + (c->probe_at_once ? mk : mk / 2) &&
-	     (!c->probe_at_once || (tot <= c->base + mk && !own_rise(c)))) || found) {
+	     (!c->probe_at_once || (tot <= c->base + mk && !own_rise(c) &&
+				    !cold_passed(c, mk)))) || found) {
 		char what[96];
 
 		describe(c, &c->cur, what, sizeof(what));
@@ -1055,6 +1077,16 @@ static void probing(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t 
 	if (shared) {
 		c->shared_rate = mean;
 		c->proven = mean > c->base ? mean - c->base : 0;
+	}
+	if (c->probe_at_once && cold_passed(c, mk)) {
+		char why[96];
+
+		snprintf(why, sizeof(why), "its cold misses passed (group %d misses %llu, %llu "
+			 "as the phase began), the others no better", c->probe_g,
+			 (unsigned long long)(c->probe_gt[c->probe_g] / (c->probe_len - 1)),
+			 (unsigned long long)c->probe_gbase);
+		rollback(c, ev, mean, why, mk);
+		return;
 	}
 	rollback(c, ev, mean, shared ? "all shared is worse" : "no better", mk);
 }

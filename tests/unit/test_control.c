@@ -906,6 +906,41 @@ static void test_phase_probe_verified_soon(void **state)
 }
 
 /*
+ * A new polluter confined at once whose own misses then fall below half
+ * of those in the interval that showed the change (400 -> 150), the
+ * other group no better (100): its new phase's cold misses passed, what
+ * it fills it reuses - a hungry group starting - and the layout saved the
+ * others nothing; rolled back, though within the margin. With the other
+ * group's misses down (to 20) the confinement paid: kept.
+ */
+static void test_phase_probe_cold_passed(void **state)
+{
+	struct rdt_ctl c;
+	struct rdt_ctl_event ev;
+
+	for (int paid = 0; paid < 2; paid++) {
+		polluter_probed(&c, &ev);
+		feed_occ(&c, 300, 2, 100, 6, &ev);
+		assert_null(ev.action);
+		feed_occ(&c, 150, 2, paid ? 20 : 100, 6, &ev);
+		assert_null(ev.action);
+		feed_occ(&c, 150, 2, paid ? 20 : 100, 6, &ev);
+		if (paid) {
+			assert_string_equal(ev.action, "keep");
+			assert_int_equal(c.cur.kind[0], RDT_CTL_CONFINED);
+			rdt_ctl_free(&c);
+			continue;
+		}
+		assert_string_equal(ev.action, "rollback");
+		tu_msg_has(ev.why, "its cold misses passed (group 0 misses 150, 400 as the phase "
+			   "began), the others no better: 250 misses per interval in 3 of the "
+			   "probe against 500");
+		assert_int_equal(c.cur.kind[0], RDT_CTL_SHARED);
+		rdt_ctl_free(&c);
+	}
+}
+
+/*
  * The same probe, its total within the margin every interval (580
  * against 500), but the group confined misses more of its own than when
  * the change showed (540 against 400, beyond a quarter): it reuses what it
@@ -1457,6 +1492,7 @@ int main(void)
 		cmocka_unit_test(test_phase_probe_at_once),
 		cmocka_unit_test(test_phase_probe_last_interval),
 		cmocka_unit_test(test_phase_probe_own_rise),
+		cmocka_unit_test(test_phase_probe_cold_passed),
 		cmocka_unit_test(test_phase_probe_verified_soon),
 		cmocka_unit_test(test_no_probe_while_falling),
 		cmocka_unit_test(test_probe_boundary),
