@@ -985,10 +985,12 @@ static void probing(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t 
 	/*
 	 * A stream test's first interval: the others lose the lines they held
 	 * in its block (transitional, charged); the group's own misses not
-	 * rising, the next interval decides.
+	 * rising, the next interval decides. So too a stream confined in a
+	 * confined group's place: that group refills the ways it is given.
 	 */
 	if (c->probe_n < c->probe_len && tot > c->base + 2 * mg &&
-	    !(c->probe_m == MV_STREAM && c->probe_n == 1 && c->gn &&
+	    !((c->probe_m == MV_STREAM || (c->probe_m == MV_SWAP && c->probe_lenient)) &&
+	      c->probe_n == 1 && c->gn &&
 	      no_rise(c, (unsigned int)c->probe_g, s[c->probe_g].misses))) {
 		if (shared)
 			c->shared_rate = tot;
@@ -1168,7 +1170,7 @@ static bool start_probe(struct rdt_ctl *c, const struct rdt_ctl_layout *l, int g
 		return false;
 	c->probe_g = g;
 	c->probe_m = m;
-	c->probe_lenient = g >= 0 && m == MV_CONFINE && is_stream(&c->last[g]);
+	c->probe_lenient = g >= 0 && stream_confined(c, g, m);
 	c->probe_likely = g >= 0 && likely(c, g, m);
 	c->probe_at_once = false;
 	c->probe_cold = m == MV_STREAM && filling(c);

@@ -328,7 +328,8 @@ static void test_stream_kept_without_gain(void **state)
  * misses less (a loop that thrashed beside a stream). Group 1 is next:
  * confined in group 0's place, not beside it - with both confined to the
  * lowest way the other 7 would be no one's, their lines hit by whoever
- * left them, ageing as the programs move on.
+ * left them, ageing as the programs move on - and judged as a stream's
+ * confinement is.
  */
 static void test_last_shared_swapped(void **state)
 {
@@ -349,6 +350,20 @@ static void test_last_shared_swapped(void **state)
 	assert_string_equal(ev.action, "probe");
 	tu_msg_has(ev.why, "confine instead group 1 (1.000 of its accesses missed, 1000 "
 		   "misses): 1 confined to 1;");
+	rdt_ctl_masks(&c, &c.cur, m);
+	assert_int_equal(m[0], 0xff);
+	assert_int_equal(m[1], 0x01);
+	/*
+	 * Its first interval is transitional (group 0 refills the ways it
+	 * is given: 2000, over two margins) while the stream misses as it
+	 * did; and it is kept as a stream's confinement is, unless worse
+	 * (1710 against 1700: no gain needed).
+	 */
+	feed(&c, 1000, 1000, &ev);
+	assert_null(ev.action);
+	feed(&c, 710, 1000, &ev);
+	assert_string_equal(ev.action, "keep");
+	tu_msg_has(ev.why, "1 confined to 1: 1710 misses per interval against 1700 before");
 	rdt_ctl_masks(&c, &c.cur, m);
 	assert_int_equal(m[0], 0xff);
 	assert_int_equal(m[1], 0x01);
