@@ -459,11 +459,12 @@ static unsigned int swap_partner(const struct rdt_ctl *c, const struct rdt_ctl_l
 }
 
 /*
- * Some group fills the pool's ways above its confined groups. With every
- * group confined (or in a block) those ways are no one's: the lines there
- * stay, hit by whoever left them, and age as the programs move on - what
- * a probe measures of such a layout lasts only while they do. The last
- * shared group is confined instead of one that is (MV_SWAP).
+ * Some group is shared: it fills the pool's ways above the confined
+ * groups'. With every group confined (or in a block) those ways are no
+ * one's: the lines there stay, hit by whoever left them, and age as the
+ * programs move on - what a probe measures of such a layout lasts only
+ * while they do. The last shared group is confined instead of one that
+ * is (MV_SWAP).
  */
 static bool has_shared(const struct rdt_ctl *c, const struct rdt_ctl_layout *l)
 {
