@@ -1063,7 +1063,14 @@ static void probing(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t 
 			if (c->probe_likely)	/* built on all shared: it was the floor's test */
 				c->shared_due = c->t + (c->probe_at_once ? SHARED_AFTER_ONCE :
 								   c->shared_gap);
-			remember(c);
+			/*
+			 * Recalled, a layout is kept again unless worse: it is
+			 * remembered for these roles only when its verdict
+			 * showed a gain beyond half the margin (or found a
+			 * stream) - one kept for being no worse proved nothing.
+			 */
+			if (mean + mk / 2 < c->base || found)
+				remember(c);
 			if (found)	/* kept confined while it misses as it did */
 				c->streaming[c->probe_g] = true;
 			c->backoff_len[c->probe_g][c->probe_m] = 0;

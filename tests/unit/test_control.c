@@ -1012,26 +1012,50 @@ static void test_no_probe_while_falling(void **state)
 }
 
 /*
- * Roles seen again: group 0 a new polluter, its confinement kept; then
- * group 1's turn, kept too; then group 0 again. The layout kept under
- * those roles is probed first, and kept without a gain (it won before).
+ * Roles seen again: group 0 a new polluter, its confinement kept on a
+ * gain (420 against 500, beyond half the margin of 100); then group 1's
+ * turn, kept too; then group 0 again. The layout kept under those roles
+ * is probed first, and kept without a gain (it won before). Kept the
+ * first time only for being no worse (455 against 500), it is not
+ * remembered: the new polluter is confined afresh, on all shared.
  */
 static void test_role_recalled(void **state)
 {
 	struct rdt_ctl c;
 	struct rdt_ctl_event ev;
 
-	engine(&c, 2, 0xff, NULL, 0);
-	for (int i = 0; i < 5; i++)
-		feed_occ(&c, 100, 2, 100, 6, &ev);
-	feed_occ(&c, 400, 5, 100, 3, &ev);
-	assert_string_equal(ev.action, "probe");
-	tu_msg_has(ev.why, "group 0 a new polluter");
-	tu_msg_has(ev.why, "confined: group 0");
-	feed_occ(&c, 400, 2, 60, 6, &ev);
-	feed_occ(&c, 400, 2, 60, 6, &ev);
-	feed_occ(&c, 400, 2, 50, 6, &ev);
-	assert_string_equal(ev.action, "keep");
+	for (int gain = 0; gain < 2; gain++) {
+		engine(&c, 2, 0xff, NULL, 0);
+		for (int i = 0; i < 5; i++)
+			feed_occ(&c, 100, 2, 100, 6, &ev);
+		feed_occ(&c, 400, 5, 100, 3, &ev);
+		assert_string_equal(ev.action, "probe");
+		tu_msg_has(ev.why, "group 0 a new polluter");
+		tu_msg_has(ev.why, "confined: group 0");
+		feed_occ(&c, 400, 2, 60, 6, &ev);
+		feed_occ(&c, 400, 2, gain ? 20 : 60, 6, &ev);
+		feed_occ(&c, 400, 2, gain ? 20 : 50, 6, &ev);
+		assert_string_equal(ev.action, "keep");
+		if (gain)
+			break;
+		c.next_probe = ~0ull;
+		for (int i = 0; i < 3; i++)
+			feed_occ(&c, 400, 2, 50, 6, &ev);
+		feed_occ(&c, 50, 1, 400, 7, &ev);	/* group 1's turn */
+		assert_string_equal(ev.action, "probe");
+		feed_occ(&c, 50, 6, 400, 2, &ev);
+		feed_occ(&c, 30, 6, 400, 2, &ev);
+		feed_occ(&c, 30, 6, 400, 2, &ev);
+		assert_string_equal(ev.action, "keep");
+		c.next_probe = ~0ull;
+		for (int i = 0; i < 3; i++)
+			feed_occ(&c, 30, 6, 400, 2, &ev);
+		feed_occ(&c, 400, 7, 50, 1, &ev);	/* group 0's turn again */
+		assert_string_equal(ev.action, "probe");
+		tu_msg_has(ev.why, "all shared but the new polluter confined: group 0");
+		assert_null(strstr(ev.why, "seen before"));
+		rdt_ctl_free(&c);
+	}
 	c.next_probe = ~0ull;			/* no other move while the phase lasts */
 	for (int i = 0; i < 3; i++)
 		feed_occ(&c, 400, 2, 50, 6, &ev);
