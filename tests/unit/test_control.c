@@ -1012,67 +1012,53 @@ static void test_no_probe_while_falling(void **state)
 }
 
 /*
- * Roles seen again: group 0 a new polluter, its confinement kept on a
- * gain (420 against 500, beyond half the margin of 100); then group 1's
- * turn, kept too; then group 0 again. The layout kept under those roles
- * is probed first, and kept without a gain (it won before). Kept the
- * first time only for being no worse (455 against 500), it is not
- * remembered: the new polluter is confined afresh, on all shared.
+ * Group 0 a new polluter, its confinement probed at once and kept (group
+ * 1 then missing m1: 420 against 500 with 20, a gain beyond half the
+ * margin of 100; 455 with 55, no gain); then group 1's turn, its
+ * confinement kept too; then group 0's turn again, probed.
+ */
+static void roles_turn_back(struct rdt_ctl *c, struct rdt_ctl_event *ev, uint64_t m1)
+{
+	engine(c, 2, 0xff, NULL, 0);
+	for (int i = 0; i < 5; i++)
+		feed_occ(c, 100, 2, 100, 6, ev);
+	feed_occ(c, 400, 5, 100, 3, ev);
+	assert_string_equal(ev->action, "probe");
+	tu_msg_has(ev->why, "group 0 a new polluter");
+	tu_msg_has(ev->why, "confined: group 0");
+	feed_occ(c, 400, 2, 60, 6, ev);
+	feed_occ(c, 400, 2, m1, 6, ev);
+	feed_occ(c, 400, 2, m1, 6, ev);
+	assert_string_equal(ev->action, "keep");
+	c->next_probe = ~0ull;			/* no other move while the phase lasts */
+	for (int i = 0; i < 3; i++)
+		feed_occ(c, 400, 2, 50, 6, ev);
+	feed_occ(c, 50, 1, 400, 7, ev);	/* group 1's turn */
+	assert_string_equal(ev->action, "probe");
+	tu_msg_has(ev->why, "group 1 a new polluter");
+	tu_msg_has(ev->why, "the new polluter confined: group 1");
+	feed_occ(c, 50, 6, 400, 2, ev);
+	feed_occ(c, 30, 6, 400, 2, ev);
+	feed_occ(c, 30, 6, 400, 2, ev);
+	assert_string_equal(ev->action, "keep");
+	c->next_probe = ~0ull;
+	for (int i = 0; i < 3; i++)
+		feed_occ(c, 30, 6, 400, 2, ev);
+	feed_occ(c, 400, 7, 50, 1, ev);	/* group 0's turn again */
+	assert_string_equal(ev->action, "probe");
+	tu_msg_has(ev->why, "group 0 a new polluter");
+}
+
+/*
+ * Roles seen again: the layout kept under them, on a gain, is probed
+ * first, and kept without a gain (it won before).
  */
 static void test_role_recalled(void **state)
 {
 	struct rdt_ctl c;
 	struct rdt_ctl_event ev;
 
-	for (int gain = 0; gain < 2; gain++) {
-		engine(&c, 2, 0xff, NULL, 0);
-		for (int i = 0; i < 5; i++)
-			feed_occ(&c, 100, 2, 100, 6, &ev);
-		feed_occ(&c, 400, 5, 100, 3, &ev);
-		assert_string_equal(ev.action, "probe");
-		tu_msg_has(ev.why, "group 0 a new polluter");
-		tu_msg_has(ev.why, "confined: group 0");
-		feed_occ(&c, 400, 2, 60, 6, &ev);
-		feed_occ(&c, 400, 2, gain ? 20 : 60, 6, &ev);
-		feed_occ(&c, 400, 2, gain ? 20 : 50, 6, &ev);
-		assert_string_equal(ev.action, "keep");
-		if (gain)
-			break;
-		c.next_probe = ~0ull;
-		for (int i = 0; i < 3; i++)
-			feed_occ(&c, 400, 2, 50, 6, &ev);
-		feed_occ(&c, 50, 1, 400, 7, &ev);	/* group 1's turn */
-		assert_string_equal(ev.action, "probe");
-		feed_occ(&c, 50, 6, 400, 2, &ev);
-		feed_occ(&c, 30, 6, 400, 2, &ev);
-		feed_occ(&c, 30, 6, 400, 2, &ev);
-		assert_string_equal(ev.action, "keep");
-		c.next_probe = ~0ull;
-		for (int i = 0; i < 3; i++)
-			feed_occ(&c, 30, 6, 400, 2, &ev);
-		feed_occ(&c, 400, 7, 50, 1, &ev);	/* group 0's turn again */
-		assert_string_equal(ev.action, "probe");
-		tu_msg_has(ev.why, "all shared but the new polluter confined: group 0");
-		assert_null(strstr(ev.why, "seen before"));
-		rdt_ctl_free(&c);
-	}
-	c.next_probe = ~0ull;			/* no other move while the phase lasts */
-	for (int i = 0; i < 3; i++)
-		feed_occ(&c, 400, 2, 50, 6, &ev);
-	feed_occ(&c, 50, 1, 400, 7, &ev);	/* group 1's turn */
-	assert_string_equal(ev.action, "probe");
-	tu_msg_has(ev.why, "group 1 a new polluter");
-	tu_msg_has(ev.why, "the new polluter confined: group 1");
-	feed_occ(&c, 50, 6, 400, 2, &ev);
-	feed_occ(&c, 30, 6, 400, 2, &ev);
-	feed_occ(&c, 30, 6, 400, 2, &ev);
-	assert_string_equal(ev.action, "keep");
-	c.next_probe = ~0ull;
-	for (int i = 0; i < 3; i++)
-		feed_occ(&c, 30, 6, 400, 2, &ev);
-	feed_occ(&c, 400, 7, 50, 1, &ev);	/* group 0's turn again */
-	assert_string_equal(ev.action, "probe");
-	tu_msg_has(ev.why, "group 0 a new polluter");
+	roles_turn_back(&c, &ev, 20);
 	tu_msg_has(ev.why, "the layout kept when these roles were seen before, for group 0");
 	assert_int_equal(c.cur.kind[0], RDT_CTL_CONFINED);
 	assert_int_equal(c.cur.kind[1], RDT_CTL_SHARED);
@@ -1081,6 +1067,21 @@ static void test_role_recalled(void **state)
 	feed_occ(&c, 415, 2, 40, 6, &ev);	/* 455 against 450: within a margin (90) */
 	assert_string_equal(ev.action, "keep");
 	assert_int_equal(c.cur.kind[0], RDT_CTL_CONFINED);
+	rdt_ctl_free(&c);
+}
+
+/*
+ * A layout kept at once only for being no worse proved nothing: it is not
+ * remembered, and the new polluter is confined afresh, on all shared.
+ */
+static void test_role_not_recalled(void **state)
+{
+	struct rdt_ctl c;
+	struct rdt_ctl_event ev;
+
+	roles_turn_back(&c, &ev, 55);
+	tu_msg_has(ev.why, "all shared but the new polluter confined: group 0");
+	assert_null(strstr(ev.why, "seen before"));
 	rdt_ctl_free(&c);
 }
 
@@ -1548,6 +1549,7 @@ int main(void)
 		cmocka_unit_test(test_kept_loss_charged),
 		cmocka_unit_test(test_isolate),
 		cmocka_unit_test(test_role_recalled),
+		cmocka_unit_test(test_role_not_recalled),
 		cmocka_unit_test(test_bound),
 		cmocka_unit_test(test_bound_near),
 		cmocka_unit_test(test_probe_needs_budget),
