@@ -816,6 +816,12 @@ static void roles_at_once(struct rdt_ctl *c, struct rdt_ctl_event *ev);
 static void group_stats(const struct rdt_ctl *c, unsigned int g, uint64_t *mean,
 			uint64_t *spread, uint64_t *occ);
 
+/* Group g's misses per interval in a probe's intervals after the first. */
+static uint64_t probe_gmean(const struct rdt_ctl *c, unsigned int g)
+{
+	return c->probe_gt[g] / (c->probe_len - 1);
+}
+
 /*
  * Group g (a stream test's) missing gm per interval misses no more than
  * before: within twice its spread, a sixteenth and 16 of its mean under
@@ -847,7 +853,7 @@ static bool stream_found(const struct rdt_ctl *c, const struct rdt_ctl_sample *s
 	blk = 2 * c->way_bytes;
 	if (s[g].occ_bytes > blk + (occ > blk ? (occ - blk) / 2 : 0))
 		return false;
-	gm = c->probe_gt[g] / (c->probe_len - 1);
+	gm = probe_gmean(c, g);
 	/*
 	 * Nor did they fall beyond four spreads and a quarter (and 64): a
 	 * stream misses as it did in 2 ways. A fall is a phase boundary, or a
@@ -876,7 +882,7 @@ static bool misses_as_before(const struct rdt_ctl *c)
 	if (c->probe_m != MV_STREAM || c->probe_g < 0 || !c->gn || c->probe_len < 2)
 		return false;
 	group_stats(c, g, &mean, &sp, &occ);
-	gm = c->probe_gt[g] / (c->probe_len - 1);
+	gm = probe_gmean(c, g);
 	return 4 * gm >= 3 * mean;
 }
 
@@ -892,7 +898,7 @@ static bool own_rise(const struct rdt_ctl *c)
 
 	if (c->probe_g < 0 || c->probe_m != MV_CONFINE || c->probe_len < 2)
 		return false;
-	gm = c->probe_gt[c->probe_g] / (c->probe_len - 1);
+	gm = probe_gmean(c, (unsigned int)c->probe_g);
 	return gm > c->probe_gbase + lim;
 }
 
@@ -910,7 +916,7 @@ static bool cold_passed(const struct rdt_ctl *c, uint64_t mk)
 	if (c->probe_g < 0 || c->probe_m != MV_CONFINE || c->probe_len < 2 ||
 	    c->base < c->probe_gbase)
 		return false;
-	gm = c->probe_gt[c->probe_g] / (c->probe_len - 1);
+	gm = probe_gmean(c, (unsigned int)c->probe_g);
 	others = c->probe_tail / (c->probe_len - 1);
 	others = others > gm ? others - gm : 0;
 	before = c->base - c->probe_gbase;
@@ -925,7 +931,7 @@ static void watch_kept(struct rdt_ctl *c)
 {
 	c->kept_watch = !all_shared(c, &c->cur) && c->probe_len > 1;
 	for (unsigned int i = 0; c->kept_watch && i < c->n; i++) {
-		c->kept_gm[i] = c->probe_gt[i] / (c->probe_len - 1);
+		c->kept_gm[i] = probe_gmean(c, i);
 		c->rise_run[i] = 0;
 	}
 }
@@ -1093,7 +1099,7 @@ static void probing(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t 
 
 		snprintf(why, sizeof(why), "its cold misses passed (group %d misses %llu, %llu "
 			 "as the phase began), the others no better", c->probe_g,
-			 (unsigned long long)(c->probe_gt[c->probe_g] / (c->probe_len - 1)),
+			 (unsigned long long)probe_gmean(c, (unsigned int)c->probe_g),
 			 (unsigned long long)c->probe_gbase);
 		rollback(c, ev, mean, why, mk);
 		return;
