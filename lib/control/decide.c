@@ -750,6 +750,23 @@ static void end_probe(struct rdt_ctl *c)
 	c->next_probe = c->t + PROBE_GAP;
 }
 
+/*
+ * The layout remembered for the roles now seen was rolled back under
+ * them: it won once, not now - recalled again it would be kept on the
+ * lenience its one win earned.
+ */
+static void forget(struct rdt_ctl *c)
+{
+	for (unsigned int i = 0; i < c->nroles; i++)
+		if (c->roles[i].pol == c->role_pol && c->roles[i].sq == c->role_sq &&
+		    same_layout(c, &c->roles[i].l, &c->cur)) {
+			memmove(c->roles + i, c->roles + i + 1,
+				(c->nroles - i - 1) * sizeof(c->roles[0]));
+			c->nroles--;
+			return;
+		}
+}
+
 static void rollback(struct rdt_ctl *c, struct rdt_ctl_event *ev, uint64_t tot, const char *why,
 		     uint64_t mk)
 {
@@ -759,6 +776,7 @@ static void rollback(struct rdt_ctl *c, struct rdt_ctl_event *ev, uint64_t tot, 
 	/* lines it evicted stay evicted: the interval after costs too, and is charged */
 	c->after_rollback = true;
 	c->rb_base = c->base;
+	forget(c);
 	set_change(c, &c->prev);
 	describe(c, &c->cur, what, sizeof(what));
 	snprintf(ev->why, sizeof(ev->why), "%s: %llu misses per interval in %u of the probe "
@@ -1038,9 +1056,14 @@ static void probing(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t 
 	found = stream_found(c, s) && tot <= c->base + mk;
 	if (c->probe_cold && !found && !misses_as_before(c))
 		mean = mean > c->base ? mean : c->base + mk;	/* cold misses passing: no verdict */
+	/*
+	 * A move is kept on a gain beyond the margin; all shared, the floor,
+	 * unless worse by the margin - a layout whose lead over it is within
+	 * the noise is thin evidence, and thin evidence means all shared.
+	 */
 	if ((!shared && !c->probe_lenient && mean + (c->probe_likely ? mk / 4 : mk) < c->base) ||
 	    ((shared || c->probe_lenient) &&
-	     mean <= c->base + (c->probe_at_once ? mk : mk / 2) &&
+	     mean <= c->base + (c->probe_at_once || shared ? mk : mk / 2) &&
 	     (!c->probe_at_once || (tot <= c->base + mk && !own_rise(c) &&
 				    !cold_passed(c, mk)))) || found) {
 		char what[96];

@@ -297,6 +297,45 @@ static void test_probe_within_noise(void **state)
 }
 
 /*
+ * All shared measured again is kept unless worse than the layout in force
+ * by the margin: 915 against 900, within the margin of 18 though beyond
+ * half of it - a lead within the noise is thin evidence, and thin
+ * evidence means all shared.
+ */
+static void test_shared_within_margin(void **state)
+{
+	struct rdt_ctl c;
+	struct rdt_ctl_event ev;
+	uint64_t m[2];
+
+	engine(&c, 2, 0xff, NULL, 0);
+	c.seen = 100000;
+	for (int i = 0; i < 3; i++)
+		feed(&c, 500, 800, &ev);	/* 1300 an interval, no spread */
+	assert_string_equal(ev.action, "probe");
+	tu_msg_has(ev.why, "confine group 1");
+	feed(&c, 300, 600, &ev);
+	feed(&c, 300, 600, &ev);
+	assert_string_equal(ev.action, "keep");
+	c.shared_due = c.t;
+	for (int i = 0; i < 3 && !ev.action; i++)
+		feed(&c, 300, 600, &ev);
+	feed(&c, 300, 600, &ev);
+	assert_string_equal(ev.action, "probe");
+	tu_msg_has(ev.why, "all shared measured again against 900");
+	feed(&c, 320, 600, &ev);		/* transitional */
+	assert_null(ev.action);
+	feed(&c, 315, 600, &ev);
+	assert_string_equal(ev.action, "keep");
+	tu_msg_has(ev.why, "all shared: 915 misses per interval against 900 before");
+	assert_int_equal(ev.margin, 18);
+	rdt_ctl_masks(&c, &c.cur, m);
+	assert_int_equal(m[0], 0xff);
+	assert_int_equal(m[1], 0xff);
+	rdt_ctl_free(&c);
+}
+
+/*
  * A stream (misses all it touches) confined needs no gain to be kept: it
  * costs the stream nothing. Within the margin, and it stays; the record
  * names the group and the margin.
@@ -1085,6 +1124,27 @@ static void test_role_not_recalled(void **state)
 	rdt_ctl_free(&c);
 }
 
+/*
+ * A layout recalled for its roles and rolled back under them is
+ * forgotten: it won once, not now (group 1's confinement, kept for being
+ * no worse, was not remembered).
+ */
+static void test_role_forgotten(void **state)
+{
+	struct rdt_ctl c;
+	struct rdt_ctl_event ev;
+
+	roles_turn_back(&c, &ev, 20);
+	tu_msg_has(ev.why, "the layout kept when these roles were seen before, for group 0");
+	assert_int_equal(c.nroles, 1);
+	assert_int_equal(c.roles[0].pol, 1);
+	feed_occ(&c, 700, 2, 100, 6, &ev);	/* 800 against 450: plainly worse */
+	assert_string_equal(ev.action, "rollback");
+	tu_msg_has(ev.why, "worse at once");
+	assert_int_equal(c.nroles, 0);
+	rdt_ctl_free(&c);
+}
+
 /* A group over its miss-ratio bound gets a block of its own at once. */
 static void test_bound(void **state)
 {
@@ -1524,6 +1584,7 @@ int main(void)
 		cmocka_unit_test(test_probe_kept),
 		cmocka_unit_test(test_probe_rolled_back),
 		cmocka_unit_test(test_probe_within_noise),
+		cmocka_unit_test(test_shared_within_margin),
 		cmocka_unit_test(test_stream_kept_without_gain),
 		cmocka_unit_test(test_last_shared_swapped),
 		cmocka_unit_test(test_probe_cost_charged),
@@ -1550,6 +1611,7 @@ int main(void)
 		cmocka_unit_test(test_isolate),
 		cmocka_unit_test(test_role_recalled),
 		cmocka_unit_test(test_role_not_recalled),
+		cmocka_unit_test(test_role_forgotten),
 		cmocka_unit_test(test_bound),
 		cmocka_unit_test(test_bound_near),
 		cmocka_unit_test(test_probe_needs_budget),
