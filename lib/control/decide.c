@@ -1402,12 +1402,24 @@ static int probe_boundary(struct rdt_ctl *c, const struct rdt_ctl_sample *s, boo
 }
 
 /*
+ * Group g holds a block of its own in the layout in force and no more
+ * than its ways (and half of one): what it holds rose inside the block,
+ * taken from no one.
+ */
+static bool in_block(const struct rdt_ctl *c, unsigned int g, uint64_t occ_bytes)
+{
+	return c->cur.kind[g] == RDT_CTL_RESERVED &&
+	       occ_bytes <= ways_in(c, &c->cur, g) * c->way_bytes + c->way_bytes / 2;
+}
+
+/*
  * After a phase change what was refused may be tried again, the layout
  * kept is measured against all shared before anything new is probed, and
  * each group's role is read from its signals: misses up while what it
  * holds fell, squeezed (a block of its own is the first move tried for
  * it); misses up while what it holds rose, a new polluter (confined
- * first, to a quarter of the pool).
+ * first, to a quarter of the pool) - unless it rose inside a block of
+ * its own, filling what it was given.
  */
 static void phase(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t tot, int pg,
 		  const struct rdt_ctl_layout *from, struct rdt_ctl_event *ev)
@@ -1430,7 +1442,8 @@ static void phase(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t to
 			c->streaming[i] = false;
 		c->polluter[i] = s[i].misses > ref + 32 && s[i].misses > ref + ref / 4 &&
 				 s[i].occ_bytes > occ + half && !is_stream(&s[i]) &&
-				 !bounded(c, i) && !c->goal[i].exclusive;
+				 !bounded(c, i) && !c->goal[i].exclusive &&
+				 !in_block(c, i, s[i].occ_bytes);
 		o = strlen(ev->why);
 		if (c->squeezed[i] || c->polluter[i])
 			snprintf(ev->why + o, sizeof(ev->why) - o, "; group %u %s (%llu misses, was "

@@ -435,6 +435,52 @@ static void test_probe_cost_charged(void **state)
 }
 
 /*
+ * Group 1 holds a block of 4 ways and 2 of them; at a phase change its
+ * misses jump and what it holds rises to its block's 4 ways: it fills
+ * what it was given, taken from no one - no new polluter. To 5 ways, past
+ * its block (and half a way): a new polluter.
+ */
+static void block_fills(struct rdt_ctl *c, struct rdt_ctl_event *ev, unsigned int w1)
+{
+	struct rdt_ctl_sample s[2] = {
+		{ .accesses = 3000, .misses = 100, .occ_bytes = 6 * 4096 },
+		{ .accesses = 3000, .misses = 100, .occ_bytes = 2 * 4096 },
+	};
+	struct rdt_ctl_layout l;
+
+	engine(c, 2, 0xff, NULL, 0);
+	memset(&l, 0, sizeof(l));
+	l.kind[1] = RDT_CTL_RESERVED, l.w[1] = 4;
+	assert_true(rdt_ctl_adopt(c, &l));
+	for (int i = 0; i < 4; i++) {
+		rdt_ctl_step(c, s, ev);
+		assert_null(ev->action);
+	}
+	s[1].misses = 600, s[1].occ_bytes = w1 * 4096ull;
+	rdt_ctl_step(c, s, ev);
+	assert_non_null(ev->action);
+}
+
+static void test_phase_block_fills(void **state)
+{
+	struct rdt_ctl c;
+	struct rdt_ctl_event ev;
+
+	block_fills(&c, &ev, 4);
+	assert_string_equal(ev.action, "phase");
+	assert_null(strstr(ev.why, "polluter"));
+	assert_false(c.polluter[1]);
+	assert_int_equal(c.role_pol, 0);
+	rdt_ctl_free(&c);
+
+	block_fills(&c, &ev, 5);
+	tu_msg_has(ev.why, "group 1 a new polluter (600 misses, was 100)");
+	assert_true(c.polluter[1]);
+	assert_int_equal(c.role_pol, 2);
+	rdt_ctl_free(&c);
+}
+
+/*
  * One group's misses jump while what it holds falls: a phase change named
  * by that group, which is squeezed. The layout kept (a block for group 1)
  * is put to the test at once by the likely winner built on all shared: a
@@ -1588,6 +1634,7 @@ int main(void)
 		cmocka_unit_test(test_stream_kept_without_gain),
 		cmocka_unit_test(test_last_shared_swapped),
 		cmocka_unit_test(test_probe_cost_charged),
+		cmocka_unit_test(test_phase_block_fills),
 		cmocka_unit_test(test_phase_squeezed),
 		cmocka_unit_test(test_phase_polluter),
 		cmocka_unit_test(test_phase_probe_at_once),
