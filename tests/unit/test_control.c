@@ -440,12 +440,9 @@ static void test_probe_cost_charged(void **state)
  * what it was given, taken from no one - no new polluter. To 5 ways, past
  * its block (and half a way): a new polluter.
  */
-static void block_fills(struct rdt_ctl *c, struct rdt_ctl_event *ev, unsigned int w1)
+/* A layout kept before, a block of 4 for group 1, run 4 quiet intervals on s. */
+static void block_of_4(struct rdt_ctl *c, const struct rdt_ctl_sample *s, struct rdt_ctl_event *ev)
 {
-	struct rdt_ctl_sample s[2] = {
-		{ .accesses = 3000, .misses = 100, .occ_bytes = 6 * 4096 },
-		{ .accesses = 3000, .misses = 100, .occ_bytes = 2 * 4096 },
-	};
 	struct rdt_ctl_layout l;
 
 	engine(c, 2, 0xff, NULL, 0);
@@ -456,6 +453,16 @@ static void block_fills(struct rdt_ctl *c, struct rdt_ctl_event *ev, unsigned in
 		rdt_ctl_step(c, s, ev);
 		assert_null(ev->action);
 	}
+}
+
+static void block_fills(struct rdt_ctl *c, struct rdt_ctl_event *ev, unsigned int w1)
+{
+	struct rdt_ctl_sample s[2] = {
+		{ .accesses = 3000, .misses = 100, .occ_bytes = 6 * 4096 },
+		{ .accesses = 3000, .misses = 100, .occ_bytes = 2 * 4096 },
+	};
+
+	block_of_4(c, s, ev);
 	s[1].misses = 600, s[1].occ_bytes = w1 * 4096ull;
 	rdt_ctl_step(c, s, ev);
 	assert_non_null(ev->action);
@@ -494,17 +501,9 @@ static void test_phase_squeezed(void **state)
 		{ .accesses = 3000, .misses = 100, .occ_bytes = 6 * 4096 },
 		{ .accesses = 3000, .misses = 100, .occ_bytes = 2 * 4096 },
 	};
-	struct rdt_ctl_layout l;
 	uint64_t m[2];
 
-	engine(&c, 2, 0xff, NULL, 0);
-	memset(&l, 0, sizeof(l));
-	l.kind[1] = RDT_CTL_RESERVED, l.w[1] = 4;	/* a layout kept before */
-	assert_true(rdt_ctl_adopt(&c, &l));
-	for (int i = 0; i < 4; i++) {
-		rdt_ctl_step(&c, s, &ev);
-		assert_null(ev.action);
-	}
+	block_of_4(&c, s, &ev);
 	s[0].misses = 600, s[0].occ_bytes = 2 * 4096;	/* squeezed */
 	rdt_ctl_step(&c, s, &ev);
 	assert_string_equal(ev.action, "probe");	/* in the interval the change is seen */
