@@ -109,6 +109,12 @@ struct rdt_ctl {
 	 * more (a level drifting after all shared was measured is no saving).
 	 */
 	uint64_t proven;
+	/*
+	 * All shared, measured again since the layout in force was kept, lost
+	 * to it by the margin: a move back to all shared must then win as any
+	 * move must, not be kept for being no worse.
+	 */
+	bool floor_beaten;
 	/* a bound group's run of intervals within its bound with room */
 	unsigned int met_run[RDT_CTL_MAX];
 	uint64_t bound_hold;		/* no bound move before this interval */

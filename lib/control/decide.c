@@ -773,6 +773,8 @@ static void rollback(struct rdt_ctl *c, struct rdt_ctl_event *ev, uint64_t tot, 
 	char what[96];
 
 	refuse(c, c->probe_g, c->probe_m, tot > c->base + 2 * margin(c));
+	if (c->probe_g < 0)
+		c->floor_beaten = true;
 	/* lines it evicted stay evicted: the interval after costs too, and is charged */
 	c->after_rollback = true;
 	c->rb_base = c->base;
@@ -986,7 +988,7 @@ static void probing(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t 
 		    struct rdt_ctl_event *ev)
 {
 	uint64_t mg = margin(c), mean, mk;
-	bool shared = c->probe_g < 0, found;
+	bool shared = c->probe_g < 0, found, floor;
 	int b = over_bound(c, s), pb;
 
 	c->probe_n++;
@@ -1060,10 +1062,14 @@ static void probing(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t 
 	 * A move is kept on a gain beyond the margin; all shared, the floor,
 	 * unless worse by the margin - a layout whose lead over it is within
 	 * the noise is thin evidence, and thin evidence means all shared.
+	 * So is a move back to all shared, unless all shared, measured again
+	 * since the layout in force was kept, lost to it: that lead was
+	 * beyond the noise, and the move must win as any move must.
 	 */
-	if ((!shared && !c->probe_lenient && mean + (c->probe_likely ? mk / 4 : mk) < c->base) ||
-	    ((shared || c->probe_lenient) &&
-	     mean <= c->base + (c->probe_at_once || shared ? mk : mk / 2) &&
+	floor = shared || (all_shared(c, &c->cur) && !c->floor_beaten);
+	if ((!floor && !c->probe_lenient && mean + (c->probe_likely ? mk / 4 : mk) < c->base) ||
+	    ((floor || c->probe_lenient) &&
+	     mean <= c->base + (c->probe_at_once || floor ? mk : mk / 2) &&
 	     (!c->probe_at_once || (tot <= c->base + mk && !own_rise(c) &&
 				    !cold_passed(c, mk)))) || found) {
 		char what[96];
@@ -1085,6 +1091,7 @@ static void probing(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t 
 			c->proven = c->base > mean ? c->proven + (c->base - mean) :
 				    c->proven > mean - c->base ? c->proven - (mean - c->base) : 0;
 		watch_kept(c);
+		c->floor_beaten = false;
 		if (shared) {
 			c->shared_gap = SHARED_GAP_MIN;
 			c->shared_due = c->t + c->shared_gap;
@@ -1457,6 +1464,7 @@ static void phase(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t to
 		c->role_sq |= (uint64_t)c->squeezed[i] << i;
 	}
 	c->role_tried = false;
+	c->floor_beaten = false;
 	say(ev, "phase", false, c->base, tot, pg, 0);
 	c->shared_rate = all_shared(c, &c->cur) ? tot : 0;
 	memset(c->backoff_until, 0, sizeof(c->backoff_until));

@@ -336,6 +336,65 @@ static void test_shared_within_margin(void **state)
 }
 
 /*
+ * A move back to all shared is the floor's test too: kept unless worse by
+ * the margin (912 against 900, margin 18) - but not once all shared,
+ * measured again, lost to the layout in force by the margin: then it
+ * must win as any move must.
+ */
+static void confined_then_unconfine(struct rdt_ctl *c, struct rdt_ctl_event *ev, bool beaten)
+{
+	engine(c, 2, 0xff, NULL, 0);
+	c->seen = 100000;
+	for (int i = 0; i < 3; i++)
+		feed(c, 500, 800, ev);		/* 1300 an interval, no spread */
+	feed(c, 300, 600, ev);
+	feed(c, 300, 600, ev);
+	assert_string_equal(ev->action, "keep");
+	tu_msg_has(ev->why, "1 confined to 1");
+	if (beaten) {
+		c->shared_due = c->t;
+		feed(c, 300, 600, ev);
+		assert_string_equal(ev->action, "probe");
+		tu_msg_has(ev->why, "all shared measured again against 900");
+		feed(c, 350, 640, ev);
+		assert_string_equal(ev->action, "rollback");
+		tu_msg_has(ev->why, "worse at once: 990 misses per interval in 1 of the probe "
+			   "against 900 before (spread 0); back to 1 confined to 1");
+	}
+	c->shared_due = c->t + 100;
+	for (int i = 0; i < 20 && !(ev->action && strstr(ev->why, "unconfine group 1")); i++)
+		feed(c, 300, 600, ev);
+	assert_string_equal(ev->action, "probe");
+	tu_msg_has(ev->why, "unconfine group 1 (0.600 of its accesses missed, 600 misses): "
+		   "all shared; against 900");
+	feed(c, 312, 600, ev);			/* transitional */
+	feed(c, 312, 600, ev);
+}
+
+static void test_unconfine_as_floor(void **state)
+{
+	struct rdt_ctl c;
+	struct rdt_ctl_event ev;
+	uint64_t m[2];
+
+	confined_then_unconfine(&c, &ev, false);
+	assert_string_equal(ev.action, "keep");
+	tu_msg_has(ev.why, "all shared: 912 misses per interval against 900 before");
+	assert_int_equal(ev.margin, 18);
+	rdt_ctl_masks(&c, &c.cur, m);
+	assert_int_equal(m[1], 0xff);
+	rdt_ctl_free(&c);
+
+	confined_then_unconfine(&c, &ev, true);
+	assert_string_equal(ev.action, "rollback");
+	tu_msg_has(ev.why, "no better: 912 misses per interval in 2 of the probe against 900 "
+		   "before (spread 0); back to 1 confined to 1");
+	rdt_ctl_masks(&c, &c.cur, m);
+	assert_int_equal(m[1], 0x01);
+	rdt_ctl_free(&c);
+}
+
+/*
  * A stream (misses all it touches) confined needs no gain to be kept: it
  * costs the stream nothing. Within the margin, and it stays; the record
  * names the group and the margin.
@@ -1630,6 +1689,7 @@ int main(void)
 		cmocka_unit_test(test_probe_rolled_back),
 		cmocka_unit_test(test_probe_within_noise),
 		cmocka_unit_test(test_shared_within_margin),
+		cmocka_unit_test(test_unconfine_as_floor),
 		cmocka_unit_test(test_stream_kept_without_gain),
 		cmocka_unit_test(test_last_shared_swapped),
 		cmocka_unit_test(test_probe_cost_charged),
