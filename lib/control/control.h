@@ -162,7 +162,7 @@ struct rdt_ctl {
 	uint64_t probe_gbase;		/* the group's own misses in the interval before the probe */
 	/* groups found streaming by that test, kept confined while they miss as they did */
 	bool streaming[RDT_CTL_MAX];
-	/* the probe is the move a phase change's signals point to: a quarter margin will do */
+	/* the probe is the move a phase change's signals point to (built on all shared) */
 	bool probe_likely;
 	/*
 	 * At the last phase change: misses jumped while occupancy fell

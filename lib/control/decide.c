@@ -408,7 +408,7 @@ static bool is_stream(const struct rdt_ctl_sample *s)
 }
 
 /* A move the signals of a phase change point to: it needs budget left,
- * not three margins of it, and a quarter margin of gain. */
+ * not three margins of it (its gain, the margin, as any move's). */
 static bool likely(const struct rdt_ctl *c, int g, int m)
 {
 	return (m == MV_RESERVE && c->squeezed[g]) || (m == MV_CONFINE && c->polluter[g]);
@@ -1059,7 +1059,9 @@ static void probing(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t 
 	if (c->probe_cold && !found && !misses_as_before(c))
 		mean = mean > c->base ? mean : c->base + mk;	/* cold misses passing: no verdict */
 	/*
-	 * A move is kept on a gain beyond the margin; all shared, the floor,
+	 * A move is kept on a gain beyond the margin - the likely winner a
+	 * phase change's signals name too: they named it, they are no
+	 * evidence that it pays; all shared, the floor,
 	 * unless worse by the margin - a layout whose lead over it is within
 	 * the noise is thin evidence, and thin evidence means all shared.
 	 * So is a move back to all shared, unless all shared, measured again
@@ -1067,7 +1069,7 @@ static void probing(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t 
 	 * beyond the noise, and the move must win as any move must.
 	 */
 	floor = shared || (all_shared(c, &c->cur) && !c->floor_beaten);
-	if ((!floor && !c->probe_lenient && mean + (c->probe_likely ? mk / 4 : mk) < c->base) ||
+	if ((!floor && !c->probe_lenient && mean + mk < c->base) ||
 	    ((floor || c->probe_lenient) &&
 	     mean <= c->base + (c->probe_at_once || floor ? mk : mk / 2) &&
 	     (!c->probe_at_once || (tot <= c->base + mk && !own_rise(c) &&

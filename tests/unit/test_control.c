@@ -577,6 +577,22 @@ static void test_phase_squeezed(void **state)
 }
 
 /*
+ * Five quiet intervals of s, then group 0's misses rise to 400 and what it
+ * holds to 5 ways (group 1's falls to 3): a new polluter.
+ */
+static void new_polluter(struct rdt_ctl *c, struct rdt_ctl_sample *s, struct rdt_ctl_event *ev)
+{
+	engine(c, 2, 0xff, NULL, 0);
+	for (int i = 0; i < 5; i++) {
+		rdt_ctl_step(c, s, ev);
+		assert_null(ev->action);
+	}
+	s[0].misses = 400, s[0].occ_bytes = 5 * 4096;
+	s[1].occ_bytes = 3 * 4096;
+	rdt_ctl_step(c, s, ev);
+}
+
+/*
  * One group's misses and what it holds both rise: a new polluter. With
  * all shared in force, the first probe confines it to a quarter of the
  * pool (not one way: it reuses some), with no more budget than there is.
@@ -590,20 +606,47 @@ static void test_phase_polluter(void **state)
 		{ .accesses = 3000, .misses = 100, .occ_bytes = 6 * 4096 },
 	};
 
-	engine(&c, 2, 0xff, NULL, 0);
-	for (int i = 0; i < 5; i++) {
-		rdt_ctl_step(&c, s, &ev);
-		assert_null(ev.action);
-	}
-	s[0].misses = 400, s[0].occ_bytes = 5 * 4096;
-	s[1].occ_bytes = 3 * 4096;
-	rdt_ctl_step(&c, s, &ev);
+	new_polluter(&c, s, &ev);
 	assert_string_equal(ev.action, "probe");
 	assert_int_equal(ev.group, 0);
 	tu_msg_has(ev.why, "group 0 a new polluter (400 misses, was 100)");
 	tu_msg_has(ev.why, "all shared but the new polluter confined: group 0");
 	assert_int_equal(c.cur.kind[0], RDT_CTL_CONFINED);
 	assert_int_equal(c.cur.w[0], 2);
+	rdt_ctl_free(&c);
+}
+
+/*
+ * The likely winner probed after the interval of the change (the cache
+ * still filled then: no probe at once) is a move as any other: kept on a
+ * gain beyond the margin, not on a quarter of it - the signals that
+ * named it are not evidence that it pays.
+ */
+static void test_likely_needs_margin(void **state)
+{
+	struct rdt_ctl c;
+	struct rdt_ctl_event ev;
+	struct rdt_ctl_sample s[2] = {
+		{ .accesses = 3000, .misses = 10, .occ_bytes = 2 * 4096 },
+		{ .accesses = 3000, .misses = 70, .occ_bytes = 6 * 4096 },
+	};
+
+	new_polluter(&c, s, &ev);		/* seen 870: still filling */
+	assert_string_equal(ev.action, "phase");
+	tu_msg_has(ev.why, "group 0 a new polluter (400 misses, was 10)");
+	rdt_ctl_step(&c, s, &ev);
+	assert_string_equal(ev.action, "probe");
+	tu_msg_has(ev.why, "confine group 0 (0.133 of its accesses missed, 400 misses): 0 "
+		   "confined to 2; against 470");
+	assert_null(strstr(ev.why, "at once"));
+	rdt_ctl_step(&c, s, &ev);		/* transitional */
+	s[0].misses = 390;
+	rdt_ctl_step(&c, s, &ev);		/* 460: beyond a quarter of the margin, within it */
+	assert_string_equal(ev.action, "rollback");
+	tu_msg_has(ev.why, "no better: 460 misses per interval in 2 of the probe against 470 "
+		   "before (spread 0); back to all shared");
+	assert_int_equal(ev.margin, 16);
+	assert_int_equal(c.cur.kind[0], RDT_CTL_SHARED);
 	rdt_ctl_free(&c);
 }
 
@@ -1696,6 +1739,7 @@ int main(void)
 		cmocka_unit_test(test_phase_block_fills),
 		cmocka_unit_test(test_phase_squeezed),
 		cmocka_unit_test(test_phase_polluter),
+		cmocka_unit_test(test_likely_needs_margin),
 		cmocka_unit_test(test_phase_probe_at_once),
 		cmocka_unit_test(test_phase_probe_last_interval),
 		cmocka_unit_test(test_phase_probe_own_rise),
