@@ -1059,14 +1059,14 @@ static void probing(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t 
 	if (c->probe_cold && !found && !misses_as_before(c))
 		mean = mean > c->base ? mean : c->base + mk;	/* cold misses passing: no verdict */
 	/*
-	 * A move is kept on a gain beyond the margin - the likely winner a
-	 * phase change's signals name too: they named it, they are no
-	 * evidence that it pays; all shared, the floor,
-	 * unless worse by the margin - a layout whose lead over it is within
-	 * the noise is thin evidence, and thin evidence means all shared.
-	 * So is a move back to all shared, unless all shared, measured again
-	 * since the layout in force was kept, lost to it: that lead was
-	 * beyond the noise, and the move must win as any move must.
+	 * A move is kept on a gain beyond the margin, the likely winner a
+	 * phase change's signals name too (they named it; they are no
+	 * evidence that it pays). All shared, the floor, is kept unless
+	 * worse by the margin: a layout whose lead over it is within the
+	 * noise is thin evidence, and thin evidence means all shared. A move
+	 * back to all shared is the floor's test too - unless all shared,
+	 * measured again since the layout in force was kept, lost to it:
+	 * that lead was beyond the noise, and the move must win as any move.
 	 */
 	floor = shared || (all_shared(c, &c->cur) && !c->floor_beaten);
 	if ((!floor && !c->probe_lenient && mean + mk < c->base) ||
