@@ -89,6 +89,13 @@ struct rdt_ctl {
 	unsigned int nhist;
 	uint64_t base;			/* cur's misses per interval before the probe */
 	uint64_t noise;			/* its interval-to-interval spread */
+	/*
+	 * The spread the run has shown: each interval's change under one
+	 * layout, per mille of the interval before, averaged with a decay of
+	 * an eighth. A spread read from two intervals is one draw of it.
+	 */
+	uint64_t run_spread;
+	unsigned int run_spread_n;
 	uint64_t next_probe;		/* no probe before this interval */
 	uint64_t shared_due;		/* all-shared is measured again then */
 	unsigned int shared_gap;

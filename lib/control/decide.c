@@ -308,6 +308,15 @@ static void hist_push(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_
 {
 	unsigned int cap = sizeof(c->ghist) / sizeof(c->ghist[0]);
 
+	if (c->nhist) {
+		uint64_t h = c->hist[c->nhist - 1], d = tot > h ? tot - h : h - tot;
+		uint64_t pm = d * 1000 / (h ? h : 1);
+
+		if (pm > 10000)		/* ten times the interval before: a bound for the sums */
+			pm = 10000;
+		c->run_spread = c->run_spread_n ? (7 * c->run_spread + pm) / 8 : pm;
+		c->run_spread_n++;
+	}
 	hist_add(c, tot);
 	if (c->gn == cap) {
 		memmove(c->ghist, c->ghist + 1, (cap - 1) * sizeof(c->ghist[0]));
@@ -808,6 +817,31 @@ static uint64_t margin_of(const struct rdt_ctl *c, unsigned int k)
 
 static int probe_boundary(struct rdt_ctl *c, const struct rdt_ctl_sample *s, bool probe);
 
+/*
+ * The margin the likely winner a phase change's signals name must beat:
+ * no less than the spread the run has shown, its first intervals
+ * included (four changes of it at least). Probed an interval after the
+ * change, its base is two intervals of the new phase and their spread
+ * one draw - a lucky small one lets a noise-level lead pass for the gain
+ * the signals promised, and the move stays for the phase (P few misses 3
+ * groups 9 at 11 ways: 1.078 of no partition). A young run whose level
+ * swung as its cache filled has not shown that two quiet intervals mean
+ * a quiet level: without those first intervals that mix is lost again.
+ * Only here: any move judged against the run's spread loses real gains
+ * near the noise (sqlite3|xz|gzip's stream in a block of 2).
+ */
+static uint64_t likely_margin(const struct rdt_ctl *c, uint64_t mk)
+{
+	uint64_t f;
+
+	if (c->run_spread_n < 4)
+		return mk;
+	f = 2 * (c->run_spread * c->base / 1000);
+	if (c->probe_len - 1 >= 3)
+		f = f * 10 / 17;	/* 2 / sqrt(3), as margin_of() */
+	return f > mk ? f : mk;
+}
+
 /* The layout kept under the roles the last phase change showed, remembered. */
 static void remember(struct rdt_ctl *c)
 {
@@ -1050,6 +1084,8 @@ static void probing(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t 
 	/* the intervals after the first decide: their mean against what cur measured */
 	mean = c->probe_tail / (c->probe_len - 1);
 	mk = margin_of(c, c->probe_len - 1);
+	if (c->probe_likely && !c->probe_lenient)
+		mk = likely_margin(c, mk);
 	/*
 	 * A stream test: the group lost nothing held to 2 ways, and the
 	 * others, who lost the lines they held there, are back to no worse

@@ -577,16 +577,22 @@ static void test_phase_squeezed(void **state)
 }
 
 /*
- * Five quiet intervals of s, then group 0's misses rise to 400 and what it
- * holds to 5 ways (group 1's falls to 3): a new polluter.
+ * Five intervals of s (group 1's misses up by swing in every other one),
+ * then group 0's misses rise to 400 and what it holds to 5 ways (group
+ * 1's falls to 3): a new polluter.
  */
-static void new_polluter(struct rdt_ctl *c, struct rdt_ctl_sample *s, struct rdt_ctl_event *ev)
+static void new_polluter(struct rdt_ctl *c, struct rdt_ctl_sample *s, uint64_t swing,
+			 struct rdt_ctl_event *ev)
 {
+	uint64_t m1 = s[1].misses;
+
 	engine(c, 2, 0xff, NULL, 0);
 	for (int i = 0; i < 5; i++) {
+		s[1].misses = m1 + (i % 2 ? swing : 0);
 		rdt_ctl_step(c, s, ev);
 		assert_null(ev->action);
 	}
+	s[1].misses = m1;
 	s[0].misses = 400, s[0].occ_bytes = 5 * 4096;
 	s[1].occ_bytes = 3 * 4096;
 	rdt_ctl_step(c, s, ev);
@@ -606,7 +612,7 @@ static void test_phase_polluter(void **state)
 		{ .accesses = 3000, .misses = 100, .occ_bytes = 6 * 4096 },
 	};
 
-	new_polluter(&c, s, &ev);
+	new_polluter(&c, s, 0, &ev);
 	assert_string_equal(ev.action, "probe");
 	assert_int_equal(ev.group, 0);
 	tu_msg_has(ev.why, "group 0 a new polluter (400 misses, was 100)");
@@ -631,7 +637,7 @@ static void test_likely_needs_margin(void **state)
 		{ .accesses = 3000, .misses = 70, .occ_bytes = 6 * 4096 },
 	};
 
-	new_polluter(&c, s, &ev);		/* seen 870: still filling */
+	new_polluter(&c, s, 0, &ev);		/* seen 870: still filling */
 	assert_string_equal(ev.action, "phase");
 	tu_msg_has(ev.why, "group 0 a new polluter (400 misses, was 10)");
 	rdt_ctl_step(&c, s, &ev);
@@ -646,6 +652,40 @@ static void test_likely_needs_margin(void **state)
 	tu_msg_has(ev.why, "no better: 460 misses per interval in 2 of the probe against 470 "
 		   "before (spread 0); back to all shared");
 	assert_int_equal(ev.margin, 16);
+	assert_int_equal(c.cur.kind[0], RDT_CTL_SHARED);
+	rdt_ctl_free(&c);
+}
+
+/*
+ * The likely winner against the spread the run has shown: group 1 swung
+ * between 70 and 80 misses (a ninth of the total) before the change;
+ * the two intervals of the new phase the probe is judged against agree
+ * (spread 0, margin 16). A gain of 40 is within the run's spread: not
+ * kept, and the margin it failed is the run's.
+ */
+static void test_likely_run_spread(void **state)
+{
+	struct rdt_ctl c;
+	struct rdt_ctl_event ev;
+	struct rdt_ctl_sample s[2] = {
+		{ .accesses = 3000, .misses = 10, .occ_bytes = 2 * 4096 },
+		{ .accesses = 3000, .misses = 70, .occ_bytes = 6 * 4096 },
+	};
+
+	new_polluter(&c, s, 10, &ev);
+	assert_string_equal(ev.action, "phase");
+	rdt_ctl_step(&c, s, &ev);
+	assert_string_equal(ev.action, "probe");
+	tu_msg_has(ev.why, "confine group 0 (0.133 of its accesses missed, 400 misses): 0 "
+		   "confined to 2; against 470");
+	rdt_ctl_step(&c, s, &ev);		/* transitional */
+	s[0].misses = 360;
+	rdt_ctl_step(&c, s, &ev);		/* 430: beyond the two intervals' margin */
+	assert_string_equal(ev.action, "rollback");
+	tu_msg_has(ev.why, "no better: 430 misses per interval in 2 of the probe against 470 "
+		   "before (spread 0); back to all shared");
+	/* 111, 125, 111 per mille, and 0 in the new phase: 97; 2 x 97 of 470 */
+	assert_int_equal(ev.margin, 90);
 	assert_int_equal(c.cur.kind[0], RDT_CTL_SHARED);
 	rdt_ctl_free(&c);
 }
@@ -1740,6 +1780,7 @@ int main(void)
 		cmocka_unit_test(test_phase_squeezed),
 		cmocka_unit_test(test_phase_polluter),
 		cmocka_unit_test(test_likely_needs_margin),
+		cmocka_unit_test(test_likely_run_spread),
 		cmocka_unit_test(test_phase_probe_at_once),
 		cmocka_unit_test(test_phase_probe_last_interval),
 		cmocka_unit_test(test_phase_probe_own_rise),
