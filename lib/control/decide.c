@@ -1482,8 +1482,17 @@ static void phase(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t to
 		c->squeezed[i] = s[i].misses > ref + 32 && s[i].misses > ref + ref / 4 &&
 				 s[i].occ_bytes + half < occ &&
 				 (!from || ways_in(c, &c->cur, i) >= ways_in(c, from, i));
-		/* a stream found by test stays one while it misses as it did */
-		if (absdiff(s[i].misses, mean) > (mean / 4 > 64 ? mean / 4 : 64))
+		/*
+		 * A stream found by test stays one while it misses as it did,
+		 * and past a phase change only if it misses nearly all it
+		 * touches: one that reuses some was found so in the phase
+		 * before, and may be hungry in this one while it misses in its
+		 * block as it did (S 4 groups roles move 8 at 11 ways kept
+		 * such a group in 2 ways through the phase that made it
+		 * hungry: 1.050 x no partition).
+		 */
+		if (absdiff(s[i].misses, mean) > (mean / 4 > 64 ? mean / 4 : 64) ||
+		    !is_stream(&s[i]))
 			c->streaming[i] = false;
 		c->polluter[i] = s[i].misses > ref + 32 && s[i].misses > ref + ref / 4 &&
 				 s[i].occ_bytes > occ + half && !is_stream(&s[i]) &&

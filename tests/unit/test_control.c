@@ -828,6 +828,30 @@ static void scan_step(struct rdt_ctl *c, uint64_t m0, uint64_t occ0, uint64_t mo
 	step3(c, m0, occ0, mo, mo, ev);
 }
 
+static void scan_kept(struct rdt_ctl *c, struct rdt_ctl_event *ev)
+{
+	uint64_t m[3];
+
+	engine(c, 3, 0xff, NULL, 0);
+	c->seen = 100000;
+	for (int i = 0; i < 3; i++)
+		scan_step(c, 375, 4, 200, ev);
+	assert_string_equal(ev->action, "probe");
+	assert_int_equal(ev->group, 0);
+	tu_msg_has(ev->why, "test for a stream: group 0 (0.125 of its accesses missed");
+	rdt_ctl_masks(c, &c->cur, m);
+	assert_int_equal(m[0], 0xc0);		/* a block of 2 of its own */
+	assert_int_equal(m[1], 0x3f);
+	scan_step(c, 375, 3, 400, ev);		/* 1175 against 775: the others' lines there lost */
+	assert_null(ev->action);		/* its own misses as before: not decided yet */
+	scan_step(c, 375, 2, 210, ev);		/* 795: within twice the margin (16) */
+	assert_null(ev->action);
+	scan_step(c, 375, 2, 10, ev);		/* 395: it lost nothing, the others gain */
+	assert_string_equal(ev->action, "keep");
+	assert_int_equal(ev->group, 0);
+	assert_true(c->streaming[0]);
+}
+
 static void test_stream_test(void **state)
 {
 	struct rdt_ctl c;
@@ -835,24 +859,7 @@ static void test_stream_test(void **state)
 	struct rdt_ctl_event ev;
 	uint64_t m[3];
 
-	engine(&c, 3, 0xff, NULL, 0);
-	c.seen = 100000;
-	for (int i = 0; i < 3; i++)
-		scan_step(&c, 375, 4, 200, &ev);
-	assert_string_equal(ev.action, "probe");
-	assert_int_equal(ev.group, 0);
-	tu_msg_has(ev.why, "test for a stream: group 0 (0.125 of its accesses missed");
-	rdt_ctl_masks(&c, &c.cur, m);
-	assert_int_equal(m[0], 0xc0);		/* a block of 2 of its own */
-	assert_int_equal(m[1], 0x3f);
-	scan_step(&c, 375, 3, 400, &ev);	/* 1175 against 775: the others' lines there lost */
-	assert_null(ev.action);		/* its own misses as before: not decided yet */
-	scan_step(&c, 375, 2, 210, &ev);	/* 795: within twice the margin (16) */
-	assert_null(ev.action);
-	scan_step(&c, 375, 2, 10, &ev);		/* 395: it lost nothing, the others gain */
-	assert_string_equal(ev.action, "keep");
-	assert_int_equal(ev.group, 0);
-	assert_true(c.streaming[0]);
+	scan_kept(&c, &ev);
 	rdt_ctl_kept_layout(&c, &l);
 	rdt_ctl_masks(&c, &l, m);
 	assert_int_equal(m[0], 0xc0);
@@ -863,6 +870,40 @@ static void test_stream_test(void **state)
 		if (ev.action && !strcmp(ev.action, "probe"))
 			assert_int_not_equal(c.cur.kind[0], RDT_CTL_SHARED);
 	}
+	rdt_ctl_free(&c);
+}
+
+/*
+ * The scan kept in its block as a stream (it misses an eighth of what it
+ * touches) through a phase change another group shows: its finding was
+ * of the phase before - a group that reuses some may be hungry in the
+ * next, missing in its block as it did - so it is a stream no longer, and
+ * all shared, measured again first, gives it back the pool.
+ */
+static void test_stream_found_phase(void **state)
+{
+	struct rdt_ctl c;
+	struct rdt_ctl_event ev;
+	uint64_t m[3];
+
+	scan_kept(&c, &ev);
+	for (int i = 0; i < 6; i++)		/* a block of 1 tried, no better */
+		scan_step(&c, 375, 2, 10, &ev);
+	assert_null(ev.action);
+	rdt_ctl_masks(&c, &c.cur, m);
+	assert_int_equal(m[0], 0xc0);
+	assert_true(c.streaming[0]);
+	scan_step(&c, 375, 2, 400, &ev);	/* group 1 up by 390; group 0 as it was */
+	assert_string_equal(ev.action, "phase");
+	tu_msg_has(ev.why, "1175 misses against 395 per interval");
+	assert_false(c.streaming[0]);
+	scan_step(&c, 375, 2, 400, &ev);
+	assert_string_equal(ev.action, "probe");
+	tu_msg_has(ev.why, "all shared measured again against 1175 misses per interval");
+	rdt_ctl_masks(&c, &c.cur, m);
+	assert_int_equal(m[0], 0xff);
+	assert_int_equal(m[1], 0xff);
+	assert_int_equal(m[2], 0xff);
 	rdt_ctl_free(&c);
 }
 
@@ -1794,6 +1835,7 @@ int main(void)
 		cmocka_unit_test(test_phase_after_rollback),
 		cmocka_unit_test(test_phase_after_keep),
 		cmocka_unit_test(test_stream_test),
+		cmocka_unit_test(test_stream_found_phase),
 		cmocka_unit_test(test_stream_test_fall),
 		cmocka_unit_test(test_filling),
 		cmocka_unit_test(test_kept_watch),
