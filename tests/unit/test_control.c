@@ -628,24 +628,36 @@ static void test_phase_polluter(void **state)
  * gain beyond the margin, not on a quarter of it - the signals that
  * named it are not evidence that it pays.
  */
+/*
+ * A new polluter (group 0, 400 misses, was 10) while the cache still
+ * fills (870 misses seen, 890 with the swing): no probe at once; its
+ * likely winner, confining it,
+ * probed the interval after, against 470, and that probe's transitional
+ * interval passed.
+ */
+static void likely_probed(struct rdt_ctl *c, struct rdt_ctl_sample *s, uint64_t swing,
+			  struct rdt_ctl_event *ev)
+{
+	s[0] = (struct rdt_ctl_sample){ .accesses = 3000, .misses = 10, .occ_bytes = 2 * 4096 };
+	s[1] = (struct rdt_ctl_sample){ .accesses = 3000, .misses = 70, .occ_bytes = 6 * 4096 };
+	new_polluter(c, s, swing, ev);
+	assert_string_equal(ev->action, "phase");
+	tu_msg_has(ev->why, "group 0 a new polluter (400 misses, was 10)");
+	rdt_ctl_step(c, s, ev);
+	assert_string_equal(ev->action, "probe");
+	tu_msg_has(ev->why, "confine group 0 (0.133 of its accesses missed, 400 misses): 0 "
+		   "confined to 2; against 470");
+	assert_null(strstr(ev->why, "at once"));
+	rdt_ctl_step(c, s, ev);		/* transitional */
+}
+
 static void test_likely_needs_margin(void **state)
 {
 	struct rdt_ctl c;
 	struct rdt_ctl_event ev;
-	struct rdt_ctl_sample s[2] = {
-		{ .accesses = 3000, .misses = 10, .occ_bytes = 2 * 4096 },
-		{ .accesses = 3000, .misses = 70, .occ_bytes = 6 * 4096 },
-	};
+	struct rdt_ctl_sample s[2];
 
-	new_polluter(&c, s, 0, &ev);		/* seen 870: still filling */
-	assert_string_equal(ev.action, "phase");
-	tu_msg_has(ev.why, "group 0 a new polluter (400 misses, was 10)");
-	rdt_ctl_step(&c, s, &ev);
-	assert_string_equal(ev.action, "probe");
-	tu_msg_has(ev.why, "confine group 0 (0.133 of its accesses missed, 400 misses): 0 "
-		   "confined to 2; against 470");
-	assert_null(strstr(ev.why, "at once"));
-	rdt_ctl_step(&c, s, &ev);		/* transitional */
+	likely_probed(&c, s, 0, &ev);
 	s[0].misses = 390;
 	rdt_ctl_step(&c, s, &ev);		/* 460: beyond a quarter of the margin, within it */
 	assert_string_equal(ev.action, "rollback");
@@ -667,18 +679,9 @@ static void test_likely_run_spread(void **state)
 {
 	struct rdt_ctl c;
 	struct rdt_ctl_event ev;
-	struct rdt_ctl_sample s[2] = {
-		{ .accesses = 3000, .misses = 10, .occ_bytes = 2 * 4096 },
-		{ .accesses = 3000, .misses = 70, .occ_bytes = 6 * 4096 },
-	};
+	struct rdt_ctl_sample s[2];
 
-	new_polluter(&c, s, 10, &ev);
-	assert_string_equal(ev.action, "phase");
-	rdt_ctl_step(&c, s, &ev);
-	assert_string_equal(ev.action, "probe");
-	tu_msg_has(ev.why, "confine group 0 (0.133 of its accesses missed, 400 misses): 0 "
-		   "confined to 2; against 470");
-	rdt_ctl_step(&c, s, &ev);		/* transitional */
+	likely_probed(&c, s, 10, &ev);
 	s[0].misses = 360;
 	rdt_ctl_step(&c, s, &ev);		/* 430: beyond the two intervals' margin */
 	assert_string_equal(ev.action, "rollback");
