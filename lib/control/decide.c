@@ -1199,7 +1199,9 @@ static bool bound_move(struct rdt_ctl *c, unsigned int b, const struct rdt_ctl_s
 		l.w[b] = 0;
 		pool = c->nallowed - reserved_ways(c, &l);
 	} else {
-		k = (unsigned int)((double)l.w[b] * 2 * (load < 2 ? load - 1 : 1) + 0.999);
+		/* under the bound (a move before it breaks): grown by half */
+		k = load <= 1 ? 0 :
+		    (unsigned int)((double)l.w[b] * 2 * (load < 2 ? load - 1 : 1) + 0.999);
 		w = (l.w[b] + 1u) / 2u;
 		w = l.w[b] + (w > k ? w : k);
 		pool += l.w[b];

@@ -1437,6 +1437,38 @@ static void test_bound_near(void **state)
 }
 
 /*
+ * A block of 12 ways (of 20) near its bound two intervals running (0.91
+ * of it): grown by half, to 18. Under its bound the growth is not sized
+ * by the excess (negative there: a block of 12 went to 11 when it was).
+ */
+static void test_bound_near_block(void **state)
+{
+	struct rdt_ctl_goal g[2] = {
+		{ .bound_ratio = 0.1, .bound_bytes = 0, .exclusive = false },
+		{ .bound_ratio = 0, .bound_bytes = 0, .exclusive = false },
+	};
+	struct rdt_ctl_sample s[2] = {
+		{ .accesses = 1000, .misses = 120, .occ_bytes = 12 * 4096 },
+		{ .accesses = 1000, .misses = 1000, .occ_bytes = 8 * 4096 },
+	};
+	struct rdt_ctl c;
+	struct rdt_ctl_event ev;
+
+	engine(&c, 2, 0xfffff, g, 0);
+	rdt_ctl_step(&c, s, &ev);
+	assert_string_equal(ev.action, "bound");
+	tu_msg_has(ev.why, "group 0 at 1.20 of its bound: gets 12 ways of its own");
+	s[0].misses = 91;
+	rdt_ctl_step(&c, s, &ev);
+	assert_null(ev.action);
+	rdt_ctl_step(&c, s, &ev);
+	assert_string_equal(ev.action, "bound");
+	tu_msg_has(ev.why, "group 0 at 0.91 of its bound: gets 18 ways of its own");
+	assert_int_equal(c.cur.w[0], 18);
+	rdt_ctl_free(&c);
+}
+
+/*
  * A probe that is not a stream confined starts only with three margins of
  * budget left (what a probe plainly worse may cost before it is rolled
  * back, and the interval after): early in a run with a wide spread it
@@ -1850,6 +1882,7 @@ int main(void)
 		cmocka_unit_test(test_role_forgotten),
 		cmocka_unit_test(test_bound),
 		cmocka_unit_test(test_bound_near),
+		cmocka_unit_test(test_bound_near_block),
 		cmocka_unit_test(test_probe_needs_budget),
 		cmocka_unit_test(test_floor_unverified),
 		cmocka_unit_test(test_write_limit),
