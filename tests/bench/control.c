@@ -39,6 +39,7 @@
  * interval at 8 and 64 groups against one monitor sample.
  *
  * Usage: [BENCH_CONTROL_SETS=01234] [BENCH_CONTROL_WAYS=4..20] [BENCH_CONTROL_K=1000..3000]
+ *        [BENCH_CONTROL_SMALL=32|64|128]
  *        bench_control [TRACE_DIR]
  *        (the sets by digit, default all; TRACE_DIR default the source tree's
  *        tests/data/traces; BENCH_CONTROL_WAYS: a CBM of that many ways, each
@@ -46,7 +47,9 @@
  *        the rules' robustness to a geometry they were not tuned on;
  *        BENCH_CONTROL_K: accesses per group per interval, the windows
  *        NAME@FROM+N cut in intervals of that many - fewer misses per
- *        interval, the same programs)
+ *        interval, the same programs; BENCH_CONTROL_SMALL: the real
+ *        programs' windows on that many sets, not 64 - a cache of half or
+ *        twice the size, the programs the same)
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -68,7 +71,9 @@
 static unsigned int K = 3000u;
 /* ways of the L3 (BENCH_CONTROL_WAYS: other CBM lengths, the sets and way size kept) */
 static unsigned int WAYS = 16u;
-static unsigned int SETS = 256u;	/* this mix's; real programs' windows on 64 */
+static unsigned int SETS = 256u;	/* this mix's; real programs' windows on SMALL */
+/* sets of the real programs' windows (BENCH_CONTROL_SMALL: 32, 64 or 128; a smaller or larger cache) */
+static unsigned int SMALL = 64u;
 #define MAXG 8
 #define MAXPH 24		/* set 4 has phases of 2 intervals */
 #define MAXB (MAXG * MAXPH + 2)	/* phase boundaries of a mix, its ends too */
@@ -812,8 +817,10 @@ static void one_mix(rdtalloc_t *r, const struct mix *m, struct verdicts *v)
 {
 	SETS = m->sets ? m->sets : 256;
 	cur_set = m->set;
-	if (SETS == 64)
+	if (SETS == 64) {
+		SETS = SMALL;
 		r = small;
+	}
 	struct lib_run *ctl = calloc(1, sizeof(*ctl)), *off = calloc(1, sizeof(*off));
 	uint64_t beststatic = UINT64_MAX, orc, allow = 50ull * (uint64_t)m->n;
 	bool bounded = false, same;
@@ -1421,13 +1428,16 @@ int main(int argc, char **argv)
 	srcdir = argc > 1 ? argv[1] : RDT_SOURCE_DIR "/tests/data/traces";
 	WAYS = env_in("BENCH_CONTROL_WAYS", 4, 20, WAYS);
 	K = env_in("BENCH_CONTROL_K", 1000, 3000, K);
-	/* a way of 16 KiB (256 sets), of 4 KiB for the real programs' windows (64) */
+	SMALL = env_in("BENCH_CONTROL_SMALL", 32, 128, SMALL);
+	if (SMALL & (SMALL - 1))
+		die("BENCH_CONTROL_SMALL: 32, 64 or 128");
+	/* a way of 16 KiB (256 sets), of 4 KiB for the real programs' windows (64 sets) */
 	snprintf(big_machine, sizeof(big_machine),
 		 "topology=package:1 l3:1(size=%uKiB) core:2 pu:1;l3.cbm_len=%u;tasks=virtual",
 		 16 * WAYS, WAYS);
 	snprintf(small_machine, sizeof(small_machine),
 		 "topology=package:1 l3:1(size=%uKiB) core:2 pu:1;l3.cbm_len=%u;tasks=virtual",
-		 4 * WAYS, WAYS);
+		 SMALL / 16 * WAYS, WAYS);
 	o.machine = big_machine;
 	if (!mkdtemp(tmpdir))
 		die("cannot make a directory");
@@ -1450,8 +1460,9 @@ int main(int argc, char **argv)
 	o.state_dir = NULL;
 	if (rdtalloc_open(&small, &o))
 		die("cannot open a simulated state");
-	printf("L3 of 256 sets x %u ways (%u KiB; the real programs' windows on 64 sets, %u "
-	       "KiB), %u accesses per group per interval\n", WAYS, 16 * WAYS, 4 * WAYS, K);
+	printf("L3 of 256 sets x %u ways (%u KiB; the real programs' windows on %u sets, %u "
+	       "KiB), %u accesses per group per interval\n", WAYS, 16 * WAYS, SMALL,
+	       SMALL / 16 * WAYS, K);
 	for (size_t i = 0; i < sizeof(mixes) / sizeof(mixes[0]); i++) {
 		/* BENCH_CONTROL_SETS=1234: only those sets (and no cost figures); _MIX=TEXT */
 		if ((only && !strchr(only, '0' + mixes[i].set)) ||
