@@ -145,6 +145,8 @@ struct rdt_ctl {
 	uint64_t rb_base;
 	/* a probe was just kept: its last interval alone is the history to see a phase by */
 	bool kept_fresh;
+	/* a phase change was just seen: its interval alone shows the roles the next one moves */
+	bool phase_fresh;
 	/* the probe is a stream confined: kept unless it is worse (no gain needed) */
 	bool probe_lenient;
 	/* started as a phase change was seen: its base is one interval */

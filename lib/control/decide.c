@@ -618,6 +618,7 @@ static int set_change(struct rdt_ctl *c, const struct rdt_ctl_layout *to)
 	count_writes(c, k);
 	c->prev = c->cur;
 	c->cur = next;
+	c->phase_fresh = false;
 	return (int)k;
 }
 
@@ -1335,14 +1336,24 @@ static uint64_t absdiff(uint64_t a, uint64_t b)
  * one group's misses beyond four of its spreads and a quarter (and 64) in
  * one interval, or beyond two and an eighth (and 32) in two running, the
  * same way. The group that moved most (-1: the total alone), -2: none.
+ *
+ * fresh: the interval after a phase change, whose interval alone is the
+ * history. The new phase may still settle there (cold misses passing,
+ * the total moving), so only roles moving count: one group's misses
+ * rising beyond its figure as another's fall beyond theirs (A swap
+ * sqlite3/grep 8 swapped its groups' roles one interval after a phase
+ * change and probed all shared on a base of the two phases). Nothing is
+ * kept for a second interval of a shift.
  */
-static int phase_change(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t tot)
+static int phase_change(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t tot,
+			bool fresh)
 {
 	uint64_t jump = 4 * c->noise + c->base / 7, best = 0, mean, sp, occ, d, big, small;
+	bool fell = false;
 	int g = -2;
 
 	jump = jump < 64 ? 64 : jump;
-	if (absdiff(tot, c->base) > jump)
+	if (absdiff(tot, c->base) > jump && !fresh)
 		g = -1;
 	for (unsigned int i = 0; c->gn >= 1 && i < c->n; i++) {
 		signed char sign;
@@ -1357,10 +1368,13 @@ static int phase_change(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint6
 		if (c->pend_sign[i] == sign && absdiff(s[i].misses, c->pend_mean[i]) > c->pend_jump[i] &&
 		    (s[i].misses > c->pend_mean[i] ? 1 : -1) == sign)
 			d = big + 1;	/* the second interval of a shift */
-		if (d > big && d > best) {
+		fell |= d > big && sign < 0;
+		if (d > big && d > best && (!fresh || sign > 0)) {
 			best = d;
 			g = (int)i;
 		}
+		if (fresh)
+			continue;
 		if (c->pend_sign[i] != sign && d > small) {
 			c->pend_sign[i] = sign;
 			c->pend_mean[i] = mean;
@@ -1369,7 +1383,7 @@ static int phase_change(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint6
 			c->pend_sign[i] = 0;
 		}
 	}
-	return g;
+	return fresh && !fell ? -2 : g;
 }
 
 static unsigned int ways_in(const struct rdt_ctl *c, const struct rdt_ctl_layout *l,
@@ -1525,6 +1539,7 @@ static void phase(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t to
 	c->next_probe = c->t + 1;
 	hist_reset(c);
 	hist_push(c, s, tot);
+	c->phase_fresh = true;
 }
 
 /*
@@ -1671,6 +1686,7 @@ static void steady(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t t
 	int b = over_bound(c, s), g, m;
 	uint64_t left;
 	int bg;
+	bool fresh;
 
 	if (c->t >= c->bound_hold && (bg = bound_due(c, s)) >= 0 &&
 	    bound_move(c, (unsigned int)bg, s, ev))
@@ -1699,12 +1715,15 @@ static void steady(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t t
 		roles_at_once(c, ev);
 		return;
 	}
-	if (c->nhist >= 2 || (c->nhist && c->kept_fresh)) {
+	/* not while the cache fills: every group's misses move as it warms */
+	fresh = c->phase_fresh && c->nhist == 1 && !filling(c);
+	c->phase_fresh = false;
+	if (c->nhist >= 2 || (c->nhist && (c->kept_fresh || fresh))) {
 		int pg;
 
 		c->kept_fresh = false;
 		baseline(c);
-		pg = phase_change(c, s, tot);
+		pg = phase_change(c, s, tot, fresh);
 		if (pg >= -1) {
 			phase(c, s, tot, pg, NULL, ev);
 			roles_at_once(c, ev);

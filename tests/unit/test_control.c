@@ -1136,6 +1136,49 @@ static void test_phase_probe_at_once(void **state)
 }
 
 /*
+ * A phase change seen (group 1's misses 100 -> 400, nobody's occupancy
+ * moving: no role named), then in the next interval the roles move:
+ * group 0's misses and what it holds jump (100 -> 400, 2 -> 5 ways) as
+ * group 1's fall back (400 -> 100). That interval is the only history
+ * there is, yet a rise in one group beside a fall in another is a phase
+ * change of its own: the new polluter is confined at once. A rise alone
+ * is not (the new phase settling): no event. Nor the swap while the cache
+ * still fills (ways of 64 KiB: 2,000 misses seen of the 16,384 that warm
+ * it), when every group's misses move as it warms.
+ */
+static void test_phase_roles_next_interval(void **state)
+{
+	struct rdt_ctl_goal none[RDT_CTL_MAX] = { 0 };
+	struct rdt_ctl c;
+	struct rdt_ctl_event ev;
+	char err[128];
+
+	for (int swap = 0; swap < 3; swap++) {
+		assert_int_equal(rdt_ctl_init(&c, 2, 0xff, swap == 2 ? 65536 : 4096, none, 0, 60,
+					      err, sizeof(err)), 0);
+		for (int i = 0; i < 5; i++)
+			feed_occ(&c, 100, 2, 100, 6, &ev);
+		feed_occ(&c, 100, 2, 400, 6, &ev);
+		assert_string_equal(ev.action, "phase");
+		assert_null(strstr(ev.why, "; group"));
+		feed_occ(&c, 400, 5, swap ? 100 : 400, 3, &ev);
+		if (swap != 1) {
+			assert_null(ev.action);
+			assert_int_equal(c.cur.kind[0], RDT_CTL_SHARED);
+			rdt_ctl_free(&c);
+			continue;
+		}
+		assert_string_equal(ev.action, "probe");
+		tu_msg_has(ev.why, "all shared but the new polluter confined: group 0");
+		tu_msg_has(ev.why, "at once on a phase change: 500 misses against 500 per "
+			   "interval");
+		tu_msg_has(ev.why, "group 0 a new polluter (400 misses, was 100)");
+		assert_int_equal(c.cur.kind[0], RDT_CTL_CONFINED);
+		rdt_ctl_free(&c);
+	}
+}
+
+/*
  * A phase change's probe kept unless worse, but not when its last
  * interval is worse beyond the margin: a confined group still hits the
  * lines it held outside its ways until they are evicted, so the probe's
@@ -1860,6 +1903,7 @@ int main(void)
 		cmocka_unit_test(test_phase_probe_at_once),
 		cmocka_unit_test(test_phase_probe_last_interval),
 		cmocka_unit_test(test_phase_probe_own_rise),
+		cmocka_unit_test(test_phase_roles_next_interval),
 		cmocka_unit_test(test_phase_probe_cold_passed),
 		cmocka_unit_test(test_phase_probe_verified_soon),
 		cmocka_unit_test(test_no_probe_while_falling),
