@@ -31,8 +31,9 @@
  * probe starts while the level falls beyond its margin (cold misses
  * passing would pass for its gain). A boundary is also
  * seen inside a probe (a group the probe leaves alone moving against what
- * the probe pushes) and just after a rollback (each group against its
- * history before the probe), and roles seen again bring back the layout
+ * the probe pushes), just after a rollback (each group against its
+ * history before the probe) and in the interval after a phase change (one
+ * group's misses rising as another's fall), and roles seen again bring back the layout
  * kept under them, kept unless worse. A group missing more than all others together, yet
  * reusing some, is isolated in a small block; the group missing most,
  * though little of what it touches (a scan), is first tested for a stream
