@@ -249,7 +249,8 @@ static int write_mask(struct rdt_state *st, unsigned int s, unsigned int reg, ui
 				    st->slot[s].res == RDT_MB ? "bandwidth" : "mask", reg);
 	}
 	*cell = val;
-	st->regs.mask_writes++;
+	if (st->regs.mask_writes < RDT_COUNTER_MAX)	/* a figure: it stays readable */
+		st->regs.mask_writes++;
 	return 0;
 }
 
@@ -267,7 +268,8 @@ static int write_cfg(struct rdt_state *st, unsigned int s, bool on)
 				    st->m->dom[st->slot[s].res][st->slot[s].dom].cache_id);
 	}
 	st->regs.cfg[s] = on;
-	st->regs.cfg_writes++;
+	if (st->regs.cfg_writes < RDT_COUNTER_MAX)
+		st->regs.cfg_writes++;
 	return 0;
 }
 
@@ -285,7 +287,8 @@ static int write_pqr(struct rdt_state *st, int cpu, unsigned int closid, bool *w
 			return sink_fail(st, err, "CPU %d: writing IA32_PQR_ASSOC failed", cpu);
 	}
 	st->regs.pqr[cpu] = closid;
-	st->regs.pqr_writes++;
+	if (st->regs.pqr_writes < RDT_COUNTER_MAX)
+		st->regs.pqr_writes++;
 	if (written)
 		*written = true;
 	return 0;
@@ -884,6 +887,10 @@ int rdt_group_load(struct rdt_state *st, const char *name, int *idx)
 	if (strlen(name) >= RDT_NAME_LEN)
 		return engine_fail(st, -EINVAL, "group name is longer than %d characters",
 			    RDT_NAME_LEN - 1);
+	/* past it the state could not be read back */
+	if (st->next_seq >= RDT_SEQ_MAX)
+		return engine_fail(st, -EOVERFLOW, "the state's group sequence numbers are spent "
+			    "(%llu): make a new state", (unsigned long long)st->next_seq);
 	err = group_slot(st, &gi);
 	if (err)
 		return err;

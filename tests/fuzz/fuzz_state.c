@@ -106,11 +106,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	second = get();
 	if (strcmp(first, second))
 		abort();
-	/* what the next calls do: counters and sequence numbers go on */
-	again->regs.mask_writes++;
-	again->regs.pqr_writes++;
-	again->regs.cfg_writes++;
-	again->next_seq++;
+	/*
+	 * what the next calls do: counters and sequence numbers go on, the
+	 * counters stopping at their largest, no group made past the last
+	 * sequence number (the engine's rules; beyond them a state could not
+	 * be read back)
+	 */
+	again->regs.mask_writes += again->regs.mask_writes < RDT_COUNTER_MAX;
+	again->regs.pqr_writes += again->regs.pqr_writes < RDT_COUNTER_MAX;
+	again->regs.cfg_writes += again->regs.cfg_writes < RDT_COUNTER_MAX;
+	again->next_seq += again->next_seq < RDT_SEQ_MAX;
 	write_state(again);
 	rdt_state_free(read_state(true));
 	free(first);

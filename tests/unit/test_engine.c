@@ -411,6 +411,35 @@ static void test_cgroups(void **s)
 	rdt_machine_free(m);
 }
 
+/*
+ * A state's counters and sequence numbers stop where a state file still
+ * holds them: a write counter at its largest stays there, and no group
+ * is made past the last sequence number (refused, nothing changed).
+ */
+static void test_counters_bounded(void **s)
+{
+	struct rdt_machine *m = machine("topology=package:1 l3:1 core:2 pu:1;l3.closids=8;"
+					"l3.cbm_len=8;tasks=virtual");
+	struct rdt_state *st;
+	int g;
+
+	(void)s;
+	assert_int_equal(rdt_state_new(m, NULL, &st), 0);
+	st->regs.cfg_writes = RDT_COUNTER_MAX;
+	assert_int_equal(rdt_set_cdp(st, RDT_L3, true), 0);
+	assert_true(st->regs.cfg_writes == RDT_COUNTER_MAX);
+	st->next_seq = RDT_SEQ_MAX;
+	assert_int_equal(rdt_group_add(st, "a", &g), -EOVERFLOW);
+	assert_int_equal(st->nlive, 1);
+	assert_true(st->next_seq == RDT_SEQ_MAX);
+	st->next_seq = RDT_SEQ_MAX - 1;
+	assert_int_equal(rdt_group_add(st, "a", &g), 0);
+	assert_true(st->next_seq == RDT_SEQ_MAX);
+	check_invariants(st);
+	rdt_state_free(st);
+	rdt_machine_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -421,6 +450,7 @@ int main(void)
 		cmocka_unit_test(test_clone_is_deep),
 		cmocka_unit_test(test_many_groups),
 		cmocka_unit_test(test_cgroups),
+		cmocka_unit_test(test_counters_bounded),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
