@@ -1420,12 +1420,14 @@ static void test_role_forgotten(void **state)
 }
 
 /* A group over its miss-ratio bound gets a block of its own at once. */
+/* group 0 bound to a tenth of its accesses missed, group 1 free */
+static const struct rdt_ctl_goal bound0[2] = {
+	{ .bound_ratio = 0.1, .bound_bytes = 0, .exclusive = false },
+	{ .bound_ratio = 0, .bound_bytes = 0, .exclusive = false },
+};
+
 static void test_bound(void **state)
 {
-	struct rdt_ctl_goal g[2] = {
-		{ .bound_ratio = 0.1, .bound_bytes = 0, .exclusive = false },
-		{ .bound_ratio = 0, .bound_bytes = 0, .exclusive = false },
-	};
 	struct rdt_ctl_sample s[2] = {
 		{ .accesses = 1000, .misses = 300, .occ_bytes = 3 * 4096 },
 		{ .accesses = 1000, .misses = 1000, .occ_bytes = 5 * 4096 },
@@ -1434,7 +1436,7 @@ static void test_bound(void **state)
 	struct rdt_ctl_event ev;
 	uint64_t m[2];
 
-	engine(&c, 2, 0xff, g, 0);
+	engine(&c, 2, 0xff, bound0, 0);
 	rdt_ctl_step(&c, s, &ev);
 	assert_string_equal(ev.action, "bound");
 	assert_true(ev.changed);
@@ -1458,10 +1460,6 @@ static void test_bound(void **state)
 /* Above nine tenths of its bound two intervals running: a way more before it breaks it. */
 static void test_bound_near(void **state)
 {
-	struct rdt_ctl_goal g[2] = {
-		{ .bound_ratio = 0.1, .bound_bytes = 0, .exclusive = false },
-		{ .bound_ratio = 0, .bound_bytes = 0, .exclusive = false },
-	};
 	struct rdt_ctl_sample s[2] = {
 		{ .accesses = 1000, .misses = 95, .occ_bytes = 2 * 4096 },
 		{ .accesses = 1000, .misses = 1000, .occ_bytes = 5 * 4096 },
@@ -1469,7 +1467,7 @@ static void test_bound_near(void **state)
 	struct rdt_ctl c;
 	struct rdt_ctl_event ev;
 
-	engine(&c, 2, 0xff, g, 0);
+	engine(&c, 2, 0xff, bound0, 0);
 	rdt_ctl_step(&c, s, &ev);		/* 0.95 once: not yet */
 	assert_null(ev.action);
 	rdt_ctl_step(&c, s, &ev);
@@ -1486,10 +1484,6 @@ static void test_bound_near(void **state)
  */
 static void test_bound_near_block(void **state)
 {
-	struct rdt_ctl_goal g[2] = {
-		{ .bound_ratio = 0.1, .bound_bytes = 0, .exclusive = false },
-		{ .bound_ratio = 0, .bound_bytes = 0, .exclusive = false },
-	};
 	struct rdt_ctl_sample s[2] = {
 		{ .accesses = 1000, .misses = 120, .occ_bytes = 12 * 4096 },
 		{ .accesses = 1000, .misses = 1000, .occ_bytes = 8 * 4096 },
@@ -1497,7 +1491,7 @@ static void test_bound_near_block(void **state)
 	struct rdt_ctl c;
 	struct rdt_ctl_event ev;
 
-	engine(&c, 2, 0xfffff, g, 0);
+	engine(&c, 2, 0xfffff, bound0, 0);
 	rdt_ctl_step(&c, s, &ev);
 	assert_string_equal(ev.action, "bound");
 	tu_msg_has(ev.why, "group 0 at 1.20 of its bound: gets 12 ways of its own");
