@@ -190,13 +190,16 @@ struct rdt_ctl {
 	 * The roles the last phase change showed (bit i: group i a new
 	 * polluter; squeezed), and a small memory of the layouts kept under
 	 * such roles: the same roles again, and the layout that won then is
-	 * the likely winner.
+	 * the likely winner - unless all shared, measured again under them,
+	 * was kept against it (lost): its win was not there, and it is
+	 * neither recalled nor probed at once under those roles again.
 	 */
 	uint64_t role_pol, role_sq;
 	bool role_tried;		/* the memory's layout probed since that change */
 	struct rdt_ctl_role {
 		uint64_t pol, sq;
 		struct rdt_ctl_layout l;
+		bool lost;
 	} roles[4];
 	unsigned int nroles;
 };

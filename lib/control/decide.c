@@ -29,13 +29,15 @@
  * last alone: a confined group's lines outside its ways go last; and not
  * when the group confined misses more of its own: hungry, no polluter). No
  * probe starts while the level falls beyond its margin (cold misses
- * passing would pass for its gain). A boundary is also
- * seen inside a probe (a group the probe leaves alone moving against what
- * the probe pushes), just after a rollback (each group against its
- * history before the probe) and in the interval after a phase change (one
- * group's misses rising as another's fall), and roles seen again bring back the layout
- * kept under them, kept unless worse. A group missing more than all others together, yet
- * reusing some, is isolated in a small block; the group missing most,
+ * passing would pass for its gain). A boundary is also seen inside a
+ * probe (a group the probe leaves alone moving against what the probe
+ * pushes), just after a rollback (each group against its history before
+ * the probe) and in the interval after a phase change (one group's misses
+ * rising as another's fall), and roles seen again bring back the layout
+ * kept under them, kept unless worse - but not one that all shared,
+ * measured again under them, was kept against: that one is not probed at
+ * once under them again. A group missing more than all others together,
+ * yet reusing some, is isolated in a small block; the group missing most,
  * though little of what it touches (a scan), is first tested for a stream
  * in a block of 2 ways: kept so when its own misses do not rise. A layout
  * kept that loses against all shared is charged as probing loss.
@@ -844,8 +846,12 @@ static uint64_t likely_margin(const struct rdt_ctl *c, uint64_t mk)
 	return f > mk ? f : mk;
 }
 
-/* The layout kept under the roles the last phase change showed, remembered. */
-static void remember(struct rdt_ctl *c)
+/*
+ * The layout kept under the roles the last phase change showed,
+ * remembered (l: cur); or the one all shared was kept against under them,
+ * remembered as lost.
+ */
+static void remember_as(struct rdt_ctl *c, const struct rdt_ctl_layout *l, bool lost)
 {
 	unsigned int i, cap = sizeof(c->roles) / sizeof(c->roles[0]);
 
@@ -863,7 +869,23 @@ static void remember(struct rdt_ctl *c)
 	}
 	c->roles[i].pol = c->role_pol;
 	c->roles[i].sq = c->role_sq;
-	c->roles[i].l = c->cur;
+	c->roles[i].l = *l;
+	c->roles[i].lost = lost;
+}
+
+static void remember(struct rdt_ctl *c)
+{
+	remember_as(c, &c->cur, false);
+}
+
+/* A layout all shared was kept against under the roles now seen. */
+static bool lost_here(const struct rdt_ctl *c, const struct rdt_ctl_layout *l)
+{
+	for (unsigned int i = 0; i < c->nroles; i++)
+		if (c->roles[i].lost && c->roles[i].pol == c->role_pol &&
+		    c->roles[i].sq == c->role_sq && same_layout(c, &c->roles[i].l, l))
+			return true;
+	return false;
 }
 static void phase(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t tot, int pg,
 		  const struct rdt_ctl_layout *from, struct rdt_ctl_event *ev);
@@ -1120,6 +1142,14 @@ static void probing(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t 
 			 (unsigned long long)c->base, (unsigned long long)c->noise,
 			 (unsigned long long)mk);
 		say(ev, "keep", false, c->base, mean, c->probe_g, mk);
+		/*
+		 * All shared kept against a layout: what that layout won under
+		 * these roles was not there (a verdict at once, against one
+		 * interval of the change's cold misses, may credit it with their
+		 * passing). Under these roles again it is not the likely winner.
+		 */
+		if ((shared || all_shared(c, &c->cur)) && !all_shared(c, &c->prev))
+			remember_as(c, &c->prev, true);
 		if (shared)
 			c->shared_rate = mean;
 		else if (all_shared(c, &c->prev))
@@ -1557,7 +1587,7 @@ static bool recalled(struct rdt_ctl *c, struct rdt_ctl_event *ev)
 		const struct rdt_ctl_layout *l = &c->roles[i].l;
 
 		if (c->roles[i].pol != c->role_pol || c->roles[i].sq != c->role_sq ||
-		    !layout_ok(c, l) || same_layout(c, l, &c->cur))
+		    c->roles[i].lost || !layout_ok(c, l) || same_layout(c, l, &c->cur))
 			continue;
 		g = __builtin_ctzll(c->role_pol | c->role_sq);
 		m = c->polluter[g] ? MV_CONFINE : MV_RESERVE;
@@ -1593,7 +1623,7 @@ static bool likely_on_shared(struct rdt_ctl *c, struct rdt_ctl_event *ev)
 		    c->last[g].misses < 64)
 			continue;
 		shared_of(c, &l);
-		if (!apply_move(c, &l, g, m) || same_layout(c, &l, &c->cur))
+		if (!apply_move(c, &l, g, m) || same_layout(c, &l, &c->cur) || lost_here(c, &l))
 			continue;
 		if (start_probe(c, &l, (int)g, (int)m, ev, c->polluter[g] ?
 				"all shared but the new polluter confined:" :

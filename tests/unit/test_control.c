@@ -1419,6 +1419,71 @@ static void test_role_forgotten(void **state)
 	rdt_ctl_free(&c);
 }
 
+/*
+ * Group 0 a new polluter, its confinement kept at once on a gain (420
+ * against 500); all shared measured again 8 intervals later. Kept against
+ * the layout (420 as it), the layout's win was not there - it was judged
+ * against the one interval that showed the change - and when the same
+ * roles come back (group 0 falls back, then misses and fills again) it
+ * is neither recalled nor probed at once. All shared rolled back (worse
+ * at once, 700), the layout stays in force and remembered as a win.
+ */
+static void test_role_lost(void **state)
+{
+	struct rdt_ctl c;
+	struct rdt_ctl_event ev;
+	int i;
+
+	for (int lost = 0; lost < 2; lost++) {
+		polluter_probed(&c, &ev);
+		feed_occ(&c, 400, 2, 60, 6, &ev);
+		feed_occ(&c, 400, 2, 20, 6, &ev);
+		feed_occ(&c, 400, 2, 20, 6, &ev);
+		assert_string_equal(ev.action, "keep");
+		assert_int_equal(c.nroles, 1);
+		assert_false(c.roles[0].lost);
+		c.next_probe = c.shared_due;	/* no other move before it */
+		for (i = 0; i < 7; i++) {
+			feed_occ(&c, 400, 2, 20, 6, &ev);
+			assert_null(ev.action);
+		}
+		feed_occ(&c, 400, 2, 20, 6, &ev);
+		assert_string_equal(ev.action, "probe");
+		tu_msg_has(ev.why, "all shared measured again against 420 misses");
+		if (!lost) {
+			feed_occ(&c, 400, 2, 300, 6, &ev);	/* 700: plainly worse */
+			assert_string_equal(ev.action, "rollback");
+			tu_msg_has(ev.why, "worse at once");
+			assert_int_equal(c.nroles, 1);
+			assert_false(c.roles[0].lost);
+			assert_int_equal(c.cur.kind[0], RDT_CTL_CONFINED);
+			rdt_ctl_free(&c);
+			continue;
+		}
+		feed_occ(&c, 400, 2, 20, 6, &ev);
+		assert_null(ev.action);
+		feed_occ(&c, 400, 2, 20, 6, &ev);
+		assert_string_equal(ev.action, "keep");
+		tu_msg_has(ev.why, "all shared: 420 misses per interval against 420 before");
+		assert_int_equal(c.nroles, 1);
+		assert_true(c.roles[0].lost);
+		assert_int_equal(c.cur.kind[0], RDT_CTL_SHARED);
+		/* group 0 falls back: a phase with no role named */
+		feed_occ(&c, 100, 2, 100, 6, &ev);
+		assert_string_equal(ev.action, "phase");
+		assert_null(strstr(ev.why, "; group"));
+		c.next_probe = ~0ull;
+		for (i = 0; i < 4; i++)
+			feed_occ(&c, 100, 2, 100, 6, &ev);
+		feed_occ(&c, 400, 5, 100, 3, &ev);
+		assert_string_equal(ev.action, "phase");
+		tu_msg_has(ev.why, "group 0 a new polluter (400 misses, was 100)");
+		assert_null(strstr(ev.why, "at once"));
+		assert_int_equal(c.cur.kind[0], RDT_CTL_SHARED);
+		rdt_ctl_free(&c);
+	}
+}
+
 /* A group over its miss-ratio bound gets a block of its own at once. */
 /* group 0 bound to a tenth of its accesses missed, group 1 free */
 static const struct rdt_ctl_goal bound0[2] = {
@@ -1918,6 +1983,7 @@ int main(void)
 		cmocka_unit_test(test_role_recalled),
 		cmocka_unit_test(test_role_not_recalled),
 		cmocka_unit_test(test_role_forgotten),
+		cmocka_unit_test(test_role_lost),
 		cmocka_unit_test(test_bound),
 		cmocka_unit_test(test_bound_near),
 		cmocka_unit_test(test_bound_near_block),
