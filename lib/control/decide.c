@@ -766,13 +766,14 @@ static void end_probe(struct rdt_ctl *c)
 /*
  * The layout remembered for the roles now seen was rolled back under
  * them: it won once, not now - recalled again it would be kept on the
- * lenience its one win earned.
+ * lenience its one win earned. One remembered as lost stays so: the
+ * rollback is more of the same evidence.
  */
 static void forget(struct rdt_ctl *c)
 {
 	for (unsigned int i = 0; i < c->nroles; i++)
 		if (c->roles[i].pol == c->role_pol && c->roles[i].sq == c->role_sq &&
-		    same_layout(c, &c->roles[i].l, &c->cur)) {
+		    !c->roles[i].lost && same_layout(c, &c->roles[i].l, &c->cur)) {
 			memmove(c->roles + i, c->roles + i + 1,
 				(c->nroles - i - 1) * sizeof(c->roles[0]));
 			c->nroles--;

@@ -1419,14 +1419,25 @@ static void test_role_forgotten(void **state)
 	rdt_ctl_free(&c);
 }
 
+static bool same_masks(const struct rdt_ctl *c, const struct rdt_ctl_layout *a,
+		       const struct rdt_ctl_layout *b)
+{
+	uint64_t ma[RDT_CTL_MAX], mb[RDT_CTL_MAX];
+
+	rdt_ctl_masks(c, a, ma);
+	rdt_ctl_masks(c, b, mb);
+	return !memcmp(ma, mb, c->n * sizeof(ma[0]));
+}
+
 /*
  * Group 0 a new polluter, its confinement kept at once on a gain (420
  * against 500); all shared measured again 8 intervals later. Kept against
  * the layout (420 as it), the layout's win was not there - it was judged
  * against the one interval that showed the change - and when the same
  * roles come back (group 0 falls back, then misses and fills again) it
- * is neither recalled nor probed at once. All shared rolled back (worse
- * at once, 700), the layout stays in force and remembered as a win.
+ * is neither recalled nor probed at once; an ordinary probe of it rolled
+ * back leaves it remembered as lost. All shared rolled back (worse at
+ * once, 700), the layout stays in force and remembered as a win.
  */
 static void test_role_lost(void **state)
 {
@@ -1480,6 +1491,21 @@ static void test_role_lost(void **state)
 		tu_msg_has(ev.why, "group 0 a new polluter (400 misses, was 100)");
 		assert_null(strstr(ev.why, "at once"));
 		assert_int_equal(c.cur.kind[0], RDT_CTL_SHARED);
+		/*
+		 * An ordinary probe may still try it (on a base of the new
+		 * phase); rolled back, it stays remembered as lost.
+		 */
+		c.next_probe = 0;
+		feed_occ(&c, 400, 5, 100, 3, &ev);
+		assert_string_equal(ev.action, "probe");
+		tu_msg_has(ev.why, "confine group 0 (0.133 of its accesses missed, 400 misses): "
+			   "0 confined to 2; against 500 misses");
+		assert_true(same_masks(&c, &c.cur, &c.roles[0].l));
+		feed_occ(&c, 400, 5, 100, 3, &ev);
+		feed_occ(&c, 400, 5, 100, 3, &ev);
+		assert_string_equal(ev.action, "rollback");
+		assert_int_equal(c.nroles, 1);
+		assert_true(c.roles[0].lost);
 		rdt_ctl_free(&c);
 	}
 }
