@@ -216,6 +216,9 @@ int rdt_ctl_init(struct rdt_ctl *c, unsigned int n, uint64_t allowed, uint64_t w
 void rdt_ctl_free(struct rdt_ctl *c);
 /* The masks of a layout (masks[i] for group i). */
 void rdt_ctl_masks(const struct rdt_ctl *c, const struct rdt_ctl_layout *l, uint64_t *masks);
+/* Two layouts give every group the same mask. */
+bool rdt_ctl_same_layout(const struct rdt_ctl *c, const struct rdt_ctl_layout *a,
+			 const struct rdt_ctl_layout *b);
 /*
  * The interval just measured (s[i] for group i, under the masks of
  * c->cur); decides what the next runs with (c->cur again, changed when

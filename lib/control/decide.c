@@ -155,8 +155,8 @@ void rdt_ctl_masks(const struct rdt_ctl *c, const struct rdt_ctl_layout *l, uint
 	}
 }
 
-static bool same_layout(const struct rdt_ctl *c, const struct rdt_ctl_layout *a,
-			const struct rdt_ctl_layout *b)
+bool rdt_ctl_same_layout(const struct rdt_ctl *c, const struct rdt_ctl_layout *a,
+			 const struct rdt_ctl_layout *b)
 {
 	uint64_t ma[RDT_CTL_MAX], mb[RDT_CTL_MAX];
 
@@ -706,7 +706,7 @@ static int pick(struct rdt_ctl *c, struct rdt_ctl_layout *out, int *pg, int *pm)
 			if (c->streaming[g] && (m == MV_UNRESERVE || m == MV_GROW ||
 						m == MV_UNCONFINE))
 				continue;
-			if (!apply_move(c, &l, g, m) || same_layout(c, &l, &c->cur))
+			if (!apply_move(c, &l, g, m) || rdt_ctl_same_layout(c, &l, &c->cur))
 				continue;
 			if (m == MV_CONFINE && !has_shared(c, &l))
 				continue;
@@ -773,7 +773,7 @@ static void forget(struct rdt_ctl *c)
 {
 	for (unsigned int i = 0; i < c->nroles; i++)
 		if (c->roles[i].pol == c->role_pol && c->roles[i].sq == c->role_sq &&
-		    !c->roles[i].lost && same_layout(c, &c->roles[i].l, &c->cur)) {
+		    !c->roles[i].lost && rdt_ctl_same_layout(c, &c->roles[i].l, &c->cur)) {
 			memmove(c->roles + i, c->roles + i + 1,
 				(c->nroles - i - 1) * sizeof(c->roles[0]));
 			c->nroles--;
@@ -884,7 +884,7 @@ static bool lost_here(const struct rdt_ctl *c, const struct rdt_ctl_layout *l)
 {
 	for (unsigned int i = 0; i < c->nroles; i++)
 		if (c->roles[i].lost && c->roles[i].pol == c->role_pol &&
-		    c->roles[i].sq == c->role_sq && same_layout(c, &c->roles[i].l, l))
+		    c->roles[i].sq == c->role_sq && rdt_ctl_same_layout(c, &c->roles[i].l, l))
 			return true;
 	return false;
 }
@@ -1257,7 +1257,7 @@ static bool bound_move(struct rdt_ctl *c, unsigned int b, const struct rdt_ctl_s
 	for (unsigned int i = 0; i < c->n; i++)
 		if (l.kind[i] == RDT_CTL_CONFINED && l.w[i] >= c->nallowed - reserved_ways(c, &l))
 			l.kind[i] = RDT_CTL_SHARED, l.w[i] = 0;
-	if (!layout_ok(c, &l) || same_layout(c, &l, &c->cur))
+	if (!layout_ok(c, &l) || rdt_ctl_same_layout(c, &l, &c->cur))
 		return false;
 	k = writes_between(c, &c->cur, &l);
 	if (!may_write(c, k, false))
@@ -1588,7 +1588,7 @@ static bool recalled(struct rdt_ctl *c, struct rdt_ctl_event *ev)
 		const struct rdt_ctl_layout *l = &c->roles[i].l;
 
 		if (c->roles[i].pol != c->role_pol || c->roles[i].sq != c->role_sq ||
-		    c->roles[i].lost || !layout_ok(c, l) || same_layout(c, l, &c->cur))
+		    c->roles[i].lost || !layout_ok(c, l) || rdt_ctl_same_layout(c, l, &c->cur))
 			continue;
 		g = __builtin_ctzll(c->role_pol | c->role_sq);
 		m = c->polluter[g] ? MV_CONFINE : MV_RESERVE;
@@ -1624,7 +1624,8 @@ static bool likely_on_shared(struct rdt_ctl *c, struct rdt_ctl_event *ev)
 		    c->last[g].misses < 64)
 			continue;
 		shared_of(c, &l);
-		if (!apply_move(c, &l, g, m) || same_layout(c, &l, &c->cur) || lost_here(c, &l))
+		if (!apply_move(c, &l, g, m) || rdt_ctl_same_layout(c, &l, &c->cur) ||
+		    lost_here(c, &l))
 			continue;
 		if (start_probe(c, &l, (int)g, (int)m, ev, c->polluter[g] ?
 				"all shared but the new polluter confined:" :
@@ -1666,7 +1667,8 @@ static void floor_unverified(struct rdt_ctl *c, struct rdt_ctl_event *ev)
 	struct rdt_ctl_layout l;
 
 	shared_of(c, &l);
-	if (same_layout(c, &l, &c->cur) || !may_write(c, writes_between(c, &c->cur, &l), false))
+	if (rdt_ctl_same_layout(c, &l, &c->cur) ||
+	    !may_write(c, writes_between(c, &c->cur, &l), false))
 		return;
 	set_change(c, &l);
 	snprintf(ev->why, sizeof(ev->why), "the probing budget is spent (%llu misses lost): "

@@ -1419,16 +1419,6 @@ static void test_role_forgotten(void **state)
 	rdt_ctl_free(&c);
 }
 
-static bool same_masks(const struct rdt_ctl *c, const struct rdt_ctl_layout *a,
-		       const struct rdt_ctl_layout *b)
-{
-	uint64_t ma[RDT_CTL_MAX], mb[RDT_CTL_MAX];
-
-	rdt_ctl_masks(c, a, ma);
-	rdt_ctl_masks(c, b, mb);
-	return !memcmp(ma, mb, c->n * sizeof(ma[0]));
-}
-
 /*
  * Group 0 a new polluter, its confinement kept at once on a gain (420
  * against 500); all shared measured again 8 intervals later. Kept against
@@ -1500,7 +1490,7 @@ static void test_role_lost(void **state)
 		assert_string_equal(ev.action, "probe");
 		tu_msg_has(ev.why, "confine group 0 (0.133 of its accesses missed, 400 misses): "
 			   "0 confined to 2; against 500 misses");
-		assert_true(same_masks(&c, &c.cur, &c.roles[0].l));
+		assert_true(rdt_ctl_same_layout(&c, &c.cur, &c.roles[0].l));
 		feed_occ(&c, 400, 5, 100, 3, &ev);
 		feed_occ(&c, 400, 5, 100, 3, &ev);
 		assert_string_equal(ev.action, "rollback");
