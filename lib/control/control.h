@@ -183,6 +183,8 @@ struct rdt_ctl {
 	/* ghist and gocc before a probe rolled back, for the interval after it */
 	uint64_t rb_ghist[4][RDT_CTL_MAX], rb_gocc[4][RDT_CTL_MAX];
 	unsigned int rb_gn;
+	/* that interval showed a smaller shift (pend_*): interval rb_second decides */
+	uint64_t rb_second;
 	/* a group's shift seen once: a phase when the next interval shows it too */
 	signed char pend_sign[RDT_CTL_MAX];
 	uint64_t pend_mean[RDT_CTL_MAX], pend_jump[RDT_CTL_MAX];

@@ -1635,30 +1635,88 @@ static bool likely_on_shared(struct rdt_ctl *c, struct rdt_ctl_event *ev)
 	return false;
 }
 
+/* ghist and gocc as they were before the probe rolled back */
+static void rb_restore(struct rdt_ctl *c)
+{
+	memcpy(c->ghist, c->rb_ghist, sizeof(c->ghist));
+	memcpy(c->gocc, c->rb_gocc, sizeof(c->gocc));
+	c->gn = c->rb_gn;
+}
+
 /*
  * The first interval measured after a rollback, each group's misses
  * against its own before the probe: a shift beyond four of its spreads
  * and a quarter (and 64) is a phase boundary the probe's figures hid (it
  * was judged on figures of two phases), the roles read against that
- * history.
+ * history. A shift beyond two spreads and an eighth (and 32) waits for
+ * the next interval (rollback_second).
  */
 static bool rollback_hid_phase(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t tot,
 			       struct rdt_ctl_event *ev)
 {
+	uint64_t mean, sp, occ, small;
 	int g;
 
-	memcpy(c->ghist, c->rb_ghist, sizeof(c->ghist));
-	memcpy(c->gocc, c->rb_gocc, sizeof(c->gocc));
-	c->gn = c->rb_gn;
-	c->rb_gn = 0;
+	rb_restore(c);
 	g = probe_boundary(c, s, false);
 	if (g >= 0) {
+		c->rb_gn = 0;
 		phase(c, s, tot, g, NULL, ev);
 		roles_at_once(c, ev);
 		return true;
 	}
+	for (unsigned int i = 0; i < c->n; i++) {
+		group_stats(c, i, &mean, &sp, &occ);
+		small = 2 * sp + mean / 8;
+		small = small < 32 ? 32 : small;
+		c->pend_sign[i] = 0;
+		if (absdiff(s[i].misses, mean) > small) {
+			c->pend_sign[i] = s[i].misses > mean ? 1 : -1;
+			c->pend_mean[i] = mean;
+			c->pend_jump[i] = small;
+			c->rb_second = c->t + 1;
+		}
+	}
+	if (c->rb_second != c->t + 1)
+		c->rb_gn = 0;
 	c->gn = 0;
 	return false;
+}
+
+/*
+ * The second interval measured after a rollback: a group whose misses
+ * moved beyond the smaller threshold in the first, against its history
+ * before the probe, and again the same way now, shifted with a phase the
+ * probe hid - as phase_change() reads two intervals running. The history
+ * since the rollback began with the shift, and cannot show it.
+ */
+static bool rollback_second(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t tot,
+			    struct rdt_ctl_event *ev)
+{
+	uint64_t d, best = 0;
+	int g = -1;
+
+	c->rb_second = 0;
+	for (unsigned int i = 0; i < c->n; i++) {
+		d = absdiff(s[i].misses, c->pend_mean[i]);
+		if (c->pend_sign[i] && (s[i].misses > c->pend_mean[i] ? 1 : -1) == c->pend_sign[i] &&
+		    d > c->pend_jump[i] && d > best) {
+			best = d;
+			g = (int)i;
+		}
+	}
+	/* pend_* were against the history before the probe: not the one since */
+	memset(c->pend_sign, 0, sizeof(c->pend_sign));
+	if (g < 0) {
+		c->rb_gn = 0;
+		return false;
+	}
+	/* the roles are read against that history */
+	rb_restore(c);
+	c->rb_gn = 0;
+	phase(c, s, tot, g, NULL, ev);
+	roles_at_once(c, ev);
+	return true;
 }
 
 /* Back to all shared without a probe: nothing left to verify the layout kept with. */
@@ -1734,7 +1792,11 @@ static void steady(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t t
 	}
 	if (!c->nhist && c->rb_gn >= 2 && rollback_hid_phase(c, s, tot, ev))
 		return;
-	c->rb_gn = 0;
+	if (c->rb_second == c->t && c->nhist == 1 && c->rb_gn >= 2 &&
+	    rollback_second(c, s, tot, ev))
+		return;
+	if (c->rb_second != c->t + 1)
+		c->rb_gn = 0;
 	/*
 	 * A kept layout's verdict outlived: a group it holds to fewer ways
 	 * misses well beyond what it did in the verdict. A phase change the

@@ -743,6 +743,41 @@ static void test_phase_after_rollback(void **state)
 }
 
 /*
+ * A smaller shift after a rollback: group 0 at 600 misses against its 500
+ * before the probe is beyond two spreads and an eighth (62), not four and
+ * a quarter (125). The history since the rollback begins with the shift;
+ * the interval after it decides against the history before the probe - a
+ * phase when it shows the shift again, nothing when it does not.
+ */
+static void test_phase_after_rollback_second(void **state)
+{
+	struct rdt_ctl c;
+	struct rdt_ctl_event ev;
+
+	for (int again = 0; again < 2; again++) {
+		stream_probed(&c, &ev);
+		feed(&c, 500, 1400, &ev);		/* 1900 against 1500: plainly worse */
+		assert_string_equal(ev.action, "rollback");
+		feed(&c, 500, 1000, &ev);		/* transitional */
+		assert_null(ev.action);
+		feed(&c, 600, 1000, &ev);
+		assert_null(ev.action);
+		feed(&c, again ? 600 : 520, 1000, &ev);
+		if (again) {
+			assert_string_equal(ev.action, "phase");
+			assert_int_equal(ev.group, 0);
+			tu_msg_has(ev.why, "1600 misses against 1500 per interval");
+		} else {
+			assert_null(ev.action);
+			/* nor later, against the history since the rollback */
+			feed(&c, 600, 1000, &ev);
+			assert_null(ev.action);
+		}
+		rdt_ctl_free(&c);
+	}
+}
+
+/*
  * Group 0's misses and what it holds both rise where a probe's figures
  * hid it - inside the probe (confining group 1 cannot raise them), or in
  * the first interval after a rollback: a new polluter, and its likely
@@ -1987,6 +2022,7 @@ int main(void)
 		cmocka_unit_test(test_probe_stream_stops),
 		cmocka_unit_test(test_earned_as_proven),
 		cmocka_unit_test(test_phase_after_rollback),
+		cmocka_unit_test(test_phase_after_rollback_second),
 		cmocka_unit_test(test_phase_after_keep),
 		cmocka_unit_test(test_stream_test),
 		cmocka_unit_test(test_stream_found_phase),
