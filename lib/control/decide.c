@@ -1696,7 +1696,6 @@ static bool rollback_second(struct rdt_ctl *c, const struct rdt_ctl_sample *s, u
 	uint64_t d, best = 0;
 	int g = -1;
 
-	c->rb_second = 0;
 	for (unsigned int i = 0; i < c->n; i++) {
 		d = absdiff(s[i].misses, c->pend_mean[i]);
 		if (c->pend_sign[i] && (s[i].misses > c->pend_mean[i] ? 1 : -1) == c->pend_sign[i] &&
@@ -1705,12 +1704,9 @@ static bool rollback_second(struct rdt_ctl *c, const struct rdt_ctl_sample *s, u
 			g = (int)i;
 		}
 	}
-	/* pend_* were against the history before the probe: not the one since */
-	memset(c->pend_sign, 0, sizeof(c->pend_sign));
-	if (g < 0) {
-		c->rb_gn = 0;
+	if (g < 0)
 		return false;
-	}
+	c->rb_second = 0;
 	/* the roles are read against that history */
 	rb_restore(c);
 	c->rb_gn = 0;
@@ -1792,9 +1788,13 @@ static void steady(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t t
 	}
 	if (!c->nhist && c->rb_gn >= 2 && rollback_hid_phase(c, s, tot, ev))
 		return;
-	if (c->rb_second == c->t && c->nhist == 1 && c->rb_gn >= 2 &&
-	    rollback_second(c, s, tot, ev))
-		return;
+	if (c->rb_second == c->t) {
+		if (c->nhist == 1 && c->rb_gn >= 2 && rollback_second(c, s, tot, ev))
+			return;
+		/* its pend_* were against the history before the probe */
+		c->rb_second = 0;
+		memset(c->pend_sign, 0, sizeof(c->pend_sign));
+	}
 	if (c->rb_second != c->t + 1)
 		c->rb_gn = 0;
 	/*
