@@ -892,6 +892,34 @@ static void phase(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint64_t to
 		  const struct rdt_ctl_layout *from, struct rdt_ctl_event *ev);
 static void roles_at_once(struct rdt_ctl *c, struct rdt_ctl_event *ev);
 
+static uint64_t absdiff(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : b - a;
+}
+
+/* A group's shift in one interval: beyond four of its spreads and a quarter (and 64). */
+static uint64_t big_shift(uint64_t mean, uint64_t sp)
+{
+	uint64_t big = 4 * sp + mean / 4;
+
+	return big < 64 ? 64 : big;
+}
+
+/* A shift two intervals running show: beyond two spreads and an eighth (and 32). */
+static uint64_t small_shift(uint64_t mean, uint64_t sp)
+{
+	uint64_t small = 2 * sp + mean / 8;
+
+	return small < 32 ? 32 : small;
+}
+
+/* Group g's shift seen once (pend_*) shown again: beyond its threshold, the same way. */
+static bool pend_again(const struct rdt_ctl *c, unsigned int g, uint64_t misses)
+{
+	return c->pend_sign[g] && (misses > c->pend_mean[g] ? 1 : -1) == c->pend_sign[g] &&
+	       absdiff(misses, c->pend_mean[g]) > c->pend_jump[g];
+}
+
 static void group_stats(const struct rdt_ctl *c, unsigned int g, uint64_t *mean,
 			uint64_t *spread, uint64_t *occ);
 
@@ -923,7 +951,7 @@ static bool no_rise(const struct rdt_ctl *c, unsigned int g, uint64_t gm)
  */
 static bool stream_found(const struct rdt_ctl *c, const struct rdt_ctl_sample *s)
 {
-	uint64_t mean, sp, occ, blk, gm, lim;
+	uint64_t mean, sp, occ, blk, gm;
 	unsigned int g = (unsigned int)c->probe_g;
 
 	if (c->probe_m != MV_STREAM || c->probe_g < 0 || !c->gn || c->probe_len < 2)
@@ -939,8 +967,7 @@ static bool stream_found(const struct rdt_ctl *c, const struct rdt_ctl_sample *s
 	 * loop hitting the lines it still holds outside the block - no stream
 	 * either way; the move is judged by its gain.
 	 */
-	lim = 4 * sp + mean / 4;
-	if (gm + (lim < 64 ? 64 : lim) < mean)
+	if (gm + big_shift(mean, sp) < mean)
 		return false;
 	return no_rise(c, g, gm);
 }
@@ -1358,11 +1385,6 @@ static void group_stats(const struct rdt_ctl *c, unsigned int g, uint64_t *mean,
 	*spread = c->gn > 1 ? d / (c->gn - 1) : *mean / 10;
 }
 
-static uint64_t absdiff(uint64_t a, uint64_t b)
-{
-	return a > b ? a - b : b - a;
-}
-
 /*
  * A phase change: the total beyond four spreads and a seventh (and 64);
  * one group's misses beyond four of its spreads and a quarter (and 64) in
@@ -1393,12 +1415,9 @@ static int phase_change(struct rdt_ctl *c, const struct rdt_ctl_sample *s, uint6
 		group_stats(c, i, &mean, &sp, &occ);
 		d = absdiff(s[i].misses, mean);
 		sign = s[i].misses > mean ? 1 : -1;
-		big = 4 * sp + mean / 4;
-		big = big < 64 ? 64 : big;
-		small = 2 * sp + mean / 8;
-		small = small < 32 ? 32 : small;
-		if (c->pend_sign[i] == sign && absdiff(s[i].misses, c->pend_mean[i]) > c->pend_jump[i] &&
-		    (s[i].misses > c->pend_mean[i] ? 1 : -1) == sign)
+		big = big_shift(mean, sp);
+		small = small_shift(mean, sp);
+		if (c->pend_sign[i] == sign && pend_again(c, i, s[i].misses))
 			d = big + 1;	/* the second interval of a shift */
 		fell |= d > big && sign < 0;
 		if (d > big && d > best && (!fresh || sign > 0)) {
@@ -1484,8 +1503,7 @@ static int probe_boundary(struct rdt_ctl *c, const struct rdt_ctl_sample *s, boo
 		group_stats(c, i, &mean, &sp, &occ);
 		d = absdiff(s[i].misses, mean);
 		sign = s[i].misses > mean ? 1 : -1;
-		big = 4 * sp + mean / 4;
-		big = big < 64 ? 64 : big;
+		big = big_shift(mean, sp);
 		if (push != 2 && sign != push && d > big && d > best) {
 			best = d;
 			g = (int)i;
@@ -1667,8 +1685,7 @@ static bool rollback_hid_phase(struct rdt_ctl *c, const struct rdt_ctl_sample *s
 	}
 	for (unsigned int i = 0; i < c->n; i++) {
 		group_stats(c, i, &mean, &sp, &occ);
-		small = 2 * sp + mean / 8;
-		small = small < 32 ? 32 : small;
+		small = small_shift(mean, sp);
 		c->pend_sign[i] = 0;
 		if (absdiff(s[i].misses, mean) > small) {
 			c->pend_sign[i] = s[i].misses > mean ? 1 : -1;
@@ -1698,8 +1715,7 @@ static bool rollback_second(struct rdt_ctl *c, const struct rdt_ctl_sample *s, u
 
 	for (unsigned int i = 0; i < c->n; i++) {
 		d = absdiff(s[i].misses, c->pend_mean[i]);
-		if (c->pend_sign[i] && (s[i].misses > c->pend_mean[i] ? 1 : -1) == c->pend_sign[i] &&
-		    d > c->pend_jump[i] && d > best) {
+		if (pend_again(c, i, s[i].misses) && d > best) {
 			best = d;
 			g = (int)i;
 		}
